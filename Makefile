@@ -1,0 +1,81 @@
+# Kokeshi for Discord — developer commands. `make help` lists them.
+
+VENV ?= .venv
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
+
+.DEFAULT_GOAL := help
+.PHONY: help venv $(VENV) test lint format run sandbox bench clean
+
+help:
+	@echo "make run      create $(VENV), install, start the bot (sandbox without DISCORD_TOKEN)"
+	@echo "make sandbox  start the bot in the local sandbox"
+	@echo "make test     lint, format check and the whole test suite"
+	@echo "make lint     ruff check and ruff format --check"
+	@echo "make format   sort imports and format the code with ruff"
+	@echo "make bench    run every bench/*_bench.py"
+	@echo "make clean    remove $(VENV) and caches"
+
+# The interpreter of the venv, created on first use with Python 3.11 or newer.
+$(BIN)/python:
+	@test -n "$(PYTHON)" || { echo "error: no python3.11 or python3 on PATH" >&2; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+		|| { echo "error: $(PYTHON) is older than Python 3.11" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+# Runtime packages only.
+$(RUN_STAMP): requirements.txt | $(BIN)/python
+	$(PIP) install -q -r requirements.txt
+	@touch $@
+
+# Runtime plus test, lint and sandbox packages; also satisfies the runtime stamp.
+$(DEV_STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
+	$(PIP) install -q -r requirements-dev.txt
+	@touch $@ $(RUN_STAMP)
+
+venv $(VENV): $(DEV_STAMP)
+
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(DEV_STAMP)
+	$(BIN)/ruff check --select I --fix .
+	$(BIN)/ruff format .
+
+# pytest exits 5 when it collects no test: that is a failure here too.
+test: lint
+	@$(BIN)/python -m pytest; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
+	exit $$rc
+
+define NO_BOT_YET
+bot.py does not exist yet, so there is no bot to start.
+Once it does, `make run` starts it:
+  - with DISCORD_TOKEN set (in .env or the environment) it connects to Discord;
+  - without it, it starts the local SimCord sandbox and prints its address
+    (SANDBOX_HOST:SANDBOX_PORT, 127.0.0.1:8765 by default).
+endef
+export NO_BOT_YET
+
+# The sandbox is built on simcord, a dev package, so these install the dev set.
+run: $(DEV_STAMP)
+	@if [ -f bot.py ]; then $(BIN)/python bot.py; else echo "$$NO_BOT_YET"; fi
+
+sandbox: $(DEV_STAMP)
+	@if [ -f bot.py ]; then $(BIN)/python bot.py sandbox; else echo "$$NO_BOT_YET"; fi
+
+bench: $(DEV_STAMP)
+	@set -e; found=0; \
+	for f in bench/*_bench.py; do \
+		[ -f "$$f" ] || continue; found=1; \
+		echo "== $$f"; $(BIN)/python "$$f"; \
+	done; \
+	[ $$found -eq 1 ] || echo "no bench/*_bench.py yet"
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

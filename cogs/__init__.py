@@ -1,0 +1,1 @@
+"""Discord layer: one cog per feature."""

@@ -1,0 +1,25 @@
+"""Kokeshi rules engine: pure, deterministic, no I/O. A game is (options, seed, actions)."""
+
+from .data import ANIMALS, COLORS, KOKESHI
+from .game import AUTOMA, Game, new_game, replay
+from .model import Event, IllegalAction, Option, Prompt, Score
+from .policies import GreedyPolicy, RandomPolicy, heuristic, play_out
+
+__all__ = [
+    "ANIMALS",
+    "AUTOMA",
+    "COLORS",
+    "KOKESHI",
+    "Event",
+    "Game",
+    "GreedyPolicy",
+    "IllegalAction",
+    "Option",
+    "Prompt",
+    "RandomPolicy",
+    "Score",
+    "heuristic",
+    "new_game",
+    "play_out",
+    "replay",
+]

@@ -1,0 +1,948 @@
+"""The Kokeshi rules: game state, the decision dispatcher and the cascade queue.
+
+A game is (options, seed, actions). `apply` is the only way to change it. Pending work lives in a data-only
+queue: sub-steps of the active tile go to its front, the activation of a newly reached space to its back, which is
+the rulebook's cascade discipline (a tile finishes all its effects before the tile reached through it acts).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from . import rng
+from .data import (
+    ADJACENCY_PENALTY,
+    ADV,
+    ANIMAL,
+    ANIMAL_ANY,
+    ANIMAL_POINTS,
+    ANIMALS,
+    ANY,
+    ANY2,
+    BONUS_FILL,
+    BONUS_SLOTS,
+    BUY_ANY,
+    BUY_HERE,
+    COLORS,
+    END_RECOGNITIONS,
+    HEIGHTS,
+    IS_QUALITY,
+    KOKESHI,
+    LEAD_BONUS,
+    LEFT,
+    LEVEL_THRESHOLDS,
+    MAX_POSITION,
+    N_TRACKS,
+    NORMAL_TILES,
+    OFFER_SIZE,
+    QUALITY_LEVELS,
+    QUALITY_POINTS,
+    QUALITY_TILE,
+    RED_LINE,
+    RIGHT,
+    SIDES,
+    SLOTS_AT,
+    SOLO_QUALITY_LEVELS,
+    STARTING_PER_PLAYER,
+    STARTING_TILES,
+    TILE_ANIMAL,
+    TILE_COLOR,
+    TILE_LEVEL,
+    TILES,
+    TOP_POINTS,
+    TRACK_SCORE,
+    tile_view,
+)
+from .model import Event, IllegalAction, Option, Prompt, Score
+from .options import ADVANCE, ANIMAL_CHOICE, EFFECT, KOKESHI_CHOICE, MARKET, PLACE, QUALITY
+
+AUTOMA = "automa"
+FORMAT = 1
+_EMPTY = -1
+_SIDE = -1  # reserve target of a tile that may go on any track
+
+# Prompt kinds.
+SETUP, ADVANCE_KIND, EFFECT_KIND, KOKESHI_KIND, ANIMAL_KIND, BUY_KIND, PLACE_KIND = (
+    "setup",
+    "advance",
+    "effect",
+    "kokeshi",
+    "animal",
+    "buy",
+    "place",
+)
+_KINDS = (SETUP, ADVANCE_KIND, EFFECT_KIND, KOKESHI_KIND, ANIMAL_KIND, BUY_KIND, PLACE_KIND)
+
+
+def _track_points(height: int) -> int:
+    for need, points in TRACK_SCORE:
+        if height >= need:
+            return points
+    return 0
+
+
+class Game:
+    """One game of Kokeshi. Build it with `new_game`, `replay` or `Game.from_json`."""
+
+    __slots__ = (
+        "seating",
+        "names",
+        "seed",
+        "side",
+        "solo",
+        "humans",
+        "tracks",
+        "kokeshi",
+        "discs",
+        "arrived",
+        "in_play",
+        "recognitions",
+        "reserve",
+        "turns",
+        "offer",
+        "bag",
+        "quality_supply",
+        "quality_taken",
+        "slots",
+        "discard",
+        "current",
+        "round",
+        "end_reason",
+        "final_round",
+        "over",
+        "counter",
+        "stamp",
+        "version",
+        "queue",
+        "decision",
+        "_options",
+    )
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def _blank(cls, seating: Sequence[str], seed: int, side: str, solo: bool) -> Game:
+        g = cls.__new__(cls)
+        g.seating = list(seating)
+        g.seed = seed
+        g.side = side
+        g.solo = solo
+        g.names = []
+        g.humans = 0
+        g.tracks = []
+        g.kokeshi = []
+        g.discs = []
+        g.arrived = []
+        g.in_play = []
+        g.recognitions = []
+        g.reserve = []
+        g.turns = []
+        g.offer = [_EMPTY] * OFFER_SIZE
+        g.bag = []
+        g.quality_supply = [list(QUALITY_LEVELS) for _ in range(N_TRACKS)]
+        g.quality_taken = [0] * N_TRACKS
+        g.slots = [_EMPTY] * len(BONUS_SLOTS)
+        g.discard = []
+        g.current = 0
+        g.round = 0
+        g.end_reason = None
+        g.final_round = 0
+        g.over = False
+        g.counter = 0
+        g.stamp = 0
+        g.version = 0
+        g.queue = []
+        g.decision = None
+        g._options = ()
+        return g
+
+    def _set_seats(self, names: list[str]) -> None:
+        n = len(names)
+        self.names = names
+        self.tracks = [[[] for _ in range(N_TRACKS)] for _ in range(n)]
+        self.kokeshi = [[0] * N_TRACKS for _ in range(n)]
+        self.discs = [[0] * len(ANIMALS) for _ in range(n)]
+        self.arrived = [[0] * len(ANIMALS) for _ in range(n)]
+        self.in_play = [0] * n
+        self.recognitions = [0] * n
+        self.reserve = [[] for _ in range(n)]
+        self.turns = [0] * n
+
+    def _rand(self, n: int) -> int:
+        value = rng.draw(self.seed, self.counter, n)
+        self.counter += 1
+        return value
+
+    def _take(self, pool: list[int]) -> int:
+        return pool.pop(self._rand(len(pool)))
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def prompt(self) -> Prompt | None:
+        """The decision the game waits for, or None once it is over."""
+        if self.decision is None:
+            return None
+        return Prompt(self.names[self.current], self.decision[0], self._options)
+
+    def legal_actions(self) -> list[str]:
+        """The ids of the prompt's options (empty once the game is over)."""
+        return [o.id for o in self._options]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the final round has been played."""
+        return self.over
+
+    @property
+    def players(self) -> list[str]:
+        """Every seat in turn order (the automa last in solo games)."""
+        return list(self.names)
+
+    @property
+    def round_number(self) -> int:
+        """0 during setup, then 1, 2, … for each round of turns."""
+        return self.round
+
+    def apply(self, player: str, action: str) -> list[Event]:
+        """Carry out one decision of `player`; returns the events it caused, automatic steps included."""
+        legal = [o.id for o in self._options]
+        if player not in self.names:
+            raise IllegalAction("unknown_player", f"{player!r} is not playing in this game.", legal)
+        if self.over:
+            raise IllegalAction("game_over", "The game is over.", [])
+        current = self.names[self.current]
+        if player != current:
+            raise IllegalAction("not_your_turn", f"It is {current}'s turn, not {player}'s.", legal)
+        for option in self._options:
+            if option.id == action:
+                break
+        else:
+            raise IllegalAction(
+                "illegal",
+                f"{action!r} is not possible now. Choose one of: {', '.join(legal)}.",
+                legal,
+            )
+        events: list[Event] = []
+        decision = self.decision
+        self.version += 1
+        self.decision = None
+        self._options = ()
+        self._choose(option, decision, events)
+        self._run(events)
+        return events
+
+    # ------------------------------------------------------------------ dispatcher
+
+    def _ev(self, events: list[Event], kind: str, seat: int, reveals: bool = False, **data: Any) -> None:
+        events.append(Event(kind, self.names[seat], data, reveals))
+
+    def _run(self, events: list[Event]) -> None:
+        """Run queued work until a decision with several options is needed or the game ends."""
+        queue = self.queue
+        while True:
+            if queue:
+                item = queue.pop(0)
+                if item[0] == "res":
+                    self._resolve(item[1], events)
+                else:
+                    self._atom(item[1], item[2], item[3], events)
+                if self.decision is not None:
+                    return
+                continue
+            if self.reserve[self.current]:
+                if self._ask([SETUP if self.round == 0 else PLACE_KIND], events):
+                    return
+                continue
+            self._end_turn(events)
+            if self.over:
+                return
+            if self.round == 0:
+                continue  # the next player's setup
+            self._ask([ADVANCE_KIND], events)
+            return
+
+    def _ask(self, decision: list, events: list[Event]) -> bool:
+        """Open a decision. Returns True when the player must answer; answers a forced one at once."""
+        options = self._compute_options(decision, events)
+        if len(options) > 1:
+            self.decision = decision
+            self._options = options
+            return True
+        if options:
+            self._ev(events, "auto_choice", self.current, choice=options[0].id, label=options[0].label)
+            self._choose(options[0], decision, events)
+        else:
+            self._ev(events, "effect_skipped", self.current, reason=self._skip_reason(decision))
+        return False
+
+    def _skip_reason(self, decision: list) -> str:
+        kind = decision[0]
+        if kind == BUY_KIND:
+            if all(t == _EMPTY for t in self.offer):
+                return "the offer is empty"
+            return f"the {KOKESHI[decision[1]]} track is full"
+        if kind == ANIMAL_KIND:
+            return "every disc is at the end of its track"
+        if kind == KOKESHI_KIND:
+            return "there is no track on that side"
+        return "nothing can be done"
+
+    def _compute_options(self, decision: list, events: list[Event] | None = None) -> tuple[Option, ...]:
+        kind = decision[0]
+        p = self.current
+        if kind == ADVANCE_KIND:
+            return ADVANCE
+        if kind == EFFECT_KIND:
+            tile, track = decision[1], decision[2]
+            return tuple(
+                EFFECT[(side, atom)] for side, atom in enumerate(TILES[tile].atoms) if not self._void(atom, track)
+            )
+        if kind == KOKESHI_KIND:
+            op, track = decision[1], decision[2]
+            if op == LEFT:
+                ks = range(track)
+            elif op == RIGHT:
+                ks = range(track + 1, N_TRACKS)
+            else:
+                ks = range(N_TRACKS)
+            row = KOKESHI_CHOICE[1 if op == ANY2 else 0]
+            return tuple(row[k] for k in ks)
+        if kind == ANIMAL_KIND:
+            discs = self.discs[p]
+            return tuple(ANIMAL_CHOICE[a] for a in range(len(ANIMALS)) if discs[a] < MAX_POSITION)
+        if kind == BUY_KIND:
+            return self._buy_options(decision[1], decision[3])
+        if kind == PLACE_KIND:
+            return self._place_options(events)
+        if kind == SETUP:
+            used = [k for k in range(N_TRACKS) if self.tracks[p][k]]
+            return tuple(PLACE[tile][k] for tile, _ in self.reserve[p] for k in range(N_TRACKS) if k not in used)
+        raise ValueError(f"unknown decision {decision!r}")
+
+    def _room(self, p: int, track: int) -> int:
+        """Free spaces of a track, counting the tiles already reserved for it this turn."""
+        used = len(self.tracks[p][track])
+        for _, t in self.reserve[p]:
+            if t == track:
+                used += 1
+        return HEIGHTS - used
+
+    def _void(self, atom: tuple[int, int], track: int) -> bool:
+        op, arg = atom
+        if op == LEFT:
+            return track == 0
+        if op == RIGHT:
+            return track == N_TRACKS - 1
+        if op == ANIMAL_ANY:
+            return all(d >= MAX_POSITION for d in self.discs[self.current])
+        if op == ANIMAL:
+            return self.discs[self.current][arg] >= MAX_POSITION
+        if op == BUY_ANY:
+            return all(t == _EMPTY for t in self.offer)
+        if op == BUY_HERE:
+            return all(t == _EMPTY for t in self.offer) or self._room(self.current, track) <= 0
+        return False
+
+    def _buy_options(self, target: int, quality_allowed: int) -> tuple[Option, ...]:
+        p = self.current
+        if target != _SIDE and self._room(p, target) <= 0:
+            return ()
+        options = [MARKET[slot][tile] for slot, tile in enumerate(self.offer) if tile != _EMPTY]
+        if quality_allowed and not self._has_quality(p, target):
+            lowest = HEIGHTS - self._room(p, target) + 1
+            allowed = SOLO_QUALITY_LEVELS if self.solo else QUALITY_LEVELS
+            for level in self.quality_supply[target]:
+                if level in allowed and LEVEL_THRESHOLDS[level - 1] <= lowest:
+                    options.append(QUALITY[target][level - 1])
+        return tuple(options)
+
+    def _has_quality(self, p: int, track: int) -> bool:
+        if any(IS_QUALITY[t] for t in self.tracks[p][track]):
+            return True
+        return any(IS_QUALITY[t] and k == track for t, k in self.reserve[p])
+
+    def _place_options(self, events: list[Event] | None) -> tuple[Option, ...]:
+        p = self.current
+        reserve = self.reserve[p]
+        heights = [len(t) for t in self.tracks[p]]
+        pending = [0] * N_TRACKS
+        for _, k in reserve:
+            if k != _SIDE:
+                pending[k] += 1
+        options: list[Option] = []
+        for tile, k in list(reserve):
+            if k != _SIDE:
+                if not IS_QUALITY[tile] or heights[k] + 1 >= LEVEL_THRESHOLDS[TILE_LEVEL[tile] - 1]:
+                    options.append(PLACE[tile][k])
+                continue
+            fits = [PLACE[tile][t] for t in range(N_TRACKS) if heights[t] + 1 + pending[t] <= HEIGHTS]
+            if fits:
+                options.extend(fits)
+            elif events is not None:
+                # A side tile that fits on no track is discarded.
+                reserve.remove((tile, k))
+                self.discard.append(tile)
+                self._ev(
+                    events,
+                    "tile_discarded",
+                    p,
+                    tile=TILES[tile].id,
+                    reason="no track has room for it",
+                )
+        return tuple(options)
+
+    # ------------------------------------------------------------------ answering decisions
+
+    def _choose(self, option: Option, decision: list, events: list[Event]) -> None:
+        code = option.code
+        kind = code[0]
+        p = self.current
+        if kind == "advance":
+            self._move(p, code[1], 1, events)
+        elif kind == "effect":
+            _, tile, track = decision
+            op, arg = TILES[tile].atoms[code[1]]
+            self.queue.insert(0, ["atom", op, arg, track])
+        elif kind == "kokeshi":
+            op = decision[1]
+            self._move(p, code[1], 2 if op == ANY2 else 1, events)
+        elif kind == "animal":
+            self._disc(p, code[1], events)
+        elif kind == "market":
+            _, target, activated, _ = decision
+            self._buy_market(p, code[1], target, activated, events)
+        elif kind == "quality":
+            self._buy_quality(p, decision[1], code[1], events)
+        elif kind == "place":
+            self._place(p, code[1], code[2], events)
+
+    def _resolve(self, k: int, events: list[Event]) -> None:
+        """Resolve the space kokeshi `k` of the current player now stands on."""
+        p = self.current
+        height = self.kokeshi[p][k]
+        track = self.tracks[p][k]
+        if height > len(track):
+            self.kokeshi[p][k] = 0
+            self._ev(events, "kokeshi_home", p, kokeshi=KOKESHI[k], height=height, reason="empty space")
+            self._ask([BUY_KIND, k, k, 1], events)
+            return
+        tile = track[height - 1]
+        spec = TILES[tile]
+        if spec.kind == "quality":
+            self._ev(events, "quality_step", p, kokeshi=KOKESHI[k], tile=spec.id, height=height)
+            self._move(p, k, 1, events)
+            return
+        self._ev(events, "tile_activated", p, kokeshi=KOKESHI[k], tile=spec.id, height=height)
+        if spec.mode == "/":
+            self._ask([EFFECT_KIND, tile, k], events)
+        else:
+            self.queue[0:0] = [["atom", op, arg, k] for op, arg in spec.atoms]
+
+    def _atom(self, op: int, arg: int, track: int, events: list[Event]) -> None:
+        """Carry out one effect side of a tile sitting on `track`."""
+        p = self.current
+        if op == ADV:
+            self._move(p, arg, 1, events)
+        elif op in (LEFT, RIGHT, ANY, ANY2):
+            self._ask([KOKESHI_KIND, op, track], events)
+        elif op == ANIMAL_ANY:
+            self._ask([ANIMAL_KIND], events)
+        elif op == ANIMAL:
+            if self.discs[p][arg] < MAX_POSITION:
+                self._disc(p, arg, events)
+            else:
+                self._ev(
+                    events,
+                    "effect_skipped",
+                    p,
+                    reason=f"your {ANIMALS[arg]} disc is at the end of its track",
+                )
+        elif op == BUY_ANY:
+            self._ask([BUY_KIND, _SIDE, track, 0], events)
+        elif op == BUY_HERE:
+            self._ask([BUY_KIND, track, track, 0], events)
+
+    # ------------------------------------------------------------------ rule steps
+
+    def _move(self, p: int, k: int, steps: int, events: list[Event]) -> None:
+        start = self.kokeshi[p][k]
+        target = start + steps
+        if target > HEIGHTS:
+            self.kokeshi[p][k] = 0
+            self.in_play[p] += TOP_POINTS
+            self._ev(events, "top_passed", p, kokeshi=KOKESHI[k], height=start, points=TOP_POINTS)
+            return
+        self.kokeshi[p][k] = target
+        self._ev(events, "kokeshi_moved", p, kokeshi=KOKESHI[k], start=start, to=target)
+        self.queue.append(["res", k])
+
+    def _disc(self, p: int, a: int, events: list[Event]) -> None:
+        position = self.discs[p][a] + 1
+        self.discs[p][a] = position
+        self.stamp += 1
+        self.arrived[p][a] = self.stamp
+        self._ev(events, "disc_moved", p, animal=ANIMALS[a], to=position)
+        if position == RED_LINE:
+            self.recognitions[p] += 1
+            self._ev(events, "red_line_crossed", p, animal=ANIMALS[a], recognitions=self.recognitions[p])
+            self._check_end(p, events)
+        for slot in SLOTS_AT.get((a, position), ()):
+            tile = self.slots[slot]
+            if tile == _EMPTY:
+                continue
+            self.slots[slot] = _EMPTY
+            self._ev(events, "bonus_taken", p, tile=TILES[tile].id, slot=BONUS_SLOTS[slot].id)
+            if self.solo and p == 1:
+                self._automa_add(TILE_COLOR[tile], tile, events)
+            else:
+                self.reserve[p].append((tile, _SIDE))
+
+    def _buy_market(self, p: int, slot: int, target: int, activated: int, events: list[Event]) -> None:
+        tile = self.offer[slot]
+        self.offer[slot] = _EMPTY
+        self.reserve[p].append((tile, target))
+        self._ev(
+            events,
+            "tile_bought",
+            p,
+            tile=TILES[tile].id,
+            slot=slot,
+            track=None if target == _SIDE else KOKESHI[target],
+        )
+        if self.bag:
+            drawn = self._take(self.bag)
+            self.offer[slot] = drawn
+            self._ev(events, "tile_drawn", p, True, tile=TILES[drawn].id, slot=slot)
+        else:
+            self._ev(events, "bag_empty", p)
+            self._trigger_end("bag", p, events)
+        if self.solo:
+            if TILE_ANIMAL[tile] >= 0 and self.discs[1][TILE_ANIMAL[tile]] < MAX_POSITION:
+                self._disc(1, TILE_ANIMAL[tile], events)
+            self._automa_draw(activated, events)
+
+    def _buy_quality(self, p: int, k: int, level: int, events: list[Event]) -> None:
+        tile = QUALITY_TILE[k][level - 1]
+        self.quality_supply[k].remove(level)
+        self.quality_taken[k] += 1
+        self.reserve[p].append((tile, k))
+        self.recognitions[p] += 1
+        self._ev(events, "quality_bought", p, tile=TILES[tile].id, kokeshi=KOKESHI[k], level=level)
+        self._quality_competition(k, p, events)
+        self._check_end(p, events)
+        if self.solo:
+            self._automa_draw(k, events)
+
+    def _quality_competition(self, k: int, p: int, events: list[Event]) -> None:
+        """Per kokeshi, the last player misses out: the rest go once all but one seat took one."""
+        if self.quality_taken[k] >= len(self.names) - 1 and self.quality_supply[k]:
+            gone = [TILES[QUALITY_TILE[k][lv - 1]].id for lv in self.quality_supply[k]]
+            self.discard.extend(QUALITY_TILE[k][lv - 1] for lv in self.quality_supply[k])
+            self.quality_supply[k] = []
+            self._ev(events, "quality_discarded", p, kokeshi=KOKESHI[k], tiles=gone)
+
+    def _automa_draw(self, k: int, events: list[Event]) -> None:
+        """Solo: the automa gets a tile on the track the player activated to buy."""
+        a = 1
+        track = self.tracks[a][k]
+        if len(track) >= HEIGHTS:
+            self._ev(events, "effect_skipped", a, reason=f"the automa's {KOKESHI[k]} track is full")
+            return
+        lowest = len(track) + 1
+        if not any(IS_QUALITY[t] for t in track):
+            fitting = [lv for lv in self.quality_supply[k] if LEVEL_THRESHOLDS[lv - 1] <= lowest]
+            if fitting:
+                level = max(fitting)
+                tile = QUALITY_TILE[k][level - 1]
+                self.quality_supply[k].remove(level)
+                self.quality_taken[k] += 1
+                track.append(tile)
+                self.recognitions[a] += 1
+                self._ev(
+                    events,
+                    "automa_quality",
+                    a,
+                    tile=TILES[tile].id,
+                    kokeshi=KOKESHI[k],
+                    height=lowest,
+                )
+                self._quality_competition(k, a, events)
+                self._check_end(a, events)
+                return
+        if not self.bag:
+            self._ev(events, "effect_skipped", a, reason="the bag is empty")
+            return
+        tile = self._take(self.bag)
+        track.append(tile)
+        self._ev(events, "automa_tile", a, True, tile=TILES[tile].id, kokeshi=KOKESHI[k], height=lowest)
+        animal = TILE_ANIMAL[tile]
+        if animal >= 0 and self.discs[a][animal] < MAX_POSITION:
+            self._disc(a, animal, events)
+
+    def _automa_add(self, k: int, tile: int, events: list[Event]) -> None:
+        track = self.tracks[1][k]
+        if len(track) < HEIGHTS:
+            track.append(tile)
+            self._ev(
+                events,
+                "tile_placed",
+                1,
+                tile=TILES[tile].id,
+                kokeshi=KOKESHI[k],
+                height=len(track),
+                pairs=0,
+            )
+        else:
+            self.discard.append(tile)
+            self._ev(
+                events,
+                "tile_discarded",
+                1,
+                tile=TILES[tile].id,
+                reason="the automa's track is full",
+            )
+
+    def _place(self, p: int, tile: int, k: int, events: list[Event]) -> None:
+        reserve = self.reserve[p]
+        for i, (t, _) in enumerate(reserve):
+            if t == tile:
+                del reserve[i]
+                break
+        track = self.tracks[p][k]
+        track.append(tile)
+        height = len(track)
+        pairs = self._pairs_at(p, k, height)
+        self._ev(
+            events,
+            "tile_placed",
+            p,
+            tile=TILES[tile].id,
+            kokeshi=KOKESHI[k],
+            height=height,
+            pairs=pairs,
+        )
+
+    def _color_at(self, p: int, k: int, height: int) -> int:
+        if height == 0:
+            return k
+        track = self.tracks[p][k]
+        return TILE_COLOR[track[height - 1]] if height <= len(track) else -1
+
+    def _pairs_at(self, p: int, k: int, height: int) -> int:
+        color = self._color_at(p, k, height)
+        pairs = int(self._color_at(p, k, height - 1) == color)
+        if k > 0:
+            pairs += self._color_at(p, k - 1, height) == color
+        if k < N_TRACKS - 1:
+            pairs += self._color_at(p, k + 1, height) == color
+        return pairs
+
+    def _check_end(self, p: int, events: list[Event]) -> None:
+        if self.recognitions[p] >= END_RECOGNITIONS[min(len(self.names), 4)]:
+            self._trigger_end("recognitions", p, events)
+
+    def _trigger_end(self, reason: str, p: int, events: list[Event]) -> None:
+        if self.end_reason is not None:
+            return
+        self.end_reason = reason
+        self.final_round = self.round + 1
+        self._ev(events, "end_triggered", p, reason=reason, final_round=self.final_round)
+
+    def _end_turn(self, events: list[Event]) -> None:
+        p = self.current
+        last = p == self.humans - 1
+        if self.round == 0:
+            self.current = 0 if last else p + 1
+            if last:
+                self.round = 1
+            return
+        self.turns[p] += 1
+        if last:
+            if self.end_reason is not None and self.round >= self.final_round:
+                self.over = True
+                self._ev(events, "game_over", p, ranking=self.ranking())
+                return
+            self.round += 1
+            self.current = 0
+        else:
+            self.current = p + 1
+        self._ev(events, "turn_ended", p, next=self.names[self.current], round=self.round)
+
+    # ------------------------------------------------------------------ scoring
+
+    def _adjacent_pairs(self, p: int) -> int:
+        pairs = 0
+        for k in range(N_TRACKS):
+            for height in range(1, len(self.tracks[p][k]) + 1):
+                color = self._color_at(p, k, height)
+                pairs += self._color_at(p, k, height - 1) == color
+                if k < N_TRACKS - 1:
+                    pairs += self._color_at(p, k + 1, height) == color
+        return pairs
+
+    def _leaders(self) -> list[int]:
+        """Seat ahead of everyone on each animal track, or -1 when nobody left the start."""
+        leaders = []
+        for a in range(len(ANIMALS)):
+            best, key = -1, None
+            for p in range(len(self.names)):
+                position = self.discs[p][a]
+                if position == 0:
+                    continue
+                candidate = (position, -self.arrived[p][a])
+                if key is None or candidate > key:
+                    best, key = p, candidate
+            leaders.append(best)
+        return leaders
+
+    def _score(self, p: int, leaders: list[int]) -> Score:
+        tracks = sum(_track_points(len(t)) for t in self.tracks[p])
+        quality = sum(QUALITY_POINTS[TILE_LEVEL[t] - 1] for track in self.tracks[p] for t in track if IS_QUALITY[t])
+        table = ANIMAL_POINTS[self.side]
+        animals = sum(table[a][pos] for a, pos in enumerate(self.discs[p]))
+        leads = LEAD_BONUS * leaders.count(p)
+        automa = self.solo and p == 1
+        adjacency = 0 if automa else -ADJACENCY_PENALTY * self._adjacent_pairs(p)
+        total = self.in_play[p] + tracks + quality + animals + leads + adjacency
+        return Score(self.in_play[p], tracks, quality, animals, leads, adjacency, total)
+
+    def scores(self) -> dict[str, Score]:
+        """Every seat's score as it would count if the game ended now."""
+        leaders = self._leaders()
+        return {name: self._score(p, leaders) for p, name in enumerate(self.names)}
+
+    def ranking(self) -> list[str]:
+        """Seats best first: total, then animal points, then track points, then latest in turn order.
+
+        In solo the player must score more than the automa: a tied total ranks the automa first.
+        """
+        scores = self.scores()
+
+        def key(p: int) -> tuple:
+            s = scores[self.names[p]]
+            if self.solo:
+                return (s.total, p)
+            return (s.total, s.animals, s.tracks, p)
+
+        return [self.names[p] for p in sorted(range(len(self.names)), key=key, reverse=True)]
+
+    # ------------------------------------------------------------------ views and persistence
+
+    def view(self) -> dict[str, Any]:
+        """JSON-safe public state; documented in engine/README.md."""
+        scores = self.scores()
+        leaders = self._leaders()
+        prompt = self.prompt
+        players = []
+        for p, name in enumerate(self.names):
+            players.append(
+                {
+                    "name": name,
+                    "automa": self.solo and p == 1,
+                    "in_play": self.in_play[p],
+                    "recognitions": self.recognitions[p],
+                    "turns": self.turns[p],
+                    "tracks": {KOKESHI[k]: [tile_view(t) for t in self.tracks[p][k]] for k in range(N_TRACKS)},
+                    "kokeshi": {KOKESHI[k]: self.kokeshi[p][k] for k in range(N_TRACKS)},
+                    "animals": {ANIMALS[a]: self.discs[p][a] for a in range(len(ANIMALS))},
+                    "arrival": {ANIMALS[a]: self.arrived[p][a] for a in range(len(ANIMALS))},
+                    "leads": [ANIMALS[a] for a, seat in enumerate(leaders) if seat == p],
+                    "reserve": [
+                        {**tile_view(t), "track": None if k == _SIDE else KOKESHI[k]} for t, k in self.reserve[p]
+                    ],
+                    "adjacent_pairs": 0 if self.solo and p == 1 else self._adjacent_pairs(p),
+                    "score": scores[name].to_dict(),
+                }
+            )
+        return {
+            "version": self.version,
+            "side": self.side,
+            "solo": self.solo,
+            "phase": "over" if self.over else ("setup" if self.round == 0 else "play"),
+            "round": self.round,
+            "end_triggered": self.end_reason is not None,
+            "end_reason": self.end_reason,
+            "final_round": self.final_round or None,
+            "current": None if self.over else self.names[self.current],
+            "bag": len(self.bag),
+            "offer": [None if t == _EMPTY else tile_view(t) for t in self.offer],
+            "quality_supply": {KOKESHI[k]: list(self.quality_supply[k]) for k in range(N_TRACKS)},
+            "bonus_slots": [
+                {
+                    "id": slot.id,
+                    "animals": [ANIMALS[a] for a in slot.animals],
+                    "position": slot.position,
+                    "tile": None if self.slots[i] == _EMPTY else tile_view(self.slots[i]),
+                }
+                for i, slot in enumerate(BONUS_SLOTS)
+            ],
+            "discarded": len(self.discard),
+            "players": players,
+            "prompt": None
+            if prompt is None
+            else {
+                "player": prompt.player,
+                "kind": prompt.kind,
+                "options": [{"id": o.id, "label": o.label} for o in prompt.options],
+            },
+        }
+
+    def _state(self) -> dict[str, Any]:
+        def ids(tiles: list[int]) -> list[str]:
+            return [TILES[t].id for t in tiles]
+
+        decision = self.decision
+        if decision is not None and decision[0] == EFFECT_KIND:
+            decision = [EFFECT_KIND, TILES[decision[1]].id, decision[2]]
+        return {
+            "format": FORMAT,
+            "seating": self.seating,
+            "seed": self.seed,
+            "side": self.side,
+            "solo": self.solo,
+            "players": self.names,
+            "counter": self.counter,
+            "stamp": self.stamp,
+            "version": self.version,
+            "round": self.round,
+            "current": self.current,
+            "final_round": self.final_round,
+            "end_reason": self.end_reason,
+            "over": self.over,
+            "tracks": [[ids(track) for track in tracks] for tracks in self.tracks],
+            "kokeshi": self.kokeshi,
+            "discs": self.discs,
+            "arrived": self.arrived,
+            "in_play": self.in_play,
+            "recognitions": self.recognitions,
+            "turns": self.turns,
+            "reserve": [[[TILES[t].id, k] for t, k in r] for r in self.reserve],
+            "offer": [None if t == _EMPTY else TILES[t].id for t in self.offer],
+            "bag": ids(self.bag),
+            "quality_supply": self.quality_supply,
+            "quality_taken": self.quality_taken,
+            "slots": [None if t == _EMPTY else TILES[t].id for t in self.slots],
+            "discard": ids(self.discard),
+            "queue": self.queue,
+            "decision": decision,
+        }
+
+    def to_json(self) -> str:
+        """The whole state as canonical JSON; `Game.from_json` gives an equal game."""
+        return json.dumps(self._state(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        """Rebuild a game saved by `to_json`; malformed input raises ValueError saying what is wrong."""
+        from .persist import load_state
+
+        return load_state(cls, text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self._state() == other._state()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        state = "over" if self.over else f"round {self.round}, {self.names[self.current]} to play"
+        return f"<Game {', '.join(self.names)}: {state}>"
+
+    def clone(self) -> Game:
+        """An independent copy, cheap enough for one-ply lookahead."""
+        g = Game.__new__(Game)
+        g.seating = self.seating
+        g.names = self.names
+        g.seed = self.seed
+        g.side = self.side
+        g.solo = self.solo
+        g.humans = self.humans
+        g.tracks = [[list(t) for t in tracks] for tracks in self.tracks]
+        g.kokeshi = [list(x) for x in self.kokeshi]
+        g.discs = [list(x) for x in self.discs]
+        g.arrived = [list(x) for x in self.arrived]
+        g.in_play = list(self.in_play)
+        g.recognitions = list(self.recognitions)
+        g.reserve = [list(r) for r in self.reserve]
+        g.turns = list(self.turns)
+        g.offer = list(self.offer)
+        g.bag = list(self.bag)
+        g.quality_supply = [list(q) for q in self.quality_supply]
+        g.quality_taken = list(self.quality_taken)
+        g.slots = list(self.slots)
+        g.discard = list(self.discard)
+        g.current = self.current
+        g.round = self.round
+        g.end_reason = self.end_reason
+        g.final_round = self.final_round
+        g.over = self.over
+        g.counter = self.counter
+        g.stamp = self.stamp
+        g.version = self.version
+        g.queue = [list(item) for item in self.queue]
+        g.decision = None if self.decision is None else list(self.decision)
+        g._options = self._options
+        return g
+
+
+def new_game(players: Sequence[str], *, seed: int, side: str = "basic", solo: bool = False) -> Game:
+    """Set up a game: 2–4 player names, or exactly one with `solo=True` (against the automa)."""
+    names = [str(p) for p in players]
+    if side not in SIDES:
+        raise ValueError(f"side must be one of {', '.join(SIDES)}, not {side!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError(f"seed must be an integer, not {seed!r}")
+    if solo:
+        if len(names) != 1:
+            raise ValueError("a solo game has exactly one player")
+    elif not 2 <= len(names) <= 4:
+        raise ValueError("a game has 2 to 4 players")
+    if len(set(names)) != len(names) or any(not n for n in names):
+        raise ValueError("player names must be distinct and not empty")
+    if AUTOMA in names:
+        raise ValueError(f"{AUTOMA!r} is the solo opponent's name and cannot be a player's")
+    g = Game._blank(names, seed, side, solo)
+    if solo:
+        order = [names[0], AUTOMA]
+        g.humans = 1
+    else:
+        first = g._rand(len(names))
+        order = names[first:] + names[:first]
+        g.humans = len(order)
+    g._set_seats(order)
+    starting = list(STARTING_TILES)
+    for p in range(len(order)):
+        for _ in range(STARTING_PER_PLAYER):
+            tile = g._take(starting)
+            if solo and p == 1:
+                g.tracks[1][TILE_COLOR[tile]].append(tile)
+            else:
+                g.reserve[p].append((tile, _SIDE))
+    for slot in BONUS_FILL[len(order)]:
+        g.slots[slot] = g._take(starting)
+    g.discard.extend(starting)  # empty with the printed player counts
+    g.bag = sorted(NORMAL_TILES)
+    for slot in range(OFFER_SIZE):
+        g.offer[slot] = g._take(g.bag)
+    g._ask([SETUP], [])
+    return g
+
+
+def replay(
+    players: Sequence[str],
+    *,
+    seed: int,
+    side: str = "basic",
+    solo: bool = False,
+    actions: Sequence[tuple[str, str]] = (),
+) -> Game:
+    """The game reached by applying `actions` ((player, action) pairs) to a new game."""
+    game = new_game(players, seed=seed, side=side, solo=solo)
+    for player, action in actions:
+        game.apply(player, action)
+    return game
+
+
+__all__ = ["AUTOMA", "COLORS", "Game", "new_game", "replay"]

@@ -1,0 +1,1 @@
+"""Board pictures drawn with Pillow from the engine's view."""

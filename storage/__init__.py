@@ -1,0 +1,1 @@
+"""SQLite store for games, built on aiosqlite."""

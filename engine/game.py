@@ -274,6 +274,12 @@ class Game:
         if options:
             self._ev(events, "auto_choice", self.current, choice=options[0].id, label=options[0].label)
             self._choose(options[0], decision, events)
+        elif decision[0] in (PLACE_KIND, SETUP):
+            # Unreachable by the purchase rules; discarding keeps the turn from stalling if that ever changes.
+            for tile, _ in self.reserve[self.current]:
+                self.discard.append(tile)
+                self._ev(events, "tile_discarded", self.current, tile=TILES[tile].id, reason="it has no legal space")
+            self.reserve[self.current].clear()
         else:
             self._ev(events, "effect_skipped", self.current, reason=self._skip_reason(decision))
         return False

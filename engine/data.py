@@ -116,7 +116,7 @@ class TileSpec:
     mode: str  # "/" choose one side, "&" do both, "" none (quality tiles)
     atoms: tuple[Atom, ...]
     level: int  # quality tiles only, else 0
-    effect: str  # short code for the view, e.g. "princess/samurai", "left/batchan", "fox&buy_here"
+    effect: str  # short code for the view, e.g. "princess/samurai", "left/batchan", "samurai&buy_here"
     name: str  # plain English, e.g. "pink Princess/Samurai"
 
 

@@ -253,7 +253,8 @@ class Game:
                     return
                 continue
             if self.reserve[self.current]:
-                if self._ask([SETUP if self.round == 0 else PLACE_KIND], events):
+                self._drop_unplaceable(events)
+                if self.reserve[self.current] and self._ask([SETUP if self.round == 0 else PLACE_KIND], events):
                     return
                 continue
             self._end_turn(events)
@@ -266,7 +267,7 @@ class Game:
 
     def _ask(self, decision: list, events: list[Event]) -> bool:
         """Open a decision. Returns True when the player must answer; answers a forced one at once."""
-        options = self._compute_options(decision, events)
+        options = self._compute_options(decision)
         if len(options) > 1:
             self.decision = decision
             self._options = options
@@ -296,7 +297,7 @@ class Game:
             return "there is no track on that side"
         return "nothing can be done"
 
-    def _compute_options(self, decision: list, events: list[Event] | None = None) -> tuple[Option, ...]:
+    def _compute_options(self, decision: list) -> tuple[Option, ...]:
         kind = decision[0]
         p = self.current
         if kind == ADVANCE_KIND:
@@ -322,7 +323,7 @@ class Game:
         if kind == BUY_KIND:
             return self._buy_options(decision[1], decision[3])
         if kind == PLACE_KIND:
-            return self._place_options(events)
+            return self._place_options()
         if kind == SETUP:
             used = [k for k in range(N_TRACKS) if self.tracks[p][k]]
             return tuple(PLACE[tile][k] for tile, _ in self.reserve[p] for k in range(N_TRACKS) if k not in used)
@@ -370,35 +371,34 @@ class Game:
             return True
         return any(IS_QUALITY[t] and k == track for t, k in self.reserve[p])
 
-    def _place_options(self, events: list[Event] | None) -> tuple[Option, ...]:
-        p = self.current
-        reserve = self.reserve[p]
-        heights = [len(t) for t in self.tracks[p]]
-        pending = [0] * N_TRACKS
-        for _, k in reserve:
+    def _side_tracks(self, p: int) -> list[int]:
+        """Tracks a side-reserve tile may go on: those with room once their own reserved tiles are placed."""
+        pending = [len(t) for t in self.tracks[p]]
+        for _, k in self.reserve[p]:
             if k != _SIDE:
                 pending[k] += 1
+        return [k for k in range(N_TRACKS) if pending[k] < HEIGHTS]
+
+    def _place_options(self) -> tuple[Option, ...]:
+        p = self.current
+        side_tracks = self._side_tracks(p)
         options: list[Option] = []
-        for tile, k in list(reserve):
-            if k != _SIDE:
-                if not IS_QUALITY[tile] or heights[k] + 1 >= LEVEL_THRESHOLDS[TILE_LEVEL[tile] - 1]:
-                    options.append(PLACE[tile][k])
-                continue
-            fits = [PLACE[tile][t] for t in range(N_TRACKS) if heights[t] + 1 + pending[t] <= HEIGHTS]
-            if fits:
-                options.extend(fits)
-            elif events is not None:
-                # A side tile that fits on no track is discarded.
-                reserve.remove((tile, k))
-                self.discard.append(tile)
-                self._ev(
-                    events,
-                    "tile_discarded",
-                    p,
-                    tile=TILES[tile].id,
-                    reason="no track has room for it",
-                )
+        for tile, k in self.reserve[p]:
+            if k == _SIDE:
+                options.extend(PLACE[tile][t] for t in side_tracks)
+            elif not IS_QUALITY[tile] or len(self.tracks[p][k]) + 1 >= LEVEL_THRESHOLDS[TILE_LEVEL[tile] - 1]:
+                options.append(PLACE[tile][k])
         return tuple(options)
+
+    def _drop_unplaceable(self, events: list[Event]) -> None:
+        """A side-reserve tile that fits on no track is discarded."""
+        p = self.current
+        if self.round == 0 or self._side_tracks(p):
+            return
+        for entry in [e for e in self.reserve[p] if e[1] == _SIDE]:
+            self.reserve[p].remove(entry)
+            self.discard.append(entry[0])
+            self._ev(events, "tile_discarded", p, tile=TILES[entry[0]].id, reason="no track has room for it")
 
     # ------------------------------------------------------------------ answering decisions
 
@@ -859,8 +859,8 @@ class Game:
     def clone(self) -> Game:
         """An independent copy, cheap enough for one-ply lookahead."""
         g = Game.__new__(Game)
-        g.seating = self.seating
-        g.names = self.names
+        g.seating = list(self.seating)
+        g.names = list(self.names)
         g.seed = self.seed
         g.side = self.side
         g.solo = self.solo

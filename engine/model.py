@@ -59,7 +59,7 @@ class Event:
         return {
             "kind": self.kind,
             "player": self.player,
-            "data": self.data,
+            "data": dict(self.data),
             "reveals": self.reveals,
         }
 

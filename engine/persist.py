@@ -81,6 +81,9 @@ def load_state(cls: type[Game], text: str) -> Game:
         return _load(cls, data)
     except _Bad as exc:
         raise ValueError(f"not a valid saved Kokeshi game: {exc}") from None
+    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+        # A shape the checks above did not foresee: still a clear ValueError, never a half-built game.
+        raise ValueError(f"not a valid saved Kokeshi game: {type(exc).__name__}: {exc}") from None
 
 
 def _load(cls: type[Game], data: Any) -> Game:
@@ -133,13 +136,15 @@ def _load(cls: type[Game], data: Any) -> Game:
             _need(len(placed) <= HEIGHTS, f"tracks[{p}][{k}] holds more than {HEIGHTS} tiles")
             g.tracks[p][k] = placed
     g.kokeshi = [
-        _ints(v, f"kokeshi[{p}]", N_TRACKS, 0, HEIGHTS) for p, v in enumerate(_list(data["kokeshi"], "kokeshi", n))
+        _ints(v, f"kokeshi[{p}]", N_TRACKS, 0, HEIGHTS) for p, v in enumerate(_list(data.get("kokeshi"), "kokeshi", n))
     ]
     g.discs = [
-        _ints(v, f"discs[{p}]", len(ANIMALS), 0, MAX_POSITION) for p, v in enumerate(_list(data["discs"], "discs", n))
+        _ints(v, f"discs[{p}]", len(ANIMALS), 0, MAX_POSITION)
+        for p, v in enumerate(_list(data.get("discs"), "discs", n))
     ]
     g.arrived = [
-        _ints(v, f"arrived[{p}]", len(ANIMALS), 0, g.stamp) for p, v in enumerate(_list(data["arrived"], "arrived", n))
+        _ints(v, f"arrived[{p}]", len(ANIMALS), 0, g.stamp)
+        for p, v in enumerate(_list(data.get("arrived"), "arrived", n))
     ]
     g.in_play = _ints(data.get("in_play"), "in_play", n, 0, 10**6)
     g.recognitions = _ints(data.get("recognitions"), "recognitions", n, 0, 64)
@@ -200,7 +205,7 @@ def _load(cls: type[Game], data: Any) -> Game:
     )
     kind = decision[0]
     if kind == "effect":
-        _need(len(decision) == 3 and decision[1] in TILE_BY_ID, "bad effect decision")
+        _need(len(decision) == 3 and isinstance(decision[1], str) and decision[1] in TILE_BY_ID, "bad effect decision")
         decision = [
             "effect",
             TILE_BY_ID[decision[1]],
@@ -224,7 +229,7 @@ def _load(cls: type[Game], data: Any) -> Game:
     else:
         _need(len(decision) == 1, f"bad {kind} decision")
         decision = [kind]
-    options = g._compute_options(decision, None)
+    options = g._compute_options(decision)
     _need(len(options) > 1, f"the saved {kind} decision has no real choice")
     g.decision = decision
     g._options = options

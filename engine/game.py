@@ -664,6 +664,7 @@ class Game:
             self.current = 0 if last else p + 1
             if last:
                 self.round = 1
+            self._ev(events, "setup_done", p, next=self.names[self.current])
             return
         self.turns[p] += 1
         if last:

@@ -71,6 +71,8 @@ def describe(event: Event) -> str:
     if kind == "end_triggered":
         why = "a player has enough recognitions" if d["reason"] == "recognitions" else "the bag ran out"
         return f"The end is triggered ({why}): round {d['final_round']} is the last."
+    if kind == "setup_done":
+        return f"{who} has placed their starting tiles; {d['next']} is next."
     if kind == "turn_ended":
         return f"{who}'s turn ends; {d['next']} is next."
     if kind == "game_over":

@@ -411,6 +411,7 @@ class Game:
         elif kind == "effect":
             _, tile, track = decision
             op, arg = TILES[tile].atoms[code[1]]
+            self._ev(events, "effect_chosen", p, tile=TILES[tile].id, side=code[1], label=option.label)
             self.queue.insert(0, ["atom", op, arg, track])
         elif kind == "kokeshi":
             op = decision[1]

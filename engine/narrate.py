@@ -37,6 +37,8 @@ def describe(event: Event) -> str:
         return f"{who}'s {_k(d['kokeshi'])} lands on a quality tile and moves up once more."
     if kind == "tile_activated":
         return f"{who}'s {_k(d['kokeshi'])} activates the {_tile(d['tile'])} tile."
+    if kind == "effect_chosen":
+        return f"{who} chooses: {d['label']}."
     if kind == "auto_choice":
         return f"{who}: only one choice — {d['label']}."
     if kind == "effect_skipped":

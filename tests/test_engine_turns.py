@@ -197,6 +197,11 @@ def _on_track(kokeshi: str, tile_id: str, seat_setup=None):
     return g, events
 
 
+def _steps(events):
+    """The events after the player's choice of side."""
+    return [e for e in events if e.kind != "effect_chosen"]
+
+
 def _height(g, kokeshi: str) -> int:
     return g.kokeshi[0][KOKESHI.index(kokeshi)]
 
@@ -218,7 +223,7 @@ def test_kokeshi_choice_tiles_advance_the_chosen_kokeshi(color, type_, side, mov
     g, _ = _on_track("fisherman", tile(color, type_))
     assert g.prompt.kind == "effect" and len(option_ids(g)) == 2
     before = _height(g, moved)
-    events = play(g, f"effect:{side}")
+    events = _steps(play(g, f"effect:{side}"))
     assert events[0].kind == "kokeshi_moved" and events[0].data["kokeshi"] == moved
     assert events[0].data["to"] == before + 1
 
@@ -234,7 +239,7 @@ def test_left_tile_advances_a_kokeshi_on_a_track_to_its_left():
 
 def test_left_tile_other_side_advances_its_colour_kokeshi():
     g, _ = _on_track("fisherman", tile("green", "left"))
-    events = play(g, "effect:1")
+    events = _steps(play(g, "effect:1"))
     assert events[0].data["kokeshi"] == "samurai"
 
 
@@ -248,7 +253,7 @@ def test_right_tile_advances_a_kokeshi_on_a_track_to_its_right():
 
 def test_right_tile_other_side_advances_its_colour_kokeshi():
     g, _ = _on_track("batchan", tile("pink", "right"))
-    events = play(g, "effect:0")
+    events = _steps(play(g, "effect:0"))
     assert events[0].data["kokeshi"] == "princess"
 
 
@@ -267,7 +272,7 @@ def test_right_with_no_track_to_the_right_does_nothing_so_the_other_side_is_take
 
 def test_single_kokeshi_to_the_left_is_advanced_without_asking():
     g, _ = _on_track("batchan", tile("blue", "left"))
-    events = play(g, "effect:0")
+    events = _steps(play(g, "effect:0"))
     assert kinds(events)[0] == "auto_choice"
     assert [e for e in events if e.kind == "kokeshi_moved"][0].data["kokeshi"] == "princess"
 
@@ -292,7 +297,7 @@ def test_double_advance_past_the_top_scores_three():
         g.kokeshi[0][3] = 6
 
     g, _ = _on_track("fisherman", tile("purple", "double"), setup)
-    events = play(g, "effect:1", "kokeshi:samurai")
+    events = _steps(play(g, "effect:1", "kokeshi:samurai"))
     assert events[0].kind == "top_passed" and g.in_play[0] == 3 and _height(g, "samurai") == 0
 
 
@@ -369,7 +374,7 @@ def test_cascade_rulebook_example_princess_passes_the_top():
     g.kokeshi[0][0] = 4
     events = play(g, "advance:princess")
     assert kinds(events) == ["kokeshi_moved", "tile_activated"] and g.prompt.kind == "effect"
-    events = play(g, "effect:0")
+    events = _steps(play(g, "effect:0"))
     assert kinds(events) == ["kokeshi_moved", "tile_activated"] and events[1].data["height"] == 6
     play(g, "effect:0")
     events = play(g, "kokeshi:princess")

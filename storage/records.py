@@ -1,0 +1,142 @@
+"""Plain records the store hands out, and the errors it raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import Event
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used at all; the message names the file and what to do."""
+
+
+class GameNotFound(LookupError):
+    """No game has that id."""
+
+
+class StaleVersion(Exception):
+    """The game changed since the caller looked at it: the action was made against an old prompt."""
+
+    def __init__(self, game_id: int, expected: int, current: int) -> None:
+        super().__init__(f"game {game_id} is at version {current}, not {expected}")
+        self.game_id = game_id
+        self.expected = expected
+        self.current = current
+
+
+class GameStateError(Exception):
+    """The game is not in a state that allows this (e.g. not started, finished, lobby full)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class BrokenGame(GameStateError):
+    """The game's log no longer replays; it is kept, marked broken, with the reason."""
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__("broken", f"game {game_id} cannot be loaded: {reason}")
+        self.game_id = game_id
+        self.reason = reason
+
+
+class UndoRefused(GameStateError):
+    """Undo is not possible now; `message` says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("undo_refused", message)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat at a game: a Discord user, or the AI."""
+
+    seat: int
+    name: str
+    user_id: int | None
+    ai: bool
+    expired: int = 0
+    resigned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """Everything the store knows about a game except its engine state."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    host_id: int | None
+    status: str
+    players: int
+    side: str
+    solo: bool
+    turn_timer: int | None
+    seed: int | None
+    version: int
+    moves: int
+    broken_reason: str | None
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+    seats: tuple[Seat, ...] = field(default=())
+
+    @property
+    def is_full(self) -> bool:
+        """Every seat of the lobby is taken."""
+        return len(self.seats) >= self.players
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        """The seat this user holds, if any."""
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def seat_named(self, name: str) -> Seat | None:
+        """The seat with this engine name, if any."""
+        return next((s for s in self.seats if s.name == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """One action of a game's log, with the events it caused."""
+
+    seq: int
+    player: str
+    action: str
+    source: str
+    created_at: float
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One seat's line in a finished game's results."""
+
+    game_id: int
+    seat: int
+    name: str
+    user_id: int | None
+    ai: bool
+    resigned: bool
+    rank: int
+    total: int
+    in_play: int
+    tracks: int
+    quality: int
+    animals: int
+    leads: int
+    adjacency: int
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """Something due for a game at a time: a reminder or a turn deadline."""
+
+    game_id: int
+    kind: str
+    due_at: float
+    version: int

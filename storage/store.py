@@ -1,0 +1,811 @@
+"""The SQLite store: games as (options, seed, seats, append-only action log), with snapshots as a cache."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from engine import AUTOMA, Event, Game, IllegalAction, new_game, replay
+
+from .records import (
+    BrokenGame,
+    GameNotFound,
+    GameRecord,
+    GameStateError,
+    LoggedAction,
+    Result,
+    Seat,
+    StaleVersion,
+    StoreError,
+    Timer,
+    UndoRefused,
+)
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+NAME_LIMIT = 32
+_CACHE_SIZE = 1024
+# An action whose events include one of these ends a turn: undo never reaches back past it.
+_TURN_BOUNDARIES = frozenset({"turn_ended", "setup_done", "game_over"})
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, thread_id, host_id, status, players, side, solo, turn_timer, seed, version, moves, "
+    "broken_reason, created_at, updated_at, finished_at"
+)
+
+
+def migrations() -> list[tuple[int, str]]:
+    """The numbered schema migrations, in order: (number, SQL)."""
+    found = []
+    for path in sorted(MIGRATIONS.glob("*.sql")):
+        found.append((int(path.name.split("_", 1)[0]), path.read_text(encoding="utf-8")))
+    numbers = [n for n, _ in found]
+    if numbers != list(range(1, len(found) + 1)):
+        raise StoreError(f"migration files must be numbered 0001, 0002, … without gaps; found {numbers}")
+    return found
+
+
+def clean_name(name: str, taken: Iterable[str] = ()) -> str:
+    """A player name the engine accepts: trimmed, at most 32 characters, unique among `taken`."""
+    base = " ".join(str(name).split())[:NAME_LIMIT] or "Player"
+    if base == AUTOMA:
+        base = "Automa player"
+    taken = set(taken)
+    candidate, n = base, 2
+    while candidate in taken:
+        suffix = f" ({n})"
+        candidate = base[: NAME_LIMIT - len(suffix)] + suffix
+        n += 1
+    return candidate
+
+
+def _event_from_row(row: sqlite3.Row) -> Event:
+    return Event(row["kind"], row["player"], json.loads(row["data"]), bool(row["reveals"]))
+
+
+class Store:
+    """All persistent state of the bot. Open it with `await Store.open(path)`."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:
+        self._db = db
+        self.path = path
+        self._clock = clock
+        self._write_lock = asyncio.Lock()
+        self._game_locks: dict[int, asyncio.Lock] = {}
+        self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
+
+    # ------------------------------------------------------------------ opening
+
+    @classmethod
+    async def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time) -> Store:
+        """Open (creating or migrating) the database at `path`; StoreError says clearly what is wrong."""
+        path = str(path)
+        if path != ":memory:":
+            folder = Path(path).parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(
+                    f"Cannot create the folder {folder} for the database {path}: {exc.strerror}. "
+                    "Set DATABASE_PATH to a writable location."
+                ) from None
+        try:
+            db = await aiosqlite.connect(path, isolation_level=None, timeout=2.0)
+        except sqlite3.Error as exc:
+            raise StoreError(f"Cannot open the database {path}: {exc}. Check the path and its permissions.") from None
+        db.row_factory = sqlite3.Row
+        store = cls(db, path, clock)
+        try:
+            await store._prepare()
+        except StoreError:
+            await db.close()
+            raise
+        except sqlite3.DatabaseError as exc:
+            await db.close()
+            raise StoreError(_explain(path, exc)) from None
+        return store
+
+    async def _prepare(self) -> None:
+        db = self._db
+        await db.execute("PRAGMA busy_timeout = 2000")
+        (mode,) = await (await db.execute("PRAGMA journal_mode = WAL")).fetchone()
+        await db.execute("PRAGMA synchronous = FULL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        (current,) = await (await db.execute("PRAGMA user_version")).fetchone()
+        steps = migrations()
+        if current > len(steps):
+            raise StoreError(
+                f"The database {self.path} has schema version {current}, newer than this code knows "
+                f"({len(steps)}): it was written by a newer version of the bot. Upgrade the bot, or point "
+                "DATABASE_PATH at a backup made for this version."
+            )
+        for number, sql in steps[current:]:
+            # executescript commits first; the migration and its version number then commit together.
+            await db.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+            log.info("database %s migrated to schema %d", self.path, number)
+        if self.path != ":memory:" and str(mode).lower() != "wal":
+            log.warning("database %s could not switch to WAL mode (%s)", self.path, mode)
+        # Fail now, not on the first move, if another process holds the write lock.
+        await db.execute("BEGIN IMMEDIATE")
+        await db.execute("COMMIT")
+
+    async def close(self) -> None:
+        """Close the connection; the store cannot be used afterwards."""
+        await self._db.close()
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied."""
+        (version,) = await (await self._db.execute("PRAGMA user_version")).fetchone()
+        return version
+
+    # ------------------------------------------------------------------ transactions
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction at a time on the shared connection."""
+        async with self._write_lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            else:
+                await self._db.execute("COMMIT")
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        async with self._db.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    def _game_lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._game_locks.get(game_id)
+        if lock is None:
+            lock = self._game_locks[game_id] = asyncio.Lock()
+        return lock
+
+    # ------------------------------------------------------------------ records
+
+    async def _records(self, where: str, params: Sequence[Any] = (), tail: str = "") -> list[GameRecord]:
+        rows = await self._all(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} {tail}", params)
+        if not rows:
+            return []
+        ids = [r["id"] for r in rows]
+        marks = ",".join("?" * len(ids))
+        seats: dict[int, list[Seat]] = {i: [] for i in ids}
+        for s in await self._all(f"SELECT * FROM seats WHERE game_id IN ({marks}) ORDER BY game_id, seat", ids):
+            seats[s["game_id"]].append(
+                Seat(s["seat"], s["name"], s["user_id"], bool(s["ai"]), s["expired"], bool(s["resigned"]))
+            )
+        return [
+            GameRecord(
+                r["id"],
+                r["guild_id"],
+                r["channel_id"],
+                r["thread_id"],
+                r["host_id"],
+                r["status"],
+                r["players"],
+                r["side"],
+                bool(r["solo"]),
+                r["turn_timer"],
+                r["seed"],
+                r["version"],
+                r["moves"],
+                r["broken_reason"],
+                r["created_at"],
+                r["updated_at"],
+                r["finished_at"],
+                tuple(seats[r["id"]]),
+            )
+            for r in rows
+        ]
+
+    async def get_game(self, game_id: int) -> GameRecord:
+        """The record of one game; GameNotFound if there is none."""
+        found = await self._records("id = ?", (game_id,))
+        if not found:
+            raise GameNotFound(f"there is no game {game_id}")
+        return found[0]
+
+    async def game_by_thread(self, thread_id: int) -> GameRecord | None:
+        """The game played in this thread, if any."""
+        found = await self._records("thread_id = ?", (thread_id,), "ORDER BY id DESC LIMIT 1")
+        return found[0] if found else None
+
+    async def games_in_channel(
+        self, channel_id: int, statuses: Sequence[str] = ("lobby", "active")
+    ) -> list[GameRecord]:
+        """Games created in a channel (or played in a thread of it) with one of these statuses."""
+        marks = ",".join("?" * len(statuses))
+        return await self._records(
+            f"(channel_id = ? OR thread_id = ?) AND status IN ({marks})",
+            (channel_id, channel_id, *statuses),
+            "ORDER BY id",
+        )
+
+    async def games_for_user(self, user_id: int, statuses: Sequence[str] = ("lobby", "active")) -> list[GameRecord]:
+        """Games in which this user holds a seat."""
+        marks = ",".join("?" * len(statuses))
+        return await self._records(
+            f"id IN (SELECT game_id FROM seats WHERE user_id = ?) AND status IN ({marks})",
+            (user_id, *statuses),
+            "ORDER BY id",
+        )
+
+    async def open_lobbies(self, guild_id: int | None = None) -> list[GameRecord]:
+        """Lobbies waiting for players, in one guild or everywhere."""
+        if guild_id is None:
+            return await self._records("status = 'lobby'", (), "ORDER BY id")
+        return await self._records("status = 'lobby' AND guild_id = ?", (guild_id,), "ORDER BY id")
+
+    async def active_games(self) -> list[GameRecord]:
+        """Every game being played."""
+        return await self._records("status = 'active'", (), "ORDER BY id")
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        host_id: int,
+        host_name: str,
+        players: int,
+        side: str = "basic",
+        solo: bool = False,
+        turn_timer: int | None = 24 * 3600,
+        ai_seats: int = 0,
+        thread_id: int | None = None,
+    ) -> int:
+        """A new lobby with the host in seat 0 and `ai_seats` AI players; returns the game id."""
+        if solo:
+            players, ai_seats = 1, 0
+        if not 1 <= players <= 4 or (not solo and players < 2):
+            raise GameStateError("bad_options", "A game has 2 to 4 players, or 1 in solo.")
+        if not 0 <= ai_seats < players:
+            raise GameStateError("bad_options", "At least one seat must be left for a person.")
+        if side not in ("basic", "advanced"):
+            raise GameStateError("bad_options", "The happiness board side is basic or advanced.")
+        now = self._clock()
+        async with self._tx() as db:
+            cursor = await db.execute(
+                "INSERT INTO games (guild_id, channel_id, thread_id, host_id, players, side, solo, turn_timer, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, thread_id, host_id, players, side, int(solo), turn_timer, now, now),
+            )
+            game_id = cursor.lastrowid
+            names = [clean_name(host_name)]
+            await db.execute(
+                "INSERT INTO seats (game_id, seat, name, user_id, ai) VALUES (?, 0, ?, ?, 0)",
+                (game_id, names[0], host_id),
+            )
+            for i in range(ai_seats):
+                name = clean_name(f"AI {i + 1}", names)
+                names.append(name)
+                await db.execute(
+                    "INSERT INTO seats (game_id, seat, name, user_id, ai) VALUES (?, ?, ?, NULL, 1)",
+                    (game_id, i + 1, name),
+                )
+        return game_id
+
+    async def add_seat(self, game_id: int, user_id: int, name: str) -> GameRecord:
+        """Seat a user in a lobby."""
+        async with self._game_lock(game_id), self._tx() as db:
+            game = await self.get_game(game_id)
+            if game.status != "lobby":
+                raise GameStateError("not_lobby", "This game has already started or ended.")
+            if game.seat_of(user_id):
+                raise GameStateError("already_seated", "You are already in this game.")
+            if game.is_full:
+                raise GameStateError("full", "This game is full.")
+            seat = max(s.seat for s in game.seats) + 1
+            final = clean_name(name, [s.name for s in game.seats])
+            await db.execute(
+                "INSERT INTO seats (game_id, seat, name, user_id, ai) VALUES (?, ?, ?, ?, 0)",
+                (game_id, seat, final, user_id),
+            )
+            await self._touch(db, game_id)
+        return await self.get_game(game_id)
+
+    async def remove_seat(self, game_id: int, user_id: int) -> GameRecord:
+        """Take a user out of a lobby (the host cancels instead)."""
+        async with self._game_lock(game_id), self._tx() as db:
+            game = await self.get_game(game_id)
+            if game.status != "lobby":
+                raise GameStateError("not_lobby", "This game has already started: use resign instead.")
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise GameStateError("not_seated", "You are not in this game.")
+            if user_id == game.host_id:
+                raise GameStateError("host", "The host cannot leave; cancel the game instead.")
+            await db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat.seat))
+            await self._touch(db, game_id)
+        return await self.get_game(game_id)
+
+    async def _touch(self, db: aiosqlite.Connection, game_id: int) -> None:
+        await db.execute(
+            "UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?", (self._clock(), game_id)
+        )
+
+    async def set_thread(self, game_id: int, thread_id: int) -> None:
+        """Remember the thread the game is played in."""
+        async with self._tx() as db:
+            await db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+
+    async def start_game(self, game_id: int, seed: int) -> tuple[Game, int]:
+        """Deal the game for the seated players; returns the new engine game and the game version."""
+        async with self._game_lock(game_id), self._tx() as db:
+            record = await self.get_game(game_id)
+            if record.status != "lobby":
+                raise GameStateError("not_lobby", "This game has already started or ended.")
+            if not record.solo and len(record.seats) < 2:
+                raise GameStateError("too_few", "At least two players are needed to start.")
+            names = [s.name for s in record.seats]
+            game = new_game(names, seed=seed, side=record.side, solo=record.solo)
+            version = record.version + 1
+            await db.execute(
+                "UPDATE games SET status = 'active', seed = ?, players = ?, version = ?, moves = 0, snapshot = ?, "
+                "updated_at = ? WHERE id = ?",
+                (seed, len(names), version, game.to_json(), self._clock(), game_id),
+            )
+        self._remember(game_id, version, game)
+        return game.clone(), version
+
+    async def cancel_game(self, game_id: int) -> GameRecord:
+        """End a lobby or a game without results."""
+        async with self._game_lock(game_id), self._tx() as db:
+            record = await self.get_game(game_id)
+            if record.status in ("finished", "cancelled"):
+                raise GameStateError("ended", "This game has already ended.")
+            await db.execute(
+                "UPDATE games SET status = 'cancelled', version = version + 1, updated_at = ? WHERE id = ?",
+                (self._clock(), game_id),
+            )
+            await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        self._cache.pop(game_id, None)
+        return await self.get_game(game_id)
+
+    # ------------------------------------------------------------------ engine state
+
+    def _remember(self, game_id: int, version: int, game: Game) -> None:
+        self._cache[game_id] = (version, game)
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > _CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    async def load_game(self, game_id: int) -> tuple[Game, int]:
+        """The game's engine state (a private copy) and its version."""
+        async with self._game_lock(game_id):
+            version, game = await self._load(game_id)
+        return game.clone(), version
+
+    async def _load(self, game_id: int) -> tuple[int, Game]:
+        """The cached game, or the game rebuilt from its log; the snapshot is checked and repaired."""
+        row = await self._one(
+            "SELECT status, seed, side, solo, version, snapshot, broken_reason FROM games WHERE id = ?", (game_id,)
+        )
+        if row is None:
+            raise GameNotFound(f"there is no game {game_id}")
+        if row["status"] == "broken":
+            raise BrokenGame(game_id, row["broken_reason"] or "unknown")
+        if row["seed"] is None:
+            raise GameStateError("not_started", "This game has not started yet.")
+        cached = self._cache.get(game_id)
+        if cached is not None and cached[0] == row["version"]:
+            self._cache.move_to_end(game_id)
+            return cached
+        names = [
+            r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        ]
+        actions = [
+            (r["player"], r["action"])
+            for r in await self._all("SELECT player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        ]
+        try:
+            game = replay(names, seed=row["seed"], side=row["side"], solo=bool(row["solo"]), actions=actions)
+        except (IllegalAction, ValueError) as exc:
+            reason = f"its log no longer replays: {exc}"
+            log.error("game %d is broken: %s", game_id, reason)
+            async with self._tx() as db:
+                await db.execute(
+                    "UPDATE games SET status = 'broken', broken_reason = ?, updated_at = ? WHERE id = ?",
+                    (reason, self._clock(), game_id),
+                )
+            raise BrokenGame(game_id, reason) from None
+        snapshot = game.to_json()
+        if snapshot != row["snapshot"]:
+            log.warning("game %d: snapshot disagreed with the log and was rebuilt", game_id)
+            async with self._tx() as db:
+                await db.execute("UPDATE games SET snapshot = ? WHERE id = ?", (snapshot, game_id))
+        self._remember(game_id, row["version"], game)
+        return row["version"], game
+
+    async def apply(
+        self, game_id: int, expected_version: int, player: str, action: str, *, source: str = "player"
+    ) -> list[Event]:
+        """Apply one action atomically: check the version, run the engine, append to the log, commit.
+
+        Raises StaleVersion if the game moved on, IllegalAction if the engine refuses; nothing changes then.
+        """
+        async with self._game_lock(game_id):
+            version, game = await self._load(game_id)
+            if version != expected_version:
+                raise StaleVersion(game_id, expected_version, version)
+            status = await self._one("SELECT status FROM games WHERE id = ?", (game_id,))
+            if status["status"] != "active":
+                raise GameStateError("not_active", "This game is not being played.")
+            # Until the commit succeeds the cached game may hold an unsaved move: take it out of the cache.
+            self._cache.pop(game_id, None)
+            try:
+                events = game.apply(player, action)
+            except IllegalAction:
+                self._remember(game_id, version, game)  # the engine left it unchanged
+                raise
+            now = self._clock()
+            seq = game.version
+            async with self._tx() as db:
+                cursor = await db.execute(
+                    "UPDATE games SET version = version + 1, moves = ?, snapshot = ?, updated_at = ? "
+                    "WHERE id = ? AND version = ?",
+                    (seq, game.to_json(), now, game_id, version),
+                )
+                if cursor.rowcount != 1:
+                    current = await self._one("SELECT version FROM games WHERE id = ?", (game_id,))
+                    raise StaleVersion(game_id, expected_version, current["version"])
+                await db.execute(
+                    "INSERT INTO actions (game_id, seq, player, action, source, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, player, action, source, now),
+                )
+                await db.executemany(
+                    "INSERT INTO events (game_id, seq, idx, kind, player, data, reveals) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (game_id, seq, i, e.kind, e.player, json.dumps(e.data, ensure_ascii=False), int(e.reveals))
+                        for i, e in enumerate(events)
+                    ],
+                )
+                if game.is_over:
+                    await self._finish(db, game_id, game, now)
+            self._remember(game_id, version + 1, game)
+            return events
+
+    async def _finish(self, db: aiosqlite.Connection, game_id: int, game: Game, now: float) -> None:
+        seats = {
+            r["name"]: r
+            for r in await self._all(
+                "SELECT name, seat, user_id, ai, resigned FROM seats WHERE game_id = ?", (game_id,)
+            )
+        }
+        ranking = game.ranking()
+        # A resignation ranks last, whatever the score.
+        ranking = [n for n in ranking if not (n in seats and seats[n]["resigned"])] + [
+            n for n in ranking if n in seats and seats[n]["resigned"]
+        ]
+        scores = game.scores()
+        rows = []
+        for rank, name in enumerate(ranking, start=1):
+            s = scores[name]
+            seat = seats.get(name)
+            rows.append(
+                (
+                    game_id,
+                    seat["seat"] if seat else len(seats),
+                    name,
+                    seat["user_id"] if seat else None,
+                    int(seat["ai"]) if seat else 1,
+                    int(seat["resigned"]) if seat else 0,
+                    rank,
+                    s.total,
+                    s.in_play,
+                    s.tracks,
+                    s.quality,
+                    s.animals,
+                    s.leads,
+                    s.adjacency,
+                    now,
+                )
+            )
+        await db.executemany(
+            "INSERT INTO results (game_id, seat, name, user_id, ai, resigned, rank, total, in_play, tracks, quality, "
+            "animals, leads, adjacency, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        await db.execute("UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?", (now, game_id))
+        await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+
+    async def undo(self, game_id: int, player: str) -> tuple[Game, int]:
+        """Take back `player`'s last action of their current turn, if it revealed nothing; returns the new state."""
+        async with self._game_lock(game_id):
+            version, game = await self._load(game_id)
+            prompt = game.prompt
+            if prompt is None:
+                raise UndoRefused("The game is over.")
+            if prompt.player != player:
+                raise UndoRefused(f"Only the player whose turn it is can undo, and it is {prompt.player}'s turn.")
+            last = await self._one(
+                "SELECT seq, player, source FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+            )
+            if last is None or last["player"] != player:
+                raise UndoRefused("You have not made a move yet this turn.")
+            if last["source"] != "player":
+                raise UndoRefused("That move was made for you when your time ran out; it cannot be undone.")
+            events = await self._all(
+                "SELECT kind, reveals FROM events WHERE game_id = ? AND seq = ?", (game_id, last["seq"])
+            )
+            if any(e["kind"] in _TURN_BOUNDARIES for e in events):
+                raise UndoRefused("You have not made a move yet this turn.")
+            if any(e["reveals"] for e in events):
+                raise UndoRefused("Your last move drew a tile from the bag, so it cannot be taken back.")
+            self._cache.pop(game_id, None)
+            async with self._tx() as db:
+                await db.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game_id, last["seq"]))
+                await db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, last["seq"]))
+                await db.execute(
+                    "UPDATE games SET version = version + 1, moves = moves - 1, updated_at = ? WHERE id = ?",
+                    (self._clock(), game_id),
+                )
+            version, game = await self._load(game_id)
+        return game.clone(), version
+
+    async def log(self, game_id: int, since: int = 0) -> list[LoggedAction]:
+        """The game's actions after `since`, each with its events."""
+        actions = await self._all(
+            "SELECT seq, player, action, source, created_at FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+            (game_id, since),
+        )
+        events: dict[int, list[Event]] = {a["seq"]: [] for a in actions}
+        for row in await self._all(
+            "SELECT seq, kind, player, data, reveals FROM events WHERE game_id = ? AND seq > ? ORDER BY seq, idx",
+            (game_id, since),
+        ):
+            events[row["seq"]].append(_event_from_row(row))
+        return [
+            LoggedAction(a["seq"], a["player"], a["action"], a["source"], a["created_at"], tuple(events[a["seq"]]))
+            for a in actions
+        ]
+
+    # ------------------------------------------------------------------ seats during play
+
+    async def update_seat(
+        self,
+        game_id: int,
+        name: str,
+        *,
+        ai: bool | None = None,
+        expired: int | None = None,
+        resigned: bool | None = None,
+    ) -> None:
+        """Change a seat: hand it to the AI, count expired turns, mark a resignation."""
+        sets, params = [], []
+        for column, value in (("ai", ai), ("expired", expired), ("resigned", resigned)):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                params.append(int(value))
+        if not sets:
+            return
+        async with self._game_lock(game_id), self._tx() as db:
+            cursor = await db.execute(
+                f"UPDATE seats SET {', '.join(sets)} WHERE game_id = ? AND name = ?", (*params, game_id, name)
+            )
+            if cursor.rowcount != 1:
+                raise GameStateError("not_seated", f"{name} has no seat in game {game_id}.")
+            # No version bump: the prompt is unchanged, so buttons already sent stay valid.
+
+    # ------------------------------------------------------------------ results
+
+    async def results(self, game_id: int) -> list[Result]:
+        """A finished game's results, winner first."""
+        rows = await self._all("SELECT * FROM results WHERE game_id = ? ORDER BY rank", (game_id,))
+        return [_result(r) for r in rows]
+
+    async def results_in_guild(self, guild_id: int) -> list[Result]:
+        """Every result of finished games played in a guild, oldest first."""
+        rows = await self._all(
+            "SELECT r.* FROM results r JOIN games g ON g.id = r.game_id WHERE g.guild_id = ? "
+            "ORDER BY r.finished_at, r.game_id, r.rank",
+            (guild_id,),
+        )
+        return [_result(r) for r in rows]
+
+    async def results_for_user(self, user_id: int) -> list[Result]:
+        """Every result of this user, oldest first."""
+        rows = await self._all("SELECT * FROM results WHERE user_id = ? ORDER BY finished_at, game_id", (user_id,))
+        return [_result(r) for r in rows]
+
+    # ------------------------------------------------------------------ timers
+
+    async def set_timer(self, game_id: int, kind: str, due_at: float, version: int) -> None:
+        """Create or move a timer of this kind for the game."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at, version = excluded.version",
+                (game_id, kind, due_at, version),
+            )
+
+    async def clear_timers(self, game_id: int, kinds: Sequence[str] | None = None) -> None:
+        """Remove the game's timers (all, or these kinds)."""
+        async with self._tx() as db:
+            if kinds is None:
+                await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            else:
+                marks = ",".join("?" * len(kinds))
+                await db.execute(f"DELETE FROM timers WHERE game_id = ? AND kind IN ({marks})", (game_id, *kinds))
+
+    async def due_timers(self, now: float) -> list[Timer]:
+        """Timers due at or before `now`, earliest first."""
+        rows = await self._all("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, game_id, kind", (now,))
+        return [Timer(r["game_id"], r["kind"], r["due_at"], r["version"]) for r in rows]
+
+    async def next_timer(self) -> Timer | None:
+        """The earliest timer, if any."""
+        r = await self._one("SELECT * FROM timers ORDER BY due_at LIMIT 1")
+        return None if r is None else Timer(r["game_id"], r["kind"], r["due_at"], r["version"])
+
+    async def timers(self, game_id: int) -> list[Timer]:
+        """The game's timers, earliest first."""
+        rows = await self._all("SELECT * FROM timers WHERE game_id = ? ORDER BY due_at", (game_id,))
+        return [Timer(r["game_id"], r["kind"], r["due_at"], r["version"]) for r in rows]
+
+    # ------------------------------------------------------------------ message ids and settings
+
+    async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
+        """Remember a Discord message the game will edit later."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO messages (game_id, kind, channel_id, message_id) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id, "
+                "message_id = excluded.message_id",
+                (game_id, kind, channel_id, message_id),
+            )
+
+    async def get_message(self, game_id: int, kind: str) -> tuple[int, int] | None:
+        """(channel id, message id) of a remembered message."""
+        r = await self._one(
+            "SELECT channel_id, message_id FROM messages WHERE game_id = ? AND kind = ?", (game_id, kind)
+        )
+        return None if r is None else (r["channel_id"], r["message_id"])
+
+    async def guild_setting(self, guild_id: int, key: str, default: str | None = None) -> str | None:
+        """One per-guild setting."""
+        r = await self._one("SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
+        return default if r is None else r["value"]
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
+        """Set (or with None, remove) a per-guild setting."""
+        async with self._tx() as db:
+            if value is None:
+                await db.execute("DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
+            else:
+                await db.execute(
+                    "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
+                    "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+                    (guild_id, key, value),
+                )
+
+    async def user_setting(self, user_id: int, key: str, default: str | None = None) -> str | None:
+        """One per-user setting."""
+        r = await self._one("SELECT value FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key))
+        return default if r is None else r["value"]
+
+    async def set_user_setting(self, user_id: int, key: str, value: str | None) -> None:
+        """Set (or with None, remove) a per-user setting."""
+        async with self._tx() as db:
+            if value is None:
+                await db.execute("DELETE FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key))
+            else:
+                await db.execute(
+                    "INSERT INTO user_settings (user_id, key, value) VALUES (?, ?, ?) "
+                    "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
+                    (user_id, key, value),
+                )
+
+    # ------------------------------------------------------------------ maintenance
+
+    async def verify(self) -> list[tuple[int, str]]:
+        """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree."""
+        problems: list[tuple[int, str]] = []
+        games = await self._all(
+            "SELECT id, status, seed, side, solo, snapshot, broken_reason, moves FROM games "
+            "WHERE seed IS NOT NULL ORDER BY id"
+        )
+        for g in games:
+            if g["status"] == "broken":
+                problems.append((g["id"], f"marked broken: {g['broken_reason']}"))
+                continue
+            problem = await self._verify_one(g)
+            if problem:
+                problems.append((g["id"], problem))
+        return problems
+
+    async def _verify_one(self, g: sqlite3.Row) -> str | None:
+        names = [
+            r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (g["id"],))
+        ]
+        logged = await self.log(g["id"])
+        if [a.seq for a in logged] != list(range(1, len(logged) + 1)) or len(logged) != g["moves"]:
+            return "the action log has gaps or disagrees with the move count"
+        try:
+            game = new_game(names, seed=g["seed"], side=g["side"], solo=bool(g["solo"]))
+            for entry in logged:
+                events = game.apply(entry.player, entry.action)
+                if [e.to_dict() for e in events] != [e.to_dict() for e in entry.events]:
+                    return f"the events stored for move {entry.seq} differ from a replay"
+        except (IllegalAction, ValueError) as exc:
+            return f"the log no longer replays: {exc}"
+        if game.to_json() != g["snapshot"]:
+            return "the snapshot differs from a replay of the log"
+        if (g["status"] == "finished") != game.is_over:
+            return "the status disagrees with the replayed game"
+        return None
+
+    async def backup(self, dest: str | Path) -> None:
+        """A consistent copy of the whole database at `dest`, safe while the bot runs."""
+        await asyncio.to_thread(backup_file, self.path, str(dest))
+
+
+def backup_file(src: str, dest: str) -> None:
+    """Copy a live database with SQLite's online backup API."""
+    if not Path(src).exists():
+        raise StoreError(f"There is no database at {src}.")
+    Path(dest).parent.mkdir(parents=True, exist_ok=True)
+    source = sqlite3.connect(f"file:{src}?mode=ro", uri=True, timeout=5.0)
+    try:
+        target = sqlite3.connect(dest)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+    finally:
+        source.close()
+
+
+def _result(r: sqlite3.Row) -> Result:
+    return Result(
+        r["game_id"],
+        r["seat"],
+        r["name"],
+        r["user_id"],
+        bool(r["ai"]),
+        bool(r["resigned"]),
+        r["rank"],
+        r["total"],
+        r["in_play"],
+        r["tracks"],
+        r["quality"],
+        r["animals"],
+        r["leads"],
+        r["adjacency"],
+        r["finished_at"],
+    )
+
+
+def _explain(path: str, exc: sqlite3.DatabaseError) -> str:
+    text = str(exc)
+    if "not a database" in text or "malformed" in text:
+        return (
+            f"{path} is not a SQLite database, or it is damaged ({text}). Point DATABASE_PATH at the right file, "
+            "or move this one away and restore a backup made with `python -m storage backup`."
+        )
+    if "locked" in text or "busy" in text:
+        return (
+            f"The database {path} is locked by another process ({text}). Is another copy of the bot running? "
+            "Stop it, or give this one its own DATABASE_PATH."
+        )
+    if "readonly" in text or "unable to open" in text or "permission" in text.lower():
+        return f"The database {path} cannot be written ({text}). Check the file's permissions or DATABASE_PATH."
+    return f"The database {path} cannot be used: {text}."

@@ -1,0 +1,504 @@
+"""The SQLite store: round trips, races, undo, broken games, start-up errors and the maintenance commands."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from engine import GreedyPolicy, IllegalAction, RandomPolicy, new_game
+from storage import (
+    BrokenGame,
+    GameNotFound,
+    GameStateError,
+    StaleVersion,
+    Store,
+    StoreError,
+    UndoRefused,
+    clean_name,
+    migrations,
+)
+
+
+class Clock:
+    """A hand-driven clock."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Store.open(tmp_path / "kokeshi.sqlite3", clock=Clock())
+    yield s
+    await s.close()
+
+
+async def started(store: Store, players: int = 2, seed: int = 7, solo: bool = False, side: str = "basic") -> int:
+    game_id = await store.create_game(
+        guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=players, side=side, solo=solo
+    )
+    for i in range(1, 1 if solo else players):
+        await store.add_seat(game_id, 100 + i, f"P{i}")
+    await store.start_game(game_id, seed)
+    return game_id
+
+
+async def play_moves(store: Store, game_id: int, count: int, seed: int = 1) -> int:
+    policy = RandomPolicy(seed)
+    for _ in range(count):
+        game, version = await store.load_game(game_id)
+        if game.prompt is None:
+            break
+        await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+    return (await store.load_game(game_id))[1]
+
+
+# ---------------------------------------------------------------- schema
+
+
+async def test_migrations_build_every_table_from_an_empty_file_and_rerunning_them_changes_nothing(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    first = await Store.open(path)
+    assert await first.schema_version() == len(migrations())
+    await first.close()
+    schema = sqlite3.connect(path).execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall()
+    again = await Store.open(path)
+    assert await again.schema_version() == len(migrations())
+    await again.close()
+    assert sqlite3.connect(path).execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall() == schema
+    tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"games", "seats", "actions", "events", "results", "timers", "messages", "guild_settings"} <= tables
+
+
+async def test_database_uses_wal_and_foreign_keys(store):
+    assert (await (await store._db.execute("PRAGMA journal_mode")).fetchone())[0] == "wal"
+    assert (await (await store._db.execute("PRAGMA foreign_keys")).fetchone())[0] == 1
+
+
+# ---------------------------------------------------------------- round trips
+
+
+async def test_a_lobby_round_trips_with_its_seats_and_options(store):
+    game_id = await store.create_game(
+        guild_id=5,
+        channel_id=50,
+        host_id=1,
+        host_name="  Ana  ",
+        players=4,
+        side="advanced",
+        turn_timer=3600,
+        ai_seats=1,
+    )
+    await store.add_seat(game_id, 2, "Bo")
+    record = await store.get_game(game_id)
+    assert (record.guild_id, record.channel_id, record.host_id, record.status) == (5, 50, 1, "lobby")
+    assert (record.players, record.side, record.solo, record.turn_timer) == (4, "advanced", False, 3600)
+    assert [(s.name, s.user_id, s.ai) for s in record.seats] == [
+        ("Ana", 1, False),
+        ("AI 1", None, True),
+        ("Bo", 2, False),
+    ]
+    assert not record.is_full and record.seat_of(2).name == "Bo"
+    assert [g.id for g in await store.open_lobbies(5)] == [game_id]
+    assert [g.id for g in await store.games_in_channel(50)] == [game_id]
+    assert [g.id for g in await store.games_for_user(2)] == [game_id]
+    await store.remove_seat(game_id, 2)
+    assert [s.name for s in (await store.get_game(game_id)).seats] == ["Ana", "AI 1"]
+
+
+async def test_lobby_refuses_a_full_table_a_second_seat_and_a_leaving_host(store):
+    game_id = await store.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Ana", players=2)
+    with pytest.raises(GameStateError) as info:
+        await store.add_seat(game_id, 1, "Ana again")
+    assert info.value.code == "already_seated"
+    await store.add_seat(game_id, 2, "Bo")
+    with pytest.raises(GameStateError) as info:
+        await store.add_seat(game_id, 3, "Cy")
+    assert info.value.code == "full"
+    with pytest.raises(GameStateError) as info:
+        await store.remove_seat(game_id, 1)
+    assert info.value.code == "host"
+
+
+async def test_starting_deals_the_engine_game_for_the_seated_names(store):
+    game_id = await started(store, players=3, seed=42)
+    game, version = await store.load_game(game_id)
+    assert game == new_game(["Ana", "P1", "P2"], seed=42)
+    record = await store.get_game(game_id)
+    assert record.status == "active" and record.seed == 42 and record.version == version
+    assert [g.id for g in await store.games_for_user(102)] == [game_id]
+
+
+async def test_thread_messages_timers_and_settings_round_trip(store):
+    game_id = await started(store)
+    await store.set_thread(game_id, 999)
+    assert (await store.game_by_thread(999)).id == game_id
+    assert [g.id for g in await store.games_in_channel(999)] == [game_id]
+    await store.set_message(game_id, "prompt", 999, 12345)
+    await store.set_message(game_id, "prompt", 999, 12346)
+    assert await store.get_message(game_id, "prompt") == (999, 12346)
+    assert await store.get_message(game_id, "lobby") is None
+    await store.set_timer(game_id, "deadline", 500.0, 3)
+    await store.set_timer(game_id, "reminder_half", 200.0, 3)
+    await store.set_timer(game_id, "deadline", 600.0, 4)
+    assert [(t.kind, t.due_at, t.version) for t in await store.timers(game_id)] == [
+        ("reminder_half", 200.0, 3),
+        ("deadline", 600.0, 4),
+    ]
+    assert [t.kind for t in await store.due_timers(300.0)] == ["reminder_half"]
+    assert (await store.next_timer()).kind == "reminder_half"
+    await store.clear_timers(game_id, ["reminder_half"])
+    assert [t.kind for t in await store.due_timers(10_000.0)] == ["deadline"]
+    await store.clear_timers(game_id)
+    assert await store.next_timer() is None
+    await store.set_guild_setting(1, "daily_channel", "77")
+    assert await store.guild_setting(1, "daily_channel") == "77"
+    await store.set_guild_setting(1, "daily_channel", None)
+    assert await store.guild_setting(1, "daily_channel", "none") == "none"
+    await store.set_user_setting(100, "notify", "on")
+    assert await store.user_setting(100, "notify") == "on"
+
+
+async def test_seat_changes_round_trip_without_making_buttons_stale(store):
+    game_id = await started(store)
+    _, version = await store.load_game(game_id)
+    await store.update_seat(game_id, "P1", ai=True, expired=3, resigned=True)
+    seat = (await store.get_game(game_id)).seat_named("P1")
+    assert (seat.ai, seat.expired, seat.resigned) == (True, 3, True)
+    assert (await store.load_game(game_id))[1] == version
+    with pytest.raises(GameStateError):
+        await store.update_seat(game_id, "Nobody", ai=True)
+
+
+def test_player_names_are_trimmed_shortened_and_made_unique():
+    assert clean_name("  Ana   Bo ") == "Ana Bo"
+    assert len(clean_name("x" * 50)) == 32
+    assert clean_name("Ana", ["Ana"]) == "Ana (2)"
+    assert clean_name("Ana", ["Ana", "Ana (2)"]) == "Ana (3)"
+    assert len(clean_name("y" * 40, ["y" * 32])) == 32
+    assert clean_name("automa") != "automa" and clean_name("") == "Player"
+
+
+# ---------------------------------------------------------------- applying actions
+
+
+async def test_apply_appends_the_action_and_its_events_and_bumps_the_version(store):
+    game_id = await started(store)
+    game, version = await store.load_game(game_id)
+    action = game.legal_actions()[0]
+    expected = game.clone().apply(game.prompt.player, action)
+    events = await store.apply(game_id, version, game.prompt.player, action)
+    assert [e.to_dict() for e in events] == [e.to_dict() for e in expected]
+    logged = await store.log(game_id)
+    assert [(a.seq, a.player, a.action, a.source) for a in logged] == [(1, game.prompt.player, action, "player")]
+    assert [e.to_dict() for e in logged[0].events] == [e.to_dict() for e in expected]
+    assert (await store.load_game(game_id))[1] == version + 1
+
+
+async def test_a_stale_version_or_an_illegal_action_changes_nothing(store):
+    game_id = await started(store)
+    game, version = await store.load_game(game_id)
+    with pytest.raises(StaleVersion) as info:
+        await store.apply(game_id, version - 1, game.prompt.player, game.legal_actions()[0])
+    assert info.value.current == version
+    with pytest.raises(IllegalAction):
+        await store.apply(game_id, version, game.prompt.player, "advance:dragon")
+    with pytest.raises(IllegalAction) as info:
+        await store.apply(game_id, version, "Nobody", game.legal_actions()[0])
+    assert info.value.code == "unknown_player"
+    after, version_after = await store.load_game(game_id)
+    assert after == game and version_after == version and await store.log(game_id) == []
+
+
+async def test_two_applies_with_the_same_version_exactly_one_succeeds(store):
+    for seed in range(25):
+        game_id = await started(store, seed=seed)
+        game, version = await store.load_game(game_id)
+        player, action = game.prompt.player, game.legal_actions()[0]
+        outcomes = await asyncio.gather(
+            *(store.apply(game_id, version, player, action) for _ in range(4)), return_exceptions=True
+        )
+        assert sum(isinstance(o, list) for o in outcomes) == 1
+        assert all(isinstance(o, (list, StaleVersion)) for o in outcomes)
+        assert len(await store.log(game_id)) == 1
+
+
+async def test_two_connections_racing_on_one_game_apply_only_once(tmp_path):
+    path = tmp_path / "race.sqlite3"
+    a, b = await Store.open(path), await Store.open(path)
+    try:
+        for seed in range(10):
+            game_id = await started(a, seed=seed)
+            game, version = await a.load_game(game_id)
+            await b.load_game(game_id)
+            player, action = game.prompt.player, game.legal_actions()[0]
+            outcomes = await asyncio.gather(
+                a.apply(game_id, version, player, action),
+                b.apply(game_id, version, player, action),
+                return_exceptions=True,
+            )
+            assert sum(isinstance(o, list) for o in outcomes) == 1, outcomes
+            assert len(await a.log(game_id)) == 1
+    finally:
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.parametrize(("players", "solo", "side"), [(2, False, "basic"), (4, False, "advanced"), (1, True, "basic")])
+async def test_a_game_played_to_the_end_through_the_store_equals_the_engine_alone(store, players, solo, side):
+    game_id = await started(store, players=players, solo=solo, side=side, seed=11)
+    names = [s.name for s in (await store.get_game(game_id)).seats]
+    alone = new_game(names, seed=11, side=side, solo=solo)
+    policies = {n: GreedyPolicy(3) for n in names}
+    while alone.prompt is not None:
+        player = alone.prompt.player
+        action = policies[player].choose(alone)
+        alone.apply(player, action)
+        _, version = await store.load_game(game_id)
+        await store.apply(game_id, version, player, action)
+    stored, _ = await store.load_game(game_id)
+    assert stored == alone and stored.is_over
+    record = await store.get_game(game_id)
+    assert record.status == "finished" and record.finished_at is not None
+    results = await store.results(game_id)
+    assert [r.name for r in results] == alone.ranking()
+    assert [r.rank for r in results] == list(range(1, len(results) + 1))
+    for r in results:
+        s = alone.scores()[r.name]
+        assert (r.total, r.in_play, r.tracks, r.quality, r.animals, r.leads, r.adjacency) == (
+            s.total,
+            s.in_play,
+            s.tracks,
+            s.quality,
+            s.animals,
+            s.leads,
+            s.adjacency,
+        )
+    with pytest.raises(GameStateError):
+        await store.apply(game_id, record.version, names[0], "advance:princess")
+    assert await store.verify() == []
+
+
+async def test_a_resigned_seat_ranks_last(store):
+    for seed in range(6):
+        game_id = await started(store, players=3, seed=seed)
+        await store.update_seat(game_id, "Ana", ai=True, resigned=True)
+        await play_moves(store, game_id, 5000)
+        game, _ = await store.load_game(game_id)
+        results = await store.results(game_id)
+        assert [r.name for r in results] == [n for n in game.ranking() if n != "Ana"] + ["Ana"]
+        assert results[-1].resigned and results[-1].rank == 3
+
+
+# ---------------------------------------------------------------- undo
+
+
+async def _to_placement_without_reveal(store: Store, game_id: int) -> tuple[str, int]:
+    """Play until the current player is in the middle of a turn whose last action revealed nothing."""
+    policy = RandomPolicy(5)
+    for _ in range(500):
+        game, version = await store.load_game(game_id)
+        player = game.prompt.player
+        events = await store.apply(game_id, version, player, policy.choose(game))
+        game, version = await store.load_game(game_id)
+        boundary = any(e.kind in ("turn_ended", "setup_done") for e in events)
+        if game.prompt and game.prompt.player == player and not boundary and not any(e.reveals for e in events):
+            return player, version
+    raise AssertionError("no undoable position found")
+
+
+async def test_undo_takes_back_the_last_action_of_the_current_turn(store):
+    game_id = await started(store, seed=3)
+    player, version = await _to_placement_without_reveal(store, game_id)
+    log_before = await store.log(game_id)
+    names = [s.name for s in (await store.get_game(game_id)).seats]
+    expected = new_game(names, seed=3)
+    for a in log_before[:-1]:
+        expected.apply(a.player, a.action)
+    game, new_version = await store.undo(game_id, player)
+    assert game == expected and new_version == version + 1
+    assert len(await store.log(game_id)) == len(log_before) - 1
+    assert await store.verify() == []
+    with pytest.raises(StaleVersion):
+        await store.apply(game_id, version, player, game.legal_actions()[0])
+
+
+async def test_undo_never_takes_back_a_random_draw(store):
+    game_id = await started(store, seed=3)
+    policy = RandomPolicy(8)
+    for _ in range(2000):
+        game, version = await store.load_game(game_id)
+        player = game.prompt.player
+        events = await store.apply(game_id, version, player, policy.choose(game))
+        game, _ = await store.load_game(game_id)
+        ends_turn = any(e.kind in ("turn_ended", "setup_done") for e in events)
+        if any(e.reveals for e in events) and game.prompt and game.prompt.player == player and not ends_turn:
+            break
+    else:
+        raise AssertionError("no move that revealed a tile and left the player to act")
+    moves = len(await store.log(game_id))
+    with pytest.raises(UndoRefused, match="drew a tile"):
+        await store.undo(game_id, player)
+    assert len(await store.log(game_id)) == moves
+
+
+async def test_undo_is_refused_to_others_and_across_the_start_of_a_turn(store):
+    game_id = await started(store, seed=9)
+    game, version = await store.load_game(game_id)
+    first = game.prompt.player
+    second = next(n for n in game.players if n != first)
+    with pytest.raises(UndoRefused, match="not made a move"):
+        await store.undo(game_id, first)
+    with pytest.raises(UndoRefused, match="turn"):
+        await store.undo(game_id, second)
+    await store.apply(game_id, version, first, game.legal_actions()[0])  # first starting tile
+    game, version = await store.undo(game_id, first)  # allowed: same turn, nothing revealed
+    await store.apply(game_id, version, first, game.legal_actions()[0])
+    game, version = await store.load_game(game_id)
+    await store.apply(game_id, version, first, game.legal_actions()[0])  # second tile: setup done
+    game, _ = await store.load_game(game_id)
+    assert game.prompt.player == second
+    with pytest.raises(UndoRefused, match="turn"):
+        await store.undo(game_id, first)
+    with pytest.raises(UndoRefused, match="not made a move"):
+        await store.undo(game_id, second)
+
+
+# ---------------------------------------------------------------- repair and broken games
+
+
+async def test_a_wrong_snapshot_is_rebuilt_from_the_log_on_load(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    store = await Store.open(path)
+    game_id = await started(store)
+    await play_moves(store, game_id, 12)
+    good, _ = await store.load_game(game_id)
+    await store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET snapshot = '{}' WHERE id = ?", (game_id,))
+    store = await Store.open(path)
+    assert [p for _, p in await store.verify()] == ["the snapshot differs from a replay of the log"]
+    loaded, _ = await store.load_game(game_id)
+    assert loaded == good and await store.verify() == []
+    await store.close()
+
+
+async def test_a_game_whose_log_no_longer_replays_is_marked_broken_and_others_keep_working(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    store = await Store.open(path)
+    bad, good = await started(store, seed=1), await started(store, seed=2)
+    await play_moves(store, bad, 6)
+    await play_moves(store, good, 6)
+    await store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE actions SET action = 'advance:dragon' WHERE game_id = ? AND seq = 3", (bad,))
+    store = await Store.open(path)
+    try:
+        with pytest.raises(BrokenGame) as info:
+            await store.load_game(bad)
+        assert "no longer replays" in info.value.reason
+        record = await store.get_game(bad)
+        assert record.status == "broken" and "advance:dragon" in record.broken_reason
+        assert await play_moves(store, good, 3) > 0
+        assert [g for g, _ in await store.verify()] == [bad]
+    finally:
+        await store.close()
+
+
+async def test_loading_an_unknown_game_says_so(store):
+    with pytest.raises(GameNotFound):
+        await store.load_game(12345)
+    lobby = await store.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Ana", players=2)
+    with pytest.raises(GameStateError) as info:
+        await store.load_game(lobby)
+    assert info.value.code == "not_started"
+
+
+# ---------------------------------------------------------------- start-up errors
+
+
+async def test_a_file_that_is_not_a_database_gives_a_clear_error(tmp_path):
+    path = tmp_path / "notes.sqlite3"
+    path.write_bytes(b"these are my notes, not a database" * 100)
+    with pytest.raises(StoreError) as info:
+        await Store.open(path)
+    assert str(path) in str(info.value) and "not a SQLite database" in str(info.value)
+
+
+async def test_a_database_from_a_newer_version_gives_a_clear_error(tmp_path):
+    path = tmp_path / "future.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 99")
+    with pytest.raises(StoreError) as info:
+        await Store.open(path)
+    assert str(path) in str(info.value) and "newer" in str(info.value)
+
+
+async def test_a_database_locked_by_another_process_gives_a_clear_error(tmp_path):
+    path = tmp_path / "locked.sqlite3"
+    await (await Store.open(path)).close()  # create it
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError) as info:
+            await Store.open(path)
+        assert str(path) in str(info.value) and "locked" in str(info.value)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+async def test_an_unwritable_location_gives_a_clear_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(StoreError) as info:
+        await Store.open(blocker / "sub" / "db.sqlite3")
+    assert "DATABASE_PATH" in str(info.value)
+
+
+# ---------------------------------------------------------------- maintenance commands
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "storage", *args], capture_output=True, text=True, timeout=120)
+
+
+async def test_verify_command_is_clean_for_a_good_database_and_reports_tampered_events(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    store = await Store.open(path)
+    game_id = await started(store)
+    await play_moves(store, game_id, 20)
+    await store.close()
+    ok = _cli("verify", str(path))
+    assert ok.returncode == 0 and "1 games checked, 0 with problems" in ok.stdout
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE events SET data = ? WHERE game_id = ? AND seq = 2 AND idx = 0", (json.dumps({}), game_id))
+    bad = _cli("verify", str(path))
+    assert bad.returncode == 1 and f"game {game_id}: the events stored for move 2 differ" in bad.stdout
+    missing = _cli("verify", str(tmp_path / "nothing.sqlite3"))
+    assert missing.returncode == 2 and "no database" in missing.stderr
+
+
+async def test_backup_command_copies_a_database_that_is_being_written(tmp_path):
+    path, copy = tmp_path / "live.sqlite3", tmp_path / "backups" / "copy.sqlite3"
+    store = await Store.open(path)
+    game_id = await started(store)
+    writer = asyncio.create_task(play_moves(store, game_id, 40))
+    done = await asyncio.to_thread(_cli, "backup", str(path), str(copy))
+    await writer
+    await store.close()
+    assert done.returncode == 0, done.stderr
+    restored = await Store.open(copy)
+    try:
+        assert (await restored.get_game(game_id)).status == "active"
+        assert await restored.verify() == []
+    finally:
+        await restored.close()

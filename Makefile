@@ -8,7 +8,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
 .DEFAULT_GOAL := help
-.PHONY: help venv $(VENV) test lint format run sandbox bench clean
+.PHONY: help venv $(VENV) test lint format run sandbox bench golden clean
 
 help:
 	@echo "make run      create $(VENV), install, start the bot (sandbox without DISCORD_TOKEN)"
@@ -17,6 +17,7 @@ help:
 	@echo "make lint     ruff check and ruff format --check"
 	@echo "make format   sort imports and format the code with ruff"
 	@echo "make bench    run every bench/*_bench.py"
+	@echo "make golden   redraw the reference images of the render tests (after a deliberate change)"
 	@echo "make clean    remove $(VENV) and caches"
 
 # The interpreter of the venv, created on first use with Python 3.11 or newer.
@@ -75,6 +76,9 @@ bench: $(DEV_STAMP)
 		echo "== $$f"; $(BIN)/python "$$f"; \
 	done; \
 	[ $$found -eq 1 ] || echo "no bench/*_bench.py yet"
+
+golden: $(DEV_STAMP)
+	$(BIN)/python -m tests.golden
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

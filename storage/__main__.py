@@ -17,7 +17,7 @@ async def _verify(path: str) -> int:
     store = await Store.open(path)
     try:
         problems = await store.verify()
-        (count,) = await (await store._db.execute("SELECT COUNT(*) FROM games WHERE seed IS NOT NULL")).fetchone()
+        count = await store.started_games()
     finally:
         await store.close()
     for game_id, problem in problems:

@@ -714,6 +714,24 @@ class Store:
                     (user_id, key, value),
                 )
 
+    async def meta(self, key: str) -> str | None:
+        """A fact about this installation, e.g. the hash of the last synced command set."""
+        r = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if r is None else r["value"]
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Record a fact about this installation."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    async def started_games(self) -> int:
+        """How many games have been dealt (any status)."""
+        (count,) = await (await self._db.execute("SELECT COUNT(*) FROM games WHERE seed IS NOT NULL")).fetchone()
+        return count
+
     # ------------------------------------------------------------------ maintenance
 
     async def verify(self) -> list[tuple[int, str]]:

@@ -1,0 +1,88 @@
+"""Golden picture cases: seeded engine playouts and their pictures; regenerate with `python -m tests.golden`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import engine
+import render
+
+GOLDEN_DIR = Path(__file__).resolve().parent
+NAMES = ["Aiko", "Botan", "Chiyo", "Daiki"]
+
+
+def playout(names: list[str], seed: int, *, turns: int, side: str = "basic", solo: bool = False, greedy: bool = True):
+    """Play `turns` complete turns (or to the end) with seeded policies; return the game and the last turn's events."""
+    game = engine.new_game(names, seed=seed, side=side, solo=solo)
+    policy = engine.GreedyPolicy if greedy else engine.RandomPolicy
+    policies = {n: policy(seed) for n in game.names}
+    done, current, last = 0, [], []
+    while game.prompt is not None and done < turns:
+        events = game.apply(game.prompt.player, policies[game.prompt.player].choose(game))
+        current.extend(events)
+        if any(e.kind in ("turn_ended", "game_over") for e in events):
+            done += 1
+            last, current = current, []
+    return game, last
+
+
+def _table(names, seed, turns, side="basic", solo=False, as_dicts=False) -> Callable[[], bytes]:
+    def make() -> bytes:
+        game, events = playout(names, seed, turns=turns, side=side, solo=solo)
+        return render.table(game.view(), [e.to_dict() for e in events] if as_dicts else events)
+
+    return make
+
+
+def _final(names, seed, side="basic", solo=False) -> Callable[[], bytes]:
+    def make() -> bytes:
+        game, _ = playout(names, seed, turns=10_000, side=side, solo=solo)
+        return render.final(game.view(), game.scores(), game.ranking())
+
+    return make
+
+
+def _board(names, seed, turns, seat) -> Callable[[], bytes]:
+    def make() -> bytes:
+        game, _ = playout(names, seed, turns=turns)
+        view = game.view()
+        return render.board(view, view["players"][seat]["name"])
+
+    return make
+
+
+def _setup() -> bytes:
+    return render.table(engine.new_game(NAMES, seed=4).view())
+
+
+# name -> how to draw it. Seeds and turn counts are fixed, so the views are reproducible.
+CASES: dict[str, Callable[[], bytes]] = {
+    "table_setup_4p": _setup,
+    "table_2p_basic": _table(NAMES[:2], 11, 14),
+    "table_3p_advanced": _table(NAMES[:3], 5, 24, side="advanced", as_dicts=True),
+    "table_4p_basic": _table(NAMES, 7, 32),
+    "table_4p_advanced_final_round": _table(NAMES, 2, 53, side="advanced"),
+    "table_solo_basic": _table(NAMES[:1], 3, 18, solo=True),
+    "table_solo_advanced": _table(NAMES[:1], 8, 30, side="advanced", solo=True),
+    "board_4p": _board(NAMES, 7, 32, 2),
+    "final_4p_basic": _final(NAMES, 3),
+    "final_2p_advanced": _final(NAMES[:2], 6, side="advanced"),
+    "final_solo": _final(NAMES[:1], 5, solo=True),
+    "glossary": render.glossary,
+}
+
+
+DOCS_TABLE = GOLDEN_DIR.parent.parent / "docs" / "table.png"
+
+
+def docs_table() -> bytes:
+    """The README's picture: a 4-player table focused on the player who just moved, so the highlights show."""
+    game, events = playout(NAMES, 7, turns=41)
+    actor = [e.player for e in events if e.player != engine.AUTOMA][-1]
+    return render.table(game.view(), events, focus=actor)
+
+
+def path(name: str) -> Path:
+    """Where the golden picture of a case lives."""
+    return GOLDEN_DIR / f"{name}.png"

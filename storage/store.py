@@ -612,11 +612,12 @@ class Store:
         rows = await self._all("SELECT * FROM results WHERE game_id = ? ORDER BY rank", (game_id,))
         return [_result(r) for r in rows]
 
-    async def results_in_guild(self, guild_id: int) -> list[Result]:
-        """Every result of finished games played in a guild, oldest first."""
+    async def results_in_guild(self, guild_id: int, *, solo: bool | None = None) -> list[Result]:
+        """Every result of finished games played in a guild, oldest first (only solo or only multiplayer ones)."""
+        solo_filter = "" if solo is None else f" AND g.solo = {int(solo)}"
         rows = await self._all(
-            "SELECT r.* FROM results r JOIN games g ON g.id = r.game_id WHERE g.guild_id = ? "
-            "ORDER BY r.finished_at, r.game_id, r.rank",
+            "SELECT r.* FROM results r JOIN games g ON g.id = r.game_id WHERE g.guild_id = ?"
+            f"{solo_filter} ORDER BY r.finished_at, r.game_id, r.rank",
             (guild_id,),
         )
         return [_result(r) for r in rows]

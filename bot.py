@@ -1,0 +1,182 @@
+"""Entry point: settings, the bot, and `python bot.py [run|sync|sandbox]`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import sys
+from dataclasses import dataclass
+
+import discord
+from discord.ext import commands
+from dotenv import load_dotenv
+
+from cogs.components import DYNAMIC_ITEMS
+from cogs.tables import Tables, now
+from storage import Store, StoreError
+
+log = logging.getLogger("kokeshi")
+
+EXTENSIONS = ("cogs.kokeshi", "cogs.timers")
+DEFAULT_DATABASE = "data/kokeshi.sqlite3"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the bot reads from the environment (or `.env`)."""
+
+    token: str | None
+    database_path: str
+    log_level: str
+    dev_guild_id: int | None
+    sandbox_port: int
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        load_dotenv()
+        guild = os.environ.get("DEV_GUILD_ID", "").strip()
+        port = os.environ.get("SANDBOX_PORT", "").strip()
+        try:
+            dev_guild_id = int(guild) if guild else None
+            sandbox_port = int(port) if port else 8765
+        except ValueError as exc:
+            raise SystemExit(f"Bad setting: {exc}. DEV_GUILD_ID and SANDBOX_PORT must be numbers.") from None
+        return cls(
+            token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
+            database_path=os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
+            log_level=(os.environ.get("LOG_LEVEL", "").strip() or "INFO").upper(),
+            dev_guild_id=dev_guild_id,
+            sandbox_port=sandbox_port,
+        )
+
+
+class KokeshiBot(commands.Bot):
+    """The Kokeshi bot: the store, the tables, the cogs and persistent buttons."""
+
+    def __init__(self, db_path: str, *, dev_guild_id: int | None = None, sync: str = "auto") -> None:
+        # Guilds only: channels and threads. No member list, no message content.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.db_path = db_path
+        self.dev_guild_id = dev_guild_id
+        self.sync_mode = sync
+        self.store: Store
+        self.tables = Tables(self)
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.db_path, clock=now)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        if self.sync_mode == "always" or (self.sync_mode == "auto" and await self.commands_changed()):
+            await self.sync_commands()
+
+    def command_hash(self) -> str:
+        """A fingerprint of the slash commands, to sync only when they changed."""
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands()]
+        text = json.dumps({"guild": self.dev_guild_id, "commands": payload}, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    async def commands_changed(self) -> bool:
+        return await self.store.meta("command_hash") != self.command_hash()
+
+    async def sync_commands(self) -> None:
+        """Register the slash commands with Discord (instantly in DEV_GUILD_ID, else globally)."""
+        if self.dev_guild_id:
+            guild = discord.Object(self.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        await self.store.set_meta("command_hash", self.command_hash())
+        log.info("synced %d slash commands", len(synced))
+
+    def wake_timers(self) -> None:
+        """Tell the timer loop that the earliest timer may have changed."""
+        cog = self.get_cog("Timers")
+        if cog is not None:
+            cog.poke()
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d servers", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        await super().close()
+        store = getattr(self, "store", None)
+        if store is not None:
+            await store.close()
+
+
+def create_bot(db_path: str, *, dev_guild_id: int | None = None, sync: str = "auto") -> KokeshiBot:
+    """Build the bot without connecting; tests and the sandbox start it themselves."""
+    return KokeshiBot(db_path, dev_guild_id=dev_guild_id, sync=sync)
+
+
+async def run_sandbox(settings: Settings, *, ready: asyncio.Event | None = None) -> None:
+    """The real bot inside SimCord's local preview: a server, #kokeshi and four players, in a browser."""
+    try:
+        import simcord
+    except ImportError:
+        raise SystemExit("The sandbox needs the dev requirements: run `make sandbox`.") from None
+    bot = create_bot(settings.database_path, sync="always")
+    async with simcord.run(bot) as env:
+        guild = env.create_guild("Kokeshi Sandbox")
+        channel = guild.create_text_channel("kokeshi")
+        players = [guild.add_member(env.create_user(name)) for name in ("Aiko", "Botan", "Chiyo", "Daichi")]
+        async with env.preview(channel, viewers=players, layout="channel", port=settings.sandbox_port) as preview:
+            print(f"Kokeshi sandbox running: open {preview.url}", flush=True)
+            print("Switch between Aiko, Botan, Chiyo and Daichi in the page; press Ctrl+C to stop.", flush=True)
+            if ready is not None:
+                ready.set()
+            await preview.wait_closed()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bot.py", description="Kokeshi for Discord")
+    parser.add_argument(
+        "command",
+        nargs="?",
+        default="run",
+        choices=("run", "sync", "sandbox"),
+        help="run (default): connect, or start the sandbox without DISCORD_TOKEN; sync: register the slash "
+        "commands and exit; sandbox: the local sandbox",
+    )
+    args = parser.parse_args(argv)
+    settings = Settings.from_env()
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        if args.command == "sandbox" or (args.command == "run" and not settings.token):
+            if args.command == "run":
+                print("No DISCORD_TOKEN set: starting the local sandbox instead.", flush=True)
+            asyncio.run(run_sandbox(settings))
+            return 0
+        if not settings.token:
+            print("Set DISCORD_TOKEN (in .env or the environment) to sync commands with Discord.", file=sys.stderr)
+            return 2
+        bot = create_bot(settings.database_path, dev_guild_id=settings.dev_guild_id, sync="never")
+        if args.command == "sync":
+            return asyncio.run(_sync_only(bot, settings.token))
+        bot = create_bot(settings.database_path, dev_guild_id=settings.dev_guild_id)
+        bot.run(settings.token, log_handler=None)
+        return 0
+    except StoreError as exc:
+        print(f"Cannot start: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+
+
+async def _sync_only(bot: KokeshiBot, token: str) -> int:
+    async with bot:
+        await bot.login(token)  # runs setup_hook: the store opens and the cogs load, without syncing
+        await bot.sync_commands()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,200 @@
+"""Persistent buttons and menus: a custom_id carries game, version and action, so it survives restarts."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from engine import Option, Prompt
+
+if TYPE_CHECKING:
+    from .tables import Tables
+
+MAX_BUTTONS = 5
+MAX_SELECT = 25
+
+_KOKESHI_EMOJI = {"princess": "👑", "batchan": "👵", "fisherman": "🎣", "samurai": "⚔️", "sumotori": "🥋"}
+_ANIMAL_EMOJI = {"panda": "🐼", "fox": "🦊", "cat": "🐱", "rabbit": "🐰"}
+
+
+def _tables(interaction: discord.Interaction) -> Tables:
+    return interaction.client.tables  # type: ignore[attr-defined]
+
+
+def option_emoji(option_id: str) -> str | None:
+    """A small picture for an option, so buttons read at a glance on a phone."""
+    parts = option_id.split(":")
+    for word in reversed(parts):
+        if word in _KOKESHI_EMOJI:
+            return _KOKESHI_EMOJI[word]
+        if word in _ANIMAL_EMOJI:
+            return _ANIMAL_EMOJI[word]
+    if parts[0] in ("market", "quality"):
+        return "🛒" if parts[0] == "market" else "🏅"
+    return None
+
+
+ACTION_TEMPLATE = r"kk:a:(?P<game>\d+):(?P<version>\d+):(?P<action>[a-z0-9:]+)"
+LOBBY_TEMPLATE = r"kk:l:(?P<game>\d+):(?P<op>join|leave|start|cancel)"
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TEMPLATE):
+    """One answer to the game's prompt."""
+
+    def __init__(self, game_id: int, version: int, option: Option, style: discord.ButtonStyle | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=option.label[:80],
+                style=style or discord.ButtonStyle.primary,
+                emoji=option_emoji(option.id),
+                custom_id=f"kk:a:{game_id}:{version}:{option.id}",
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+        self.action = option.id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /):
+        button = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(button, item)
+        button.game_id, button.version, button.action = int(match["game"]), int(match["version"]), match["action"]
+        return button
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _tables(interaction).on_action(interaction, self.game_id, self.version, self.action)
+
+
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kk:s:(?P<game>\d+):(?P<version>\d+)"):
+    """A menu of answers when there are more than fit as buttons."""
+
+    def __init__(self, game_id: int, version: int, options: list[Option], placeholder: str) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"kk:s:{game_id}:{version}",
+                placeholder=placeholder[:150],
+                options=[
+                    discord.SelectOption(label=o.label[:100], value=o.id, emoji=option_emoji(o.id))
+                    for o in options[:MAX_SELECT]
+                ],
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /):
+        menu = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(menu, item)
+        menu.game_id, menu.version = int(match["game"]), int(match["version"])
+        return menu
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _tables(interaction).on_action(interaction, self.game_id, self.version, self.item.values[0])
+
+
+class TileSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kk:t:(?P<game>\d+):(?P<version>\d+)"):
+    """Placement with many choices, in two steps: first the tile, then (privately) its track."""
+
+    def __init__(self, game_id: int, version: int, tiles: list[tuple[str, str]]) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"kk:t:{game_id}:{version}",
+                placeholder="Choose a tile to place",
+                options=[discord.SelectOption(label=label[:100], value=tile) for tile, label in tiles[:MAX_SELECT]],
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /):
+        menu = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(menu, item)
+        menu.game_id, menu.version = int(match["game"]), int(match["version"])
+        return menu
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _tables(interaction).on_tile_chosen(interaction, self.game_id, self.version, self.item.values[0])
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMPLATE):
+    """Join, Leave, Start and Cancel on a lobby message."""
+
+    STYLES: dict[str, tuple[str, discord.ButtonStyle]] = {
+        "join": ("Join", discord.ButtonStyle.success),
+        "leave": ("Leave", discord.ButtonStyle.secondary),
+        "start": ("Start", discord.ButtonStyle.primary),
+        "cancel": ("Cancel", discord.ButtonStyle.danger),
+    }
+
+    def __init__(self, game_id: int, op: str) -> None:
+        label, style = self.STYLES[op]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"kk:l:{game_id}:{op}"))
+        self.game_id = game_id
+        self.op = op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /):
+        return cls(int(match["game"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _tables(interaction).on_lobby_button(interaction, self.game_id, self.op)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ActionButton, ActionSelect, TileSelect, LobbyButton)
+
+
+def lobby_view(game_id: int, open_: bool = True) -> discord.ui.View:
+    """The lobby's buttons (none once it has started or ended)."""
+    view = discord.ui.View(timeout=None)
+    if open_:
+        for op in ("join", "leave", "start", "cancel"):
+            view.add_item(LobbyButton(game_id, op))
+    return view
+
+
+def prompt_view(game_id: int, version: int, prompt: Prompt) -> discord.ui.View:
+    """Buttons for up to 5 options, a menu for up to 25, and a tile-then-track menu beyond."""
+    view = discord.ui.View(timeout=None)
+    options = list(prompt.options)
+    if len(options) <= MAX_BUTTONS:
+        for option in options:
+            view.add_item(ActionButton(game_id, version, option))
+    elif len(options) <= MAX_SELECT:
+        view.add_item(ActionSelect(game_id, version, options, QUESTIONS.get(prompt.kind, "Choose")))
+    else:
+        view.add_item(TileSelect(game_id, version, tile_choices(prompt)))
+    return view
+
+
+def tile_choices(prompt: Prompt) -> list[tuple[str, str]]:
+    """The distinct tiles of a placement prompt: (tile id, label)."""
+    seen: dict[str, str] = {}
+    for option in prompt.options:
+        kind, tile, _ = option.id.split(":")
+        if kind == "place" and tile not in seen:
+            seen[tile] = option.label.split(" on the ")[0].removeprefix("Place ")
+    return list(seen.items())
+
+
+def track_view(game_id: int, version: int, prompt: Prompt, tile: str) -> discord.ui.View:
+    """The tracks one tile may go on, as buttons."""
+    view = discord.ui.View(timeout=None)
+    for option in prompt.options:
+        if option.id.startswith(f"place:{tile}:"):
+            view.add_item(ActionButton(game_id, version, option))
+    return view
+
+
+QUESTIONS = {
+    "setup": "Place your two starting tiles, on two different tracks",
+    "advance": "Advance one of your kokeshi",
+    "effect": "Choose one side of the tile",
+    "kokeshi": "Choose the kokeshi to advance",
+    "animal": "Choose the animal track for your disc",
+    "buy": "Choose a tile to buy",
+    "place": "Place the tiles you bought",
+}

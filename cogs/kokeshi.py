@@ -1,0 +1,483 @@
+"""The `/kokeshi` slash commands: each one checks its input and hands over to the tables."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import render
+from engine import KOKESHI, Prompt
+from storage import GameRecord
+
+from .components import QUESTIONS
+from .narration import escape
+from .tables import Tables, UserError, duration, now
+
+if TYPE_CHECKING:
+    from bot import KokeshiBot
+
+log = logging.getLogger(__name__)
+
+Choice = app_commands.Choice
+TIMERS = [
+    Choice(name="1 hour", value=3600),
+    Choice(name="6 hours", value=6 * 3600),
+    Choice(name="12 hours", value=12 * 3600),
+    Choice(name="24 hours (default)", value=24 * 3600),
+    Choice(name="2 days", value=2 * 86400),
+    Choice(name="3 days", value=3 * 86400),
+    Choice(name="7 days", value=7 * 86400),
+    Choice(name="no timer", value=0),
+]
+SIDES = [Choice(name="basic (recommended first)", value="basic"), Choice(name="advanced", value="advanced")]
+KOKESHI_CHOICES = [Choice(name=k.title(), value=k) for k in KOKESHI]
+
+HELP = """**Kokeshi** — build tracks of tiles on your workshop board, move your kokeshi up to trigger them, and \
+collect happiness points. Every game lives in its own thread; every choice is a button.
+
+**Start** `/kokeshi new` opens a lobby (2–4 seats, board side, turn timer, AI players) · `/kokeshi solo` plays \
+against the automa · `join` `leave` `start` `cancel` manage a lobby.
+**Play** press the buttons in the game's thread, or use `/kokeshi advance` and `/kokeshi place` · `undo` takes \
+back your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to the AI.
+**Look** `board` shows a workshop large · `status` your games and whose turn it is · `log` the last moves · \
+`rules` every tile · `leaderboard` this server's best.
+**Reminders** you get reminded at half and at 90 % of the turn timer; when it runs out the AI plays that turn, \
+and after 3 in a row it keeps your seat. `/kokeshi notify on` also sends you a DM when it's your turn."""
+
+
+@app_commands.guild_only()
+class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play Kokeshi, the kokeshi workshop game"):
+    """Slash commands; all game logic is in `Tables`."""
+
+    def __init__(self, bot: KokeshiBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def tables(self) -> Tables:
+        return self.bot.tables
+
+    @property
+    def store(self):
+        return self.bot.store
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
+        original = getattr(error, "original", error)
+        if isinstance(original, UserError):
+            await self.tables.tell(interaction, str(original))
+            return
+        log.error(
+            "unexpected error in /%s", interaction.command and interaction.command.qualified_name, exc_info=original
+        )
+        with contextlib.suppress(discord.HTTPException):
+            await self.tables.tell(interaction, "Sorry, something went wrong on my side. Nothing was lost.")
+
+    # ------------------------------------------------------------------ finding the game
+
+    async def resolve(
+        self, interaction: discord.Interaction, game_id: int | None, *, lobby: bool = False
+    ) -> GameRecord:
+        """The game a command is about: the `game` option, the thread it is used in, or the caller's game here."""
+        if game_id is not None:
+            record = await self.store.get_game(game_id)
+            if record.guild_id != interaction.guild_id:
+                raise UserError(f"There is no game #{game_id} in this server.")
+            return record
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread):
+            record = await self.store.game_by_thread(channel.id)
+            if record is not None:
+                return record
+            channel_id = channel.parent_id
+        else:
+            channel_id = channel.id if channel else None
+        if lobby:
+            found = [g for g in await self.store.open_lobbies(interaction.guild_id) if g.channel_id == channel_id]
+            if not found:
+                raise UserError("There is no open lobby in this channel. `/kokeshi new` opens one.")
+        else:
+            found = [
+                g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == interaction.guild_id
+            ]
+            here = [g for g in found if g.channel_id == channel_id]
+            found = here or found
+            if not found:
+                raise UserError("You are not in a game here. `/kokeshi new` or `/kokeshi solo` starts one.")
+        if len(found) > 1:
+            listed = ", ".join(f"#{g.id}" for g in found[:10])
+            raise UserError(f"Several games match ({listed}): choose one with the `game` option.")
+        return found[0]
+
+    async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+        games = [g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == interaction.guild_id]
+        lobbies = [
+            g for g in await self.store.open_lobbies(interaction.guild_id) if g.seat_of(interaction.user.id) is None
+        ]
+        choices = []
+        for g in games + lobbies:
+            label = f"#{g.id} — {g.status}, {len(g.seats)}/{g.players} players, {g.side} side"
+            if current in str(g.id) or current.lower() in label.lower():
+                choices.append(Choice(name=label[:100], value=g.id))
+        return choices[:25]
+
+    async def _prompt_for(self, interaction: discord.Interaction) -> Prompt | None:
+        try:
+            record = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
+            game, _ = await self.store.load_game(record.id)
+        except Exception:
+            return None
+        prompt = game.prompt
+        seat = record.seat_of(interaction.user.id)
+        if prompt is None or seat is None or prompt.player != seat.name:
+            return None
+        return prompt
+
+    # ------------------------------------------------------------------ lobby commands
+
+    @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
+    @app_commands.describe(
+        players="Seats at the table, 2 to 4",
+        side="Happiness board side",
+        timer="Time each player has for a turn",
+        ai="How many seats the AI plays",
+    )
+    @app_commands.choices(side=SIDES, timer=TIMERS)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        players: app_commands.Range[int, 2, 4] = 2,
+        side: str = "basic",
+        timer: int = 24 * 3600,
+        ai: app_commands.Range[int, 0, 3] = 0,
+    ) -> None:
+        await self.tables.guard(
+            interaction,
+            None,
+            self.tables.open_lobby(interaction, players=players, side=side, turn_timer=timer or None, ai_seats=ai),
+        )
+
+    @app_commands.command(name="solo", description="Play alone against the automa")
+    @app_commands.describe(side="Happiness board side")
+    @app_commands.choices(side=SIDES)
+    async def solo(self, interaction: discord.Interaction, side: str = "basic") -> None:
+        await self.tables.guard(
+            interaction,
+            None,
+            self.tables.open_lobby(interaction, players=1, side=side, turn_timer=None, ai_seats=0, solo=True),
+        )
+
+    @app_commands.command(name="join", description="Take a seat in an open lobby")
+    @app_commands.describe(game="The game's number (only needed when several lobbies are open)")
+    async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        async def run() -> None:
+            await self.tables.join(interaction, await self.resolve(interaction, game, lobby=True))
+
+        await self.tables.guard(interaction, game, run())
+
+    @app_commands.command(name="leave", description="Leave a lobby before the game starts")
+    async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        async def run() -> None:
+            await self.tables.leave(interaction, await self.resolve(interaction, game))
+
+        await self.tables.guard(interaction, game, run())
+
+    @app_commands.command(name="start", description="Start your lobby's game (host only)")
+    async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        async def run() -> None:
+            await self.tables.start(interaction, await self.resolve(interaction, game))
+
+        await self.tables.guard(interaction, game, run())
+
+    @app_commands.command(name="cancel", description="Cancel a lobby or a game (host or Manage Threads)")
+    async def cancel(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        async def run() -> None:
+            await self.tables.cancel(interaction, await self.resolve(interaction, game))
+
+        await self.tables.guard(interaction, game, run())
+
+    # ------------------------------------------------------------------ playing by command
+
+    async def _play(self, interaction: discord.Interaction, game: int | None, choose: Callable[[Prompt], str]) -> None:
+        async def run() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            record = await self.resolve(interaction, game)
+            record, seat_name, state, version = await self.tables.check_turn(interaction, record.id)
+            action = choose(state.prompt)
+            if action not in state.legal_actions():
+                raise UserError(f"That is not possible now. {QUESTIONS[state.prompt.kind]}: use the buttons.")
+            await self.tables.play(interaction, record, seat_name, version, action)
+            await interaction.followup.send("Done.", ephemeral=True)
+
+        await self.tables.guard(interaction, game, run())
+
+    @app_commands.command(name="advance", description="Advance one of your kokeshi")
+    @app_commands.describe(kokeshi="Which kokeshi")
+    async def advance(self, interaction: discord.Interaction, kokeshi: str, game: int | None = None) -> None:
+        def choose(prompt: Prompt) -> str:
+            if prompt.kind not in ("advance", "kokeshi"):
+                raise UserError(f"Right now: {QUESTIONS[prompt.kind].lower()}. Use the buttons in the game's thread.")
+            return f"{prompt.kind}:{kokeshi}"
+
+        await self._play(interaction, game, choose)
+
+    @advance.autocomplete("kokeshi")
+    async def advance_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        prompt = await self._prompt_for(interaction)
+        if prompt is None or prompt.kind not in ("advance", "kokeshi"):
+            return []
+        return [
+            Choice(name=o.label[:100], value=o.id.split(":")[1])
+            for o in prompt.options
+            if current.lower() in o.id.lower()
+        ][:25]
+
+    @app_commands.command(name="place", description="Place a tile you bought on a track")
+    @app_commands.describe(tile="The tile", track="The track (kokeshi)")
+    async def place(self, interaction: discord.Interaction, tile: str, track: str, game: int | None = None) -> None:
+        def choose(prompt: Prompt) -> str:
+            if prompt.kind not in ("place", "setup"):
+                raise UserError(f"Right now: {QUESTIONS[prompt.kind].lower()}. Use the buttons in the game's thread.")
+            return f"place:{tile}:{track}"
+
+        await self._play(interaction, game, choose)
+
+    @place.autocomplete("tile")
+    async def tile_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        prompt = await self._prompt_for(interaction)
+        if prompt is None or prompt.kind not in ("place", "setup"):
+            return []
+        seen: dict[str, str] = {}
+        for o in prompt.options:
+            tile = o.id.split(":")[1]
+            seen.setdefault(tile, o.label.split(" on the ")[0].removeprefix("Place "))
+        return [
+            Choice(name=f"{label} ({t})"[:100], value=t)
+            for t, label in seen.items()
+            if current.lower() in label.lower() + t
+        ][:25]
+
+    @place.autocomplete("track")
+    async def track_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        prompt = await self._prompt_for(interaction)
+        if prompt is None or prompt.kind not in ("place", "setup"):
+            return KOKESHI_CHOICES
+        tile = getattr(interaction.namespace, "tile", None)
+        tracks = []
+        for o in prompt.options:
+            _, t, k = o.id.split(":")
+            if (tile is None or t == tile) and k not in tracks:
+                tracks.append(k)
+        return [Choice(name=k.title(), value=k) for k in tracks if current.lower() in k][:25]
+
+    @app_commands.command(name="undo", description="Take back your last choice of this turn")
+    async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        async def run() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            record = await self.resolve(interaction, game)
+            seat = record.seat_of(interaction.user.id)
+            if seat is None:
+                raise UserError("You are not playing in this game.")
+            if record.status != "active":
+                raise UserError("This game is not being played.")
+            await self.store.undo(record.id, seat.name)
+            await self.tables.publish(record, [], intro=f"↩️ **{escape(seat.name)}** took back their last choice.")
+            await interaction.followup.send("Undone.", ephemeral=True)
+
+        await self.tables.guard(interaction, game, run())
+
+    @app_commands.command(name="resign", description="Leave a game in progress: the AI takes your seat")
+    async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        async def run() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            record = await self.resolve(interaction, game)
+            seat = record.seat_of(interaction.user.id)
+            if seat is None:
+                raise UserError("You are not playing in this game.")
+            if record.status != "active":
+                raise UserError("Only a game in progress can be resigned; leave or cancel a lobby instead.")
+            if seat.resigned:
+                raise UserError("You have already resigned from this game.")
+            await self.store.update_seat(record.id, seat.name, ai=True, resigned=True)
+            record = await self.store.get_game(record.id)
+            events = await self.tables.drive_ai(record)
+            note = f"🏳️ **{escape(seat.name)}** resigned; the AI plays their seat, and they rank last."
+            await self.tables.publish(record, events, intro=note, new_message=True)
+            await interaction.followup.send("You resigned. Thanks for playing!", ephemeral=True)
+
+        await self.tables.guard(interaction, game, run())
+
+    # ------------------------------------------------------------------ looking
+
+    @app_commands.command(name="board", description="Show one player's workshop board, large")
+    @app_commands.describe(player="Whose board (default: yours)")
+    async def board(self, interaction: discord.Interaction, player: str | None = None, game: int | None = None) -> None:
+        async def run() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            record = await self.resolve(interaction, game)
+            state, _ = await self.store.load_game(record.id)
+            names = state.players
+            if player is None:
+                seat = record.seat_of(interaction.user.id)
+                name = seat.name if seat else (state.prompt.player if state.prompt else names[0])
+            else:
+                matches = [n for n in names if n.lower() == player.lower()]
+                if not matches:
+                    raise UserError(f"No player called {player!r} in game #{record.id}: {', '.join(names)}.")
+                name = matches[0]
+            picture = await asyncio.to_thread(render.board, state.view(), name)
+            await interaction.followup.send(
+                f"{escape(name)}'s workshop in Kokeshi #{record.id}",
+                file=discord.File(io.BytesIO(picture), filename="board.png"),
+                ephemeral=True,
+            )
+
+        await self.tables.guard(interaction, game, run())
+
+    @board.autocomplete("player")
+    async def player_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        try:
+            record = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
+            state, _ = await self.store.load_game(record.id)
+        except Exception:
+            return []
+        return [Choice(name=n, value=n) for n in state.players if current.lower() in n.lower()][:25]
+
+    @app_commands.command(name="status", description="Your games, whose turn it is and the scores")
+    async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        async def run() -> None:
+            in_thread = isinstance(interaction.channel, discord.Thread)
+            if game is None and not in_thread:
+                games = [
+                    g
+                    for g in await self.store.games_for_user(interaction.user.id)
+                    if g.guild_id == interaction.guild_id
+                ]
+                if not games:
+                    raise UserError("You are not in any game in this server. `/kokeshi new` starts one.")
+                lines = [await self._status_line(g, interaction.user.id) for g in games]
+                await self.tables.tell(interaction, "**Your games**\n" + "\n".join(lines))
+                return
+            record = await self.resolve(interaction, game)
+            await self.tables.tell(interaction, await self._status_text(record))
+
+        await self.tables.guard(interaction, game, run())
+
+    async def _status_line(self, record: GameRecord, user_id: int) -> str:
+        where = f"<#{record.thread_id}>" if record.thread_id else f"#{record.id}"
+        if record.status == "lobby":
+            return f"• {where}: lobby, {len(record.seats)}/{record.players} players"
+        state, _ = await self.store.load_game(record.id)
+        prompt = state.prompt
+        seat = record.seat_of(user_id)
+        turn = "**your turn**" if prompt and seat and prompt.player == seat.name else f"{prompt.player}'s turn"
+        return f"• {where}: round {state.round_number}, {turn}"
+
+    async def _status_text(self, record: GameRecord) -> str:
+        if record.status == "lobby":
+            return f"Kokeshi #{record.id} is waiting for players ({len(record.seats)}/{record.players})."
+        state, _ = await self.store.load_game(record.id)
+        scores = state.scores()
+        lines = [f"**Kokeshi #{record.id}** — {record.side} side, round {state.round_number}"]
+        if state.prompt:
+            lines.append(f"Waiting for **{escape(state.prompt.player)}**: {QUESTIONS[state.prompt.kind].lower()}.")
+            deadline = next((t for t in await self.store.timers(record.id) if t.kind == "deadline"), None)
+            if deadline:
+                lines.append(f"Time left for this turn: {duration(deadline.due_at - now())}.")
+        else:
+            lines.append("The game is over.")
+        for name in state.ranking():
+            lines.append(f"• {escape(name)}: {scores[name].total} points")
+        return "\n".join(lines)
+
+    @app_commands.command(name="log", description="The last moves of a game")
+    @app_commands.describe(count="How many moves (default 10)")
+    async def log_(
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 10, game: int | None = None
+    ):
+        async def run() -> None:
+            record = await self.resolve(interaction, game)
+            entries = (await self.store.log(record.id))[-count:]
+            if not entries:
+                raise UserError("No moves yet.")
+            lines = []
+            for entry in entries:
+                by = {"timeout": " (time ran out)", "ai": " (AI)"}.get(entry.source, "")
+                steps = "; ".join(e.text for e in entry.events if e.kind not in ("tile_drawn", "turn_ended"))
+                lines.append(f"`{entry.seq:>3}` {escape(entry.player)}{by}: {steps}")
+            text = "\n".join(lines)
+            while len(text) > 1900:
+                lines.pop(0)
+                text = "…\n" + "\n".join(lines)
+            await self.tables.tell(interaction, text)
+
+        await self.tables.guard(interaction, game, run())
+
+    @app_commands.command(name="rules", description="Every tile and what it does")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            picture = await asyncio.to_thread(render.glossary)
+            await interaction.followup.send(
+                "On your turn, advance one kokeshi one space up its track. An **empty space** sends it home and "
+                "you buy a tile (or a quality tile, high enough); a **tile** activates (`/` = choose one side, "
+                "`+` = both); a **quality tile** moves it one more space; **past the top** scores 3. Tiles you "
+                "bought are placed at the end of your turn — same colours side by side cost 3 points a pair. "
+                "The game ends a round after someone has 5 recognitions (4 with 4 players).",
+                file=discord.File(io.BytesIO(picture), filename="kokeshi-tiles.png"),
+                ephemeral=True,
+            )
+
+        await self.tables.guard(interaction, None, run())
+
+    @app_commands.command(name="leaderboard", description="This server's best Kokeshi players")
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        async def run() -> None:
+            rows = await self.store.results_in_guild(interaction.guild_id, solo=False)
+            table: dict[int, list[int]] = {}
+            for r in rows:
+                if r.user_id is None:
+                    continue
+                wins, games, best = table.get(r.user_id, [0, 0, 0])
+                table[r.user_id] = [wins + (r.rank == 1), games + 1, max(best, r.total)]
+            if not table:
+                raise UserError("No finished games in this server yet.")
+            ranked = sorted(table.items(), key=lambda kv: (-kv[1][0], -kv[1][2], -kv[1][1]))
+            lines = [
+                f"{i}. <@{uid}> — **{w}** win{'s' if w != 1 else ''}, {g} game{'s' if g != 1 else ''}, best {b}"
+                for i, (uid, (w, g, b)) in enumerate(ranked[:10], start=1)
+            ]
+            embed = discord.Embed(title="Kokeshi leaderboard", description="\n".join(lines), colour=0xC8553D)
+            await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+        await self.tables.guard(interaction, None, run())
+
+    @app_commands.command(name="notify", description="Get a DM when it's your turn")
+    @app_commands.choices(setting=[Choice(name="on", value="on"), Choice(name="off", value="off")])
+    async def notify(self, interaction: discord.Interaction, setting: str) -> None:
+        async def run() -> None:
+            await self.store.set_user_setting(interaction.user.id, "notify", setting)
+            text = "I'll DM you when it's your turn." if setting == "on" else "No more DMs; the thread mention stays."
+            await self.tables.tell(interaction, text)
+
+        await self.tables.guard(interaction, None, run())
+
+    @app_commands.command(name="help", description="How to play Kokeshi here")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await self.tables.tell(interaction, HELP)
+
+    # The `game` option of every command gets the same autocomplete.
+    for _command in (join, leave, start, cancel, advance, place, undo, resign, board, status, log_):
+        _command.autocomplete("game")(game_autocomplete)
+    del _command
+
+
+async def setup(bot: KokeshiBot) -> None:
+    await bot.add_cog(Kokeshi(bot))

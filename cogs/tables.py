@@ -1,0 +1,535 @@
+"""What happens at a table: lobbies, moves, the AI seats, turn pictures, reminders and time-outs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+
+import render
+from engine import Event, Game, GreedyPolicy, IllegalAction
+from storage import GameNotFound, GameRecord, GameStateError, StaleVersion
+
+from .components import QUESTIONS, lobby_view, prompt_view, track_view
+from .narration import escape, narrate
+
+if TYPE_CHECKING:
+    from bot import KokeshiBot
+
+log = logging.getLogger(__name__)
+
+# Permissions the bot needs where it creates a game, with the names Discord shows in its settings.
+NEEDED_PERMISSIONS = {
+    "send_messages": "Send Messages",
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "attach_files": "Attach Files",
+    "embed_links": "Embed Links",
+}
+EXPIRED_TURNS_BEFORE_AI = 3
+_TURN_EVENTS = frozenset({"turn_ended", "setup_done", "game_over"})
+_REMINDERS = (("reminder_half", 0.5), ("reminder_late", 0.9), ("deadline", 1.0))
+
+
+class UserError(Exception):
+    """Something the user can fix; the message is shown to them privately."""
+
+
+def now() -> float:
+    """Discord's clock, as a UNIX timestamp (the simulated clock in tests and the sandbox)."""
+    return discord.utils.utcnow().timestamp()
+
+
+def duration(seconds: float) -> str:
+    """'3 h 20 min', '2 days', '45 min' — for reminders and the lobby."""
+    seconds = max(0, int(seconds))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        return f"{days} day{'s' if days != 1 else ''}" + (f" {hours} h" if hours else "")
+    if hours:
+        return f"{hours} h" + (f" {minutes} min" if minutes else "")
+    return f"{max(minutes, 1)} min"
+
+
+def missing_permissions(permissions: discord.Permissions) -> list[str]:
+    """The names of the needed permissions that are missing."""
+    return [label for attr, label in NEEDED_PERMISSIONS.items() if not getattr(permissions, attr)]
+
+
+class Tables:
+    """The bot's game logic on top of the store; cogs call it, it talks to Discord."""
+
+    def __init__(self, bot: KokeshiBot) -> None:
+        self.bot = bot
+        self._rng = random.SystemRandom()
+
+    @property
+    def store(self):
+        return self.bot.store
+
+    # ------------------------------------------------------------------ replies
+
+    @staticmethod
+    async def tell(interaction: discord.Interaction, text: str, **kwargs) -> None:
+        """A private reply, whether or not the interaction was already acknowledged."""
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, **kwargs)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+    async def guard(self, interaction: discord.Interaction, game_id: int | None, coro) -> None:
+        """Run a handler; user mistakes become private replies, surprises an apology and a log line."""
+        try:
+            await coro
+        except UserError as exc:
+            await self.tell(interaction, str(exc))
+        except GameStateError as exc:
+            await self.tell(interaction, exc.message)
+        except GameNotFound:
+            await self.tell(interaction, "That game does not exist (any more).")
+        except Exception:
+            log.exception("unexpected error in game %s (user %s)", game_id, interaction.user.id)
+            with contextlib.suppress(discord.HTTPException):
+                await self.tell(
+                    interaction, "Sorry, something went wrong on my side. Nothing was lost; please try again."
+                )
+
+    # ------------------------------------------------------------------ names and channels
+
+    @staticmethod
+    def mention(record: GameRecord, name: str) -> str:
+        seat = record.seat_named(name)
+        if seat is not None and seat.user_id is not None and not seat.ai:
+            return f"<@{seat.user_id}>"
+        return f"**{escape(name)}**"
+
+    async def thread_of(self, record: GameRecord) -> discord.abc.Messageable | None:
+        channel_id = record.thread_id or record.channel_id
+        if channel_id is None:
+            return None
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(channel_id)
+            except discord.HTTPException:
+                return None
+        return channel  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ lobby
+
+    def lobby_embed(self, record: GameRecord) -> discord.Embed:
+        timer = "no turn timer" if not record.turn_timer else f"{duration(record.turn_timer)} per turn"
+        title = f"Kokeshi #{record.id}"
+        status = {
+            "lobby": "Waiting for players",
+            "active": "Playing — follow the game in its thread",
+            "finished": "Finished",
+            "cancelled": "Cancelled",
+            "broken": "Stopped",
+        }[record.status]
+        embed = discord.Embed(title=title, description=f"**{status}**", colour=0xC8553D)
+        seats = [
+            f"{i + 1}. {'🤖 ' if s.ai and s.user_id is None else ''}{escape(s.name)}" + (" (host)" if i == 0 else "")
+            for i, s in enumerate(record.seats)
+        ]
+        seats += [f"{i + 1}. *open seat*" for i in range(len(record.seats), record.players)]
+        embed.add_field(name=f"Players ({len(record.seats)}/{record.players})", value="\n".join(seats), inline=True)
+        embed.add_field(name="Game", value=f"{record.side} side\n{timer}", inline=True)
+        if record.status == "lobby":
+            embed.set_footer(text="Press Join to take a seat; the host presses Start.")
+        return embed
+
+    async def refresh_lobby(self, record: GameRecord) -> None:
+        found = await self.store.get_message(record.id, "lobby")
+        if found is None:
+            return
+        channel = self.bot.get_channel(found[0])
+        if channel is None:
+            return
+        try:
+            await channel.get_partial_message(found[1]).edit(  # type: ignore[union-attr]
+                embed=self.lobby_embed(record), view=lobby_view(record.id, record.status == "lobby")
+            )
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not update the lobby message: %s", record.id, exc)
+
+    async def open_lobby(
+        self,
+        interaction: discord.Interaction,
+        *,
+        players: int,
+        side: str,
+        turn_timer: int | None,
+        ai_seats: int,
+        solo: bool = False,
+    ) -> None:
+        channel = interaction.channel
+        if interaction.guild is None or not isinstance(channel, discord.TextChannel):
+            raise UserError("Start games from a text channel of a server (not a thread or a DM).")
+        missing = missing_permissions(interaction.app_permissions)
+        if missing:
+            raise UserError(
+                f"I can't run a game in {channel.mention}: I'm missing {', '.join(missing)}. "
+                "Ask a server admin to grant them to me here, or use another channel."
+            )
+        if ai_seats >= players:
+            raise UserError("Leave at least one seat for a person: fewer AI players than seats.")
+        user = interaction.user
+        game_id = await self.store.create_game(
+            guild_id=interaction.guild.id,
+            channel_id=channel.id,
+            host_id=user.id,
+            host_name=user.display_name,
+            players=players,
+            side=side,
+            solo=solo,
+            turn_timer=None if solo else turn_timer,
+            ai_seats=ai_seats,
+        )
+        record = await self.store.get_game(game_id)
+        if solo:
+            await interaction.response.send_message(
+                f"{user.mention} starts a solo game against the automa: Kokeshi #{game_id}.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        else:
+            await interaction.response.send_message(embed=self.lobby_embed(record), view=lobby_view(game_id))
+        message = await interaction.original_response()
+        await self.store.set_message(game_id, "lobby", channel.id, message.id)
+        name = f"Kokeshi #{game_id} — {user.display_name}" + (" (solo)" if solo else "")
+        try:
+            thread = await message.create_thread(name=name[:100], auto_archive_duration=10080)
+        except discord.HTTPException as exc:
+            await self.store.cancel_game(game_id)
+            raise UserError(f"I could not create the game's thread here ({exc.text or exc}).") from None
+        await self.store.set_thread(game_id, thread.id)
+        if solo:
+            await self.start(interaction, await self.store.get_game(game_id))
+
+    async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
+        async def run() -> None:
+            record = await self.store.get_game(game_id)
+            if op == "join":
+                await self.join(interaction, record)
+            elif op == "leave":
+                await self.leave(interaction, record)
+            elif op == "start":
+                await self.start(interaction, record)
+            else:
+                await self.cancel(interaction, record)
+
+        await self.guard(interaction, game_id, run())
+
+    async def join(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        record = await self.store.add_seat(record.id, interaction.user.id, interaction.user.display_name)
+        await self.tell(interaction, f"You joined Kokeshi #{record.id}. Seats: {len(record.seats)}/{record.players}.")
+        await self.refresh_lobby(record)
+
+    async def leave(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        record = await self.store.remove_seat(record.id, interaction.user.id)
+        await self.tell(interaction, f"You left Kokeshi #{record.id}.")
+        await self.refresh_lobby(record)
+
+    def may_manage(self, interaction: discord.Interaction, record: GameRecord) -> bool:
+        if interaction.user.id == record.host_id:
+            return True
+        perms = getattr(interaction.user, "guild_permissions", None)
+        channel_perms = interaction.permissions
+        return bool((perms and perms.manage_threads) or channel_perms.manage_threads)
+
+    async def cancel(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        if not self.may_manage(interaction, record):
+            raise UserError("Only the host (or someone with Manage Threads) can cancel this game.")
+        record = await self.store.cancel_game(record.id)
+        await self.tell(interaction, f"Kokeshi #{record.id} is cancelled.")
+        await self.refresh_lobby(record)
+        await self.clear_prompt(record)
+        thread = await self.thread_of(record)
+        if thread is not None and record.thread_id:
+            await self._send(record, thread, f"This game was cancelled by {interaction.user.mention}.")
+
+    async def start(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        if record.status != "lobby":
+            raise UserError("This game has already started.")
+        if interaction.user.id != record.host_id:
+            raise UserError("Only the host can start the game.")
+        if not record.solo and len(record.seats) < 2:
+            raise UserError("Wait for at least one more player (or create the game with AI players).")
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.store.start_game(record.id, self._rng.randrange(2**31))
+        record = await self.store.get_game(record.id)
+        await self.refresh_lobby(record)
+        events = await self.drive_ai(record)
+        order = ", ".join(self.mention(record, n) for n in (await self.store.load_game(record.id))[0].players)
+        intro = f"**Kokeshi #{record.id} begins!** Turn order: {order}."
+        await self.publish(record, events, intro=intro, new_message=True)
+        if not record.solo:
+            await self.tell(interaction, f"Kokeshi #{record.id} has started in its thread.")
+        else:
+            await self.tell(interaction, "Your solo game has started in its thread. Good luck!")
+
+    # ------------------------------------------------------------------ playing
+
+    async def on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
+        await self.guard(interaction, game_id, self._on_action(interaction, game_id, version, action))
+
+    async def _on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
+        await interaction.response.defer()
+        record, seat_name, game, current = await self.check_turn(interaction, game_id)
+        if version != current:
+            await self.send_current_prompt(interaction, record, game, current, "This prompt is out of date.")
+            return
+        await self.play(interaction, record, seat_name, current, action)
+
+    async def on_tile_chosen(self, interaction: discord.Interaction, game_id: int, version: int, tile: str) -> None:
+        async def run() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            record, _, game, current = await self.check_turn(interaction, game_id)
+            if version != current:
+                await self.send_current_prompt(interaction, record, game, current, "This prompt is out of date.")
+                return
+            await interaction.followup.send(
+                "Which track?", view=track_view(game_id, current, game.prompt, tile), ephemeral=True
+            )
+
+        await self.guard(interaction, game_id, run())
+
+    async def check_turn(self, interaction: discord.Interaction, game_id: int) -> tuple[GameRecord, str, Game, int]:
+        """The game, the caller's seat name, the engine state and version, if it is the caller's turn."""
+        record = await self.store.get_game(game_id)
+        if record.status == "lobby":
+            raise UserError("This game has not started yet.")
+        if record.status == "finished":
+            raise UserError("This game is over. `/kokeshi new` starts another one.")
+        if record.status == "cancelled":
+            raise UserError("This game was cancelled.")
+        if record.status == "broken":
+            raise UserError(f"This game cannot continue: {record.broken_reason}")
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError("You are not playing in this game.")
+        game, version = await self.store.load_game(game_id)
+        prompt = game.prompt
+        if seat.ai:
+            raise UserError("The AI plays your seat now, so you can only watch this game.")
+        if prompt is None or prompt.player != seat.name:
+            raise UserError(f"It's {prompt.player}'s turn, not yours." if prompt else "This game is over.")
+        return record, seat.name, game, version
+
+    async def send_current_prompt(
+        self, interaction: discord.Interaction, record: GameRecord, game: Game, version: int, why: str
+    ) -> None:
+        prompt = game.prompt
+        await interaction.followup.send(
+            f"{why} Here is the current one — {QUESTIONS[prompt.kind].lower()}:",
+            view=prompt_view(record.id, version, prompt),
+            ephemeral=True,
+        )
+
+    async def play(
+        self, interaction: discord.Interaction, record: GameRecord, seat_name: str, version: int, action: str
+    ) -> None:
+        """Apply a player's action, let the AI seats move, and show the result."""
+        try:
+            events = await self.store.apply(record.id, version, seat_name, action)
+        except StaleVersion:
+            game, current = await self.store.load_game(record.id)
+            await self.send_current_prompt(interaction, record, game, current, "That was already answered.")
+            return
+        except IllegalAction as exc:
+            raise UserError(exc.message) from None
+        seat = record.seat_named(seat_name)
+        if seat is not None and seat.expired:
+            await self.store.update_seat(record.id, seat_name, expired=0)
+        events += await self.drive_ai(record)
+        await self.publish(record, events)
+        if interaction.message is not None and interaction.message.flags.ephemeral:
+            await interaction.edit_original_response(content="Done.", view=None)
+
+    async def drive_ai(self, record: GameRecord) -> list[Event]:
+        """Let the AI play every decision that belongs to an AI seat, until a person must decide."""
+        events: list[Event] = []
+        for _ in range(10_000):
+            record = await self.store.get_game(record.id)
+            if record.status != "active":
+                break
+            game, version = await self.store.load_game(record.id)
+            prompt = game.prompt
+            if prompt is None:
+                break
+            seat = record.seat_named(prompt.player)
+            if seat is None or not seat.ai:
+                break
+            action = GreedyPolicy(version).choose(game)
+            events += await self.store.apply(record.id, version, seat.name, action, source="ai")
+        return events
+
+    # ------------------------------------------------------------------ showing the game
+
+    async def _send(self, record: GameRecord, channel, content: str, **kwargs) -> discord.Message | None:
+        try:
+            return await channel.send(content, **kwargs)
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not post in %s: %s", record.id, getattr(channel, "id", "?"), exc)
+            return None
+
+    async def clear_prompt(self, record: GameRecord) -> None:
+        """Remove the buttons from the last prompt message."""
+        found = await self.store.get_message(record.id, "prompt")
+        channel = self.bot.get_channel(found[0]) if found else None
+        if channel is None:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(found[1]).edit(view=None)  # type: ignore[union-attr]
+
+    async def publish(
+        self, record: GameRecord, events: Sequence[Event], *, intro: str = "", new_message: bool = False
+    ) -> None:
+        """Show the game after a change: a new message when the turn changed, else an edit of the prompt."""
+        record = await self.store.get_game(record.id)
+        game, version = await self.store.load_game(record.id)
+        channel = await self.thread_of(record)
+        if channel is None:
+            log.warning("game %d: its thread is gone", record.id)
+            return
+        view = game.view()
+        story = narrate(events)
+        if game.is_over:
+            await self.clear_prompt(record)
+            await self.post_final(record, game, channel, story)
+            return
+        prompt = game.prompt
+        picture = await asyncio.to_thread(render.table, view, events)
+        file = discord.File(io.BytesIO(picture), filename=f"kokeshi-{record.id}-{version}.png")
+        turn_changed = new_message or any(e.kind in _TURN_EVENTS for e in events)
+        question = f"{self.mention(record, prompt.player)} — {QUESTIONS[prompt.kind].lower()}."
+        parts = [p for p in (intro, story, question) if p]
+        content = "\n\n".join(parts)
+        if len(content) > 1900:
+            content = content[:1850] + "…\n\n" + question
+        components = prompt_view(record.id, version, prompt)
+        found = await self.store.get_message(record.id, "prompt")
+        if not turn_changed and found is not None:
+            try:
+                message = channel.get_partial_message(found[1])  # type: ignore[union-attr]
+                await message.edit(content=content, attachments=[file], view=components)
+                return
+            except discord.HTTPException as exc:
+                log.warning("game %d: could not edit the prompt, posting anew: %s", record.id, exc)
+        await self.clear_prompt(record)
+        seat = record.seat_named(prompt.player)
+        mention_user = discord.Object(seat.user_id) if seat and seat.user_id and not seat.ai else None
+        message = await self._send(
+            record,
+            channel,
+            content,
+            file=file,
+            view=components,
+            allowed_mentions=discord.AllowedMentions(users=[mention_user] if mention_user else False),
+        )
+        if message is not None:
+            await self.store.set_message(record.id, "prompt", message.channel.id, message.id)
+        await self.start_turn_timers(record, version, prompt.player)
+        if mention_user is not None and message is not None:
+            await self.notify(record, seat.user_id, message)
+
+    async def post_final(self, record: GameRecord, game: Game, channel, story: str) -> None:
+        scores = game.scores()
+        results = await self.store.results(record.id)
+        ranking = [r.name for r in results] or game.ranking()
+        picture = await asyncio.to_thread(render.final, game.view(), scores, ranking)
+        medals = ["🥇", "🥈", "🥉", "4."]
+        lines = []
+        for i, name in enumerate(ranking):
+            s = scores[name]
+            resigned = any(r.name == name and r.resigned for r in results)
+            lines.append(
+                f"{medals[i]} {self.mention(record, name)} — **{s.total}** points "
+                f"(animals {s.animals}, leads {s.leads}, tracks {s.tracks}, quality {s.quality}, "
+                f"adjacency {s.adjacency}, in play {s.in_play})" + (" — resigned" if resigned else "")
+            )
+        headline = f"**Kokeshi #{record.id} is over!**"
+        if record.solo:
+            human = next(n for n in ranking if n != "automa")
+            headline += " You beat the automa! 🎉" if ranking[0] == human else " The automa wins this time."
+        content = "\n\n".join(p for p in (story, headline, "\n".join(lines)) if p)[:1990]
+        await self._send(
+            record,
+            channel,
+            content,
+            file=discord.File(io.BytesIO(picture), filename=f"kokeshi-{record.id}-final.png"),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        record = await self.store.get_game(record.id)
+        await self.refresh_lobby(record)
+
+    async def notify(self, record: GameRecord, user_id: int, message: discord.Message) -> None:
+        """A DM to players who asked for one; closed DMs are fine, the thread mention is enough."""
+        if await self.store.user_setting(user_id, "notify") != "on":
+            return
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(f"Your turn in Kokeshi #{record.id}: {message.jump_url}")
+        except discord.HTTPException:
+            log.info("game %d: could not DM user %d", record.id, user_id)
+
+    # ------------------------------------------------------------------ timers
+
+    async def start_turn_timers(self, record: GameRecord, version: int, player: str) -> None:
+        seat = record.seat_named(player)
+        if not record.turn_timer or seat is None or seat.ai:
+            await self.store.clear_timers(record.id)
+            return
+        start = now()
+        for kind, fraction in _REMINDERS:
+            await self.store.set_timer(record.id, kind, start + fraction * record.turn_timer, version)
+        self.bot.wake_timers()
+
+    async def fire(self, game_id: int, kind: str, due_at: float) -> None:
+        """A reminder or a deadline is due."""
+        await self.store.clear_timers(game_id, [kind])
+        record = await self.store.get_game(game_id)
+        if record.status != "active":
+            await self.store.clear_timers(game_id)
+            return
+        game, version = await self.store.load_game(game_id)
+        prompt = game.prompt
+        seat = record.seat_named(prompt.player) if prompt else None
+        if seat is None or seat.ai:
+            return
+        channel = await self.thread_of(record)
+        if kind != "deadline":
+            deadline = next((t for t in await self.store.timers(game_id) if t.kind == "deadline"), None)
+            left = f" You have {duration(deadline.due_at - now())} left." if deadline else ""
+            if channel is not None:
+                await self._send(
+                    record,
+                    channel,
+                    f"⏰ {self.mention(record, seat.name)}, Kokeshi #{record.id} is waiting for you.{left}",
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
+            return
+        events: list[Event] = []
+        while prompt is not None and prompt.player == seat.name:
+            action = GreedyPolicy(version).choose(game)
+            events += await self.store.apply(game_id, version, seat.name, action, source="timeout")
+            game, version = await self.store.load_game(game_id)
+            prompt = game.prompt
+        expired = seat.expired + 1
+        handed = expired >= EXPIRED_TURNS_BEFORE_AI
+        await self.store.update_seat(game_id, seat.name, expired=expired, ai=True if handed else None)
+        note = f"⌛ {escape(seat.name)}'s time ran out, so the AI played that turn."
+        if handed:
+            note += f" After {EXPIRED_TURNS_BEFORE_AI} turns in a row, the AI now plays this seat for good."
+        record = await self.store.get_game(game_id)
+        events += await self.drive_ai(record)
+        await self.publish(record, events, intro=note)

@@ -1,0 +1,74 @@
+"""Reminders and turn deadlines: one task sleeps until the earliest timer row and fires what is due."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from discord.ext import commands
+
+from .tables import now
+
+if TYPE_CHECKING:
+    from bot import KokeshiBot
+
+log = logging.getLogger(__name__)
+
+# Even with nothing due, look again this often (timers written by another process, clock changes).
+IDLE_SECONDS = 300.0
+
+
+class Timers(commands.Cog):
+    """Runs due timers; the rows live in the store, so they survive restarts."""
+
+    def __init__(self, bot: KokeshiBot) -> None:
+        self.bot = bot
+        self.task: asyncio.Task | None = None
+        self.sleeping = False
+
+    async def cog_load(self) -> None:
+        self.task = asyncio.create_task(self.run(), name="kokeshi-timers")
+
+    async def cog_unload(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    def poke(self) -> None:
+        """A timer may now be due sooner than the loop is sleeping for: restart the wait."""
+        if self.task is not None and self.sleeping:
+            self.task.cancel()
+            self.task = asyncio.create_task(self.run(), name="kokeshi-timers")
+
+    async def run(self) -> None:
+        await self.bot.wait_until_ready()
+        while not self.bot.is_closed():
+            try:
+                await self.fire_due()
+                upcoming = await self.bot.store.next_timer()
+            except Exception:
+                log.exception("timer loop failed; retrying in a minute")
+                delay = 60.0
+            else:
+                delay = IDLE_SECONDS if upcoming is None else min(IDLE_SECONDS, max(0.0, upcoming.due_at - now()))
+            # A plain sleep: `poke` replaces this task when an earlier timer appears.
+            self.sleeping = True
+            try:
+                await asyncio.sleep(delay)
+            finally:
+                self.sleeping = False
+
+    async def fire_due(self) -> None:
+        for timer in await self.bot.store.due_timers(now()):
+            try:
+                await self.bot.tables.fire(timer.game_id, timer.kind, timer.due_at)
+            except Exception:
+                log.exception("timer %s of game %d failed", timer.kind, timer.game_id)
+                await self.bot.store.clear_timers(timer.game_id, [timer.kind])
+
+
+async def setup(bot: KokeshiBot) -> None:
+    await bot.add_cog(Timers(bot))

@@ -1,0 +1,152 @@
+"""Driving the bot as players would, through SimCord: slash commands, buttons and menus."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import discord
+import pytest
+
+from bot import create_bot
+
+NAMES = ("aiko", "botan", "chiyo", "daichi")
+
+
+@pytest.fixture
+def db_path(tmp_path) -> str:
+    return str(tmp_path / "kokeshi.sqlite3")
+
+
+@pytest.fixture
+def simcord_bot(db_path):
+    return create_bot(db_path)
+
+
+@dataclass
+class World:
+    """One server with a #kokeshi channel and four members."""
+
+    env: object
+    guild: object
+    channel: object
+    members: list = field(default_factory=list)
+
+    @property
+    def bot(self):
+        return self.env.bot
+
+    @property
+    def store(self):
+        return self.env.bot.store
+
+    def member(self, name: str):
+        return next(m for m in self.members if m.user.name == name)
+
+
+@pytest.fixture
+async def world(simcord_env) -> World:
+    env = simcord_env
+    guild = env.create_guild("Kokeshi Club")
+    channel = guild.create_text_channel("kokeshi")
+    members = [guild.add_member(env.create_user(n)) for n in NAMES]
+    return World(env, guild, channel, members)
+
+
+def components(message) -> list:
+    """The interactive components of a message (raw dicts or discord.py objects) as dicts."""
+    rows = message.components
+    found = []
+    for row in rows:
+        children = row["components"] if isinstance(row, dict) else [c.to_dict() for c in row.children]
+        found.extend(children)
+    return found
+
+
+def custom_ids(message) -> list[str]:
+    return [c["custom_id"] for c in components(message) if "custom_id" in c]
+
+
+async def open_game(w: World, players: int = 2, *, joiners: int | None = None, **options):
+    """`/kokeshi new` by the first member, the others join with the button, the host starts."""
+    host = w.members[0]
+    created = await host.slash(w.channel, "kokeshi new", players=players, **options)
+    assert created.acknowledged and not created.ephemeral, created
+    lobby = created.response
+    for member in w.members[1 : 1 + (players - 1 - options.get("ai", 0) if joiners is None else joiners)]:
+        joined = await member.click(lobby, label="Join")
+        assert "You joined" in joined.response.content
+    started = await host.click(lobby, label="Start")
+    assert started.acknowledged
+    record = (await w.store.games_in_channel(w.channel.id))[-1]
+    thread = next(t for t in w.channel.threads if t.id == record.thread_id)
+    return record.id, thread
+
+
+async def prompt_message(w: World, game_id: int, thread):
+    found = await w.store.get_message(game_id, "prompt")
+    return next(m for m in thread.history() if m.id == found[1])
+
+
+async def answer(w: World, game_id: int, thread, rng: random.Random | None = None, action: str | None = None):
+    """The prompted player answers the current prompt through its buttons or menus."""
+    rng = rng or random.Random(0)
+    game, version = await w.store.load_game(game_id)
+    prompt = game.prompt
+    member = w.member(prompt.player)
+    action = action or rng.choice(game.legal_actions())
+    message = await prompt_message(w, game_id, thread)
+    parts = components(message)
+    kind = parts[0]["custom_id"].split(":")[1]
+    if kind == "a":
+        return await member.click(message, custom_id=f"kk:a:{game_id}:{version}:{action}")
+    if kind == "s":
+        return await member.select(message, [action], custom_id=parts[0]["custom_id"])
+    assert kind == "t", parts
+    tile = action.split(":")[1]
+    chooser = await member.select(message, [tile], custom_id=parts[0]["custom_id"])
+    assert chooser.ephemeral and chooser.response.content == "Which track?"
+    return await member.click(chooser.response, custom_id=f"kk:a:{game_id}:{version}:{action}")
+
+
+async def play_to_end(w: World, game_id: int, thread, seed: int = 0, limit: int = 3000) -> int:
+    """Answer every prompt until the game is over; returns the number of answers."""
+    rng = random.Random(seed)
+    for count in range(limit):
+        game, _ = await w.store.load_game(game_id)
+        if game.prompt is None:
+            return count
+        result = await answer(w, game_id, thread, rng)
+        assert result.acknowledged
+    raise AssertionError("the game did not end")
+
+
+def texts(thread) -> list[str]:
+    return [m.content for m in thread.history()]
+
+
+def attachments(message) -> list[str]:
+    return [a.filename for a in message.attachments]
+
+
+def is_png(data: bytes) -> bool:
+    return data.startswith(b"\x89PNG")
+
+
+__all__ = [
+    "NAMES",
+    "World",
+    "answer",
+    "attachments",
+    "components",
+    "custom_ids",
+    "db_path",
+    "is_png",
+    "open_game",
+    "play_to_end",
+    "prompt_message",
+    "simcord_bot",
+    "texts",
+    "world",
+]
+_ = discord

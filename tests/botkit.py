@@ -67,6 +67,15 @@ def custom_ids(message) -> list[str]:
     return [c["custom_id"] for c in components(message) if "custom_id" in c]
 
 
+async def press(member, message, index: int = 0):
+    """Click the message's `index`-th button, or pick the `index`-th entry of its menu."""
+    parts = components(message)
+    if parts[0].get("type") == 3:
+        values = [o["value"] for o in parts[0]["options"]]
+        return await member.select(message, [values[index % len(values)]], custom_id=parts[0]["custom_id"])
+    return await member.click(message, custom_id=parts[index % len(parts)]["custom_id"])
+
+
 async def open_game(w: World, players: int = 2, *, joiners: int | None = None, **options):
     """`/kokeshi new` by the first member, the others join with the button, the host starts."""
     host = w.members[0]
@@ -143,6 +152,7 @@ __all__ = [
     "db_path",
     "is_png",
     "open_game",
+    "press",
     "play_to_end",
     "prompt_message",
     "simcord_bot",

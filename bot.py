@@ -8,6 +8,7 @@ import hashlib
 import json
 import logging
 import os
+import signal
 import sys
 from dataclasses import dataclass
 
@@ -124,16 +125,43 @@ async def run_sandbox(settings: Settings, *, ready: asyncio.Event | None = None)
     except ImportError:
         raise SystemExit("The sandbox needs the dev requirements: run `make sandbox`.") from None
     bot = create_bot(settings.database_path, sync="always")
-    async with simcord.run(bot) as env:
-        guild = env.create_guild("Kokeshi Sandbox")
-        channel = guild.create_text_channel("kokeshi")
-        players = [guild.add_member(env.create_user(name)) for name in ("Aiko", "Botan", "Chiyo", "Daichi")]
-        async with env.preview(channel, viewers=players, layout="channel", port=settings.sandbox_port) as preview:
-            print(f"Kokeshi sandbox running: open {preview.url}", flush=True)
-            print("Switch between Aiko, Botan, Chiyo and Daichi in the page; press Ctrl+C to stop.", flush=True)
-            if ready is not None:
-                ready.set()
-            await preview.wait_closed()
+    try:
+        async with simcord.run(bot) as env:
+            guild = env.create_guild("Kokeshi Sandbox")
+            channel = guild.create_text_channel("kokeshi")
+            players = [guild.add_member(env.create_user(name)) for name in SANDBOX_PLAYERS]
+            async with env.preview(channel, viewers=players, layout="channel", port=settings.sandbox_port) as page:
+                print(f"Kokeshi sandbox running: open {page.url}", flush=True)
+                print(f"Play as {', '.join(SANDBOX_PLAYERS)} (switch in the page). Ctrl+C stops it.", flush=True)
+                if ready is not None:
+                    ready.set()
+                clock = asyncio.create_task(_run_clock(env, page))
+                stop = asyncio.Event()
+                loop = asyncio.get_running_loop()
+                for sig in (signal.SIGINT, signal.SIGTERM):
+                    loop.add_signal_handler(sig, stop.set)
+                closed = asyncio.create_task(page.wait_closed())
+                stopped = asyncio.create_task(stop.wait())
+                await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                for task in (clock, closed, stopped):
+                    task.cancel()
+                print("Sandbox stopped.", flush=True)
+    finally:
+        # The simulated Discord never closes the bot itself; the store's thread would keep the process alive.
+        await bot.close()
+
+
+SANDBOX_PLAYERS = ("Aiko", "Botan", "Chiyo", "Daichi")
+
+
+async def _run_clock(env, page) -> None:
+    """Move the sandbox's simulated clock with the wall clock, so reminders and turn timers happen."""
+    while True:
+        await asyncio.sleep(1.0)
+        before = len(env.http_requests)
+        await env.advance_time(1.0)
+        if len(env.http_requests) != before:
+            await page.refresh()
 
 
 def main(argv: list[str] | None = None) -> int:

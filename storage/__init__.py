@@ -1,5 +1,7 @@
 """SQLite store for games, built on aiosqlite: the action log is the truth, snapshots are a cache."""
 
+from .community import BOARDS, BoardRow, Stats, scope_of
+from .ratings import PROVISIONAL_GAMES, Rating, challenge_key, challenge_seed, streak
 from .records import (
     BrokenGame,
     GameNotFound,
@@ -16,6 +18,15 @@ from .records import (
 from .store import Store, backup_file, clean_name, migrations
 
 __all__ = [
+    "BOARDS",
+    "PROVISIONAL_GAMES",
+    "BoardRow",
+    "Rating",
+    "Stats",
+    "challenge_key",
+    "challenge_seed",
+    "scope_of",
+    "streak",
     "BrokenGame",
     "GameNotFound",
     "GameRecord",

@@ -84,6 +84,7 @@ class GameRecord:
     updated_at: float
     finished_at: float | None
     seats: tuple[Seat, ...] = field(default=())
+    challenge: str | None = None  # e.g. daily:2026-11-22
 
     @property
     def is_full(self) -> bool:

@@ -17,6 +17,8 @@ import aiosqlite
 
 from engine import AUTOMA, Event, Game, IllegalAction, new_game, replay
 
+from .community import CommunityStore
+from .ratings import CHALLENGE_SIDES, challenge_seed
 from .records import (
     BrokenGame,
     GameNotFound,
@@ -40,7 +42,7 @@ _CACHE_SIZE = 1024
 _TURN_BOUNDARIES = frozenset({"turn_ended", "setup_done", "game_over"})
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, host_id, status, players, side, solo, turn_timer, seed, version, moves, "
-    "broken_reason, created_at, updated_at, finished_at"
+    "broken_reason, created_at, updated_at, finished_at, challenge"
 )
 
 
@@ -73,7 +75,7 @@ def _event_from_row(row: sqlite3.Row) -> Event:
     return Event(row["kind"], row["player"], json.loads(row["data"]), bool(row["reveals"]))
 
 
-class Store:
+class Store(CommunityStore):
     """All persistent state of the bot. Open it with `await Store.open(path)`."""
 
     def __init__(self, db: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:
@@ -210,6 +212,7 @@ class Store:
                 r["updated_at"],
                 r["finished_at"],
                 tuple(seats[r["id"]]),
+                r["challenge"],
             )
             for r in rows
         ]
@@ -271,6 +274,7 @@ class Store:
         turn_timer: int | None = 24 * 3600,
         ai_seats: int = 0,
         thread_id: int | None = None,
+        challenge: str | None = None,
     ) -> int:
         """A new lobby with the host in seat 0 and `ai_seats` AI players; returns the game id."""
         if solo:
@@ -285,8 +289,8 @@ class Store:
         async with self._tx() as db:
             cursor = await db.execute(
                 "INSERT INTO games (guild_id, channel_id, thread_id, host_id, players, side, solo, turn_timer, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, channel_id, thread_id, host_id, players, side, int(solo), turn_timer, now, now),
+                "created_at, updated_at, challenge) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, thread_id, host_id, players, side, int(solo), turn_timer, now, now, challenge),
             )
             game_id = cursor.lastrowid
             names = [clean_name(host_name)]
@@ -365,6 +369,42 @@ class Store:
             )
         self._remember(game_id, version, game)
         return game.clone(), version
+
+    async def create_challenge(
+        self, *, kind: str, key: str, guild_id: int | None, channel_id: int | None, user_id: int, name: str
+    ) -> tuple[int, bool]:
+        """A solo game on the challenge's seed and side, not yet started; returns (game id, rated).
+
+        Only a user's first attempt at a challenge is rated; it counts from the moment it is created.
+        """
+        game_id = await self.create_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=user_id,
+            host_name=name,
+            players=1,
+            side=CHALLENGE_SIDES[kind],
+            solo=True,
+            turn_timer=None,
+            challenge=f"{kind}:{key}",
+        )
+        async with self._tx() as db:
+            earlier = await self._one(
+                "SELECT COUNT(*) AS n FROM challenge_attempts WHERE user_id = ? AND kind = ? AND key = ? AND rated = 1",
+                (user_id, kind, key),
+            )
+            rated = earlier["n"] == 0
+            await db.execute(
+                "INSERT INTO challenge_attempts (game_id, kind, key, user_id, guild_id, rated, started_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, kind, key, user_id, guild_id, int(rated), self._clock()),
+            )
+        return game_id, rated
+
+    def challenge_seed(self, challenge: str) -> int:
+        """The seed every player gets for this challenge."""
+        kind, key = challenge.split(":", 1)
+        return challenge_seed(kind, key)
 
     async def cancel_game(self, game_id: int) -> GameRecord:
         """End a lobby or a game without results."""
@@ -526,6 +566,11 @@ class Store:
         )
         await db.execute("UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?", (now, game_id))
         await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        info = await self._one("SELECT guild_id, solo, challenge FROM games WHERE id = ?", (game_id,))
+        if not info["solo"]:
+            await self._rate_finished(db, game_id, info["guild_id"], now)
+        if info["challenge"]:
+            await self._finish_attempt(db, game_id, now)
 
     async def undo(self, game_id: int, player: str) -> tuple[Game, int]:
         """Take back `player`'s last action of their current turn, if it revealed nothing; returns the new state."""

@@ -9,6 +9,7 @@ from typing import Any
 
 from PIL import Image
 
+from .history import draw_history
 from .scenes import TableLayout, draw_table
 from .sheets import draw_board, draw_final, draw_glossary
 
@@ -18,10 +19,12 @@ __all__ = [
     "draw_board",
     "draw_final",
     "draw_glossary",
+    "draw_history",
     "draw_table",
     "encode",
     "final",
     "glossary",
+    "history",
     "table",
 ]
 
@@ -58,3 +61,8 @@ def final(view: Mapping[str, Any], scores: Mapping[str, Any], ranking: Sequence[
 def glossary() -> bytes:
     """Every tile type with what it does, and the marks used on the boards."""
     return encode(draw_glossary())
+
+
+def history(name: str, points: Sequence[tuple[float, int]], subtitle: str = "") -> bytes:
+    """A player's scores over time: `points` are (UNIX time, total) of finished games, oldest first."""
+    return encode(draw_history(name, points, subtitle))

@@ -16,6 +16,7 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
+from cogs.community import Community, PageButton
 from cogs.components import DYNAMIC_ITEMS
 from cogs.tables import Tables, now
 from storage import Store, StoreError
@@ -68,10 +69,11 @@ class KokeshiBot(commands.Bot):
         self.sync_mode = sync
         self.store: Store
         self.tables = Tables(self)
+        self.community = Community(self)
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path, clock=now)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, PageButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.sync_mode == "always" or (self.sync_mode == "auto" and await self.commands_changed()):

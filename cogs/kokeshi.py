@@ -14,8 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import render
-from engine import KOKESHI, Prompt
-from storage import GameRecord
+from engine import Prompt
+from storage import GameNotFound, GameRecord
 
 from .components import QUESTIONS
 from .narration import escape
@@ -38,7 +38,6 @@ TIMERS = [
     Choice(name="no timer", value=0),
 ]
 SIDES = [Choice(name="basic (recommended first)", value="basic"), Choice(name="advanced", value="advanced")]
-KOKESHI_CHOICES = [Choice(name=k.title(), value=k) for k in KOKESHI]
 
 HELP = """**Kokeshi** — build tracks of tiles on your workshop board, move your kokeshi up to trigger them, and \
 collect happiness points. Every game lives in its own thread; every choice is a button.
@@ -48,7 +47,9 @@ against the automa · `join` `leave` `start` `cancel` manage a lobby.
 **Play** press the buttons in the game's thread, or use `/kokeshi advance` and `/kokeshi place` · `undo` takes \
 back your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to the AI.
 **Look** `board` shows a workshop large · `status` your games and whose turn it is · `log` the last moves · \
-`rules` every tile · `leaderboard` this server's best.
+`rules` every tile · `leaderboard` wins, ratings, best scores and challenges · `stats` a player's record.
+**Challenges** `/kokeshi daily` — the same solo game for everyone today (UTC); `/kokeshi weekly` — this \
+week's, on the advanced side. Your first attempt is ranked; later ones are practice.
 **Reminders** you get reminded at half and at 90 % of the turn timer; when it runs out the AI plays that turn, \
 and after 3 in a row it keeps your seat. `/kokeshi notify on` also sends you a DM when it's your turn."""
 
@@ -87,9 +88,13 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     ) -> GameRecord:
         """The game a command is about: the `game` option, the thread it is used in, or the caller's game here."""
         if game_id is not None:
-            record = await self.store.get_game(game_id)
-            if record.guild_id != interaction.guild_id:
-                raise UserError(f"There is no game #{game_id} in this server.")
+            try:
+                record = await self.store.get_game(game_id)
+            except GameNotFound:
+                record = None
+            # The same answer for a missing game and another server's game: nothing leaks across servers.
+            if record is None or record.guild_id != interaction.guild_id:
+                raise UserError(f"There is no game #{game_id} in this server. `/kokeshi status` lists your games.")
             return record
         channel = interaction.channel
         if isinstance(channel, discord.Thread):
@@ -268,7 +273,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def track_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         prompt = await self._prompt_for(interaction)
         if prompt is None or prompt.kind not in ("place", "setup"):
-            return KOKESHI_CHOICES
+            return []  # like the other autocompletes: nothing to offer a player who is not placing now
         tile = getattr(interaction.namespace, "tile", None)
         tracks = []
         for o in prompt.options:
@@ -437,27 +442,41 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
         await self.tables.guard(interaction, None, run())
 
-    @app_commands.command(name="leaderboard", description="This server's best Kokeshi players")
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
-        async def run() -> None:
-            rows = await self.store.results_in_guild(interaction.guild_id, solo=False)
-            table: dict[int, list[int]] = {}
-            for r in rows:
-                if r.user_id is None:
-                    continue
-                wins, games, best = table.get(r.user_id, [0, 0, 0])
-                table[r.user_id] = [wins + (r.rank == 1), games + 1, max(best, r.total)]
-            if not table:
-                raise UserError("No finished games in this server yet.")
-            ranked = sorted(table.items(), key=lambda kv: (-kv[1][0], -kv[1][2], -kv[1][1]))
-            lines = [
-                f"{i}. <@{uid}> — **{w}** win{'s' if w != 1 else ''}, {g} game{'s' if g != 1 else ''}, best {b}"
-                for i, (uid, (w, g, b)) in enumerate(ranked[:10], start=1)
-            ]
-            embed = discord.Embed(title="Kokeshi leaderboard", description="\n".join(lines), colour=0xC8553D)
-            await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+    @app_commands.command(name="leaderboard", description="The best Kokeshi players, here or in the world")
+    @app_commands.describe(scope="This server or everyone", board="What to rank by")
+    @app_commands.choices(
+        scope=[Choice(name="this server", value="server"), Choice(name="global", value="global")],
+        board=[
+            Choice(name="wins", value="wins"),
+            Choice(name="rating", value="rating"),
+            Choice(name="best score", value="best"),
+            Choice(name="best solo score", value="solo"),
+            Choice(name="today's daily challenge", value="daily"),
+            Choice(name="this week's challenge", value="weekly"),
+        ],
+    )
+    async def leaderboard(self, interaction: discord.Interaction, scope: str = "server", board: str = "wins") -> None:
+        await self.tables.guard(interaction, None, self.bot.community.leaderboard(interaction, scope, board))
 
-        await self.tables.guard(interaction, None, run())
+    @app_commands.command(name="stats", description="A player's record, ratings and score history")
+    @app_commands.describe(user="Whose stats (default: yours)")
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        await self.tables.guard(interaction, None, self.bot.community.stats(interaction, user or interaction.user))
+
+    @app_commands.command(name="daily", description="Today's solo challenge: the same game for everyone (UTC day)")
+    async def daily(self, interaction: discord.Interaction) -> None:
+        await self.tables.guard(interaction, None, self.bot.community.challenge(interaction, "daily"))
+
+    @app_commands.command(name="weekly", description="This week's solo challenge, on the advanced side")
+    async def weekly(self, interaction: discord.Interaction) -> None:
+        await self.tables.guard(interaction, None, self.bot.community.challenge(interaction, "weekly"))
+
+    settings = app_commands.Group(name="settings", description="Server settings (admins)")
+
+    @settings.command(name="daily-channel", description="Post each day's daily challenge results in a channel")
+    @app_commands.describe(channel="Where to post (leave empty to stop posting)")
+    async def daily_channel(self, interaction: discord.Interaction, channel: discord.TextChannel | None = None):
+        await self.tables.guard(interaction, None, self.bot.community.set_daily_channel(interaction, channel))
 
     @app_commands.command(name="notify", description="Get a DM when it's your turn")
     @app_commands.choices(setting=[Choice(name="on", value="on"), Choice(name="off", value="off")])

@@ -161,6 +161,19 @@ class Tables:
         except discord.HTTPException as exc:
             log.warning("game %d: could not update the lobby message: %s", record.id, exc)
 
+    def check_channel(self, interaction: discord.Interaction) -> discord.TextChannel:
+        """The text channel a game can be created in, or a UserError saying what is wrong."""
+        channel = interaction.channel
+        if interaction.guild is None or not isinstance(channel, discord.TextChannel):
+            raise UserError("Start games from a text channel of a server (not a thread or a DM).")
+        missing = missing_permissions(interaction.app_permissions)
+        if missing:
+            raise UserError(
+                f"I can't run a game in {channel.mention}: I'm missing {', '.join(missing)}. "
+                "Ask a server admin to grant them to me here, or use another channel."
+            )
+        return channel
+
     async def open_lobby(
         self,
         interaction: discord.Interaction,
@@ -171,15 +184,7 @@ class Tables:
         ai_seats: int,
         solo: bool = False,
     ) -> None:
-        channel = interaction.channel
-        if interaction.guild is None or not isinstance(channel, discord.TextChannel):
-            raise UserError("Start games from a text channel of a server (not a thread or a DM).")
-        missing = missing_permissions(interaction.app_permissions)
-        if missing:
-            raise UserError(
-                f"I can't run a game in {channel.mention}: I'm missing {', '.join(missing)}. "
-                "Ask a server admin to grant them to me here, or use another channel."
-            )
+        channel = self.check_channel(interaction)
         if ai_seats >= players:
             raise UserError("Leave at least one seat for a person: fewer AI players than seats.")
         user = interaction.user
@@ -194,24 +199,46 @@ class Tables:
             turn_timer=None if solo else turn_timer,
             ai_seats=ai_seats,
         )
-        record = await self.store.get_game(game_id)
         if solo:
-            await interaction.response.send_message(
-                f"{user.mention} starts a solo game against the automa: Kokeshi #{game_id}.",
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            text = f"{user.mention} starts a solo game against the automa: Kokeshi #{game_id}."
+            await self._open_thread(interaction, game_id, text, start=True)
         else:
+            await self._open_thread(interaction, game_id, None, start=False)
+
+    async def open_challenge(self, interaction: discord.Interaction, kind: str, key: str) -> None:
+        """Today's daily (or this week's) challenge: a solo game on the seed everyone gets."""
+        channel = self.check_channel(interaction)
+        user = interaction.user
+        game_id, rated = await self.store.create_challenge(
+            kind=kind,
+            key=key,
+            guild_id=interaction.guild.id,
+            channel_id=channel.id,
+            user_id=user.id,
+            name=user.display_name,
+        )
+        label = "Daily challenge" if kind == "daily" else "Weekly challenge"
+        counted = "ranked" if rated else "practice: your first attempt is the one that counts"
+        text = f"{user.mention} takes on the {label.lower()} {key} ({counted}): Kokeshi #{game_id}."
+        await self._open_thread(interaction, game_id, text, start=True)
+
+    async def _open_thread(self, interaction: discord.Interaction, game_id: int, text: str | None, *, start: bool):
+        """Post the game's message (a lobby, or an announcement), open its thread, and start it if asked."""
+        record = await self.store.get_game(game_id)
+        if text is None:
             await interaction.response.send_message(embed=self.lobby_embed(record), view=lobby_view(game_id))
+        else:
+            await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
         message = await interaction.original_response()
-        await self.store.set_message(game_id, "lobby", channel.id, message.id)
-        name = f"Kokeshi #{game_id} — {user.display_name}" + (" (solo)" if solo else "")
+        await self.store.set_message(game_id, "lobby", message.channel.id, message.id)
+        name = f"Kokeshi #{game_id} — {interaction.user.display_name}" + (" (solo)" if record.solo else "")
         try:
             thread = await message.create_thread(name=name[:100], auto_archive_duration=10080)
         except discord.HTTPException as exc:
             await self.store.cancel_game(game_id)
             raise UserError(f"I could not create the game's thread here ({exc.text or exc}).") from None
         await self.store.set_thread(game_id, thread.id)
-        if solo:
+        if start:
             await self.start(interaction, await self.store.get_game(game_id))
 
     async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
@@ -229,6 +256,12 @@ class Tables:
         await self.guard(interaction, game_id, run())
 
     async def join(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        if record.status != "lobby":
+            raise UserError(f"Kokeshi #{record.id} is not taking players any more. `/kokeshi new` opens a new lobby.")
+        if record.seat_of(interaction.user.id) is not None:
+            raise UserError(f"You already have a seat in Kokeshi #{record.id}; it begins when the host presses Start.")
+        if record.is_full:
+            raise UserError(f"Kokeshi #{record.id} is full. `/kokeshi new` opens another lobby.")
         record = await self.store.add_seat(record.id, interaction.user.id, interaction.user.display_name)
         await self.tell(interaction, f"You joined Kokeshi #{record.id}. Seats: {len(record.seats)}/{record.players}.")
         await self.refresh_lobby(record)
@@ -265,7 +298,8 @@ class Tables:
             raise UserError("Wait for at least one more player (or create the game with AI players).")
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.store.start_game(record.id, self._rng.randrange(2**31))
+        seed = self.store.challenge_seed(record.challenge) if record.challenge else self._rng.randrange(2**31)
+        await self.store.start_game(record.id, seed)
         record = await self.store.get_game(record.id)
         await self.refresh_lobby(record)
         events = await self.drive_ai(record)
@@ -311,7 +345,7 @@ class Tables:
         if record.status == "finished":
             raise UserError("This game is over. `/kokeshi new` starts another one.")
         if record.status == "cancelled":
-            raise UserError("This game was cancelled.")
+            raise UserError("This game was cancelled. `/kokeshi new` starts another one.")
         if record.status == "broken":
             raise UserError(f"This game cannot continue: {record.broken_reason}")
         seat = record.seat_of(interaction.user.id)
@@ -461,6 +495,9 @@ class Tables:
         if record.solo:
             human = next(n for n in ranking if n != "automa")
             headline += " You beat the automa! 🎉" if ranking[0] == human else " The automa wins this time."
+            if record.challenge:
+                summary = await self.bot.community.challenge_summary(record.id, record.challenge, record.host_id)
+                headline += f"\n{summary}" if summary else ""
         content = "\n\n".join(p for p in (story, headline, "\n".join(lines)) if p)[:1990]
         await self._send(
             record,
@@ -521,7 +558,9 @@ class Tables:
         events: list[Event] = []
         while prompt is not None and prompt.player == seat.name:
             action = GreedyPolicy(version).choose(game)
-            events += await self.store.apply(game_id, version, seat.name, action, source="timeout")
+            # If the player answered at that very moment, carry on from the new state.
+            with contextlib.suppress(StaleVersion, IllegalAction):
+                events += await self.store.apply(game_id, version, seat.name, action, source="timeout")
             game, version = await self.store.load_game(game_id)
             prompt = game.prompt
         expired = seat.expired + 1
@@ -532,4 +571,7 @@ class Tables:
             note += f" After {EXPIRED_TURNS_BEFORE_AI} turns in a row, the AI now plays this seat for good."
         record = await self.store.get_game(game_id)
         events += await self.drive_ai(record)
-        await self.publish(record, events, intro=note)
+        # A message of its own: as the prompt's intro it would vanish when the next player's choice edits the prompt.
+        if channel is not None:
+            await self._send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
+        await self.publish(record, events)

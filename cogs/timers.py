@@ -54,6 +54,8 @@ class Timers(commands.Cog):
                 delay = 60.0
             else:
                 delay = IDLE_SECONDS if upcoming is None else min(IDLE_SECONDS, max(0.0, upcoming.due_at - now()))
+            # Wake just after UTC midnight to post the daily challenge results.
+            delay = min(delay, 86400.0 - now() % 86400.0 + 1.0)
             # A plain sleep: `poke` replaces this task when an earlier timer appears.
             self.sleeping = True
             try:
@@ -62,6 +64,10 @@ class Timers(commands.Cog):
                 self.sleeping = False
 
     async def fire_due(self) -> None:
+        try:
+            await self.bot.community.post_daily_results()
+        except Exception:
+            log.exception("posting the daily results failed")
         for timer in await self.bot.store.due_timers(now()):
             try:
                 await self.bot.tables.fire(timer.game_id, timer.kind, timer.due_at)

@@ -19,8 +19,11 @@ def db_path(tmp_path) -> str:
 
 
 @pytest.fixture
-def simcord_bot(db_path):
-    return create_bot(db_path)
+async def simcord_bot(db_path):
+    bot = create_bot(db_path)
+    yield bot
+    # The simulated Discord never closes the bot; its database thread would keep pytest from exiting.
+    await bot.close()
 
 
 @dataclass

@@ -1,0 +1,479 @@
+"""Bad input and missing permissions through Discord: a private reply that says what to do, and nothing changes."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import discord
+import pytest
+
+from storage import GameNotFound
+from tests.botkit import answer, components, open_game, prompt_message
+
+PERMISSIONS = {
+    "send_messages": "Send Messages",
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "attach_files": "Attach Files",
+    "embed_links": "Embed Links",
+}
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def private(result) -> str:
+    """The text of the reply only the caller sees: the answer itself, or the follow-up of a deferred click."""
+    assert result.acknowledged, result
+    reply = result.followups[-1] if result.followups else result.response
+    assert reply is not None and reply.ephemeral, result
+    return reply.content
+
+
+async def snapshot(w) -> tuple:
+    """What a refusal must leave alone: every game's record and log, and every public message and thread."""
+    games = []
+    game_id = 1
+    while True:
+        try:
+            record = await w.store.get_game(game_id)
+        except GameNotFound:
+            break
+        games.append((record, await w.store.log(game_id)))
+        game_id += 1
+    posts = []
+    for channel in w.guild.channels.values():
+        if not channel.is_thread:
+            for where in (channel, *channel.threads):
+                posts.append((where.id, [(m.id, m.content, len(m.components)) for m in where.history()]))
+    return games, posts
+
+
+async def refused(w, attempt) -> str:
+    """Run a slash command or click that must be refused; returns the private reply."""
+    before = await snapshot(w)
+    text = private(await attempt)
+    assert await snapshot(w) == before, f"a refusal changed something: {text!r}"
+    return text
+
+
+async def turn(w, game_id: int):
+    """The member to move, and the other seated member (a two-player game)."""
+    game, _ = await w.store.load_game(game_id)
+    mover = w.member(game.prompt.player)
+    aiko, botan = w.members[:2]
+    return mover, (botan if mover is aiko else aiko)
+
+
+async def open_lobby(w, players: int = 2, joiners: int = 0):
+    """`/kokeshi new` by aiko in #kokeshi, then `joiners` more members press Join; returns (game id, lobby)."""
+    created = await w.members[0].slash(w.channel, "kokeshi new", players=players)
+    assert created.acknowledged and not created.ephemeral
+    for member in w.members[1 : 1 + joiners]:
+        assert "You joined" in private(await member.click(created.response, label="Join"))
+    record = (await w.store.games_in_channel(w.channel.id))[-1]
+    return record.id, created.response
+
+
+async def at_first_advance(w):
+    """A started two-player game whose setup is done: the prompt is to advance a kokeshi, with five buttons."""
+    game_id, thread = await open_game(w, players=2)
+    rng = random.Random(7)
+    for _ in range(4):
+        await answer(w, game_id, thread, rng)
+    game, _ = await w.store.load_game(game_id)
+    assert game.prompt.kind == "advance"
+    return game_id, thread
+
+
+def deny_bot(w, name: str, *permissions: str):
+    """A text channel in which the bot lacks these permissions."""
+    overwrite = discord.PermissionOverwrite(**dict.fromkeys(permissions, False))
+    return w.guild.create_text_channel(name, overwrites={w.guild.me: overwrite})
+
+
+# ---------------------------------------------------------------------- /kokeshi new
+
+
+@pytest.mark.parametrize("permission", list(PERMISSIONS))
+async def test_a_new_game_is_refused_where_the_bot_lacks_a_permission(world, permission):
+    channel = deny_bot(world, "no-" + permission.replace("_", "-"), permission)
+    text = await refused(world, world.members[0].slash(channel, "kokeshi new", players=2))
+    assert f"I'm missing {PERMISSIONS[permission]}." in text
+    assert "Ask a server admin" in text and "use another channel" in text
+    with pytest.raises(GameNotFound):
+        await world.store.get_game(1)
+    assert channel.threads == [] and channel.history() == []
+
+
+async def test_the_permission_refusal_names_every_missing_permission(world):
+    channel = deny_bot(world, "bare", "attach_files", "embed_links")
+    text = await refused(world, world.members[0].slash(channel, "kokeshi new"))
+    assert "I'm missing Attach Files, Embed Links." in text
+    assert "Send Messages" not in text
+
+
+async def test_a_new_game_inside_a_game_thread_is_refused(world):
+    _, thread = await open_game(world, players=2)
+    text = await refused(world, world.members[2].slash(thread, "kokeshi new"))
+    assert "Start games from a text channel" in text
+
+
+@pytest.mark.parametrize(("players", "ai"), [(2, 2), (3, 3)])
+async def test_a_new_game_with_no_seat_for_a_person_is_refused(world, players, ai):
+    text = await refused(world, world.members[0].slash(world.channel, "kokeshi new", players=players, ai=ai))
+    assert "Leave at least one seat for a person" in text
+    assert world.channel.threads == []
+
+
+# ---------------------------------------------------------------------- join, leave, start, cancel
+
+
+async def test_joining_where_no_lobby_is_open_is_refused(world):
+    text = await refused(world, world.members[1].slash(world.channel, "kokeshi join"))
+    assert "There is no open lobby in this channel" in text and "`/kokeshi new`" in text
+
+
+async def test_joining_a_lobby_you_are_already_seated_in_is_refused(world):
+    _, lobby = await open_lobby(world, joiners=1)
+    aiko, botan = world.members[:2]
+    for attempt in (aiko.slash(world.channel, "kokeshi join"), botan.click(lobby, label="Join")):
+        text = await refused(world, attempt)
+        assert "You already have a seat in Kokeshi #1" in text and "the host presses Start" in text
+
+
+async def test_joining_a_full_lobby_is_refused(world):
+    _, lobby = await open_lobby(world, players=2, joiners=1)
+    chiyo = world.members[2]
+    for attempt in (chiyo.click(lobby, label="Join"), chiyo.slash(world.channel, "kokeshi join", game=1)):
+        text = await refused(world, attempt)
+        assert "Kokeshi #1 is full" in text and "`/kokeshi new`" in text
+    assert [s.name for s in (await world.store.get_game(1)).seats] == ["aiko", "botan"]
+
+
+async def test_joining_a_game_that_has_started_is_refused(world):
+    game_id, thread = await open_game(world, players=2)
+    chiyo = world.members[2]
+    for attempt in (
+        chiyo.slash(world.channel, "kokeshi join", game=game_id),
+        chiyo.slash(thread, "kokeshi join"),  # in the game's own thread
+    ):
+        text = await refused(world, attempt)
+        assert f"Kokeshi #{game_id} is not taking players any more" in text and "`/kokeshi new`" in text
+
+
+async def test_a_join_click_on_a_started_game_is_refused(world):
+    game_id, lobby = await open_lobby(world, players=3, joiners=1)
+    # The lobby message keeps its buttons if Discord fails the edit made at the start.
+    world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{lobby.id}", times=None)
+    assert (
+        private(await world.members[0].click(lobby, label="Start")) == f"Kokeshi #{game_id} has started in its thread."
+    )
+    assert (await world.store.get_game(game_id)).status == "active"
+    text = await refused(world, world.members[2].click(lobby, label="Join"))
+    assert "is not taking players any more" in text and "`/kokeshi new`" in text
+
+
+async def test_leaving_a_lobby_you_are_not_seated_in_is_refused(world):
+    _, lobby = await open_lobby(world, players=3, joiners=1)
+    chiyo = world.members[2]
+    assert "You are not in this game" in await refused(world, chiyo.click(lobby, label="Leave"))
+    text = await refused(world, chiyo.slash(world.channel, "kokeshi leave"))
+    assert "You are not in a game here" in text and "`/kokeshi new`" in text
+
+
+async def test_the_host_cannot_leave_their_lobby(world):
+    _, lobby = await open_lobby(world, joiners=1)
+    aiko = world.members[0]
+    for attempt in (aiko.click(lobby, label="Leave"), aiko.slash(world.channel, "kokeshi leave")):
+        assert "The host cannot leave; cancel the game instead" in await refused(world, attempt)
+
+
+async def test_leaving_a_started_game_is_refused(world):
+    _, thread = await open_game(world, players=2)
+    text = await refused(world, world.members[1].slash(thread, "kokeshi leave"))
+    assert "already started: use resign instead" in text
+
+
+async def test_only_the_host_can_start_the_game(world):
+    _, lobby = await open_lobby(world, joiners=1)
+    botan = world.members[1]
+    for attempt in (botan.click(lobby, label="Start"), botan.slash(world.channel, "kokeshi start")):
+        assert "Only the host can start the game" in await refused(world, attempt)
+
+
+async def test_starting_with_too_few_players_is_refused(world):
+    _, lobby = await open_lobby(world, players=3)
+    text = await refused(world, world.members[0].click(lobby, label="Start"))
+    assert "Wait for at least one more player" in text and "AI players" in text
+
+
+async def test_starting_a_game_that_has_started_is_refused(world):
+    game_id, thread = await open_game(world, players=2)
+    for channel in (world.channel, thread):
+        text = await refused(world, world.members[0].slash(channel, "kokeshi start", game=game_id))
+        assert "This game has already started" in text
+
+
+async def test_cancelling_by_a_player_who_is_not_the_host_is_refused(world):
+    game_id, lobby = await open_lobby(world, joiners=1)
+    botan, chiyo = world.members[1:3]
+    for attempt in (
+        botan.click(lobby, label="Cancel"),
+        botan.slash(world.channel, "kokeshi cancel"),
+        chiyo.slash(world.channel, "kokeshi cancel", game=game_id),
+    ):
+        text = await refused(world, attempt)
+        assert "Only the host (or someone with Manage Threads) can cancel this game" in text
+    assert (await world.store.get_game(game_id)).status == "lobby"
+
+
+async def test_a_member_with_manage_threads_may_cancel_a_lobby(world):
+    game_id, lobby = await open_lobby(world)
+    moderators = world.guild.create_role("Moderators", permissions=discord.Permissions(manage_threads=True))
+    moderator = world.guild.add_member(world.env.create_user("eiko"), roles=[moderators])
+    assert private(await moderator.slash(world.channel, "kokeshi cancel", game=game_id)) == "Kokeshi #1 is cancelled."
+    assert (await world.store.get_game(game_id)).status == "cancelled"
+    assert components(world.channel.history()[-1]) == []  # the lobby lost its buttons
+
+
+async def test_after_the_host_cancels_the_games_buttons_say_it_was_cancelled(world):
+    # Buttons that Discord failed to remove (or that a client still shows) must not revive the game.
+    game_id, lobby = await open_lobby(world, joiners=1)
+    world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{lobby.id}", times=None)
+    aiko, botan = world.members[:2]
+    assert private(await aiko.click(lobby, label="Start")) == f"Kokeshi #{game_id} has started in its thread."
+    record = await world.store.get_game(game_id)
+    thread = next(t for t in world.channel.threads if t.id == record.thread_id)
+    prompt = await prompt_message(world, game_id, thread)
+    world.env.inject_error("PATCH", f"/channels/{thread.id}/messages/{prompt.id}", times=None)
+    assert private(await aiko.slash(thread, "kokeshi cancel")) == f"Kokeshi #{game_id} is cancelled."
+    assert (await world.store.get_game(game_id)).status == "cancelled"
+    assert thread.history()[-1].content == f"This game was cancelled by {aiko.mention}."
+    menu = components(prompt)[0]
+    for member in (aiko, botan):
+        text = await refused(world, member.select(prompt, [menu["options"][0]["value"]], custom_id=menu["custom_id"]))
+        assert text == "This game was cancelled. `/kokeshi new` starts another one."
+    assert "is not taking players any more" in await refused(world, world.members[2].click(lobby, label="Join"))
+    assert "already ended" in await refused(world, aiko.slash(world.channel, "kokeshi cancel", game=game_id))
+
+
+# ---------------------------------------------------------------------- advance and place
+
+
+async def test_playing_when_not_in_any_game_is_refused(world):
+    await open_game(world, players=2)
+    daichi = world.members[3]
+    for attempt in (
+        daichi.slash(world.channel, "kokeshi advance", kokeshi="princess"),
+        daichi.slash(world.channel, "kokeshi place", tile="s01", track="princess"),
+    ):
+        text = await refused(world, attempt)
+        assert "You are not in a game here" in text and "`/kokeshi new`" in text
+
+
+async def test_playing_out_of_turn_is_refused(world):
+    game_id, thread = await open_game(world, players=2)
+    mover, other = await turn(world, game_id)
+    tile, track = (await world.store.load_game(game_id))[0].legal_actions()[0].split(":")[1:]
+    for attempt in (
+        other.slash(thread, "kokeshi place", tile=tile, track=track),
+        other.slash(world.channel, "kokeshi advance", kokeshi="princess"),
+    ):
+        assert await refused(world, attempt) == f"It's {mover.user.name}'s turn, not yours."
+
+
+async def test_a_command_for_another_kind_of_prompt_is_refused(world):
+    game_id, thread = await open_game(world, players=2)
+    mover, _ = await turn(world, game_id)
+    text = await refused(world, mover.slash(thread, "kokeshi advance", kokeshi="princess"))
+    assert (
+        text
+        == "Right now: place your two starting tiles, on two different tracks. Use the buttons in the game's thread."
+    )
+
+
+async def test_placing_by_slash_command_works_and_an_illegal_placement_is_refused(world):
+    game_id, thread = await open_game(world, players=2)
+    mover, _ = await turn(world, game_id)
+    game, _ = await world.store.load_game(game_id)
+    tiles = await mover.autocomplete(thread, "kokeshi place", "tile", "")
+    assert sorted(c["value"] for c in tiles) == sorted({a.split(":")[1] for a in game.legal_actions()})
+    first = tiles[0]["value"]
+    tracks = await mover.autocomplete(thread, "kokeshi place", "track", "", tile=first)
+    assert [c["value"] for c in tracks] == [a.split(":")[2] for a in game.legal_actions() if a.split(":")[1] == first]
+    used = tracks[0]["value"]
+
+    placed = await mover.slash(thread, "kokeshi place", tile=first, track=used)
+    assert private(placed) == "Done."
+    [entry] = await world.store.log(game_id)
+    assert (entry.player, entry.action) == (mover.user.name, f"place:{first}:{used}")
+
+    # The second starting tile goes on another track: autocomplete no longer offers the used one...
+    second = tiles[1]["value"]
+    offered = [c["value"] for c in await mover.autocomplete(thread, "kokeshi place", "track", "", tile=second)]
+    assert used not in offered and len(offered) == 4
+    # ...and typing it anyway, or a tile the player does not have, is refused.
+    for tile, track in ((second, used), ("zz99", offered[0]), (second, "daruma")):
+        text = await refused(world, mover.slash(thread, "kokeshi place", tile=tile, track=track))
+        assert (
+            text == "That is not possible now. Place your two starting tiles, on two different tracks: use the buttons."
+        )
+    assert await world.store.log(game_id) == [entry]
+
+
+async def test_advancing_by_slash_command_works_and_autocomplete_offers_only_legal_choices(world):
+    game_id, thread = await at_first_advance(world)
+    mover, _ = await turn(world, game_id)
+    game, _ = await world.store.load_game(game_id)
+    choices = await mover.autocomplete(thread, "kokeshi advance", "kokeshi", "")
+    assert [f"advance:{c['value']}" for c in choices] == game.legal_actions()
+    assert [c["value"] for c in await mover.autocomplete(thread, "kokeshi advance", "kokeshi", "sam")] == ["samurai"]
+
+    text = await refused(world, mover.slash(thread, "kokeshi place", tile="s01", track="princess"))
+    assert text == "Right now: advance one of your kokeshi. Use the buttons in the game's thread."
+    text = await refused(world, mover.slash(thread, "kokeshi advance", kokeshi="daruma"))
+    assert text == "That is not possible now. Advance one of your kokeshi: use the buttons."
+
+    moves = len(await world.store.log(game_id))
+    assert private(await mover.slash(thread, "kokeshi advance", kokeshi=choices[0]["value"])) == "Done."
+    log = await world.store.log(game_id)
+    assert log[moves].action == f"advance:{choices[0]['value']}" and log[moves].player == mover.user.name
+
+
+async def test_autocomplete_offers_nothing_to_a_player_who_is_not_to_move(world):
+    game_id, thread = await open_game(world, players=2)
+    _, other = await turn(world, game_id)
+    outsider = world.members[3]
+    for member in (other, outsider):
+        assert await member.autocomplete(thread, "kokeshi place", "tile", "") == []
+        assert await member.autocomplete(thread, "kokeshi place", "track", "", tile="s01") == []
+        assert await member.autocomplete(thread, "kokeshi place", "track", "") == []
+        assert await member.autocomplete(thread, "kokeshi advance", "kokeshi", "") == []
+
+
+# ---------------------------------------------------------------------- board, log, undo, resign, `game`
+
+
+async def test_the_board_of_an_unknown_player_is_refused(world):
+    game_id, thread = await open_game(world, players=2)
+    text = await refused(world, world.members[0].slash(thread, "kokeshi board", player="zed"))
+    prefix = f"No player called 'zed' in game #{game_id}: "
+    assert text.startswith(prefix) and sorted(text.removeprefix(prefix).rstrip(".").split(", ")) == ["aiko", "botan"]
+
+
+async def test_the_log_of_a_game_without_moves_says_so(world):
+    _, thread = await open_game(world, players=2)
+    assert await refused(world, world.members[1].slash(thread, "kokeshi log")) == "No moves yet."
+
+
+async def test_undo_with_nothing_to_undo_is_refused(world):
+    game_id, thread = await open_game(world, players=2)
+    mover, _ = await turn(world, game_id)
+    assert await refused(world, mover.slash(thread, "kokeshi undo")) == "You have not made a move yet this turn."
+
+
+async def test_undo_by_a_player_who_is_not_to_move_is_refused(world):
+    game_id, thread = await open_game(world, players=2)
+    await answer(world, game_id, thread)  # the mover has something to take back, but only they may
+    mover, other = await turn(world, game_id)
+    text = await refused(world, other.slash(thread, "kokeshi undo"))
+    assert text == f"Only the player whose turn it is can undo, and it is {mover.user.name}'s turn."
+    text = await refused(world, world.members[2].slash(thread, "kokeshi undo"))
+    assert text == "You are not playing in this game."
+
+
+async def test_resigning_without_a_seat_is_refused(world):
+    game_id, thread = await open_game(world, players=2)
+    chiyo = world.members[2]
+    assert await refused(world, chiyo.slash(thread, "kokeshi resign")) == "You are not playing in this game."
+    text = await refused(world, chiyo.slash(world.channel, "kokeshi resign"))
+    assert "You are not in a game here" in text
+
+
+async def test_resigning_from_a_lobby_is_refused(world):
+    await open_lobby(world, joiners=1)
+    text = await refused(world, world.members[1].slash(world.channel, "kokeshi resign"))
+    assert "Only a game in progress can be resigned; leave or cancel a lobby instead" in text
+
+
+async def test_resigning_twice_is_refused(world):
+    game_id, thread = await open_game(world, players=2)
+    botan = world.members[1]
+    assert private(await botan.slash(thread, "kokeshi resign")) == "You resigned. Thanks for playing!"
+    seat = (await world.store.get_game(game_id)).seat_of(botan.id)
+    assert seat.ai and seat.resigned
+    assert await refused(world, botan.slash(thread, "kokeshi resign")) == "You have already resigned from this game."
+
+
+async def test_a_game_number_that_does_not_exist_or_is_in_another_server_is_refused(world):
+    await open_game(world, players=2)
+    other_guild = world.env.create_guild("Other Club")
+    other_channel = other_guild.create_text_channel("kokeshi")
+    eiko = other_guild.add_member(world.env.create_user("eiko"))
+    created = await eiko.slash(other_channel, "kokeshi new", players=2)
+    assert created.acknowledged and not created.ephemeral
+    elsewhere = (await world.store.games_in_channel(other_channel.id))[0].id
+    aiko = world.members[0]
+    for game_id in (elsewhere, 999):
+        for command, options in (
+            ("kokeshi board", {}),
+            ("kokeshi status", {}),
+            ("kokeshi log", {}),
+            ("kokeshi join", {}),
+            ("kokeshi cancel", {}),
+            ("kokeshi undo", {}),
+            ("kokeshi resign", {}),
+            ("kokeshi advance", {"kokeshi": "princess"}),
+            ("kokeshi place", {"tile": "s01", "track": "princess"}),
+        ):
+            text = await refused(world, aiko.slash(world.channel, command, game=game_id, **options))
+            assert text == f"There is no game #{game_id} in this server. `/kokeshi status` lists your games.", command
+    assert (await world.store.get_game(elsewhere)).status == "lobby"
+
+
+# ---------------------------------------------------------------------- buttons
+
+
+async def test_a_click_by_a_member_who_is_not_seated_is_refused(world):
+    game_id, thread = await at_first_advance(world)
+    prompt = await prompt_message(world, game_id, thread)
+    button = components(prompt)[0]["custom_id"]
+    assert button.startswith(f"kk:a:{game_id}:")
+    for outsider in world.members[2:]:
+        assert await refused(world, outsider.click(prompt, custom_id=button)) == "You are not playing in this game."
+
+
+async def test_a_click_by_a_seated_player_out_of_turn_names_whose_turn_it_is(world):
+    game_id, thread = await at_first_advance(world)
+    mover, other = await turn(world, game_id)
+    prompt = await prompt_message(world, game_id, thread)
+    for button in components(prompt):
+        text = await refused(world, other.click(prompt, custom_id=button["custom_id"]))
+        assert text == f"It's {mover.user.name}'s turn, not yours."
+
+
+# ---------------------------------------------------------------------- surprises
+
+
+async def test_an_unexpected_error_is_answered_with_an_apology_and_logged(world, monkeypatch, caplog):
+    game_id, thread = await open_game(world, players=2)
+    mover, _ = await turn(world, game_id)
+    action = (await world.store.load_game(game_id))[0].legal_actions()[0]
+    _, tile, track = action.split(":")
+
+    async def wobble(*args, **kwargs):
+        raise RuntimeError("the table wobbled")
+
+    monkeypatch.setattr(world.bot.tables, "play", wobble)
+    with caplog.at_level(logging.ERROR, logger="cogs.tables"):
+        for attempt in (
+            mover.slash(thread, "kokeshi place", tile=tile, track=track),
+            answer(world, game_id, thread, action=action),  # the same through the menu
+        ):
+            text = await refused(world, attempt)
+            assert text == "Sorry, something went wrong on my side. Nothing was lost; please try again."
+    logged = [r for r in caplog.records if r.exc_info and isinstance(r.exc_info[1], RuntimeError)]
+    assert len(logged) == 2 and all("unexpected error in game" in r.getMessage() for r in logged)
+    assert world.env.errors == []

@@ -195,13 +195,15 @@ class Community:
     async def post_daily_results(self) -> None:
         """Post yesterday's daily challenge results in every server that opted in (once per day)."""
         yesterday = (utcnow() - dt.timedelta(days=1)).date().isoformat()
+        rows = await self.store.leaderboard("daily", None, yesterday)
+        if not rows:
+            return  # a day nobody played is not worth a message
         for guild_id, channel_value in await self.store.guilds_with_setting("daily_channel"):
             if await self.store.daily_posted(guild_id, yesterday):
                 continue
             channel = self.bot.get_channel(int(channel_value))
             if channel is None:
                 continue
-            rows = await self.store.leaderboard("daily", None, yesterday)
             local = {row.user_id for row in await self.store.leaderboard("daily", guild_id, yesterday)}
             lines = [
                 f"{row.rank}. <@{row.user_id}> — **{int(row.value)}** points" + (" ⭐" if row.user_id in local else "")
@@ -212,9 +214,7 @@ class Community:
                 for row in rows[10:]
                 if row.user_id in local
             ]
-            text = (
-                "\n".join(lines) or "Nobody played yesterday's daily challenge. Today's is waiting: `/kokeshi daily`."
-            )
+            text = "\n".join(lines) + "\nToday's challenge is waiting: `/kokeshi daily`."
             try:
                 await channel.send(
                     f"**Daily challenge {yesterday} — results** (⭐ = this server)\n{text}"[:1990],

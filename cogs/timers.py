@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Even with nothing due, look again this often (timers written by another process, clock changes).
-IDLE_SECONDS = 300.0
+IDLE_SECONDS = 3600.0
 
 
 class Timers(commands.Cog):

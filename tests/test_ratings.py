@@ -213,3 +213,23 @@ async def test_stats_sum_up_a_players_games(store):
     assert stats.breakdown["animals"] == pytest.approx(sum(r.animals for r in mine) / 3)
     assert stats.favourite in ("princess", "batchan", "fisherman", "samurai", "sumotori")
     assert [total for _, total in stats.history] == [r.total for r in mine]
+
+
+async def test_a_seat_handed_to_the_ai_after_time_outs_is_still_rated_for_its_owner(store):
+    game_id = await store.create_game(guild_id=1, channel_id=10, host_id=1, host_name="u1", players=3)
+    await store.add_seat(game_id, 2, "u2")
+    await store.add_seat(game_id, 3, "u3")
+    await store.start_game(game_id, 12)
+    await store.update_seat(game_id, "u2", ai=True, expired=3)
+    policy = RandomPolicy(12)
+    while True:
+        game, version = await store.load_game(game_id)
+        if game.prompt is None:
+            break
+        await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+    results = {r.user_id: r for r in await store.results(game_id)}
+    assert results[2].ai and not results[2].resigned
+    ratings = {r.user_id: r for r in await store.ratings("global")}
+    assert set(ratings) == {1, 2, 3} and ratings[2].games == 1
+    ordered = sorted(results.values(), key=lambda r: r.rank)
+    assert [ratings[r.user_id].mu for r in ordered] == sorted((r.mu for r in ratings.values()), reverse=True)

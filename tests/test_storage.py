@@ -165,6 +165,11 @@ async def test_thread_messages_timers_and_settings_round_trip(store):
     assert await store.guild_setting(1, "daily_channel", "none") == "none"
     await store.set_user_setting(100, "notify", "on")
     assert await store.user_setting(100, "notify") == "on"
+    await store.set_user_setting(100, "notify", None)
+    assert await store.user_setting(100, "notify") is None
+    await store.set_meta("command_hash", "abc")
+    await store.set_meta("command_hash", "def")
+    assert await store.meta("command_hash") == "def" and await store.meta("nothing") is None
 
 
 async def test_seat_changes_round_trip_without_making_buttons_stale(store):

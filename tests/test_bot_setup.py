@@ -1,0 +1,75 @@
+"""How the bot is built: minimal intents, commands synced only when they change, prompts sized for Discord."""
+
+from __future__ import annotations
+
+import discord
+
+from bot import create_bot
+from cogs.components import MAX_SELECT, prompt_view, tile_choices, track_view
+from engine import KOKESHI, Option, Prompt
+from tests.botkit import open_game
+
+
+def _syncs(env) -> int:
+    return sum(1 for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands"))
+
+
+async def test_the_bot_asks_only_for_the_guilds_intent(world):
+    assert world.bot.intents == discord.Intents(guilds=True)
+    assert not world.bot.intents.message_content and not world.bot.intents.members
+
+
+async def test_commands_are_synced_on_the_first_start_and_not_again_unless_they_change(world, db_path):
+    assert _syncs(world.env) == 1
+    await world.env.restart_bot(create_bot(db_path))
+    assert _syncs(world.env) == 1
+    await world.store.set_meta("command_hash", "an older command set")
+    await world.env.restart_bot(create_bot(db_path))
+    assert _syncs(world.env) == 2
+    assert await world.store.meta("command_hash") == world.bot.command_hash()
+
+
+async def test_the_lobby_message_shows_who_has_joined(world):
+    created = await world.members[0].slash(world.channel, "kokeshi new", players=3)
+    await world.members[1].click(created.response, label="Join")
+    lobby = next(m for m in world.channel.history() if m.id == created.response.id)
+    field = lobby.embeds[0].fields[0]
+    assert field.name == "Players (2/3)" and "botan" in field.value and "open seat" in field.value
+
+
+async def test_a_started_lobby_loses_its_buttons_and_says_so(world):
+    game_id, _ = await open_game(world, players=2)
+    record = await world.store.get_game(game_id)
+    found = await world.store.get_message(game_id, "lobby")
+    lobby = next(m for m in world.channel.history() if m.id == found[1])
+    assert lobby.components == [] and "Playing" in lobby.embeds[0].description and record.status == "active"
+
+
+def _prompt(count: int) -> Prompt:
+    options = []
+    for i in range(count):
+        tile = f"n{i // len(KOKESHI) + 1:02d}"
+        kokeshi = KOKESHI[i % len(KOKESHI)]
+        options.append(Option(f"place:{tile}:{kokeshi}", f"Place tile {tile} on the {kokeshi.title()} track"))
+    return Prompt("aiko", "place", tuple(options))
+
+
+def _kinds(view: discord.ui.View) -> list[str]:
+    return [item.to_component_dict()["custom_id"].split(":")[1] for item in view.children]
+
+
+def test_up_to_five_options_are_buttons_up_to_25_a_menu_and_more_a_tile_then_track_choice():
+    assert _kinds(prompt_view(7, 3, _prompt(5))) == ["a"] * 5
+    menu = prompt_view(7, 3, _prompt(MAX_SELECT))
+    assert _kinds(menu) == ["s"] and len(menu.children[0].item.options) == MAX_SELECT
+    many = _prompt(30)
+    assert _kinds(prompt_view(7, 3, many)) == ["t"]
+    assert [tile for tile, _ in tile_choices(many)] == [f"n{i:02d}" for i in range(1, 7)]
+    tracks = track_view(7, 3, many, "n02")
+    assert [b.to_component_dict()["custom_id"] for b in tracks.children] == [f"kk:a:7:3:place:n02:{k}" for k in KOKESHI]
+
+
+def test_every_custom_id_fits_discords_limit():
+    longest = max((o for o in _prompt(30).options), key=lambda o: len(o.id))
+    button = prompt_view(10**12, 10**9, Prompt("aiko", "place", (longest,))).children[0]
+    assert len(button.to_component_dict()["custom_id"]) <= 100

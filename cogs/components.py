@@ -67,7 +67,21 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
         await _tables(interaction).on_action(interaction, self.game_id, self.version, self.action)
 
 
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kk:s:(?P<game>\d+):(?P<version>\d+)"):
+class _GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"(?!)"):  # a base: matches nothing
+    """A menu whose custom_id carries the game and its version; subclasses say what a choice does."""
+
+    game_id: int
+    version: int
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /):
+        menu = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(menu, item)
+        menu.game_id, menu.version = int(match["game"]), int(match["version"])
+        return menu
+
+
+class ActionSelect(_GameSelect, template=r"kk:s:(?P<game>\d+):(?P<version>\d+)"):
     """A menu of answers when there are more than fit as buttons."""
 
     def __init__(self, game_id: int, version: int, options: list[Option], placeholder: str) -> None:
@@ -84,18 +98,11 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kk:s:(?
         self.game_id = game_id
         self.version = version
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /):
-        menu = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(menu, item)
-        menu.game_id, menu.version = int(match["game"]), int(match["version"])
-        return menu
-
     async def callback(self, interaction: discord.Interaction) -> None:
         await _tables(interaction).on_action(interaction, self.game_id, self.version, self.item.values[0])
 
 
-class TileSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kk:t:(?P<game>\d+):(?P<version>\d+)"):
+class TileSelect(_GameSelect, template=r"kk:t:(?P<game>\d+):(?P<version>\d+)"):
     """Placement with many choices, in two steps: first the tile, then (privately) its track."""
 
     def __init__(self, game_id: int, version: int, tiles: list[tuple[str, str]]) -> None:
@@ -108,13 +115,6 @@ class TileSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kk:t:(?P<
         )
         self.game_id = game_id
         self.version = version
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /):
-        menu = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(menu, item)
-        menu.game_id, menu.version = int(match["game"]), int(match["version"])
-        return menu
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _tables(interaction).on_tile_chosen(interaction, self.game_id, self.version, self.item.values[0])

@@ -54,6 +54,12 @@ week's, on the advanced side. Your first attempt is ranked; later ones are pract
 and after 3 in a row it keeps your seat. `/kokeshi notify on` also sends you a DM when it's your turn."""
 
 
+def _expect(prompt: Prompt, kinds: tuple[str, ...]) -> None:
+    """Refuse a play command that does not answer the current kind of decision."""
+    if prompt.kind not in kinds:
+        raise UserError(f"Right now: {QUESTIONS[prompt.kind].lower()}. Use the buttons in the game's thread.")
+
+
 @app_commands.guild_only()
 class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play Kokeshi, the kokeshi workshop game"):
     """Slash commands; all game logic is in `Tables`."""
@@ -227,8 +233,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.describe(kokeshi="Which kokeshi")
     async def advance(self, interaction: discord.Interaction, kokeshi: str, game: int | None = None) -> None:
         def choose(prompt: Prompt) -> str:
-            if prompt.kind not in ("advance", "kokeshi"):
-                raise UserError(f"Right now: {QUESTIONS[prompt.kind].lower()}. Use the buttons in the game's thread.")
+            _expect(prompt, ("advance", "kokeshi"))
             return f"{prompt.kind}:{kokeshi}"
 
         await self._play(interaction, game, choose)
@@ -248,8 +253,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.describe(tile="The tile", track="The track (kokeshi)")
     async def place(self, interaction: discord.Interaction, tile: str, track: str, game: int | None = None) -> None:
         def choose(prompt: Prompt) -> str:
-            if prompt.kind not in ("place", "setup"):
-                raise UserError(f"Right now: {QUESTIONS[prompt.kind].lower()}. Use the buttons in the game's thread.")
+            _expect(prompt, ("place", "setup"))
             return f"place:{tile}:{track}"
 
         await self._play(interaction, game, choose)

@@ -21,21 +21,7 @@ from tests.golden import CASES, NAMES, path, playout
 
 ROOT = Path(__file__).resolve().parent.parent
 REGENERATE = ".venv/bin/python -m tests.golden"
-TYPES = (
-    "start1",
-    "start2",
-    "plus3",
-    "plus4",
-    "left",
-    "right",
-    "double",
-    "any_animal",
-    "buy_any",
-    "buy_here",
-    "animal1",
-    "animal2",
-    "quality",
-)
+TYPES = tuple(dict.fromkeys(t.type for t in TILES))  # every tile type, in the order of the box
 
 
 def decode(png: bytes) -> Image.Image:

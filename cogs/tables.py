@@ -385,7 +385,12 @@ class Tables:
         if seat is not None and seat.expired:
             await self.store.update_seat(record.id, seat_name, expired=0)
         events += await self.drive_ai(record)
-        await self.publish(record, events)
+        if not await self.publish(record, events):
+            await self.tell(
+                interaction,
+                "Your move is saved, but I could not post in the game's thread. Please ask a server admin to give "
+                "me Send Messages in Threads, Attach Files and Embed Links there.",
+            )
         if interaction.message is not None and interaction.message.flags.ephemeral:
             await interaction.edit_original_response(content="Done.", view=None)
 
@@ -427,20 +432,23 @@ class Tables:
 
     async def publish(
         self, record: GameRecord, events: Sequence[Event], *, intro: str = "", new_message: bool = False
-    ) -> None:
-        """Show the game after a change: a new message when the turn changed, else an edit of the prompt."""
+    ) -> bool:
+        """Show the game after a change: a new message when the turn changed, else an edit of the prompt.
+
+        Returns False when Discord refused every attempt (e.g. a permission was taken away); the game itself
+        is already saved either way.
+        """
         record = await self.store.get_game(record.id)
         game, version = await self.store.load_game(record.id)
         channel = await self.thread_of(record)
         if channel is None:
             log.warning("game %d: its thread is gone", record.id)
-            return
+            return False
         view = game.view()
         story = narrate(events)
         if game.is_over:
             await self.clear_prompt(record)
-            await self.post_final(record, game, channel, story)
-            return
+            return await self.post_final(record, game, channel, story)
         prompt = game.prompt
         picture = await asyncio.to_thread(render.table, view, events)
         file = discord.File(io.BytesIO(picture), filename=f"kokeshi-{record.id}-{version}.png")
@@ -456,7 +464,7 @@ class Tables:
             try:
                 message = channel.get_partial_message(found[1])  # type: ignore[union-attr]
                 await message.edit(content=content, attachments=[file], view=components)
-                return
+                return True
             except discord.HTTPException as exc:
                 log.warning("game %d: could not edit the prompt, posting anew: %s", record.id, exc)
         await self.clear_prompt(record)
@@ -475,8 +483,9 @@ class Tables:
         await self.start_turn_timers(record, version, prompt.player)
         if mention_user is not None and message is not None:
             await self.notify(record, seat.user_id, message)
+        return message is not None
 
-    async def post_final(self, record: GameRecord, game: Game, channel, story: str) -> None:
+    async def post_final(self, record: GameRecord, game: Game, channel, story: str) -> bool:
         scores = game.scores()
         results = await self.store.results(record.id)
         ranking = [r.name for r in results] or game.ranking()
@@ -499,7 +508,7 @@ class Tables:
                 summary = await self.bot.community.challenge_summary(record.id, record.challenge, record.host_id)
                 headline += f"\n{summary}" if summary else ""
         content = "\n\n".join(p for p in (story, headline, "\n".join(lines)) if p)[:1990]
-        await self._send(
+        message = await self._send(
             record,
             channel,
             content,
@@ -508,6 +517,7 @@ class Tables:
         )
         record = await self.store.get_game(record.id)
         await self.refresh_lobby(record)
+        return message is not None
 
     async def notify(self, record: GameRecord, user_id: int, message: discord.Message) -> None:
         """A DM to players who asked for one; closed DMs are fine, the thread mention is enough."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-import discord
 import pytest
 
 from bot import create_bot
@@ -162,4 +161,3 @@ __all__ = [
     "texts",
     "world",
 ]
-_ = discord

@@ -477,3 +477,22 @@ async def test_an_unexpected_error_is_answered_with_an_apology_and_logged(world,
     logged = [r for r in caplog.records if r.exc_info and isinstance(r.exc_info[1], RuntimeError)]
     assert len(logged) == 2 and all("unexpected error in game" in r.getMessage() for r in logged)
     assert world.env.errors == []
+
+
+async def test_a_move_is_saved_and_the_player_told_when_the_bot_can_no_longer_post_in_the_thread(world):
+    from tests.botkit import answer, open_game
+
+    game_id, thread = await open_game(world, players=2)
+    moves = len(await world.store.log(game_id))
+    world.env.inject_error(
+        "PATCH", f"/channels/{thread.id}/messages/*", status=403, code=50013, message="Missing Permissions", times=None
+    )
+    world.env.inject_error(
+        "POST", f"/channels/{thread.id}/messages", status=403, code=50013, message="Missing Permissions", times=None
+    )
+    result = await answer(world, game_id, thread)
+    assert len(await world.store.log(game_id)) == moves + 1
+    warning = result.followups[-1]
+    assert (
+        warning.ephemeral and "Your move is saved" in warning.content and "Send Messages in Threads" in warning.content
+    )

@@ -139,7 +139,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 choices.append(Choice(name=label[:100], value=g.id))
         return choices[:25]
 
-    async def _prompt_for(self, interaction: discord.Interaction) -> Prompt | None:
+    async def _prompt_for(self, interaction: discord.Interaction, kinds: tuple[str, ...]) -> Prompt | None:
+        """The caller's current prompt if it is one of these kinds (for autocomplete), else None."""
         try:
             record = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
             game, _ = await self.store.load_game(record.id)
@@ -147,7 +148,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             return None
         prompt = game.prompt
         seat = record.seat_of(interaction.user.id)
-        if prompt is None or seat is None or prompt.player != seat.name:
+        if prompt is None or seat is None or prompt.player != seat.name or prompt.kind not in kinds:
             return None
         return prompt
 
@@ -240,8 +241,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     @advance.autocomplete("kokeshi")
     async def advance_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        prompt = await self._prompt_for(interaction)
-        if prompt is None or prompt.kind not in ("advance", "kokeshi"):
+        prompt = await self._prompt_for(interaction, ("advance", "kokeshi"))
+        if prompt is None:
             return []
         return [
             Choice(name=o.label[:100], value=o.id.split(":")[1])
@@ -260,8 +261,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     @place.autocomplete("tile")
     async def tile_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        prompt = await self._prompt_for(interaction)
-        if prompt is None or prompt.kind not in ("place", "setup"):
+        prompt = await self._prompt_for(interaction, ("place", "setup"))
+        if prompt is None:
             return []
         seen: dict[str, str] = {}
         for o in prompt.options:
@@ -275,8 +276,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     @place.autocomplete("track")
     async def track_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        prompt = await self._prompt_for(interaction)
-        if prompt is None or prompt.kind not in ("place", "setup"):
+        prompt = await self._prompt_for(interaction, ("place", "setup"))
+        if prompt is None:
             return []  # like the other autocompletes: nothing to offer a player who is not placing now
         tile = getattr(interaction.namespace, "tile", None)
         tracks = []

@@ -148,7 +148,7 @@ def _player_title(
     disc = icons.seat_disc(seat, size + 8)
     dr.paste(img, disc, x, y)
     total = (p.get("score") or {}).get("total", 0)
-    right = dr.pill(f"{total} pts", size - 2, pal.WOOD_DARK, pal.CREAM)
+    right = dr.pill(f"{total} pts", max(size - 2, tx.MIN_SIZE), pal.WOOD_DARK, pal.CREAM)
     dr.paste(img, right, x + width - right.width, y + (disc.height - right.height) / 2)
     rec = int(p.get("recognitions", 0) or 0)
     star = icons.star(size)

@@ -17,7 +17,7 @@ import render
 from engine import Prompt
 from storage import GameNotFound, GameRecord
 
-from .components import QUESTIONS
+from .components import QUESTIONS, tile_choices
 from .narration import escape
 from .tables import Tables, UserError, duration, now
 
@@ -264,13 +264,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         prompt = await self._prompt_for(interaction, ("place", "setup"))
         if prompt is None:
             return []
-        seen: dict[str, str] = {}
-        for o in prompt.options:
-            tile = o.id.split(":")[1]
-            seen.setdefault(tile, o.label.split(" on the ")[0].removeprefix("Place "))
         return [
             Choice(name=f"{label} ({t})"[:100], value=t)
-            for t, label in seen.items()
+            for t, label in tile_choices(prompt)
             if current.lower() in label.lower() + t
         ][:25]
 

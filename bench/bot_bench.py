@@ -17,13 +17,9 @@ sys.path.insert(0, str(ROOT))
 
 import simcord  # noqa: E402
 
+from bench.common import percentile  # noqa: E402
 from bot import create_bot  # noqa: E402
 from tests.botkit import NAMES, World, answer, open_game  # noqa: E402
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def play(games: int, players: int, seed: int) -> tuple[list[float], list[float], int]:
@@ -77,7 +73,7 @@ def main() -> None:
     totals, firsts, clicks = asyncio.run(play(games, players=2, seed=1))
     print(f"{clicks} clicks over {games} two-player games (engine + render + commit + send)")
     print(
-        f"click to final message: p50 {statistics.median(totals):.0f} ms  p99 {pct(totals, 0.99):.0f} ms  "
+        f"click to final message: p50 {statistics.median(totals):.0f} ms  p99 {percentile(totals, 0.99):.0f} ms  "
         f"max {max(totals):.0f} ms"
     )
     print(f"first response to the interaction: p50 {statistics.median(firsts):.1f} ms  max {max(firsts):.1f} ms")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import sys
 import time
@@ -14,6 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.common import percentile, pin_to_one_core  # noqa: E402
 from engine import GreedyPolicy, RandomPolicy, new_game  # noqa: E402
 
 PLAYERS = ["Aiko", "Botan", "Chiyo", "Daiki"]
@@ -31,15 +31,6 @@ class Run:
     policy_ns: int = 0  # policy.choose()
     wall_ns: int = 0  # everything, loop overhead included
     applies: list[int] = field(default_factory=list)
-
-
-def pin_to_one_core() -> str:
-    """Restrict this process to a single CPU where the OS allows it; says which."""
-    if hasattr(os, "sched_setaffinity"):
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"pinned to CPU {cpu}"
-    return "not pinned (no sched_setaffinity)"
 
 
 def play(run: Run, seed: int, policy: RandomPolicy | GreedyPolicy) -> None:
@@ -75,11 +66,6 @@ def bench(policy_name: str, seconds: float, min_games: int) -> Run:
         play(run, seed, make(seed))
         seed += 1
     return run
-
-
-def percentile(sorted_ns: list[int], q: float) -> int:
-    """Nearest-rank percentile of already sorted values."""
-    return sorted_ns[min(len(sorted_ns) - 1, max(0, round(q * len(sorted_ns)) - 1))]
 
 
 def report(runs: list[Run]) -> None:

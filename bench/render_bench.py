@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import statistics
 import sys
@@ -17,6 +16,7 @@ if str(ROOT) not in sys.path:
 import PIL  # noqa: E402
 
 import render  # noqa: E402
+from bench.common import percentile, pin_to_one_core  # noqa: E402
 from engine import RandomPolicy, new_game  # noqa: E402
 
 PLAYERS = ["Aiko", "Botan", "Chiyo", "Daiki"]
@@ -38,20 +38,6 @@ def views(count: int, seed: int) -> list[tuple[dict, list]]:
                 done, last, current = done + 1, current, []
         out.append((game.view(), last))
     return out
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def pin_to_one_core() -> str:
-    """Restrict this process to a single CPU where the OS allows it; says which."""
-    if hasattr(os, "sched_setaffinity"):
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"pinned to CPU {cpu}"
-    return "not pinned"
 
 
 def main() -> int:

@@ -16,6 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import percentile  # noqa: E402
 from engine import RandomPolicy, new_game  # noqa: E402
 from storage import Store  # noqa: E402
 
@@ -57,11 +58,6 @@ def fill(path: Path, games: int, seed: int) -> None:
         db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", events)
     db.execute("COMMIT")
     db.close()
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def one_move(store: Store, game_id: int, policy: RandomPolicy) -> float | None:
@@ -148,7 +144,7 @@ def main() -> None:
         )
         seq = asyncio.run(sequential(path, games, 300 if args.quick else 2_000, seed=2))
         print(
-            f"one move at a time, cold cache  : p50 {statistics.median(seq):.2f} ms  p99 {pct(seq, 0.99):.2f} ms"
+            f"one move at a time, cold cache  : p50 {statistics.median(seq):.2f} ms  p99 {percentile(seq, 0.99):.2f} ms"
             f"  max {max(seq):.2f} ms  ({len(seq)} moves)"
         )
         seconds = 3 if args.quick else 10
@@ -156,7 +152,7 @@ def main() -> None:
             count, elapsed, times = asyncio.run(concurrent(path, games, 100, seconds, seed=3, rate=rate))
             print(
                 f"{label:<32}: {count / elapsed:,.0f} moves/s  p50 {statistics.median(times):.2f} ms"
-                f"  p99 {pct(times, 0.99):.2f} ms per move"
+                f"  p99 {percentile(times, 0.99):.2f} ms per move"
             )
         print("goal: p99 <= 10 ms per move, >= 200 moves/s across 100 concurrent games")
 

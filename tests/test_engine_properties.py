@@ -194,11 +194,13 @@ def check_final(play: Playout) -> None:
     assert again.to_json() == g.to_json()
 
 
-def play_checked(setup: Setup, policy: RandomPolicy | GreedyPolicy) -> Playout:
-    """Play to the end with one policy for every seat, checking the invariants after each decision."""
+def play_out_recorded(setup: Setup, policy: RandomPolicy | GreedyPolicy, *, checked: bool = True) -> Playout:
+    """Play to the end with one policy for every seat, recording actions and events; with `checked`, the
+    invariants are verified after each decision and at the end."""
     g = setup.new()
     play = Playout(setup, g)
-    check_step(g, 0)
+    if checked:
+        check_step(g, 0)
     for step in range(1, MAX_DECISIONS + 1):
         if g.is_over:
             break
@@ -210,27 +212,11 @@ def play_checked(setup: Setup, policy: RandomPolicy | GreedyPolicy) -> Playout:
             play.kinds[event.kind] += 1
             if event.kind == "end_triggered":
                 play.end_reasons.add(event.data["reason"])
-        check_step(g, step)
+        if checked:
+            check_step(g, step)
     assert g.is_over, f"the game did not end within {MAX_DECISIONS} decisions"
-    check_final(play)
-    return play
-
-
-def play_fast(setup: Setup, policy: RandomPolicy | GreedyPolicy) -> Playout:
-    """Play to the end with no per-step checks, recording actions and events."""
-    g = setup.new()
-    play = Playout(setup, g)
-    for _ in range(MAX_DECISIONS):
-        if g.is_over:
-            break
-        player = g.prompt.player
-        action = policy.choose(g)
-        play.actions.append((player, action))
-        for event in g.apply(player, action):
-            play.kinds[event.kind] += 1
-            if event.kind == "end_triggered":
-                play.end_reasons.add(event.data["reason"])
-    assert g.is_over, f"the game did not end within {MAX_DECISIONS} decisions"
+    if checked:
+        check_final(play)
     return play
 
 
@@ -246,13 +232,13 @@ def test_the_box_holds_75_tiles() -> None:
 @settings(max_examples=150, deadline=None)
 @given(setup=setups)
 def test_rules_hold_at_every_step_of_random_playouts(setup: Setup) -> None:
-    play_checked(setup, RandomPolicy(setup.seed))
+    play_out_recorded(setup, RandomPolicy(setup.seed))
 
 
 @settings(max_examples=40, deadline=None)
 @given(setup=setups)
 def test_rules_hold_at_every_step_of_greedy_playouts(setup: Setup) -> None:
-    play_checked(setup, GreedyPolicy(setup.seed))
+    play_out_recorded(setup, GreedyPolicy(setup.seed))
 
 
 def test_random_playouts_exercise_every_phase_of_the_rules() -> None:
@@ -260,7 +246,7 @@ def test_random_playouts_exercise_every_phase_of_the_rules() -> None:
     end_reasons: set[str] = set()
     for seed in range(40):
         setup = make_setup(2 + seed % 3, seed, "basic" if seed % 2 else "advanced")
-        play = play_fast(setup, RandomPolicy(seed))
+        play = play_out_recorded(setup, RandomPolicy(seed), checked=False)
         kinds += play.kinds
         end_reasons |= play.end_reasons
     assert {"recognitions", "bag"} <= end_reasons
@@ -283,7 +269,7 @@ def test_random_playouts_exercise_every_phase_of_the_rules() -> None:
 def test_solo_playouts_exercise_the_automa() -> None:
     kinds: Counter = Counter()
     for seed in range(20):
-        kinds += play_fast(make_setup(1, seed, "basic"), RandomPolicy(seed)).kinds
+        kinds += play_out_recorded(make_setup(1, seed, "basic"), RandomPolicy(seed), checked=False).kinds
     for kind in ("automa_tile", "automa_quality", "quality_discarded", "game_over"):
         assert kinds[kind] > 0, f"no solo playout produced {kind!r}"
 
@@ -302,7 +288,7 @@ sys.stdout.write(game.to_json())
 @pytest.mark.parametrize("count, side", [(4, "basic"), (1, "advanced")])
 def test_same_inputs_give_the_same_game_in_every_process(count: int, side: str) -> None:
     setup = make_setup(count, 20240611, side)
-    play = play_fast(setup, RandomPolicy(7))
+    play = play_out_recorded(setup, RandomPolicy(7), checked=False)
     expected = play.game.to_json()
     spec = json.dumps({**setup.__dict__, "actions": play.actions})
     for hash_seed in ("0", "4242"):

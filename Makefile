@@ -8,7 +8,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
 .DEFAULT_GOAL := help
-.PHONY: help venv $(VENV) test lint format run sandbox bench golden clean
+.PHONY: help venv $(VENV) test test-deps lint format run sandbox bench golden clean
 
 help:
 	@echo "make run      create $(VENV), install, start the bot (sandbox without DISCORD_TOKEN)"
@@ -47,8 +47,26 @@ format: $(DEV_STAMP)
 	$(BIN)/ruff check --select I --fix .
 	$(BIN)/ruff format .
 
+# Tools the tests need from Debian: installed when missing and this is root with apt-get, else one line
+# says what to install.
+CHROMIUM ?= /usr/bin/chromium
+define need_debian
+	@if [ ! -x "$(1)" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "installing Debian's $(2) package for the tests"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null \
+				|| { echo "error: could not install $(2); install Debian's $(2) package (apt-get install $(2))" >&2; exit 1; }; \
+		else \
+			echo "error: the tests need $(1): install Debian's $(2) package (apt-get install $(2))" >&2; exit 1; \
+		fi; \
+	fi
+endef
+
+test-deps: $(DEV_STAMP)
+	$(call need_debian,$(CHROMIUM),chromium)
+
 # pytest exits 5 when it collects no test: that is a failure here too.
-test: lint
+test: lint test-deps
 	@$(BIN)/python -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 	exit $$rc

@@ -8,8 +8,8 @@ import hashlib
 import json
 import logging
 import os
-import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import discord
@@ -70,6 +70,7 @@ class KokeshiBot(commands.Bot):
         self.store: Store
         self.tables = Tables(self)
         self.community = Community(self)
+        self.sandbox = False
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path, clock=now)
@@ -106,7 +107,16 @@ class KokeshiBot(commands.Bot):
             cog.poke()
 
     async def on_ready(self) -> None:
-        log.info("ready as %s in %d servers", self.user, len(self.guilds))
+        if not self.sandbox:
+            log.info("ready as %s in %d servers", self.user, len(self.guilds))
+
+    def channel_link(self, channel_id: int, label: str) -> str:
+        """How a message points at a channel or thread: a mention Discord makes clickable (the sandbox
+        replaces this with a link that switches its page)."""
+        return f"<#{channel_id}>"
+
+    def follow_channel(self, channel_id: int) -> None:
+        """Show this channel to the person at the keyboard: nothing on Discord, the sandbox's page moves."""
 
     async def close(self) -> None:
         await super().close()
@@ -120,50 +130,20 @@ def create_bot(db_path: str, *, dev_guild_id: int | None = None, sync: str = "au
     return KokeshiBot(db_path, dev_guild_id=dev_guild_id, sync=sync)
 
 
-async def run_sandbox(settings: Settings, *, ready: asyncio.Event | None = None) -> None:
+async def run_sandbox(settings: Settings, *, ready: Callable[[str], None] | None = None) -> None:
     """The real bot inside SimCord's local preview: a server, #kokeshi and four players, in a browser."""
     try:
-        import simcord
+        import sandbox
     except ImportError:
         raise SystemExit("The sandbox needs the dev requirements: run `make sandbox`.") from None
+    sandbox.quiet_discord_logging()
     bot = create_bot(settings.database_path, sync="always")
+    bot.sandbox = True
     try:
-        async with simcord.run(bot) as env:
-            guild = env.create_guild("Kokeshi Sandbox")
-            channel = guild.create_text_channel("kokeshi")
-            players = [guild.add_member(env.create_user(name)) for name in SANDBOX_PLAYERS]
-            async with env.preview(channel, viewers=players, layout="channel", port=settings.sandbox_port) as page:
-                print(f"Kokeshi sandbox running: open {page.url}", flush=True)
-                print(f"Play as {', '.join(SANDBOX_PLAYERS)} (switch in the page). Ctrl+C stops it.", flush=True)
-                if ready is not None:
-                    ready.set()
-                clock = asyncio.create_task(_run_clock(env, page))
-                stop = asyncio.Event()
-                loop = asyncio.get_running_loop()
-                for sig in (signal.SIGINT, signal.SIGTERM):
-                    loop.add_signal_handler(sig, stop.set)
-                closed = asyncio.create_task(page.wait_closed())
-                stopped = asyncio.create_task(stop.wait())
-                await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
-                for task in (clock, closed, stopped):
-                    task.cancel()
-                print("Sandbox stopped.", flush=True)
+        await sandbox.run(bot, port=settings.sandbox_port, ready=ready)
     finally:
         # The simulated Discord never closes the bot itself; the store's thread would keep the process alive.
         await bot.close()
-
-
-SANDBOX_PLAYERS = ("Aiko", "Botan", "Chiyo", "Daichi")
-
-
-async def _run_clock(env, page) -> None:
-    """Move the sandbox's simulated clock with the wall clock, so reminders and turn timers happen."""
-    while True:
-        await asyncio.sleep(1.0)
-        before = len(env.http_requests)
-        await env.advance_time(1.0)
-        if len(env.http_requests) != before:
-            await page.refresh()
 
 
 def main(argv: list[str] | None = None) -> int:

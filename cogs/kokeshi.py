@@ -369,15 +369,16 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 if not games:
                     raise UserError("You are not in any game in this server. `/kokeshi new` starts one.")
                 lines = [await self._status_line(g, interaction.user.id) for g in games]
+                lines.append(self.tables.home(games[0]))
                 await self.tables.tell(interaction, "**Your games**\n" + "\n".join(lines))
                 return
             record = await self.resolve(interaction, game)
-            await self.tables.tell(interaction, await self._status_text(record))
+            await self.tables.tell(interaction, await self._status_text(record) + "\n" + self.tables.home(record))
 
         await self.tables.guard(interaction, game, run())
 
     async def _status_line(self, record: GameRecord, user_id: int) -> str:
-        where = f"<#{record.thread_id}>" if record.thread_id else f"#{record.id}"
+        where = self.tables.where(record)
         if record.status == "lobby":
             return f"• {where}: lobby, {len(record.seats)}/{record.players} players"
         state, _ = await self.store.load_game(record.id)

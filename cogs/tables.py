@@ -111,6 +111,19 @@ class Tables:
             return f"<@{seat.user_id}>"
         return f"**{escape(name)}**"
 
+    def where(self, record: GameRecord) -> str:
+        """A clickable pointer to the game's thread."""
+        if not record.thread_id:
+            return f"Kokeshi #{record.id}"
+        return self.bot.channel_link(record.thread_id, f"Kokeshi #{record.id}")
+
+    def home(self, record: GameRecord) -> str:
+        """A line pointing back at the channel where the game was opened, for new games and lobbies."""
+        channel = self.bot.get_channel(record.channel_id) if record.channel_id else None
+        if channel is None:
+            return ""
+        return f"New games and lobbies: {self.bot.channel_link(channel.id, '#' + channel.name)}"
+
     async def thread_of(self, record: GameRecord) -> discord.abc.Messageable | None:
         channel_id = record.thread_id or record.channel_id
         if channel_id is None:
@@ -130,7 +143,7 @@ class Tables:
         title = f"Kokeshi #{record.id}"
         status = {
             "lobby": "Waiting for players",
-            "active": "Playing — follow the game in its thread",
+            "active": f"Playing — follow the game in {self.where(record)}",
             "finished": "Finished",
             "cancelled": "Cancelled",
             "broken": "Stopped",
@@ -306,10 +319,13 @@ class Tables:
         order = ", ".join(self.mention(record, n) for n in (await self.store.load_game(record.id))[0].players)
         intro = f"**Kokeshi #{record.id} begins!** Turn order: {order}."
         await self.publish(record, events, intro=intro, new_message=True)
+        where = self.where(record)
         if not record.solo:
-            await self.tell(interaction, f"Kokeshi #{record.id} has started in its thread.")
+            await self.tell(interaction, f"Kokeshi #{record.id} has started: {where}.")
         else:
-            await self.tell(interaction, "Your solo game has started in its thread. Good luck!")
+            await self.tell(interaction, f"Your solo game has started: {where}. Good luck!")
+        if record.thread_id:
+            self.bot.follow_channel(record.thread_id)
 
     # ------------------------------------------------------------------ playing
 

@@ -167,9 +167,9 @@ async def test_a_join_click_on_a_started_game_is_refused(world):
     game_id, lobby = await open_lobby(world, players=3, joiners=1)
     # The lobby message keeps its buttons if Discord fails the edit made at the start.
     world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{lobby.id}", times=None)
-    assert (
-        private(await world.members[0].click(lobby, label="Start")) == f"Kokeshi #{game_id} has started in its thread."
-    )
+    thread_id = (await world.store.get_game(game_id)).thread_id
+    started = private(await world.members[0].click(lobby, label="Start"))
+    assert started == f"Kokeshi #{game_id} has started: <#{thread_id}>."
     assert (await world.store.get_game(game_id)).status == "active"
     text = await refused(world, world.members[2].click(lobby, label="Join"))
     assert "is not taking players any more" in text and "`/kokeshi new`" in text
@@ -243,7 +243,8 @@ async def test_after_the_host_cancels_the_games_buttons_say_it_was_cancelled(wor
     game_id, lobby = await open_lobby(world, joiners=1)
     world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{lobby.id}", times=None)
     aiko, botan = world.members[:2]
-    assert private(await aiko.click(lobby, label="Start")) == f"Kokeshi #{game_id} has started in its thread."
+    thread_id = (await world.store.get_game(game_id)).thread_id
+    assert private(await aiko.click(lobby, label="Start")) == f"Kokeshi #{game_id} has started: <#{thread_id}>."
     record = await world.store.get_game(game_id)
     thread = next(t for t in world.channel.threads if t.id == record.thread_id)
     prompt = await prompt_message(world, game_id, thread)

@@ -1,0 +1,286 @@
+"""The local sandbox: the real bot against SimCord's simulated Discord, played in a browser."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import io
+import logging
+import secrets
+import signal
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+from PIL import Image, ImageDraw
+
+log = logging.getLogger("kokeshi.sandbox")
+
+PLAYERS = ("Aiko", "Botan", "Chiyo", "Daichi")
+BOT_NAME = "Kokeshi"
+WELCOME = (
+    "**Welcome to the Kokeshi sandbox!** This is a simulated Discord server with four players: switch between "
+    "them with *Viewing as* at the top of the page.\n"
+    "• Type `/kokeshi new` to open a table, then join it as another player and press **Start**.\n"
+    "• `/kokeshi solo` plays alone against the automa; `/kokeshi daily` and `/kokeshi weekly` are today's "
+    "and this week's challenges.\n"
+    "• Every game has its own thread: the page follows the game you start, and the links in "
+    "`/kokeshi status` take you to any of your games. `/kokeshi help` lists every command."
+)
+CLOCK_STEP = 1.0
+SETTLE_SECONDS = 60.0
+
+
+def avatar_png(size: int = 256) -> bytes:
+    """The bot's avatar: a kokeshi doll's head on a round wooden background."""
+    from render.icons import kokeshi_head
+
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    ImageDraw.Draw(img).ellipse((0, 0, size - 1, size - 1), fill=(236, 205, 160, 255), outline=(120, 72, 40, 255))
+    head = kokeshi_head("Princess", int(size * 0.78))
+    img.alpha_composite(head, ((size - head.width) // 2, (size - head.height) // 2))
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+class SandboxPage:
+    """The browser page of the sandbox, which follows one channel or thread at a time, and its clock.
+
+    SimCord's preview shows one channel; a game lives in a thread. This switches every open page to another
+    channel in place (the same address keeps working) and keeps pages opened by a reload on the newest message
+    instead of the one the session opened on. It reaches into the preview's page records, which the pinned
+    SimCord version defines; the browser tests cover every path here.
+
+    The clock never takes SimCord's driver lock: a click that arrives while the driver holds it is refused,
+    and the page then says "Action outcome uncertain". It moves the simulated clock, wakes the bot's timer
+    loop when a stored timer is due, and republishes the pages when the bot posted on its own.
+    """
+
+    def __init__(self, env: Any, preview: Any, channel: Any, bot: Any) -> None:
+        self.env = env
+        self.preview = preview
+        self.home = channel
+        self.bot = bot
+        self.current_id: int = channel.id
+        self.pending: list[int] = []
+        self.seen_requests = len(env.http_requests)
+        self.seen_actions = 0
+
+    # ------------------------------------------------------------------ following channels
+
+    def channel_handle(self, channel_id: int) -> Any | None:
+        if channel_id == self.home.id:
+            return self.home
+        return next((t for t in self.home.threads if t.id == channel_id), None)
+
+    def follow(self, channel_id: int) -> bool:
+        """Show this channel or thread on every page, at the next tick when a click is being handled."""
+        if self.channel_handle(channel_id) is None:
+            return False
+        self.pending.append(channel_id)
+        if self.idle:
+            self.apply_pending()
+        return True
+
+    @property
+    def idle(self) -> bool:
+        return self.preview._active_action is None
+
+    def apply_pending(self) -> None:
+        while self.pending:
+            handle = self.channel_handle(self.pending.pop(0))
+            if handle is not None:
+                self._switch(handle)
+
+    def _switch(self, handle: Any) -> None:
+        preview = self.preview
+        preview.channel = handle
+        self.current_id = handle.id
+        for page in tuple(preview._pages.values()):
+            page.channel_id = handle.id
+            page.generation += 1
+            page.navigation_query = ""
+            page.navigation_cursor = None
+            page.candidate_queries.clear()
+            page.modal = None
+            page.modal_handle = None
+            preview._clear_page_assets(page)
+            self._to_newest(page)
+            preview._publish(page, reason="navigation")
+
+    def _to_newest(self, page: Any) -> None:
+        page.target_id = self.preview._initial_target(page.viewer, page.channel_id)
+        if page.layout == "channel":
+            page.window_end_id = page.target_id
+
+    def republish(self) -> None:
+        """Show what the bot posted on its own (a reminder, a time-out, an AI turn)."""
+        self.seen_requests = len(self.env.http_requests)
+        self.preview._advance_presentation_time()
+        for page in tuple(self.preview._pages.values()):
+            self.preview._publish(page, reason="refresh")
+
+    # ------------------------------------------------------------------ the clock
+
+    async def tick(self, seconds: float) -> None:
+        self.env.backend.advance_clock(seconds)
+        upcoming = await self.bot.store.next_timer()
+        if upcoming is not None and upcoming.due_at <= self.env.now().timestamp():
+            self.bot.wake_timers()
+        if self.idle:
+            self.apply_pending()
+            python = self.preview._python
+            if python is not None:
+                self._to_newest(python)
+            actions = self.action_count()
+            if actions != self.seen_actions:
+                # A click's own answer is published by the preview; publishing again would make the
+                # page's next click stale ("Action was not completed").
+                self.seen_actions = actions
+                self.seen_requests = len(self.env.http_requests)
+            elif len(self.env.http_requests) != self.seen_requests:
+                self.republish()
+
+    def action_count(self) -> int:
+        return sum(page.last_sequence or 0 for page in self.preview._pages.values())
+
+    async def run_clock(self) -> None:
+        """Move the simulated clock with the wall clock. Never dies silently: a failure is logged and the
+        clock goes on."""
+        last = time.monotonic()
+        while True:
+            await asyncio.sleep(CLOCK_STEP)
+            current = time.monotonic()
+            try:
+                await self.tick(current - last)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the sandbox clock failed; it goes on")
+            last = current
+
+
+class FrontDoor:
+    """The address `make run` prints: it opens the preview, and its /channel/<id> links switch the page."""
+
+    def __init__(self, page: SandboxPage, host: str, port: int) -> None:
+        self.page = page
+        self.host = host
+        self.port = port
+        self.key = secrets.token_urlsafe(16)
+        self.runner: Any = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/{self.key}/"
+
+    def channel_url(self, channel_id: int) -> str:
+        return f"{self.url}channel/{channel_id}"
+
+    async def start(self) -> None:
+        from aiohttp import web
+
+        async def index(request: web.Request) -> web.StreamResponse:
+            self._check(request, web)
+            raise web.HTTPFound(self.page.preview.url)
+
+        async def channel(request: web.Request) -> web.StreamResponse:
+            self._check(request, web)
+            try:
+                channel_id = int(request.match_info["channel_id"])
+            except ValueError:
+                raise web.HTTPNotFound(text="No such channel in the sandbox.") from None
+            if not self.page.follow(channel_id):
+                raise web.HTTPNotFound(text="No such channel in the sandbox.")
+            raise web.HTTPFound(self.page.preview.url)
+
+        app = web.Application()
+        app.router.add_get("/{key}/", index)
+        app.router.add_get("/{key}/channel/{channel_id}", channel)
+        self.runner = web.AppRunner(app, access_log=None)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, self.host, self.port)
+        try:
+            await site.start()
+        except OSError as exc:
+            raise SystemExit(
+                f"The sandbox cannot listen on {self.host}:{self.port} ({exc.strerror}). "
+                "Set SANDBOX_PORT to a free port."
+            ) from None
+
+    def _check(self, request: Any, web: Any) -> None:
+        if request.match_info.get("key") != self.key:
+            raise web.HTTPNotFound(text="Open the address the sandbox printed.")
+
+    async def close(self) -> None:
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+
+async def run(bot: Any, *, port: int, ready: Callable[[str], None] | None = None) -> None:
+    """Start the sandbox around `bot` and serve it until Ctrl+C, SIGTERM or the page's End session."""
+    import simcord
+    from simcord.backend.cdn import CDN_BASE
+
+    # A generous settle time: on a busy machine a turn with pictures may take a while to answer.
+    async with simcord.run(bot, settle_timeout=SETTLE_SECONDS) as env:
+        # SimCord's clock starts on 1 January 2026; the sandbox lives today, so daily challenges are real.
+        behind = (datetime.now(UTC) - env.now()).total_seconds()
+        if behind > 0:
+            env.backend.advance_clock(behind)
+        await bot.user.edit(username=BOT_NAME)
+        avatar_key = "kokeshi"
+        env.backend.bot_user.avatar = avatar_key
+        avatar_url = f"{CDN_BASE}/avatars/{env.backend.bot_user.id}/{avatar_key}.png"
+
+        guild = env.create_guild("Kokeshi Sandbox")
+        channel = guild.create_text_channel("kokeshi")
+        players = [guild.add_member(env.create_user(name)) for name in PLAYERS]
+        await bot.get_channel(channel.id).send(WELCOME)
+        async with env.preview(
+            channel,
+            viewers=players,
+            layout="channel",
+            port=0,
+            assets={avatar_url: ("kokeshi.png", avatar_png())},
+        ) as preview:
+            page = SandboxPage(env, preview, channel, bot)
+            door = FrontDoor(page, "127.0.0.1", port)
+            await door.start()
+            bot.channel_link = lambda channel_id, label: f"[{label}]({door.channel_url(channel_id)})"
+            bot.follow_channel = page.follow
+            try:
+                # A clean context: the clock is the sandbox's own work, never the bot's.
+                clock = asyncio.create_task(page.run_clock(), context=contextvars.Context())
+                print(f"Kokeshi sandbox running: open {door.url}", flush=True)
+                if ready is not None:
+                    ready(door.url)
+                stop = asyncio.Event()
+                loop = asyncio.get_running_loop()
+                for sig in (signal.SIGINT, signal.SIGTERM):
+                    loop.add_signal_handler(sig, stop.set)
+                closed = asyncio.create_task(preview.wait_closed())
+                stopped = asyncio.create_task(stop.wait())
+                await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                for task in (clock, closed, stopped):
+                    task.cancel()
+            finally:
+                await door.close()
+            print("Sandbox stopped.", flush=True)
+
+
+def quiet_discord_logging() -> None:
+    """Warnings that do not apply to this bot (it has no voice) or to the simulated connection."""
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+    class _NotTheSimulatorsProbe(logging.Filter):
+        # SimCord builds a throwaway client without intents to learn discord.py's internals.
+        def filter(self, record: logging.LogRecord) -> bool:
+            return "Guilds intent seems to be disabled" not in record.getMessage()
+
+    logging.getLogger("discord.state").addFilter(_NotTheSimulatorsProbe())
+    logging.getLogger("discord.client").setLevel(logging.WARNING)

@@ -1,0 +1,38 @@
+"""One sandbox, started as `make run` starts it, and one Chromium for every browser test."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.browser.pagekit import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Sandbox
+
+
+@pytest.fixture(scope="session")
+def sandbox(tmp_path_factory) -> Sandbox:
+    shutil.rmtree(ARTIFACTS, ignore_errors=True)
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package.", pytrace=False)
+    running = Sandbox.start(tmp_path_factory.mktemp("sandbox") / "kokeshi.sqlite3")
+    yield running
+    rest = running.stop()
+    assert "Sandbox stopped." in rest, rest
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def context(browser, sandbox):
+    """A fresh browser window for each test, as a person opening the printed address."""
+    fresh = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield fresh
+    fresh.close()

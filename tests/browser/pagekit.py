@@ -1,0 +1,277 @@
+"""Drive the sandbox page the way a person does: type commands, click controls, pick who is viewing."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import selectors
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator, Page, expect
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "browser" / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PLAYERS = ("Aiko", "Botan", "Chiyo", "Daichi")
+READY = re.compile(r"Kokeshi sandbox running: open (http://\S+)")
+CONTROLS = (
+    ".component-button:not([disabled]):not(.is-disabled):not([aria-disabled=true]), "
+    "[role=combobox]:not([aria-disabled=true])"
+)
+MENTION = re.compile(r"@(\w+) —")
+OVER = re.compile(r"Kokeshi #\d+ is over!")
+# How long one answer of the bot may take to show before a test fails (the page polls the sandbox).
+ANSWER_TIMEOUT = 60.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Sandbox:
+    """`make run` without a token, as a person starts it, and what it printed."""
+
+    process: subprocess.Popen
+    url: str
+    output: list[str] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, database: Path, *, timeout: float = 300.0) -> Sandbox:
+        env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "MAKEFLAGS", "MAKELEVEL")}
+        env.update(DISCORD_TOKEN="", DATABASE_PATH=str(database), SANDBOX_PORT=str(free_port()), PYTHONUNBUFFERED="1")
+        process = subprocess.Popen(
+            ["make", "--no-print-directory", "run"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        output: list[str] = []
+        deadline = time.monotonic() + timeout
+        with selectors.DefaultSelector() as sel:
+            sel.register(process.stdout, selectors.EVENT_READ)
+            while time.monotonic() < deadline:
+                if not sel.select(timeout=1.0):
+                    if process.poll() is not None:
+                        break
+                    continue
+                line = process.stdout.readline()
+                if not line:
+                    break
+                output.append(line.rstrip("\n"))
+                found = READY.search(line)
+                if found:
+                    return cls(process, found.group(1), output)
+        process.kill()
+        raise AssertionError("the sandbox did not start:\n" + "\n".join(output))
+
+    def stop(self) -> str:
+        """Ctrl+C reaches the bot; returns what was printed after the address."""
+        children = subprocess.run(
+            ["pgrep", "-s", str(self.process.pid), "-f", r"^\S*python\S* bot.py"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.split()
+        for pid in children:
+            os.kill(int(pid), signal.SIGINT)
+        try:
+            rest, _ = self.process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            rest, _ = self.process.communicate()
+            raise AssertionError("the sandbox did not stop on Ctrl+C:\n" + rest) from None
+        return rest
+
+
+def shot(page: Page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def open_page(browser, url: str, *, width: int = 1280, height: int = 900) -> Page:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(url)
+    expect(page.locator("#viewer-picker")).to_be_visible()
+    expect(page.locator("#channel-name")).not_to_be_empty()
+    return page
+
+
+def command(page: Page, text: str, **options: object) -> None:
+    """Type `/text`, pick it from the command list, fill `options` and send it."""
+    box = page.locator("#channel-composer-input")
+    box.click()
+    box.type("/" + text)
+    entry = "[role=option][data-entry-key$=':{}']".format(text.replace(" ", "."))
+    page.locator("#command-picker-listbox " + entry).click()
+    expect(page.locator(".command-chip")).to_be_visible()
+    for name, value in options.items():
+        page.locator(f'#command-suggestion-listbox [data-value="{name}"]').click()
+        field = page.locator(f'input.command-option-input[data-option="{name}"]')
+        field.fill(str(value))
+        expect(field).to_have_value(str(value))
+    page.keyboard.press("Escape")
+    before = signature(page)
+    page.keyboard.press("Enter")
+    try:
+        wait_for_change(page, before)
+    except AssertionError:
+        shot(page, "failed-command")
+        raise
+
+
+def viewer(page: Page) -> str:
+    return page.locator("#viewer-picker option:checked").inner_text().strip()
+
+
+def view_as(page: Page, name: str) -> None:
+    if viewer(page) == name:
+        return
+    page.locator("#viewer-picker").select_option(label=name)
+    expect(page.locator("#viewer-picker option:checked")).to_have_text(name)
+    page.wait_for_timeout(300)
+
+
+def channel_name(page: Page) -> str:
+    return page.locator("#channel-name").inner_text().strip()
+
+
+def message_texts(page: Page) -> list[str]:
+    return page.locator("#channel-message-list article.channel-message").all_inner_texts()
+
+
+def last_text(page: Page) -> str:
+    texts = message_texts(page)
+    return texts[-1] if texts else ""
+
+
+def signature(page: Page) -> str:
+    """What the bot changes when it answers: how many messages, and the last ones' words and controls (not
+    the page's own marks, such as a control greyed out while a click is on its way)."""
+    return page.evaluate(
+        """() => {
+            const list = document.querySelectorAll('#channel-message-list article.channel-message');
+            const tail = Array.from(list).slice(-3).map(m => {
+                const words = m.querySelector('.message-content')?.innerText ?? '';
+                const controls = Array.from(m.querySelectorAll('.component-button, .select-trigger, img'))
+                    .map(c => c.getAttribute('aria-label') || c.innerText || c.getAttribute('alt') || '');
+                return words + '|' + controls.join(',');
+            });
+            return list.length + '|' + tail.join(' ~ ');
+        }"""
+    )
+
+
+def wait_for_change(page: Page, before: str, timeout: float = ANSWER_TIMEOUT) -> float:
+    """Wait until the page shows something new; returns the seconds it took."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if signature(page) != before:
+            return time.monotonic() - started
+        page.wait_for_timeout(25)
+    shot(page, "failed-wait")
+    raise AssertionError(f"the page did not change within {timeout} s; it shows:\n{last_text(page)}")
+
+
+def to_act(page: Page) -> str | None:
+    """The player the newest prompt mentions, as the page shows it."""
+    for text in reversed(message_texts(page)):
+        found = [name for name in MENTION.findall(text) if name in PLAYERS]
+        if found:
+            return found[-1]
+    return None
+
+
+def controls(page: Page) -> Locator:
+    """The live controls: those of the newest message that has any (the prompt, or private track buttons)."""
+    newest = page.locator("#channel-message-list article.channel-message").filter(has=page.locator(CONTROLS)).last
+    return newest.locator(CONTROLS)
+
+
+def choose(page: Page, control: Locator, rng: random.Random) -> None:
+    """Press a button, or open a menu and pick one of its options."""
+    if control.get_attribute("role") != "combobox":
+        control.click()
+        return
+    listbox = page.locator(f'[id="{control.get_attribute("aria-controls")}"]')
+    options = listbox.locator("[role=option]")
+    pick = None
+    failure: Exception | None = None
+    # With the keyboard, as the page's menus allow: the page may redraw its messages under a pointer.
+    for _ in range(5):
+        try:
+            control.focus(timeout=5000)
+            if not options.first.is_visible():
+                page.keyboard.press("Enter")
+            expect(options.first).to_be_visible(timeout=3000)
+            if pick is None:
+                pick = rng.randrange(options.count())
+            for _ in range(pick):
+                page.keyboard.press("ArrowDown")
+            page.keyboard.press("Enter")
+            return
+        except (PlaywrightError, AssertionError) as exc:
+            failure = exc
+            page.wait_for_timeout(200)
+    shot(page, "failed-menu")
+    raise AssertionError(f"could not pick from the menu: {failure}")
+
+
+def is_over(page: Page) -> bool:
+    return any(OVER.search(text) for text in message_texts(page)[-3:])
+
+
+def play_step(page: Page, rng: random.Random) -> float:
+    """Make the current decision as the player whose turn it is; returns the click-to-answer time."""
+    who = to_act(page)
+    if who is not None:
+        view_as(page, who)
+    live = controls(page)
+    # While the page is busy with the last answer it greys its controls out; a person waits for them.
+    for _ in range(200):
+        count = live.count()
+        if count:
+            break
+        page.wait_for_timeout(50)
+    else:
+        shot(page, "failed-no-control")
+        raise AssertionError(f"no control to play with; the page shows:\n{last_text(page)}")
+    # The newest message's controls are the live prompt (or the private track buttons that answer a menu).
+    before = signature(page)
+    choose(page, live.nth(rng.randrange(count)), rng)
+    return wait_for_change(page, before)
+
+
+def play_to_end(page: Page, rng: random.Random, *, limit: int = 800, every: int = 0, name: str = "") -> list[float]:
+    """Play every decision through the page until the final picture shows; returns each answer's time."""
+    latencies: list[float] = []
+    for step in range(limit):
+        if is_over(page):
+            return latencies
+        latencies.append(play_step(page, rng))
+        if every and name and step % every == 0:
+            shot(page, f"{name}-{step:03d}")
+    raise AssertionError(f"the game did not end within {limit} decisions")

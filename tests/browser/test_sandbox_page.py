@@ -1,0 +1,197 @@
+"""Whole journeys through the sandbox page in Chromium, started exactly as `make run` starts it."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.pagekit import (
+    channel_name,
+    command,
+    controls,
+    is_over,
+    last_text,
+    message_texts,
+    play_step,
+    play_to_end,
+    shot,
+    signature,
+    to_act,
+    view_as,
+    viewer,
+    wait_for_change,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def open_window(context, sandbox, *, width: int = 1280, height: int = 900):
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(sandbox.url)
+    expect(page.locator("#viewer-picker")).to_be_visible()
+    expect(page.locator("#channel-name")).not_to_be_empty()
+    return page
+
+
+def back_to_channel(page) -> None:
+    """Follow the link in a game's message back to #kokeshi, as a person would."""
+    if channel_name(page) != "kokeshi":
+        command(page, "kokeshi status")
+        link = page.locator("#channel-message-list a", has_text="#kokeshi").last
+        follow_link(page, link)
+    assert channel_name(page) == "kokeshi"
+
+
+def follow_link(page, link) -> None:
+    """Links open in a new tab; the sandbox moves every open page, so this one follows too."""
+    with page.context.expect_page() as opened:
+        link.click()
+    tab = opened.value
+    tab.wait_for_load_state()
+    tab.close()
+    page.wait_for_timeout(200)
+    before = channel_name(page)
+    deadline = 40
+    while deadline and channel_name(page) == before:
+        page.wait_for_timeout(250)
+        deadline -= 1
+
+
+def test_start_up_prints_no_false_warning_and_ends_with_the_address(sandbox):
+    printed = [line for line in sandbox.output if line.strip()]
+    assert printed[-1].startswith("Kokeshi sandbox running: open http://127.0.0.1:")
+    assert not [line for line in printed if "WARNING" in line or "Traceback" in line], printed
+
+
+def test_welcome_names_the_bot_and_says_what_to_type(context, sandbox):
+    page = open_window(context, sandbox)
+    assert channel_name(page) == "kokeshi"
+    first = page.locator(
+        "#channel-message-list article.channel-message", has_text="Welcome to the Kokeshi sandbox"
+    ).first
+    expect(first).to_contain_text("Kokeshi")
+    expect(first).to_contain_text("/kokeshi new")
+    expect(first.locator("header img")).to_be_visible()  # the bot's avatar
+    assert "TestBot" not in first.inner_text()
+    today = datetime.now(UTC)
+    stamp = first.locator("time").get_attribute("datetime")
+    assert abs(datetime.fromisoformat(stamp) - today) < timedelta(hours=1), stamp
+
+
+def test_a_two_player_game_is_played_to_the_end_in_the_page(context, sandbox):
+    page = open_window(context, sandbox)
+    rng = random.Random(2)
+    view_as(page, "Aiko")
+    command(page, "kokeshi new", players=2)
+    expect(page.locator("#channel-message-list").get_by_role("button", name="Join").last).to_be_visible()
+    shot(page, "two-player-lobby")
+    view_as(page, "Botan")
+    join = page.locator("#channel-message-list").get_by_role("button", name="Join").last
+    before = signature(page)
+    join.click()
+    wait_for_change(page, before)
+    view_as(page, "Aiko")
+    page.locator("#channel-message-list").get_by_role("button", name="Start").last.click()
+    # The page follows the game into its thread.
+    expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+"), timeout=15_000)
+    expect(controls(page).first).to_be_visible(timeout=15_000)
+    shot(page, "two-player-first-turn")
+    latencies = play_to_end(page, rng, every=60, name="two-player")
+    assert len(latencies) > 60
+    final = next(text for text in reversed(message_texts(page)) if "is over!" in text)
+    assert "Aiko" in final and "Botan" in final
+    expect(page.locator("#channel-message-list img[alt*='final'], #channel-message-list img").last).to_be_visible()
+    shot(page, "two-player-final")
+    phone = open_window(context, sandbox, width=390, height=844)
+    shot(phone, "two-player-final-phone")
+
+
+def test_a_solo_game_is_played_to_the_end_in_the_page(context, sandbox):
+    page = open_window(context, sandbox)
+    back_to_channel(page)
+    view_as(page, "Chiyo")
+    command(page, "kokeshi solo")
+    expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+.*solo"), timeout=15_000)
+    latencies = play_to_end(page, random.Random(3), every=40, name="solo")
+    assert latencies
+    assert "automa" in next(text for text in reversed(message_texts(page)) if "is over!" in text)
+    shot(page, "solo-final")
+
+
+def test_daily_and_weekly_at_once_each_reachable_and_finished(context, sandbox):
+    page = open_window(context, sandbox)
+    back_to_channel(page)
+    view_as(page, "Daichi")
+    command(page, "kokeshi daily")
+    expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+"), timeout=15_000)
+    daily = channel_name(page)
+    play_step(page, random.Random(4))
+    back_to_channel(page)
+    command(page, "kokeshi weekly")
+    expect(page.locator("#channel-name")).not_to_have_text("kokeshi", timeout=15_000)
+    weekly = channel_name(page)
+    assert weekly != daily
+    play_step(page, random.Random(5))
+    # /kokeshi status lists both games with links that lead to each.
+    rng = random.Random(6)
+    for name in (daily, weekly):
+        back_to_channel(page)
+        command(page, "kokeshi status")
+        link = page.locator("#channel-message-list a", has_text=name.split(" —")[0]).last
+        follow_link(page, link)
+        assert channel_name(page) == name
+        shot(page, f"status-link-{name.split()[1]}")
+        play_to_end(page, rng)
+        assert is_over(page)
+
+
+def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sandbox):
+    page = open_window(context, sandbox)
+    back_to_channel(page)
+    view_as(page, "Aiko")
+    command(page, "kokeshi new", players=2)
+    view_as(page, "Chiyo")
+    join = page.locator("#channel-message-list").get_by_role("button", name="Join").last
+    before = signature(page)
+    join.click()
+    wait_for_change(page, before)
+    view_as(page, "Aiko")
+    page.locator("#channel-message-list").get_by_role("button", name="Start").last.click()
+    expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+"), timeout=15_000)
+    rng = random.Random(7)
+    for _ in range(25):
+        play_step(page, rng)
+    current = to_act(page)
+    newest = message_texts(page)[-1]
+    page.reload()
+    expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+"))
+    expect(page.locator("#channel-message-list article.channel-message").last).to_be_in_viewport()
+    assert message_texts(page)[-1].split("\n")[0] == newest.split("\n")[0]
+    for name in ("Chiyo", "Aiko", "Botan"):
+        view_as(page, name)
+        expect(page.locator("#channel-message-list article.channel-message").last).to_be_in_viewport()
+    view_as(page, current)
+    assert controls(page).count() > 0
+    shot(page, "after-reload")
+
+
+def test_the_clock_survives_a_burst_of_commands(context, sandbox):
+    page = open_window(context, sandbox)
+    back_to_channel(page)
+    view_as(page, "Botan")
+
+    def newest_time():
+        return datetime.fromisoformat(page.locator("#channel-message-list time").last.get_attribute("datetime"))
+
+    for _ in range(25):
+        command(page, "kokeshi status")
+    burst_end = newest_time()
+    page.wait_for_timeout(4000)
+    command(page, "kokeshi help")
+    assert newest_time() - burst_end >= timedelta(seconds=3), (burst_end, newest_time(), last_text(page))
+    assert viewer(page) == "Botan"

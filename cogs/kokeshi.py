@@ -294,7 +294,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             if record.status != "active":
                 raise UserError("This game is not being played.")
             await self.store.undo(record.id, seat.name)
-            await self.tables.publish(record, [], intro=f"↩️ **{escape(seat.name)}** took back their last choice.")
+            channel = await self.tables.game_channel(record)
+            if channel is not None:
+                note = f"↩️ **{escape(seat.name)}** took back their last choice."
+                await self.tables.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
+            await self.tables.poster.show(record.id)
             await interaction.followup.send("Undone.", ephemeral=True)
 
         await self.tables.guard(interaction, game, run())
@@ -313,9 +317,12 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 raise UserError("You have already resigned from this game.")
             await self.store.update_seat(record.id, seat.name, ai=True, resigned=True)
             record = await self.store.get_game(record.id)
-            events = await self.tables.drive_ai(record)
-            note = f"🏳️ **{escape(seat.name)}** resigned; the AI plays their seat, and they rank last."
-            await self.tables.publish(record, events, intro=note, new_message=True)
+            channel = await self.tables.game_channel(record)
+            if channel is not None:
+                note = f"🏳️ **{escape(seat.name)}** resigned; the AI plays their seat, and they rank last."
+                await self.tables.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
+            await self.tables.drive_ai(record)
+            await self.tables.poster.show(record.id)
             await interaction.followup.send("You resigned. Thanks for playing!", ephemeral=True)
 
         await self.tables.guard(interaction, game, run())

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from engine import Event
+from engine import Event, Game
+from storage import LoggedAction
 
 # Steps a player does not need to read about after every turn; the full log still has them.
 _QUIET = frozenset({"turn_ended", "setup_done", "tile_drawn", "effect_chosen"})
@@ -17,9 +18,10 @@ def narrate(events: Iterable[Event], *, limit: int = MAX_LINES) -> str:
     for event in events:
         if event.kind in _QUIET:
             continue
-        text = event.text
-        if event.player and text.startswith(event.player):
-            text = f"**{_escape(event.player)}**{text[len(event.player) :]}"
+        text = _escape(event.text)
+        name = _escape(event.player) if event.player else ""
+        if name and text.startswith(name):
+            text = f"**{name}**{text[len(name) :]}"
         lines.append(f"• {text}")
     if len(lines) > limit:
         hidden = len(lines) - limit + 1
@@ -28,10 +30,71 @@ def narrate(events: Iterable[Event], *, limit: int = MAX_LINES) -> str:
 
 
 def _escape(text: str) -> str:
-    """Keep Discord markdown in player names from changing the message's formatting."""
-    for ch in ("\\", "*", "_", "~", "`", "|", ">"):
+    """Show a player's name (or a line that contains one) literally: no formatting, masked link or mention."""
+    for ch in ("\\", "*", "_", "~", "`", "|", ">", "<", "[", "]", "#", ":"):
         text = text.replace(ch, f"\\{ch}")
     return text
 
 
 escape = _escape
+
+
+# ------------------------------------------------------------------ turn records and the "since your turn" ping
+
+TURN_ENDS = frozenset({"turn_ended", "setup_done", "game_over"})
+# What a player checking in wants to know of someone else's turn, in a line.
+_HIGHLIGHTS = frozenset({"tile_bought", "quality_bought", "top_passed", "bonus_taken", "automa_tile", "automa_quality"})
+MAX_SINCE_LINES = 6
+
+
+def split_turns(entries: Sequence[LoggedAction]) -> tuple[list[list[LoggedAction]], list[LoggedAction]]:
+    """The finished turns among these logged actions, and the actions of the turn still going on."""
+    turns: list[list[LoggedAction]] = []
+    current: list[LoggedAction] = []
+    for entry in entries:
+        current.append(entry)
+        if any(e.kind in TURN_ENDS for e in entry.events):
+            turns.append(current)
+            current = []
+    return turns, current
+
+
+def _gain(player: str, before: Game, after: Game) -> tuple[int, int]:
+    total = after.scores()[player].total
+    return total - before.scores()[player].total, total
+
+
+def turn_record(turn: Sequence[LoggedAction], before: Game, after: Game) -> str:
+    """A finished turn, for the thread's permanent history: who, what they did, the points it brought."""
+    player = turn[0].player
+    gained, total = _gain(player, before, after)
+    when = "setup" if before.round_number == 0 else f"round {before.round_number}"
+    head = f"**{escape(player)}** · {when} · {gained:+d} → {total} points"
+    story = narrate([e for entry in turn for e in entry.events], limit=8)
+    return f"{head}\n{story}" if story else head
+
+
+def turn_line(turn: Sequence[LoggedAction], before: Game, after: Game) -> str:
+    """The same turn in one line, for a ping: 'Aiko +7: buys …; places …'."""
+    player = turn[0].player
+    gained, _ = _gain(player, before, after)
+    bits = []
+    for entry in turn:
+        for event in entry.events:
+            if event.kind in _HIGHLIGHTS:
+                text = event.text.rstrip(".")
+                if event.player and text.startswith(event.player):
+                    text = text[len(event.player) :].lstrip(" :")
+                bits.append(text)
+    line = f"{escape(player)} {gained:+d}"
+    return f"{line}: {escape('; '.join(bits))}" if bits else line
+
+
+def since_last_turn(lines: Sequence[str]) -> str:
+    """The opening of a 'your turn' ping: every other turn since the player's own, short enough for a lock screen."""
+    if not lines:
+        return ""
+    shown = list(lines[-MAX_SINCE_LINES:])
+    if len(lines) > MAX_SINCE_LINES:
+        shown.insert(0, f"…and {len(lines) - MAX_SINCE_LINES} earlier turns")
+    return "Since your last turn: " + " · ".join(shown)

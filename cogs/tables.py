@@ -7,17 +7,17 @@ import contextlib
 import io
 import logging
 import random
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
 
 import render
 from engine import Event, Game, GreedyPolicy, IllegalAction
-from storage import GameNotFound, GameRecord, GameStateError, StaleVersion
+from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, TurnPosts
 
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
-from .narration import escape, narrate
+from .narration import escape
+from .posting import Poster, turn_key
 
 if TYPE_CHECKING:
     from bot import KokeshiBot
@@ -33,6 +33,7 @@ NEEDED_PERMISSIONS = {
     "embed_links": "Embed Links",
 }
 EXPIRED_TURNS_BEFORE_AI = 3
+MESSAGE_LIMIT = 2000
 _TURN_EVENTS = frozenset({"turn_ended", "setup_done", "game_over"})
 _REMINDERS = (("reminder_half", 0.5), ("reminder_late", 0.9), ("deadline", 1.0))
 
@@ -70,6 +71,13 @@ class Tables:
     def __init__(self, bot: KokeshiBot) -> None:
         self.bot = bot
         self._rng = random.SystemRandom()
+        self.poster = Poster(self)
+        # Threads Discord says are gone; a game whose thread is here gets a new one.
+        self.lost: set[int] = set()
+
+    @staticmethod
+    def clock() -> float:
+        return now()
 
     @property
     def store(self):
@@ -79,7 +87,9 @@ class Tables:
 
     @staticmethod
     async def tell(interaction: discord.Interaction, text: str, **kwargs) -> None:
-        """A private reply, whether or not the interaction was already acknowledged."""
+        """A private reply, whether or not the interaction was already acknowledged; never over Discord's limit."""
+        if len(text) > MESSAGE_LIMIT:
+            text = text[: MESSAGE_LIMIT - 1] + "…"
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, **kwargs)
         else:
@@ -125,16 +135,45 @@ class Tables:
         return f"New games and lobbies: {self.bot.channel_link(channel.id, '#' + channel.name)}"
 
     async def thread_of(self, record: GameRecord) -> discord.abc.Messageable | None:
+        """The game's thread (or its channel), if Discord still has it."""
         channel_id = record.thread_id or record.channel_id
-        if channel_id is None:
+        if channel_id is None or channel_id in self.lost:
             return None
         channel = self.bot.get_channel(channel_id)
         if channel is None:
             try:
                 channel = await self.bot.fetch_channel(channel_id)
+            except discord.NotFound:
+                self.lost.add(channel_id)
+                return None
             except discord.HTTPException:
                 return None
         return channel  # type: ignore[return-value]
+
+    async def game_channel(self, record: GameRecord) -> discord.abc.Messageable | None:
+        """Where the game is shown: its thread, or a new thread when someone deleted it."""
+        channel = await self.thread_of(record)
+        if channel is not None or not record.thread_id or record.thread_id not in self.lost:
+            return channel
+        parent = self.bot.get_channel(record.channel_id) if record.channel_id else None
+        if parent is None:
+            return None
+        try:
+            note = await parent.send(
+                f"The thread of Kokeshi #{record.id} was deleted, so the game goes on in a new one. Nothing was lost.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            thread = await note.create_thread(name=f"Kokeshi #{record.id} (continued)", auto_archive_duration=10080)
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not open a new thread: %s", record.id, exc)
+            return None
+        log.info("game %d: its thread was deleted; continuing in %d", record.id, thread.id)
+        self.lost.discard(record.thread_id)
+        await self.store.set_thread(record.id, thread.id)
+        await self.store.set_turn_posts(
+            TurnPosts(record.id, recorded_seq=(await self.store.turn_posts(record.id)).recorded_seq)
+        )
+        return thread
 
     # ------------------------------------------------------------------ lobby
 
@@ -297,10 +336,15 @@ class Tables:
         record = await self.store.cancel_game(record.id)
         await self.tell(interaction, f"Kokeshi #{record.id} is cancelled.")
         await self.refresh_lobby(record)
-        await self.clear_prompt(record)
+        await self.store.clear_timers(record.id)
         thread = await self.thread_of(record)
         if thread is not None and record.thread_id:
-            await self._send(record, thread, f"This game was cancelled by {interaction.user.mention}.")
+            await self.send(
+                record,
+                thread,
+                f"This game was cancelled by {interaction.user.mention}.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
 
     async def start(self, interaction: discord.Interaction, record: GameRecord) -> None:
         if record.status != "lobby":
@@ -315,10 +359,14 @@ class Tables:
         await self.store.start_game(record.id, seed)
         record = await self.store.get_game(record.id)
         await self.refresh_lobby(record)
-        events = await self.drive_ai(record)
         order = ", ".join(self.mention(record, n) for n in (await self.store.load_game(record.id))[0].players)
-        intro = f"**Kokeshi #{record.id} begins!** Turn order: {order}."
-        await self.publish(record, events, intro=intro, new_message=True)
+        channel = await self.game_channel(record)
+        if channel is not None:
+            back = self.home(record)
+            intro = f"**Kokeshi #{record.id} begins!** Turn order: {order}." + (f"\n{back}" if back else "")
+            await self.send(record, channel, intro, allowed_mentions=discord.AllowedMentions.none())
+        await self.drive_ai(record)
+        await self.poster.show(record.id)
         where = self.where(record)
         if not record.solo:
             await self.tell(interaction, f"Kokeshi #{record.id} has started: {where}.")
@@ -390,7 +438,7 @@ class Tables:
     ) -> None:
         """Apply a player's action, let the AI seats move, and show the result."""
         try:
-            events = await self.store.apply(record.id, version, seat_name, action)
+            await self.store.apply(record.id, version, seat_name, action)
         except StaleVersion:
             game, current = await self.store.load_game(record.id)
             await self.send_current_prompt(interaction, record, game, current, "That was already answered.")
@@ -400,8 +448,8 @@ class Tables:
         seat = record.seat_named(seat_name)
         if seat is not None and seat.expired:
             await self.store.update_seat(record.id, seat_name, expired=0)
-        events += await self.drive_ai(record)
-        if not await self.publish(record, events):
+        await self.drive_ai(record)
+        if not await self.poster.show(record.id):
             await self.tell(
                 interaction,
                 "Your move is saved, but I could not post in the game's thread. Please ask a server admin to give "
@@ -430,78 +478,19 @@ class Tables:
 
     # ------------------------------------------------------------------ showing the game
 
-    async def _send(self, record: GameRecord, channel, content: str, **kwargs) -> discord.Message | None:
+    async def send(self, record: GameRecord, channel, content: str, **kwargs) -> discord.Message | None:
+        """Post in the game's thread; None when Discord refused (the game itself is saved either way)."""
         try:
             return await channel.send(content, **kwargs)
+        except discord.NotFound:
+            self.lost.add(channel.id)
+            log.warning("game %d: its thread %s is gone", record.id, getattr(channel, "id", "?"))
+            return None
         except discord.HTTPException as exc:
             log.warning("game %d: could not post in %s: %s", record.id, getattr(channel, "id", "?"), exc)
             return None
 
-    async def clear_prompt(self, record: GameRecord) -> None:
-        """Remove the buttons from the last prompt message."""
-        found = await self.store.get_message(record.id, "prompt")
-        channel = self.bot.get_channel(found[0]) if found else None
-        if channel is None:
-            return
-        with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(found[1]).edit(view=None)  # type: ignore[union-attr]
-
-    async def publish(
-        self, record: GameRecord, events: Sequence[Event], *, intro: str = "", new_message: bool = False
-    ) -> bool:
-        """Show the game after a change: a new message when the turn changed, else an edit of the prompt.
-
-        Returns False when Discord refused every attempt (e.g. a permission was taken away); the game itself
-        is already saved either way.
-        """
-        record = await self.store.get_game(record.id)
-        game, version = await self.store.load_game(record.id)
-        channel = await self.thread_of(record)
-        if channel is None:
-            log.warning("game %d: its thread is gone", record.id)
-            return False
-        view = game.view()
-        story = narrate(events)
-        if game.is_over:
-            await self.clear_prompt(record)
-            return await self.post_final(record, game, channel, story)
-        prompt = game.prompt
-        picture = await asyncio.to_thread(render.table, view, events)
-        file = discord.File(io.BytesIO(picture), filename=f"kokeshi-{record.id}-{version}.png")
-        turn_changed = new_message or any(e.kind in _TURN_EVENTS for e in events)
-        question = f"{self.mention(record, prompt.player)} — {QUESTIONS[prompt.kind].lower()}."
-        parts = [p for p in (intro, story, question) if p]
-        content = "\n\n".join(parts)
-        if len(content) > 1900:
-            content = content[:1850] + "…\n\n" + question
-        components = prompt_view(record.id, version, prompt)
-        found = await self.store.get_message(record.id, "prompt")
-        if not turn_changed and found is not None:
-            try:
-                message = channel.get_partial_message(found[1])  # type: ignore[union-attr]
-                await message.edit(content=content, attachments=[file], view=components)
-                return True
-            except discord.HTTPException as exc:
-                log.warning("game %d: could not edit the prompt, posting anew: %s", record.id, exc)
-        await self.clear_prompt(record)
-        seat = record.seat_named(prompt.player)
-        mention_user = discord.Object(seat.user_id) if seat and seat.user_id and not seat.ai else None
-        message = await self._send(
-            record,
-            channel,
-            content,
-            file=file,
-            view=components,
-            allowed_mentions=discord.AllowedMentions(users=[mention_user] if mention_user else False),
-        )
-        if message is not None:
-            await self.store.set_message(record.id, "prompt", message.channel.id, message.id)
-        await self.start_turn_timers(record, version, prompt.player)
-        if mention_user is not None and message is not None:
-            await self.notify(record, seat.user_id, message)
-        return message is not None
-
-    async def post_final(self, record: GameRecord, game: Game, channel, story: str) -> bool:
+    async def post_final(self, record: GameRecord, game: Game, channel) -> bool:
         scores = game.scores()
         results = await self.store.results(record.id)
         ranking = [r.name for r in results] or game.ranking()
@@ -523,8 +512,9 @@ class Tables:
             if record.challenge:
                 summary = await self.bot.community.challenge_summary(record.id, record.challenge, record.host_id)
                 headline += f"\n{summary}" if summary else ""
-        content = "\n\n".join(p for p in (story, headline, "\n".join(lines)) if p)[:1990]
-        message = await self._send(
+        back = self.home(record)
+        content = "\n\n".join(p for p in (headline, "\n".join(lines), back) if p)[:1990]
+        message = await self.send(
             record,
             channel,
             content,
@@ -557,37 +547,50 @@ class Tables:
             await self.store.set_timer(record.id, kind, start + fraction * record.turn_timer, version)
         self.bot.wake_timers()
 
-    async def fire(self, game_id: int, kind: str, due_at: float) -> None:
-        """A reminder or a deadline is due."""
-        await self.store.clear_timers(game_id, [kind])
+    async def fire(self, game_id: int, kind: str, version: int) -> None:
+        """A timer is due: a reminder, a turn's deadline, or a thread to post again. A timer acts only on the
+        turn it was set for; the row goes only once its work is done, so a crash midway runs it again."""
         record = await self.store.get_game(game_id)
         if record.status != "active":
             await self.store.clear_timers(game_id)
             return
-        game, version = await self.store.load_game(game_id)
+        if kind == "repost":
+            await self.store.clear_timers(game_id, ["repost"])
+            await self.poster.show(game_id)
+            return
+        game, current = await self.store.load_game(game_id)
+        posts = await self.store.turn_posts(game_id)
+        if version != posts.turn_version or posts.turn_key != turn_key(game):
+            # Set for a turn that is over (or never shown): show the game as it is now, which sets the
+            # current turn's timers afresh.
+            await self.store.clear_timers(game_id, [kind])
+            if posts.turn_key != turn_key(game) or posts.shown_version < current:
+                await self.poster.show(game_id)
+            return
         prompt = game.prompt
         seat = record.seat_named(prompt.player) if prompt else None
         if seat is None or seat.ai:
+            await self.store.clear_timers(game_id, [kind])
             return
-        channel = await self.thread_of(record)
+        channel = await self.game_channel(record)
         if kind != "deadline":
             deadline = next((t for t in await self.store.timers(game_id) if t.kind == "deadline"), None)
             left = f" You have {duration(deadline.due_at - now())} left." if deadline else ""
             if channel is not None:
-                await self._send(
+                await self.send(
                     record,
                     channel,
                     f"⏰ {self.mention(record, seat.name)}, Kokeshi #{record.id} is waiting for you.{left}",
-                    allowed_mentions=discord.AllowedMentions(users=True),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat.user_id)]),
                 )
+            await self.store.clear_timers(game_id, [kind])
             return
-        events: list[Event] = []
         while prompt is not None and prompt.player == seat.name:
-            action = GreedyPolicy(version).choose(game)
+            action = GreedyPolicy(current).choose(game)
             # If the player answered at that very moment, carry on from the new state.
             with contextlib.suppress(StaleVersion, IllegalAction):
-                events += await self.store.apply(game_id, version, seat.name, action, source="timeout")
-            game, version = await self.store.load_game(game_id)
+                await self.store.apply(game_id, current, seat.name, action, source="timeout")
+            game, current = await self.store.load_game(game_id)
             prompt = game.prompt
         expired = seat.expired + 1
         handed = expired >= EXPIRED_TURNS_BEFORE_AI
@@ -595,9 +598,16 @@ class Tables:
         note = f"⌛ {escape(seat.name)}'s time ran out, so the AI played that turn."
         if handed:
             note += f" After {EXPIRED_TURNS_BEFORE_AI} turns in a row, the AI now plays this seat for good."
-        record = await self.store.get_game(game_id)
-        events += await self.drive_ai(record)
-        # A message of its own: as the prompt's intro it would vanish when the next player's choice edits the prompt.
         if channel is not None:
-            await self._send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
-        await self.publish(record, events)
+            await self.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
+        await self.store.clear_timers(game_id, ["deadline", "reminder_half", "reminder_late"])
+        await self.drive_ai(await self.store.get_game(game_id))
+        await self.poster.show(game_id)
+
+    async def catch_up(self) -> None:
+        """Post every game whose thread is behind its log (after a crash, or posts Discord refused)."""
+        for game_id in await self.store.games_behind():
+            try:
+                await self.poster.show(game_id)
+            except Exception:
+                log.exception("game %d: could not be shown", game_id)

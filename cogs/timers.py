@@ -27,6 +27,7 @@ class Timers(commands.Cog):
         self.bot = bot
         self.task: asyncio.Task | None = None
         self.sleeping = False
+        self.caught_up = False
 
     async def cog_load(self) -> None:
         self.task = asyncio.create_task(self.run(), name="kokeshi-timers")
@@ -45,6 +46,10 @@ class Timers(commands.Cog):
 
     async def run(self) -> None:
         await self.bot.wait_until_ready()
+        if not self.caught_up:
+            # Games whose last turn was saved but never shown (the bot stopped in between) come first.
+            self.caught_up = True
+            await self.bot.tables.catch_up()
         while not self.bot.is_closed():
             try:
                 await self.fire_due()
@@ -70,7 +75,7 @@ class Timers(commands.Cog):
             log.exception("posting the daily results failed")
         for timer in await self.bot.store.due_timers(now()):
             try:
-                await self.bot.tables.fire(timer.game_id, timer.kind, timer.due_at)
+                await self.bot.tables.fire(timer.game_id, timer.kind, timer.version)
             except Exception:
                 log.exception("timer %s of game %d failed", timer.kind, timer.game_id)
                 await self.bot.store.clear_timers(timer.game_id, [timer.kind])

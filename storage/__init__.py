@@ -13,6 +13,7 @@ from .records import (
     StaleVersion,
     StoreError,
     Timer,
+    TurnPosts,
     UndoRefused,
 )
 from .store import Store, backup_file, clean_name, migrations
@@ -38,6 +39,7 @@ __all__ = [
     "Store",
     "StoreError",
     "Timer",
+    "TurnPosts",
     "UndoRefused",
     "backup_file",
     "clean_name",

@@ -141,3 +141,14 @@ class Timer:
     kind: str
     due_at: float
     version: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPosts:
+    """How far a game's thread is posted: turn records, the live prompt, and the turn its timers belong to."""
+
+    game_id: int
+    recorded_seq: int = 0
+    shown_version: int = -1
+    turn_key: str = ""
+    turn_version: int = -1

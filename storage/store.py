@@ -30,6 +30,7 @@ from .records import (
     StaleVersion,
     StoreError,
     Timer,
+    TurnPosts,
     UndoRefused,
 )
 
@@ -706,6 +707,54 @@ class Store(CommunityStore):
         """The game's timers, earliest first."""
         rows = await self._all("SELECT * FROM timers WHERE game_id = ? ORDER BY due_at", (game_id,))
         return [Timer(r["game_id"], r["kind"], r["due_at"], r["version"]) for r in rows]
+
+    # ------------------------------------------------------------------ what the thread shows
+
+    async def turn_posts(self, game_id: int) -> TurnPosts:
+        """How far the game's thread is posted (nothing yet for a game never shown)."""
+        r = await self._one("SELECT * FROM turn_posts WHERE game_id = ?", (game_id,))
+        if r is None:
+            return TurnPosts(game_id)
+        return TurnPosts(game_id, r["recorded_seq"], r["shown_version"], r["turn_key"], r["turn_version"])
+
+    async def set_turn_posts(self, posts: TurnPosts) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO turn_posts (game_id, recorded_seq, shown_version, turn_key, turn_version) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET recorded_seq = excluded.recorded_seq, "
+                "shown_version = excluded.shown_version, turn_key = excluded.turn_key, "
+                "turn_version = excluded.turn_version",
+                (posts.game_id, posts.recorded_seq, posts.shown_version, posts.turn_key, posts.turn_version),
+            )
+
+    async def games_behind(self) -> list[int]:
+        """Games whose thread does not show their current version: a post failed or the bot stopped first."""
+        rows = await self._all(
+            "SELECT g.id FROM games g LEFT JOIN turn_posts p ON p.game_id = g.id "
+            "WHERE g.status IN ('active', 'finished') AND g.seed IS NOT NULL "
+            "AND (p.game_id IS NULL OR p.shown_version < g.version) ORDER BY g.id"
+        )
+        return [r["id"] for r in rows]
+
+    async def states_after(self, game_id: int, seqs: Iterable[int]) -> dict[int, Game]:
+        """The game as it stood right after each of these actions, 0 meaning before any (replayed once)."""
+        wanted = set(seqs)
+        row = await self._one("SELECT seed, side, solo FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise GameNotFound(f"there is no game {game_id}")
+        names = [
+            r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        ]
+        actions = await self._all("SELECT seq, player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        game = replay(names, seed=row["seed"], side=row["side"], solo=bool(row["solo"]), actions=[])
+        found: dict[int, Game] = {0: game.clone()} if 0 in wanted else {}
+        for a in actions:
+            if not wanted - found.keys():
+                break
+            game.apply(a["player"], a["action"])
+            if a["seq"] in wanted:
+                found[a["seq"]] = game.clone()
+        return found
 
     # ------------------------------------------------------------------ message ids and settings
 

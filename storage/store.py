@@ -1,4 +1,4 @@
-"""The SQLite store: games as (options, seed, seats, append-only action log), with snapshots as a cache."""
+"""The SQLite store: games as (rules version, options, seed, seats, append-only action log), snapshots as a cache."""
 
 from __future__ import annotations
 
@@ -40,9 +40,12 @@ NAME_LIMIT = 32
 _CACHE_SIZE = 1024
 # An action whose events include one of these ends a turn: undo never reaches back past it.
 _TURN_BOUNDARIES = frozenset({"turn_ended", "setup_done", "game_over"})
+# The seed is kept as decimal text (128-bit seeds); games dealt before migration 0004 have only the INTEGER column.
+_SEED = "COALESCE(seed_text, CAST(seed AS TEXT)) AS seed"
+_STARTED = "(seed_text IS NOT NULL OR seed IS NOT NULL)"
 _GAME_COLUMNS = (
-    "id, guild_id, channel_id, thread_id, host_id, status, players, side, solo, turn_timer, seed, version, moves, "
-    "broken_reason, created_at, updated_at, finished_at, challenge"
+    f"id, guild_id, channel_id, thread_id, host_id, status, players, side, solo, turn_timer, {_SEED}, version, "
+    "moves, broken_reason, created_at, updated_at, finished_at, challenge"
 )
 
 
@@ -204,7 +207,7 @@ class Store(CommunityStore):
                 r["side"],
                 bool(r["solo"]),
                 r["turn_timer"],
-                r["seed"],
+                None if r["seed"] is None else int(r["seed"]),
                 r["version"],
                 r["moves"],
                 r["broken_reason"],
@@ -363,9 +366,9 @@ class Store(CommunityStore):
             game = new_game(names, seed=seed, side=record.side, solo=record.solo)
             version = record.version + 1
             await db.execute(
-                "UPDATE games SET status = 'active', seed = ?, players = ?, version = ?, moves = 0, snapshot = ?, "
-                "updated_at = ? WHERE id = ?",
-                (seed, len(names), version, game.to_json(), self._clock(), game_id),
+                "UPDATE games SET status = 'active', seed = NULL, seed_text = ?, rules = ?, players = ?, version = ?, "
+                "moves = 0, snapshot = ?, updated_at = ? WHERE id = ?",
+                (str(seed), game.rules, len(names), version, game.to_json(), self._clock(), game_id),
             )
         self._remember(game_id, version, game)
         return game.clone(), version
@@ -437,7 +440,8 @@ class Store(CommunityStore):
     async def _load(self, game_id: int) -> tuple[int, Game]:
         """The cached game, or the game rebuilt from its log; the snapshot is checked and repaired."""
         row = await self._one(
-            "SELECT status, seed, side, solo, version, snapshot, broken_reason FROM games WHERE id = ?", (game_id,)
+            f"SELECT status, {_SEED}, rules, side, solo, version, snapshot, broken_reason FROM games WHERE id = ?",
+            (game_id,),
         )
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
@@ -457,7 +461,14 @@ class Store(CommunityStore):
             for r in await self._all("SELECT player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
         ]
         try:
-            game = replay(names, seed=row["seed"], side=row["side"], solo=bool(row["solo"]), actions=actions)
+            game = replay(
+                names,
+                seed=int(row["seed"]),
+                side=row["side"],
+                solo=bool(row["solo"]),
+                actions=actions,
+                rules=row["rules"],
+            )
         except (IllegalAction, ValueError) as exc:
             reason = f"its log no longer replays: {exc}"
             log.error("game %d is broken: %s", game_id, reason)
@@ -775,7 +786,7 @@ class Store(CommunityStore):
 
     async def started_games(self) -> int:
         """How many games have been dealt (any status)."""
-        (count,) = await (await self._db.execute("SELECT COUNT(*) FROM games WHERE seed IS NOT NULL")).fetchone()
+        (count,) = await (await self._db.execute(f"SELECT COUNT(*) FROM games WHERE {_STARTED}")).fetchone()
         return count
 
     # ------------------------------------------------------------------ maintenance
@@ -784,8 +795,8 @@ class Store(CommunityStore):
         """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree."""
         problems: list[tuple[int, str]] = []
         games = await self._all(
-            "SELECT id, status, seed, side, solo, snapshot, broken_reason, moves FROM games "
-            "WHERE seed IS NOT NULL ORDER BY id"
+            f"SELECT id, status, {_SEED}, rules, side, solo, snapshot, broken_reason, moves FROM games "
+            f"WHERE {_STARTED} ORDER BY id"
         )
         for g in games:
             if g["status"] == "broken":
@@ -804,7 +815,7 @@ class Store(CommunityStore):
         if [a.seq for a in logged] != list(range(1, len(logged) + 1)) or len(logged) != g["moves"]:
             return "the action log has gaps or disagrees with the move count"
         try:
-            game = new_game(names, seed=g["seed"], side=g["side"], solo=bool(g["solo"]))
+            game = new_game(names, seed=int(g["seed"]), side=g["side"], solo=bool(g["solo"]), rules=g["rules"])
             for entry in logged:
                 events = game.apply(entry.player, entry.action)
                 if [e.to_dict() for e in events] != [e.to_dict() for e in entry.events]:

@@ -74,7 +74,7 @@ def describe(event: Event) -> str:
         why = {
             "recognitions": "a player has enough recognitions",
             "bag": "the bag ran out",
-            "stall": f"too many turns passed without a purchase ({IDLE_ROUNDS} rounds' worth)",
+            "stall": f"too many turns went by without a purchase, {IDLE_ROUNDS} rounds' worth",
         }.get(d["reason"], d["reason"])
         return f"The end is triggered ({why}): round {d['final_round']} is the last."
     if kind == "setup_done":

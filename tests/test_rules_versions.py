@@ -13,6 +13,7 @@ import pytest
 
 from engine import CURRENT_RULES, RULES_VERSIONS, Game, RandomPolicy, new_game, replay
 from storage import Store, migrations
+from tests.botkit import open_game
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = json.loads((Path(__file__).with_name("fixtures") / "rules_v1_games.json").read_text(encoding="utf-8"))
@@ -213,3 +214,12 @@ async def test_a_new_game_stores_its_128_bit_seed_and_rules_version_losslessly(t
         assert game.seed == seed and game.rules == CURRENT_RULES and game.version == 30
     finally:
         await reopened.close()
+
+
+async def test_a_game_started_by_the_bot_gets_a_128_bit_seed_and_the_current_rules(world):
+    game_id, _thread = await open_game(world, players=2)
+    record = await world.store.get_game(game_id)
+    game, _ = await world.store.load_game(game_id)
+    assert game.rules == CURRENT_RULES and game.seed == record.seed
+    # A 128-bit seed from the operating system has more than 64 significant bits but for a 2^-64 chance.
+    assert 64 < record.seed.bit_length() <= 128

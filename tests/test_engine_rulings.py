@@ -40,6 +40,19 @@ def test_a_quality_tile_bought_is_still_placed_at_or_above_its_level():
     assert placed[quality("samurai", 2)] >= 5 and len(g.tracks[0][SAMURAI]) == 7
 
 
+def test_a_two_space_jump_onto_an_empty_space_still_needs_room_at_the_level():
+    """ "A peça deve ser posicionada na trilha a uma altura igual ou superior ao nível indicado na peça": a samurai
+    jumping from 5 to the empty height 7 of a 5-tile track reached level 3's height, but the tile would go at
+    height 6, so only levels 1 and 2 are offered."""
+    g = ready(rules=2)
+    set_track(g, 0, "samurai", filler(g, 5, "green"))
+    set_track(g, 0, "princess", [tile("pink", "double")])
+    g.kokeshi[0][SAMURAI] = 5
+    play(g, "advance:princess", "effect:1", "kokeshi:samurai")
+    assert g.prompt.kind == "buy"
+    assert [a for a in option_ids(g) if a.startswith("quality:")] == ["quality:1", "quality:2"]
+
+
 def test_solo_a_quality_tile_does_not_feed_the_automa():
     """ "Sempre que você comprar uma nova peça, compre também uma peça aleatória da bolsa e coloque-a no tabuleiro
     do jogador fictício": a "nova peça" is an offer tile, set against the quality tiles ("comprar uma nova peça da

@@ -46,9 +46,9 @@ def fill(path: Path, games: int, seed: int) -> None:
             actions.append((game_id, seq, player, action, "player", now))
         db.execute(
             "INSERT INTO games (id, guild_id, channel_id, host_id, status, players, side, solo, turn_timer, seed, "
-            "version, moves, snapshot, created_at, updated_at) VALUES (?, 1, 1, 1, 'active', ?, 'basic', 0, 86400, "
-            "?, ?, ?, ?, ?, ?)",
-            (game_id, players, game_seed, len(actions) + 1, len(actions), game.to_json(), now, now),
+            "rules, version, moves, snapshot, created_at, updated_at) VALUES (?, 1, 1, 1, 'active', ?, 'basic', 0, "
+            "86400, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, players, game_seed, game.rules, len(actions) + 1, len(actions), game.to_json(), now, now),
         )
         db.executemany(
             "INSERT INTO seats (game_id, seat, name, user_id, ai) VALUES (?, ?, ?, ?, 0)",

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import io
 import logging
-import random
+import secrets
 from typing import TYPE_CHECKING
 
 import discord
@@ -32,6 +32,8 @@ NEEDED_PERMISSIONS = {
     "attach_files": "Attach Files",
     "embed_links": "Embed Links",
 }
+# Bits of operating-system randomness in the seed of a new game: far too many to search from its opening.
+SEED_BITS = 128
 EXPIRED_TURNS_BEFORE_AI = 3
 MESSAGE_LIMIT = 2000
 _TURN_EVENTS = frozenset({"turn_ended", "setup_done", "game_over"})
@@ -70,7 +72,6 @@ class Tables:
 
     def __init__(self, bot: KokeshiBot) -> None:
         self.bot = bot
-        self._rng = random.SystemRandom()
         self.poster = Poster(self)
         # Threads Discord says are gone; a game whose thread is here gets a new one.
         self.lost: set[int] = set()
@@ -355,7 +356,7 @@ class Tables:
             raise UserError("Wait for at least one more player (or create the game with AI players).")
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        seed = self.store.challenge_seed(record.challenge) if record.challenge else self._rng.randrange(2**31)
+        seed = self.store.challenge_seed(record.challenge) if record.challenge else secrets.randbits(SEED_BITS)
         await self.store.start_game(record.id, seed)
         record = await self.store.get_game(record.id)
         await self.refresh_lobby(record)

@@ -1,6 +1,6 @@
-"""Kokeshi rules engine: pure, deterministic, no I/O. A game is (options, seed, actions)."""
+"""Kokeshi rules engine: pure, deterministic, no I/O. A game is (rules version, options, seed, actions)."""
 
-from .data import ANIMALS, COLORS, KOKESHI
+from .data import ANIMALS, COLORS, CURRENT_RULES, KOKESHI, RULES_VERSIONS
 from .game import AUTOMA, Game, new_game, replay
 from .model import Event, IllegalAction, Option, Prompt, Score
 from .policies import GreedyPolicy, RandomPolicy, heuristic, play_out
@@ -9,7 +9,9 @@ __all__ = [
     "ANIMALS",
     "AUTOMA",
     "COLORS",
+    "CURRENT_RULES",
     "KOKESHI",
+    "RULES_VERSIONS",
     "Event",
     "Game",
     "GreedyPolicy",

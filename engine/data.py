@@ -44,6 +44,10 @@ SOLO_QUALITY_LEVELS: tuple[int, ...] = tuple(_RAW["quality_tiles"]["solo_levels"
 OFFER_SIZE: int = _RAW["market"]["offer_size"]
 STARTING_PER_PLAYER: int = _RAW["starting_tiles"]["per_player"]
 END_RECOGNITIONS: dict[int, int] = {int(k): v for k, v in _RAW["end"]["recognitions"].items()}
+# Rounds in a row without a purchase that trigger the end (rules version 2 on).
+IDLE_ROUNDS: int = _RAW["end"]["idle_rounds"]
+RULES_VERSIONS: tuple[int, ...] = tuple(_RAW["rules"]["versions"])
+CURRENT_RULES: int = _RAW["rules"]["current"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +155,7 @@ def atom_short(atom: Atom) -> str:
     return _OP_SHORT[op]
 
 
-def _make_tiles() -> tuple[TileSpec, ...]:
+def _make_tiles(normal_types: list[dict]) -> tuple[TileSpec, ...]:
     tiles: list[TileSpec] = []
 
     def add(prefix: str, kind: str, color: int, type_: str, effect: str, animals=(0, 0)) -> None:
@@ -168,7 +172,7 @@ def _make_tiles() -> tuple[TileSpec, ...]:
             add("s", STARTING, color, t["type"], t["effect"])
     for color, kokeshi in enumerate(KOKESHI):
         animals = tuple(ANIMALS.index(a) for a in _RAW["normal_tiles"]["animals"][kokeshi])
-        for t in _RAW["normal_tiles"]["types"]:
+        for t in normal_types:
             add("n", NORMAL, color, t["type"], t["effect"], animals)
     for color in range(N_TRACKS):
         for level in QUALITY_LEVELS:
@@ -191,7 +195,12 @@ def _make_tiles() -> tuple[TileSpec, ...]:
     return tuple(tiles)
 
 
-TILES: tuple[TileSpec, ...] = _make_tiles()
+# The tiles of each rules version: same ids, kinds, colours, levels and animals; only some effects differ.
+TILESETS: dict[int, tuple[TileSpec, ...]] = {
+    rules: _make_tiles(_RAW["normal_tiles"]["rules1"]["types"] if rules == 1 else _RAW["normal_tiles"]["types"])
+    for rules in RULES_VERSIONS
+}
+TILES: tuple[TileSpec, ...] = TILESETS[CURRENT_RULES]
 TILE_BY_ID: dict[str, int] = {t.id: t.index for t in TILES}
 STARTING_TILES: tuple[int, ...] = tuple(t.index for t in TILES if t.kind == STARTING)
 NORMAL_TILES: tuple[int, ...] = tuple(t.index for t in TILES if t.kind == NORMAL)
@@ -205,11 +214,19 @@ TILE_ANIMAL: tuple[int, ...] = tuple(next((arg for op, arg in t.atoms if op == A
 TILE_COLOR: tuple[int, ...] = tuple(t.color for t in TILES)
 IS_QUALITY: tuple[bool, ...] = tuple(t.kind == QUALITY for t in TILES)
 TILE_LEVEL: tuple[int, ...] = tuple(t.level for t in TILES)
+for _tiles in TILESETS.values():
+    _same = all(
+        (a.id, a.kind, a.color, a.level) == (b.id, b.kind, b.color, b.level)
+        and next((arg for op, arg in a.atoms if op == ANIMAL), -1) == TILE_ANIMAL[b.index]
+        for a, b in zip(_tiles, TILES, strict=True)
+    )
+    if not _same:
+        raise ValueError("components.toml: the rules versions must keep the same tiles, animals and ids")
 
 
-def tile_view(index: int) -> dict:
-    """The JSON-safe public description of one tile."""
-    t = TILES[index]
+def tile_view(index: int, rules: int = CURRENT_RULES) -> dict:
+    """The JSON-safe public description of one tile, as the given rules version has it."""
+    t = TILESETS[rules][index]
     d = {"id": t.id, "kind": t.kind, "color": COLORS[t.color], "type": t.type, "effect": t.effect}
     if t.kind == QUALITY:
         d["level"] = t.level

@@ -1,8 +1,8 @@
 """The Kokeshi rules: game state, the decision dispatcher and the cascade queue.
 
-A game is (options, seed, actions). `apply` is the only way to change it. Pending work lives in a data-only
-queue: sub-steps of the active tile go to its front, the activation of a newly reached space to its back, which is
-the rulebook's cascade discipline (a tile finishes all its effects before the tile reached through it acts).
+A game is (rules version, options, seed, actions). `apply` is the only way to change it. Pending work lives in a
+data-only queue: sub-steps of the active tile go to its front, the activation of a newly reached space to its back,
+which is the rulebook's cascade discipline (a tile finishes all its effects before the tile reached through it acts).
 """
 
 from __future__ import annotations
@@ -26,8 +26,10 @@ from .data import (
     BUY_ANY,
     BUY_HERE,
     COLORS,
+    CURRENT_RULES,
     END_RECOGNITIONS,
     HEIGHTS,
+    IDLE_ROUNDS,
     IS_QUALITY,
     KOKESHI,
     LEAD_BONUS,
@@ -42,6 +44,7 @@ from .data import (
     QUALITY_TILE,
     RED_LINE,
     RIGHT,
+    RULES_VERSIONS,
     SIDES,
     SLOTS_AT,
     SOLO_QUALITY_LEVELS,
@@ -51,12 +54,13 @@ from .data import (
     TILE_COLOR,
     TILE_LEVEL,
     TILES,
+    TILESETS,
     TOP_POINTS,
     TRACK_SCORE,
     tile_view,
 )
 from .model import Event, IllegalAction, Option, Prompt, Score
-from .options import ADVANCE, ANIMAL_CHOICE, EFFECT, KOKESHI_CHOICE, MARKET, PLACE, QUALITY
+from .options import ADVANCE, ANIMAL_CHOICE, EFFECT, EFFECT_VOID, KOKESHI_CHOICE, MARKETS, PLACES, QUALITY
 
 AUTOMA = "automa"
 FORMAT = 1
@@ -87,6 +91,11 @@ class Game:
     """One game of Kokeshi. Build it with `new_game`, `replay` or `Game.from_json`."""
 
     __slots__ = (
+        "rules",
+        "tiles",
+        "key",
+        "idle",
+        "bought",
         "seating",
         "names",
         "seed",
@@ -123,8 +132,13 @@ class Game:
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def _blank(cls, seating: Sequence[str], seed: int, side: str, solo: bool) -> Game:
+    def _blank(cls, seating: Sequence[str], seed: int, side: str, solo: bool, rules: int = 1) -> Game:
         g = cls.__new__(cls)
+        g.rules = rules
+        g.tiles = TILESETS[rules]
+        g.key = rng.key(seed) if rules >= 2 else b""
+        g.idle = 0  # idle count: +1 per turn without a purchase, -1 per turn with one (rules 2 on)
+        g.bought = False  # the current player bought a tile this turn (rules 2 on)
         g.seating = list(seating)
         g.seed = seed
         g.side = side
@@ -171,7 +185,10 @@ class Game:
         self.turns = [0] * n
 
     def _rand(self, n: int) -> int:
-        value = rng.draw(self.seed, self.counter, n)
+        if self.rules == 1:
+            value = rng.draw(self.seed, self.counter, n)
+        else:
+            value = rng.draw_keyed(self.key, self.counter, n)
         self.counter += 1
         return value
 
@@ -290,6 +307,8 @@ class Game:
         if kind == BUY_KIND:
             if all(t == _EMPTY for t in self.offer):
                 return "the offer is empty"
+            if decision[1] == _SIDE:
+                return "every track is full"
             return f"the {KOKESHI[decision[1]]} track is full"
         if kind == ANIMAL_KIND:
             return "every disc is at the end of its track"
@@ -304,8 +323,12 @@ class Game:
             return ADVANCE
         if kind == EFFECT_KIND:
             tile, track = decision[1], decision[2]
+            atoms = self.tiles[tile].atoms
+            if self.rules == 1:
+                return tuple(EFFECT[(side, atom)] for side, atom in enumerate(atoms) if not self._void(atom, track))
+            # "resolva apenas 1 de seus efeitos à sua escolha": a side that does nothing may still be chosen.
             return tuple(
-                EFFECT[(side, atom)] for side, atom in enumerate(TILES[tile].atoms) if not self._void(atom, track)
+                (EFFECT_VOID if self._void(atom, track) else EFFECT)[(side, atom)] for side, atom in enumerate(atoms)
             )
         if kind == KOKESHI_KIND:
             op, track = decision[1], decision[2]
@@ -326,7 +349,8 @@ class Game:
             return self._place_options()
         if kind == SETUP:
             used = [k for k in range(N_TRACKS) if self.tracks[p][k]]
-            return tuple(PLACE[tile][k] for tile, _ in self.reserve[p] for k in range(N_TRACKS) if k not in used)
+            place = PLACES[self.rules]
+            return tuple(place[tile][k] for tile, _ in self.reserve[p] for k in range(N_TRACKS) if k not in used)
         raise ValueError(f"unknown decision {decision!r}")
 
     def _room(self, p: int, track: int) -> int:
@@ -348,18 +372,28 @@ class Game:
         if op == ANIMAL:
             return self.discs[self.current][arg] >= MAX_POSITION
         if op == BUY_ANY:
-            return all(t == _EMPTY for t in self.offer)
+            return all(t == _EMPTY for t in self.offer) or (self.rules >= 2 and self._side_room(self.current) <= 0)
         if op == BUY_HERE:
             return all(t == _EMPTY for t in self.offer) or self._room(self.current, track) <= 0
         return False
 
     def _buy_options(self, target: int, quality_allowed: int) -> tuple[Option, ...]:
+        """Purchase options. `quality_allowed`: 0 for none; else (rules 1) 1, or (rules 2 on) the height of the
+        empty space the kokeshi landed on."""
         p = self.current
         if target != _SIDE and self._room(p, target) <= 0:
             return ()
-        options = [MARKET[slot][tile] for slot, tile in enumerate(self.offer) if tile != _EMPTY]
+        if target == _SIDE and self.rules >= 2 and self._side_room(p) <= 0:
+            return ()  # "ignore esse efeito e não compre"
+        market = MARKETS[self.rules]
+        options = [market[slot][tile] for slot, tile in enumerate(self.offer) if tile != _EMPTY]
         if quality_allowed and not self._has_quality(p, target):
+            # Where the tile lands if placed after the tiles already reserved for this track this turn.
             lowest = HEIGHTS - self._room(p, target) + 1
+            if self.rules >= 2:
+                # "se estiver no nível mínimo exigido": the height of the empty space reached decides; the tile
+                # must still go at or above its threshold once the track's reserved tiles are placed.
+                lowest = min(lowest, quality_allowed)
             allowed = SOLO_QUALITY_LEVELS if self.solo else QUALITY_LEVELS
             for level in self.quality_supply[target]:
                 if level in allowed and LEVEL_THRESHOLDS[level - 1] <= lowest:
@@ -379,15 +413,25 @@ class Game:
                 pending[k] += 1
         return [k for k in range(N_TRACKS) if pending[k] < HEIGHTS]
 
+    def _side_room(self, p: int) -> int:
+        """Spaces left for side-reserve tiles: free spaces after every reserved tile is placed."""
+        pending = [len(t) for t in self.tracks[p]]
+        for _, k in self.reserve[p]:
+            if k != _SIDE:
+                pending[k] += 1
+        sides = sum(1 for _, k in self.reserve[p] if k == _SIDE)
+        return sum(max(0, HEIGHTS - n) for n in pending) - sides
+
     def _place_options(self) -> tuple[Option, ...]:
         p = self.current
         side_tracks = self._side_tracks(p)
+        place = PLACES[self.rules]
         options: list[Option] = []
         for tile, k in self.reserve[p]:
             if k == _SIDE:
-                options.extend(PLACE[tile][t] for t in side_tracks)
+                options.extend(place[tile][t] for t in side_tracks)
             elif not IS_QUALITY[tile] or len(self.tracks[p][k]) + 1 >= LEVEL_THRESHOLDS[TILE_LEVEL[tile] - 1]:
-                options.append(PLACE[tile][k])
+                options.append(place[tile][k])
         return tuple(options)
 
     def _drop_unplaceable(self, events: list[Event]) -> None:
@@ -410,7 +454,7 @@ class Game:
             self._move(p, code[1], 1, events)
         elif kind == "effect":
             _, tile, track = decision
-            op, arg = TILES[tile].atoms[code[1]]
+            op, arg = self.tiles[tile].atoms[code[1]]
             self._ev(events, "effect_chosen", p, tile=TILES[tile].id, side=code[1], label=option.label)
             self.queue.insert(0, ["atom", op, arg, track])
         elif kind == "kokeshi":
@@ -434,10 +478,10 @@ class Game:
         if height > len(track):
             self.kokeshi[p][k] = 0
             self._ev(events, "kokeshi_home", p, kokeshi=KOKESHI[k], height=height, reason="empty space")
-            self._ask([BUY_KIND, k, k, 1], events)
+            self._ask([BUY_KIND, k, k, 1 if self.rules == 1 else height], events)
             return
         tile = track[height - 1]
-        spec = TILES[tile]
+        spec = self.tiles[tile]
         if spec.kind == "quality":
             self._ev(events, "quality_step", p, kokeshi=KOKESHI[k], tile=spec.id, height=height)
             self._move(p, k, 1, events)
@@ -509,6 +553,7 @@ class Game:
 
     def _buy_market(self, p: int, slot: int, target: int, activated: int, events: list[Event]) -> None:
         tile = self.offer[slot]
+        self.bought = True
         self.offer[slot] = _EMPTY
         self.reserve[p].append((tile, target))
         self._ev(
@@ -537,10 +582,12 @@ class Game:
         self.quality_taken[k] += 1
         self.reserve[p].append((tile, k))
         self.recognitions[p] += 1
+        self.bought = True
         self._ev(events, "quality_bought", p, tile=TILES[tile].id, kokeshi=KOKESHI[k], level=level)
         self._quality_competition(k, p, events)
         self._check_end(p, events)
-        if self.solo:
+        # Rules 2 on: "Sempre que você comprar uma nova peça" is an offer tile, never a quality tile.
+        if self.solo and self.rules == 1:
             self._automa_draw(k, events)
 
     def _quality_competition(self, k: int, p: int, events: list[Event]) -> None:
@@ -668,6 +715,12 @@ class Game:
             self._ev(events, "setup_done", p, next=self.names[self.current])
             return
         self.turns[p] += 1
+        if self.rules >= 2:
+            # The idle-round end (components.toml [end] idle_rounds): not in the rulebook, a guard against stalling.
+            self.idle = max(0, self.idle - 1) if self.bought else self.idle + 1
+            self.bought = False
+            if self.idle >= IDLE_ROUNDS * self.humans:
+                self._trigger_end("stall", p, events)
         if last:
             if self.end_reason is not None and self.round >= self.final_round:
                 self.over = True
@@ -723,17 +776,21 @@ class Game:
         return {name: self._score(p, leaders) for p, name in enumerate(self.names)}
 
     def ranking(self) -> list[str]:
-        """Seats best first: total, then animal points, then track points, then latest in turn order.
+        """Seats best first: total, then animal points, then the sum of the kokeshi's heights, then latest in turn
+        order; in solo too, where the automa sits last.
 
-        In solo the player must score more than the automa: a tied total ranks the automa first.
+        Rules version 1: the second tie-break is track points, and in solo a tied total ranks the automa first.
         """
         scores = self.scores()
 
         def key(p: int) -> tuple:
             s = scores[self.names[p]]
-            if self.solo:
-                return (s.total, p)
-            return (s.total, s.animals, s.tracks, p)
+            if self.rules == 1:
+                if self.solo:
+                    return (s.total, p)
+                return (s.total, s.animals, s.tracks, p)
+            # "a maior soma dos níveis das kokeshi no tabuleiro de oficina do artesão"
+            return (s.total, s.animals, sum(self.kokeshi[p]), p)
 
         return [self.names[p] for p in sorted(range(len(self.names)), key=key, reverse=True)]
 
@@ -753,13 +810,16 @@ class Game:
                     "in_play": self.in_play[p],
                     "recognitions": self.recognitions[p],
                     "turns": self.turns[p],
-                    "tracks": {KOKESHI[k]: [tile_view(t) for t in self.tracks[p][k]] for k in range(N_TRACKS)},
+                    "tracks": {
+                        KOKESHI[k]: [tile_view(t, self.rules) for t in self.tracks[p][k]] for k in range(N_TRACKS)
+                    },
                     "kokeshi": {KOKESHI[k]: self.kokeshi[p][k] for k in range(N_TRACKS)},
                     "animals": {ANIMALS[a]: self.discs[p][a] for a in range(len(ANIMALS))},
                     "arrival": {ANIMALS[a]: self.arrived[p][a] for a in range(len(ANIMALS))},
                     "leads": [ANIMALS[a] for a, seat in enumerate(leaders) if seat == p],
                     "reserve": [
-                        {**tile_view(t), "track": None if k == _SIDE else KOKESHI[k]} for t, k in self.reserve[p]
+                        {**tile_view(t, self.rules), "track": None if k == _SIDE else KOKESHI[k]}
+                        for t, k in self.reserve[p]
                     ],
                     "adjacent_pairs": 0 if self.solo and p == 1 else self._adjacent_pairs(p),
                     "score": scores[name].to_dict(),
@@ -767,6 +827,7 @@ class Game:
             )
         return {
             "version": self.version,
+            "rules": self.rules,
             "side": self.side,
             "solo": self.solo,
             "phase": "over" if self.over else ("setup" if self.round == 0 else "play"),
@@ -776,14 +837,14 @@ class Game:
             "final_round": self.final_round or None,
             "current": None if self.over else self.names[self.current],
             "bag": len(self.bag),
-            "offer": [None if t == _EMPTY else tile_view(t) for t in self.offer],
+            "offer": [None if t == _EMPTY else tile_view(t, self.rules) for t in self.offer],
             "quality_supply": {KOKESHI[k]: list(self.quality_supply[k]) for k in range(N_TRACKS)},
             "bonus_slots": [
                 {
                     "id": slot.id,
                     "animals": [ANIMALS[a] for a in slot.animals],
                     "position": slot.position,
-                    "tile": None if self.slots[i] == _EMPTY else tile_view(self.slots[i]),
+                    "tile": None if self.slots[i] == _EMPTY else tile_view(self.slots[i], self.rules),
                 }
                 for i, slot in enumerate(BONUS_SLOTS)
             ],
@@ -805,7 +866,7 @@ class Game:
         decision = self.decision
         if decision is not None and decision[0] == EFFECT_KIND:
             decision = [EFFECT_KIND, TILES[decision[1]].id, decision[2]]
-        return {
+        state = {
             "format": FORMAT,
             "seating": self.seating,
             "seed": self.seed,
@@ -837,6 +898,10 @@ class Game:
             "queue": self.queue,
             "decision": decision,
         }
+        if self.rules != 1:
+            # Rules version 1 saves keep their exact old form: no key for the version, none for the idle count.
+            state.update(rules=self.rules, idle=self.idle, bought=self.bought)
+        return state
 
     def to_json(self) -> str:
         """The whole state as canonical JSON; `Game.from_json` gives an equal game."""
@@ -861,6 +926,11 @@ class Game:
     def clone(self) -> Game:
         """An independent copy, cheap enough for one-ply lookahead."""
         g = Game.__new__(Game)
+        g.rules = self.rules
+        g.tiles = self.tiles
+        g.key = self.key
+        g.idle = self.idle
+        g.bought = self.bought
         g.seating = list(self.seating)
         g.names = list(self.names)
         g.seed = self.seed
@@ -895,9 +965,17 @@ class Game:
         return g
 
 
-def new_game(players: Sequence[str], *, seed: int, side: str = "basic", solo: bool = False) -> Game:
-    """Set up a game: 2–4 player names, or exactly one with `solo=True` (against the automa)."""
+def new_game(
+    players: Sequence[str], *, seed: int, side: str = "basic", solo: bool = False, rules: int = CURRENT_RULES
+) -> Game:
+    """Set up a game: 2–4 player names, or exactly one with `solo=True` (against the automa).
+
+    `rules` is the rules version (`engine.RULES_VERSIONS`); new games take the current one, a stored game the
+    version it was dealt under.
+    """
     names = [str(p) for p in players]
+    if rules not in RULES_VERSIONS or isinstance(rules, bool):
+        raise ValueError(f"rules must be one of {', '.join(map(str, RULES_VERSIONS))}, not {rules!r}")
     if side not in SIDES:
         raise ValueError(f"side must be one of {', '.join(SIDES)}, not {side!r}")
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -911,7 +989,7 @@ def new_game(players: Sequence[str], *, seed: int, side: str = "basic", solo: bo
         raise ValueError("player names must be distinct and not empty")
     if AUTOMA in names:
         raise ValueError(f"{AUTOMA!r} is the solo opponent's name and cannot be a player's")
-    g = Game._blank(names, seed, side, solo)
+    g = Game._blank(names, seed, side, solo, rules)
     if solo:
         order = [names[0], AUTOMA]
         g.humans = 1
@@ -945,12 +1023,13 @@ def replay(
     side: str = "basic",
     solo: bool = False,
     actions: Sequence[tuple[str, str]] = (),
+    rules: int = CURRENT_RULES,
 ) -> Game:
-    """The game reached by applying `actions` ((player, action) pairs) to a new game."""
-    game = new_game(players, seed=seed, side=side, solo=solo)
+    """The game reached by applying `actions` ((player, action) pairs) to a new game of that rules version."""
+    game = new_game(players, seed=seed, side=side, solo=solo, rules=rules)
     for player, action in actions:
         game.apply(player, action)
     return game
 
 
-__all__ = ["AUTOMA", "COLORS", "Game", "new_game", "replay"]
+__all__ = ["AUTOMA", "COLORS", "CURRENT_RULES", "RULES_VERSIONS", "Game", "new_game", "replay"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .data import ANIMAL_NAMES, ANIMALS, KOKESHI, KOKESHI_NAMES, TILE_BY_ID, TILES
+from .data import ANIMAL_NAMES, ANIMALS, IDLE_ROUNDS, KOKESHI, KOKESHI_NAMES, TILE_BY_ID, TILES
 
 if TYPE_CHECKING:
     from .model import Event
@@ -71,7 +71,11 @@ def describe(event: Event) -> str:
     if kind == "tile_discarded":
         return f"The {_tile(d['tile'])} tile is discarded: {d['reason']}."
     if kind == "end_triggered":
-        why = "a player has enough recognitions" if d["reason"] == "recognitions" else "the bag ran out"
+        why = {
+            "recognitions": "a player has enough recognitions",
+            "bag": "the bag ran out",
+            "stall": f"too many turns went by without a purchase, {IDLE_ROUNDS} rounds' worth",
+        }.get(d["reason"], d["reason"])
         return f"The end is triggered ({why}): round {d['final_round']} is the last."
     if kind == "setup_done":
         return f"{who} has placed their starting tiles; {d['next']} is next."

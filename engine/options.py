@@ -20,7 +20,7 @@ from .data import (
     QUALITY_LEVELS,
     QUALITY_POINTS,
     RIGHT,
-    TILES,
+    TILESETS,
     Atom,
 )
 from .model import Option
@@ -49,9 +49,15 @@ ADVANCE: tuple[Option, ...] = tuple(
 )
 
 EFFECT: dict[tuple[int, Atom], Option] = {}
-for _tile in TILES:
-    for _side, _atom in enumerate(_tile.atoms):
-        EFFECT.setdefault((_side, _atom), Option(f"effect:{_side}", atom_label(_atom), ("effect", _side)))
+# The same side when it can do nothing here (rules version 2 on: it may still be chosen).
+EFFECT_VOID: dict[tuple[int, Atom], Option] = {}
+for _tiles in TILESETS.values():
+    for _tile in _tiles:
+        for _side, _atom in enumerate(_tile.atoms):
+            EFFECT.setdefault((_side, _atom), Option(f"effect:{_side}", atom_label(_atom), ("effect", _side)))
+            EFFECT_VOID.setdefault(
+                (_side, _atom), Option(f"effect:{_side}", f"{atom_label(_atom)} (does nothing)", ("effect", _side))
+            )
 
 # KOKESHI_CHOICE[steps - 1][kokeshi]
 KOKESHI_CHOICE: tuple[tuple[Option, ...], ...] = (
@@ -66,11 +72,14 @@ ANIMAL_CHOICE: tuple[Option, ...] = tuple(
     Option(f"animal:{ANIMALS[a]}", f"Advance your {ANIMAL_NAMES[a]} disc", ("animal", a)) for a in range(len(ANIMALS))
 )
 
-# MARKET[slot][tile]
-MARKET: tuple[tuple[Option, ...], ...] = tuple(
-    tuple(Option(f"market:{slot}", f"Buy the {t.name} tile", ("market", slot)) for t in TILES)
-    for slot in range(OFFER_SIZE)
-)
+# MARKETS[rules][slot][tile]: labels name the tile as its rules version has it.
+MARKETS: dict[int, tuple[tuple[Option, ...], ...]] = {
+    rules: tuple(
+        tuple(Option(f"market:{slot}", f"Buy the {t.name} tile", ("market", slot)) for t in tiles)
+        for slot in range(OFFER_SIZE)
+    )
+    for rules, tiles in TILESETS.items()
+}
 
 # QUALITY[kokeshi][level - 1]
 QUALITY: tuple[tuple[Option, ...], ...] = tuple(
@@ -85,15 +94,18 @@ QUALITY: tuple[tuple[Option, ...], ...] = tuple(
     for k in range(N_TRACKS)
 )
 
-# PLACE[tile][track]
-PLACE: tuple[tuple[Option, ...], ...] = tuple(
-    tuple(
-        Option(
-            f"place:{t.id}:{KOKESHI[k]}",
-            f"Place {t.name} on the {KOKESHI_NAMES[k]} track",
-            ("place", t.index, k),
+# PLACES[rules][tile][track]
+PLACES: dict[int, tuple[tuple[Option, ...], ...]] = {
+    rules: tuple(
+        tuple(
+            Option(
+                f"place:{t.id}:{KOKESHI[k]}",
+                f"Place {t.name} on the {KOKESHI_NAMES[k]} track",
+                ("place", t.index, k),
+            )
+            for k in range(N_TRACKS)
         )
-        for k in range(N_TRACKS)
+        for t in tiles
     )
-    for t in TILES
-)
+    for rules, tiles in TILESETS.items()
+}

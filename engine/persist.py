@@ -14,6 +14,7 @@ from .data import (
     OFFER_SIZE,
     QUALITY_LEVELS,
     QUALITY_TILE,
+    RULES_VERSIONS,
     SIDES,
     TILE_BY_ID,
     TILES,
@@ -91,6 +92,12 @@ def _load(cls: type[Game], data: Any) -> Game:
 
     _need(isinstance(data, dict), "the top level must be an object")
     _need(data.get("format") == FORMAT, f"format must be {FORMAT}")
+    # Rules version 1 saves have no "rules" key (their form predates it); later versions always have one.
+    rules = data.get("rules", 1)
+    _need(
+        type(rules) is int and rules in RULES_VERSIONS and ("rules" in data) == (rules != 1),
+        f"rules must be one of {', '.join(map(str, RULES_VERSIONS[1:]))}, or absent for version 1",
+    )
     side = data.get("side")
     _need(side in SIDES, f"side must be one of {', '.join(SIDES)}")
     solo = data.get("solo")
@@ -110,7 +117,14 @@ def _load(cls: type[Game], data: Any) -> Game:
             "players must be the seated names",
         )
     n = len(names)
-    g = cls._blank(seating, _int(data.get("seed"), "seed"), side, solo)
+    g = cls._blank(seating, _int(data.get("seed"), "seed"), side, solo, rules)
+    if rules == 1:
+        _need("idle" not in data and "bought" not in data, "a rules version 1 save has no idle count")
+    else:
+        bought = data.get("bought")
+        _need(isinstance(bought, bool), "bought must be true or false")
+        g.bought = bought
+        g.idle = _int(data.get("idle"), "idle", 0, 10**6)
     g._set_seats(list(names))
     g.humans = 1 if solo else n
     g.counter = _int(data.get("counter"), "counter", 0)
@@ -121,8 +135,8 @@ def _load(cls: type[Game], data: Any) -> Game:
     g.final_round = _int(data.get("final_round"), "final_round", 0)
     g.end_reason = data.get("end_reason")
     _need(
-        g.end_reason in (None, "recognitions", "bag"),
-        "end_reason must be null, recognitions or bag",
+        g.end_reason in (None, "recognitions", "bag", "stall"),
+        "end_reason must be null, recognitions, bag or stall",
     )
     over = data.get("over")
     _need(isinstance(over, bool), "over must be true or false")
@@ -224,7 +238,7 @@ def _load(cls: type[Game], data: Any) -> Game:
             "buy",
             _int(decision[1], "buy target", -1, N_TRACKS - 1),
             _int(decision[2], "buy track", 0, N_TRACKS - 1),
-            _int(decision[3], "buy quality flag", 0, 1),
+            _int(decision[3], "buy quality flag", 0, 1 if rules == 1 else HEIGHTS),
         ]
     else:
         _need(len(decision) == 1, f"bad {kind} decision")

@@ -339,7 +339,7 @@ def _final_static(n: int, side: str, slots_key: tuple) -> Image.Image:
 _TYPE_ORDER = (
     "start1",
     "start2",
-    "plus3",
+    "plus1",
     "plus4",
     "left",
     "right",
@@ -354,7 +354,7 @@ _TYPE_ORDER = (
 _TYPE_TEXT = {
     "start1": ("Starting tile, 1 dot", "White bar. Advance the kokeshi of its colour, or the next one to the right."),
     "start2": ("Starting tile, 2 dots", "White bar. Advance the kokeshi of its colour, or the one two tracks right."),
-    "plus3": ("Pair, 3 dots", "Advance the kokeshi of its colour, or the one three tracks right (wrapping)."),
+    "plus1": ("Pair, 1 dot", "Advance the kokeshi of its colour, or the next one to the right (wrapping)."),
     "plus4": ("Pair, 4 dots", "Advance the kokeshi of its colour, or the one four tracks right (wrapping)."),
     "left": ("Left arrow", "Advance a kokeshi on a track left of this tile, or the kokeshi of its colour."),
     "right": ("Right arrow", "Advance the kokeshi of its colour, or a kokeshi on a track right of this tile."),

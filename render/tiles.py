@@ -11,8 +11,9 @@ from . import model as m
 from . import palette as pal
 from . import text as tx
 
-# Dots on the divider tell the kokeshi pairs apart: start1/start2 and plus3/plus4 have the same kind of icons.
-_DIVIDER_PIPS = {"start1": 1, "start2": 2, "plus3": 3, "plus4": 4}
+# Dots on the divider tell the kokeshi pairs apart: start1/start2 and plus1/plus4 have the same kind of icons
+# (plus3 is a tile of rules version 1 only).
+_DIVIDER_PIPS = {"start1": 1, "start2": 2, "plus1": 1, "plus3": 3, "plus4": 4}
 FULL_MIN_HEIGHT = 48  # below this a tile shows only its colour, letter and kind
 
 

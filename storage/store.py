@@ -1,4 +1,4 @@
-"""The SQLite store: games as (options, seed, seats, append-only action log), with snapshots as a cache."""
+"""The SQLite store: games as (rules version, options, seed, seats, append-only action log), snapshots as a cache."""
 
 from __future__ import annotations
 
@@ -41,9 +41,12 @@ NAME_LIMIT = 32
 _CACHE_SIZE = 1024
 # An action whose events include one of these ends a turn: undo never reaches back past it.
 _TURN_BOUNDARIES = frozenset({"turn_ended", "setup_done", "game_over"})
+# The seed is kept as decimal text (128-bit seeds); games dealt before migration 0004 have only the INTEGER column.
+_SEED = "COALESCE(seed_text, CAST(seed AS TEXT)) AS seed"
+_STARTED = "(seed_text IS NOT NULL OR seed IS NOT NULL)"
 _GAME_COLUMNS = (
-    "id, guild_id, channel_id, thread_id, host_id, status, players, side, solo, turn_timer, seed, version, moves, "
-    "broken_reason, created_at, updated_at, finished_at, challenge"
+    f"id, guild_id, channel_id, thread_id, host_id, status, players, side, solo, turn_timer, {_SEED}, version, "
+    "moves, broken_reason, created_at, updated_at, finished_at, challenge"
 )
 
 
@@ -205,7 +208,7 @@ class Store(CommunityStore):
                 r["side"],
                 bool(r["solo"]),
                 r["turn_timer"],
-                r["seed"],
+                None if r["seed"] is None else int(r["seed"]),
                 r["version"],
                 r["moves"],
                 r["broken_reason"],
@@ -364,9 +367,9 @@ class Store(CommunityStore):
             game = new_game(names, seed=seed, side=record.side, solo=record.solo)
             version = record.version + 1
             await db.execute(
-                "UPDATE games SET status = 'active', seed = ?, players = ?, version = ?, moves = 0, snapshot = ?, "
-                "updated_at = ? WHERE id = ?",
-                (seed, len(names), version, game.to_json(), self._clock(), game_id),
+                "UPDATE games SET status = 'active', seed = NULL, seed_text = ?, rules = ?, players = ?, version = ?, "
+                "moves = 0, snapshot = ?, updated_at = ? WHERE id = ?",
+                (str(seed), game.rules, len(names), version, game.to_json(), self._clock(), game_id),
             )
         self._remember(game_id, version, game)
         return game.clone(), version
@@ -438,7 +441,8 @@ class Store(CommunityStore):
     async def _load(self, game_id: int) -> tuple[int, Game]:
         """The cached game, or the game rebuilt from its log; the snapshot is checked and repaired."""
         row = await self._one(
-            "SELECT status, seed, side, solo, version, snapshot, broken_reason FROM games WHERE id = ?", (game_id,)
+            f"SELECT status, {_SEED}, rules, side, solo, version, snapshot, broken_reason FROM games WHERE id = ?",
+            (game_id,),
         )
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
@@ -458,7 +462,14 @@ class Store(CommunityStore):
             for r in await self._all("SELECT player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
         ]
         try:
-            game = replay(names, seed=row["seed"], side=row["side"], solo=bool(row["solo"]), actions=actions)
+            game = replay(
+                names,
+                seed=int(row["seed"]),
+                side=row["side"],
+                solo=bool(row["solo"]),
+                actions=actions,
+                rules=row["rules"],
+            )
         except (IllegalAction, ValueError) as exc:
             reason = f"its log no longer replays: {exc}"
             log.error("game %d is broken: %s", game_id, reason)
@@ -731,7 +742,7 @@ class Store(CommunityStore):
         """Games whose thread does not show their current version: a post failed or the bot stopped first."""
         rows = await self._all(
             "SELECT g.id FROM games g LEFT JOIN turn_posts p ON p.game_id = g.id "
-            "WHERE g.status IN ('active', 'finished') AND g.seed IS NOT NULL "
+            "WHERE g.status IN ('active', 'finished') AND (g.seed_text IS NOT NULL OR g.seed IS NOT NULL) "
             "AND (p.game_id IS NULL OR p.shown_version < g.version) ORDER BY g.id"
         )
         return [r["id"] for r in rows]
@@ -739,14 +750,16 @@ class Store(CommunityStore):
     async def states_after(self, game_id: int, seqs: Iterable[int]) -> dict[int, Game]:
         """The game as it stood right after each of these actions, 0 meaning before any (replayed once)."""
         wanted = set(seqs)
-        row = await self._one("SELECT seed, side, solo FROM games WHERE id = ?", (game_id,))
+        row = await self._one(f"SELECT {_SEED}, rules, side, solo FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
         names = [
             r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         ]
         actions = await self._all("SELECT seq, player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
-        game = replay(names, seed=row["seed"], side=row["side"], solo=bool(row["solo"]), actions=[])
+        game = replay(
+            names, seed=int(row["seed"]), side=row["side"], solo=bool(row["solo"]), actions=[], rules=row["rules"]
+        )
         found: dict[int, Game] = {0: game.clone()} if 0 in wanted else {}
         for a in actions:
             if not wanted - found.keys():
@@ -824,7 +837,7 @@ class Store(CommunityStore):
 
     async def started_games(self) -> int:
         """How many games have been dealt (any status)."""
-        (count,) = await (await self._db.execute("SELECT COUNT(*) FROM games WHERE seed IS NOT NULL")).fetchone()
+        (count,) = await (await self._db.execute(f"SELECT COUNT(*) FROM games WHERE {_STARTED}")).fetchone()
         return count
 
     # ------------------------------------------------------------------ maintenance
@@ -833,8 +846,8 @@ class Store(CommunityStore):
         """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree."""
         problems: list[tuple[int, str]] = []
         games = await self._all(
-            "SELECT id, status, seed, side, solo, snapshot, broken_reason, moves FROM games "
-            "WHERE seed IS NOT NULL ORDER BY id"
+            f"SELECT id, status, {_SEED}, rules, side, solo, snapshot, broken_reason, moves FROM games "
+            f"WHERE {_STARTED} ORDER BY id"
         )
         for g in games:
             if g["status"] == "broken":
@@ -853,7 +866,7 @@ class Store(CommunityStore):
         if [a.seq for a in logged] != list(range(1, len(logged) + 1)) or len(logged) != g["moves"]:
             return "the action log has gaps or disagrees with the move count"
         try:
-            game = new_game(names, seed=g["seed"], side=g["side"], solo=bool(g["solo"]))
+            game = new_game(names, seed=int(g["seed"]), side=g["side"], solo=bool(g["solo"]), rules=g["rules"])
             for entry in logged:
                 events = game.apply(entry.player, entry.action)
                 if [e.to_dict() for e in events] != [e.to_dict() for e in entry.events]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Event, Game, new_game
+from engine import CURRENT_RULES, Event, Game, new_game
 from engine.data import COLORS, KOKESHI, QUALITY_TILE, TILE_BY_ID, TILES
 from engine.options import ADVANCE
 
@@ -90,9 +90,11 @@ def empty_bag(g: Game) -> None:
     g.bag.clear()
 
 
-def ready(players: int = 2, *, seed: int = 0, side: str = "basic", solo: bool = False) -> Game:
+def ready(
+    players: int = 2, *, seed: int = 0, side: str = "basic", solo: bool = False, rules: int = CURRENT_RULES
+) -> Game:
     """A game past setup with empty workshop boards, waiting for the first player to advance a kokeshi."""
-    g = new_game(NAMES[:players], seed=seed, side=side, solo=solo)
+    g = new_game(NAMES[:players], seed=seed, side=side, solo=solo, rules=rules)
     for p in range(g.humans):
         for t, _ in g.reserve[p]:
             g.discard.append(t)

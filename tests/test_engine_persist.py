@@ -25,7 +25,7 @@ def _mid_game(seed: int = 4, steps: int = 60) -> tuple[Game, list[tuple[str, str
 
 def test_a_game_saved_mid_cascade_loads_equal_and_plays_on_identically():
     g = ready()
-    set_track(g, 0, "princess", [tile("pink", "buy_here"), tile("pink", "plus3")])
+    set_track(g, 0, "princess", [tile("pink", "buy_here"), tile("pink", "plus1")])
     play(g, "advance:princess")
     assert g.queue, "the princess's new space is still waiting to be resolved"
     loaded = Game.from_json(g.to_json())

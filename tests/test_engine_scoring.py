@@ -75,7 +75,7 @@ def test_purchase_with_an_empty_offer_does_nothing():
 
 def test_bought_tile_waits_in_its_track_reserve_until_the_end_of_the_turn():
     g = ready()
-    set_track(g, 0, "princess", [tile("pink", "buy_here"), tile("blue", "plus3")])
+    set_track(g, 0, "princess", [tile("pink", "buy_here"), tile("blue", "plus1")])
     offered = g.offer[0]
     play(g, "advance:princess", "market:0")
     assert (offered, 0) in g.reserve[0] and g.prompt.kind == "effect"
@@ -96,8 +96,8 @@ def test_quality_tile_can_be_bought_only_at_or_above_its_threshold(tiles, levels
     assert [a for a in option_ids(g) if a.startswith("quality:")] == [f"quality:{lv}" for lv in levels]
 
 
-def test_quality_threshold_counts_tiles_reserved_for_the_track_this_turn():
-    g = ready()
+def test_rules_1_quality_threshold_counts_tiles_reserved_for_the_track_this_turn():
+    g = ready(rules=1)
     at_top(g, 0, "samurai", [*filler(g, 4, "green"), tile("green", "buy_here")])
     g.kokeshi[0][3] = 4
     play(g, "advance:samurai", "market:0")
@@ -207,8 +207,11 @@ def test_a_disc_at_the_end_of_its_track_cannot_advance():
     g = ready()
     g.discs[0] = [7, 7, 7, 7]
     set_track(g, 0, "princess", [tile("blue", "any_animal")])
-    events = play(g, "advance:princess")
-    assert "auto_choice" in kinds(events) and g.prompt.kind == "kokeshi"
+    play(g, "advance:princess")
+    # The animal side may still be chosen, and says that it does nothing.
+    assert g.prompt.kind == "effect" and g.prompt.options[1].label.endswith("(does nothing)")
+    events = play(g, "effect:1")
+    assert g.discs[0] == [7, 7, 7, 7] and "effect_skipped" in kinds(events)
     g2 = ready()
     g2.discs[0][0] = 7
     set_track(g2, 0, "princess", [tile("pink", "animal1")])
@@ -222,20 +225,20 @@ def test_a_disc_at_the_end_of_its_track_cannot_advance():
 def test_player_chooses_the_order_of_placement():
     g = ready()
     set_track(g, 0, "princess", [tile("pink", "buy_here")])
-    set_offer(g, [tile("blue", "plus3"), tile("green", "plus3"), tile("yellow", "plus3"), tile("purple", "plus3")])
+    set_offer(g, [tile("blue", "plus1"), tile("green", "plus1"), tile("yellow", "plus1"), tile("purple", "plus1")])
     play(g, "advance:princess", "market:0")  # princess moves to 2 (empty): home, buy again
     play(g, "market:1")
     assert g.prompt.kind == "place"
-    second = TILE_BY_ID[tile("green", "plus3")]
-    assert option_ids(g) == [f"place:{tile('blue', 'plus3')}:princess", f"place:{tile('green', 'plus3')}:princess"]
+    second = TILE_BY_ID[tile("green", "plus1")]
+    assert option_ids(g) == [f"place:{tile('blue', 'plus1')}:princess", f"place:{tile('green', 'plus1')}:princess"]
     play(g, f"place:{TILES[second].id}:princess")
-    assert g.tracks[0][0] == [TILE_BY_ID[tile("pink", "buy_here")], second, TILE_BY_ID[tile("blue", "plus3")]]
+    assert g.tracks[0][0] == [TILE_BY_ID[tile("pink", "buy_here")], second, TILE_BY_ID[tile("blue", "plus1")]]
 
 
 def test_side_reserve_tile_goes_only_where_the_tracks_own_tiles_still_fit():
     g = ready()
     set_track(g, 0, "batchan", filler(g, 6, "purple"))
-    own, side = tile("green", "plus3"), tile("blue", "plus3")
+    own, side = tile("green", "plus1"), tile("blue", "plus1")
     g.reserve[0] = [(detach(g, own), 1), (detach(g, side), -1)]
     g._ask(["place"], [])
     assert f"place:{own}:batchan" in option_ids(g)
@@ -265,9 +268,9 @@ def test_only_one_legal_placement_is_made_without_asking():
 
 def test_same_colour_neighbours_cost_three_points_a_pair_home_spaces_included():
     g = ready()
-    set_track(g, 0, "princess", [tile("pink", "plus3")])  # on the pink home: 1 pair
+    set_track(g, 0, "princess", [tile("pink", "plus1")])  # on the pink home: 1 pair
     set_track(g, 0, "batchan", [tile("pink", "plus4")])  # beside the pink tile: 1 pair
-    set_track(g, 0, "fisherman", [tile("purple", "plus3"), tile("purple", "plus4")])  # one above the other: 1 pair
+    set_track(g, 0, "fisherman", [tile("purple", "plus1"), tile("purple", "plus4")])  # one above the other: 1 pair
     assert g.scores()[g.names[0]].adjacency == -9
     assert g.view()["players"][0]["adjacent_pairs"] == 3
 
@@ -395,7 +398,7 @@ def _boards_for_tie(g):
     """Give both players equal totals: 13 points each, made differently."""
     g.discs[0][0] = 5  # panda 10, leads panda +3 => 13
     g.discs[1][1] = 3  # fox 5, leads fox +3 ...
-    set_track(g, 1, "samurai", [tile("pink", "plus3"), tile("blue", "plus3"), tile("pink", "plus4")])  # 3 points
+    set_track(g, 1, "samurai", [tile("pink", "plus1"), tile("blue", "plus1"), tile("pink", "plus4")])  # 3 points
     g.in_play[1] = 2  # ... 5 + 3 + 3 + 2 = 13
 
 
@@ -407,9 +410,9 @@ def test_tie_on_points_goes_to_the_most_animal_points():
     assert g.ranking() == [g.names[0], g.names[1]]
 
 
-def test_then_to_the_highest_track_points():
-    g = ready(2)
-    set_track(g, 0, "samurai", [tile("pink", "plus3"), tile("blue", "plus3"), tile("pink", "plus4")])  # 3
+def test_rules_1_then_to_the_highest_track_points():
+    g = ready(2, rules=1)
+    set_track(g, 0, "samurai", [tile("pink", "plus1"), tile("blue", "plus1"), tile("pink", "plus4")])  # 3
     g.in_play[1] = 3
     scores = g.scores()
     assert scores[g.names[0]].total == scores[g.names[1]].total == 3
@@ -447,8 +450,8 @@ def test_solo_player_may_buy_only_level_2_or_3_quality_tiles():
     at_top(g, 0, "samurai", filler(g, 6, "green"))
     play(g, "advance:samurai")
     assert [a for a in option_ids(g) if a.startswith("quality")] == ["quality:2", "quality:3"]
-    events = play(g, "quality:3")
-    assert [e.kind for e in events if e.player == "automa"][:1] in (["automa_tile"], ["automa_quality"])
+    play(g, "quality:3")
+    assert g.tracks[0][KOKESHI.index("samurai")][-1] == TILE_BY_ID[quality("samurai", 3)]
 
 
 def test_solo_animal_tiles_move_the_automa_disc():
@@ -482,16 +485,16 @@ def test_solo_automa_bonus_tile_goes_on_the_track_of_its_colour():
 
 def test_solo_automa_ignores_the_adjacency_penalty():
     g = ready(1, solo=True)
-    set_track(g, 1, "princess", [tile("pink", "plus3"), tile("pink", "plus4")])
+    set_track(g, 1, "princess", [tile("pink", "plus1"), tile("pink", "plus4")])
     assert g.scores()["automa"].adjacency == 0
 
 
-def test_solo_tie_goes_to_the_automa():
-    g = ready(1, solo=True)
+def test_rules_1_solo_tie_goes_to_the_automa():
+    g = ready(1, solo=True, rules=1)
     for k in range(5):
         set_track(g, 1, KOKESHI[k], [])
     g.discs[0][0] = 2  # 3 points and the panda lead: 6
-    set_track(g, 1, "samurai", [tile("pink", "plus3"), tile("blue", "plus3"), tile("pink", "plus4")])
+    set_track(g, 1, "samurai", [tile("pink", "plus1"), tile("blue", "plus1"), tile("pink", "plus4")])
     g.in_play[1] = 3  # 3 + 3 = 6
     scores = g.scores()
     assert scores["ana"].total == scores["automa"].total == 6 and scores["ana"].animals > scores["automa"].animals

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalAction, new_game
+from engine import CURRENT_RULES, IllegalAction, new_game
 from engine.data import BONUS_SLOTS, COLORS, KOKESHI, TILE_BY_ID, TILES
 from tests.positions import (
     NAMES,
@@ -121,7 +121,7 @@ def test_new_game_refuses_bad_options():
 
 def test_empty_space_sends_kokeshi_home_and_buys():
     g = ready()
-    offer = [tile("blue", "plus3"), tile("green", "plus3"), tile("yellow", "plus3"), tile("purple", "plus3")]
+    offer = [tile("blue", "plus1"), tile("green", "plus1"), tile("yellow", "plus1"), tile("purple", "plus1")]
     set_offer(g, offer)
     events = play(g, "advance:samurai")
     assert kinds(events) == ["kokeshi_moved", "kokeshi_home"]
@@ -146,11 +146,11 @@ def test_buying_refills_the_offer_slot_from_the_bag():
 
 def test_normal_tile_activates_and_the_kokeshi_stays_on_it():
     g = ready()
-    set_track(g, 0, "batchan", [tile("purple", "plus3")])
+    set_track(g, 0, "batchan", [tile("purple", "plus1")])
     events = play(g, "advance:batchan")
     assert kinds(events) == ["kokeshi_moved", "tile_activated"]
     assert g.prompt.kind == "effect"
-    assert [o.label for o in g.prompt.options] == ["Advance the Batchan", "Advance the Sumotori"]
+    assert [o.label for o in g.prompt.options] == ["Advance the Batchan", "Advance the Fisherman"]
     play(g, "effect:1")
     assert g.kokeshi[0][KOKESHI.index("batchan")] == 1
 
@@ -187,9 +187,9 @@ def test_play_passes_to_the_next_player_in_turn_order():
 # ---------------------------------------------------------------- every tile type, both sides
 
 
-def _on_track(kokeshi: str, tile_id: str, seat_setup=None):
+def _on_track(kokeshi: str, tile_id: str, seat_setup=None, rules: int = CURRENT_RULES):
     """A game whose first player has just activated `tile_id`, placed at height 1 of `kokeshi`'s track."""
-    g = ready(seed=21)
+    g = ready(seed=21, rules=rules)
     set_track(g, 0, kokeshi, [tile_id])
     if seat_setup:
         seat_setup(g)
@@ -209,8 +209,8 @@ def _height(g, kokeshi: str) -> int:
 @pytest.mark.parametrize(
     ("color", "type_", "side", "moved"),
     [
-        ("pink", "plus3", 0, "princess"),
-        ("pink", "plus3", 1, "samurai"),
+        ("pink", "plus1", 0, "princess"),
+        ("pink", "plus1", 1, "batchan"),
         ("purple", "plus4", 0, "batchan"),
         ("purple", "plus4", 1, "princess"),
         ("blue", "start1", 0, "fisherman"),
@@ -257,15 +257,15 @@ def test_right_tile_other_side_advances_its_colour_kokeshi():
     assert events[0].data["kokeshi"] == "princess"
 
 
-def test_left_with_no_track_to_the_left_does_nothing_so_the_other_side_is_taken():
-    g, events = _on_track("princess", tile("yellow", "left"))
+def test_rules_1_left_with_no_track_to_the_left_does_nothing_so_the_other_side_is_taken():
+    g, events = _on_track("princess", tile("yellow", "left"), rules=1)
     assert "auto_choice" in kinds(events)
     moved = [e for e in events if e.kind == "kokeshi_moved"]
     assert moved[-1].data["kokeshi"] == "sumotori"
 
 
-def test_right_with_no_track_to_the_right_does_nothing_so_the_other_side_is_taken():
-    g, events = _on_track("sumotori", tile("blue", "right"))
+def test_rules_1_right_with_no_track_to_the_right_does_nothing_so_the_other_side_is_taken():
+    g, events = _on_track("sumotori", tile("blue", "right"), rules=1)
     assert "auto_choice" in kinds(events)
     assert [e for e in events if e.kind == "kokeshi_moved"][-1].data["kokeshi"] == "fisherman"
 
@@ -279,7 +279,7 @@ def test_single_kokeshi_to_the_left_is_advanced_without_asking():
 
 def test_double_advance_moves_two_spaces_and_resolves_only_the_second():
     def setup(g):
-        set_track(g, 0, "samurai", [tile("pink", "plus3"), tile("yellow", "plus4")])
+        set_track(g, 0, "samurai", [tile("pink", "plus1"), tile("yellow", "plus4")])
 
     g, _ = _on_track("fisherman", tile("purple", "double"), setup)
     assert [o.label for o in g.prompt.options] == ["Advance the Batchan", "Advance any kokeshi two spaces"]
@@ -366,7 +366,7 @@ def test_cascade_rulebook_example_princess_passes_the_top():
     g = ready()
     princess_track = [
         *filler(g, 4, "pink"),
-        tile("pink", "plus3"),
+        tile("pink", "plus1"),
         tile("yellow", "any_animal"),
         quality("princess", 3),
     ]
@@ -384,7 +384,7 @@ def test_cascade_rulebook_example_princess_passes_the_top():
 
 def test_a_tile_finishes_all_its_effects_before_the_reached_tile_activates():
     g = ready()
-    set_track(g, 0, "princess", [tile("pink", "buy_here"), tile("pink", "plus3")])
+    set_track(g, 0, "princess", [tile("pink", "buy_here"), tile("pink", "plus1")])
     events = play(g, "advance:princess")
     # The princess is already on height 2, but its tile waits until the purchase is done.
     assert g.kokeshi[0][0] == 2 and "tile_activated" in kinds(events)
@@ -398,14 +398,14 @@ def test_a_tile_finishes_all_its_effects_before_the_reached_tile_activates():
 
 def test_animal_step_happens_before_the_moved_kokeshi_resolves():
     g = ready()
-    set_track(g, 0, "princess", [tile("pink", "animal1"), tile("pink", "plus3")])
+    set_track(g, 0, "princess", [tile("pink", "animal1"), tile("pink", "plus1")])
     events = play(g, "advance:princess")
     order = kinds(events)
     assert order.index("disc_moved") < order.index("tile_activated", 2)
 
 
 def test_effect_side_choice_is_refused_when_not_offered():
-    g, _ = _on_track("princess", tile("yellow", "plus3"))
+    g, _ = _on_track("princess", tile("yellow", "plus1"))
     before = g.to_json()
     with pytest.raises(IllegalAction) as info:
         g.apply(g.names[0], "effect:2")

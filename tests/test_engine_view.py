@@ -8,6 +8,7 @@ from engine import ANIMALS, AUTOMA, COLORS, KOKESHI, RandomPolicy, new_game
 
 TOP_LEVEL = {
     "version",
+    "rules",
     "side",
     "solo",
     "phase",
@@ -110,7 +111,8 @@ def test_view_has_the_documented_top_level_keys_and_types(names, solo, seed):
         assert (view["phase"] == "setup") == (view["round"] == 0)
         assert isinstance(view["end_triggered"], bool)
         assert view["end_triggered"] == (view["end_reason"] is not None)
-        assert view["end_reason"] in (None, "recognitions", "bag")
+        assert view["end_reason"] in (None, "recognitions", "bag", "stall")
+        assert view["rules"] == game.rules
         assert (view["final_round"] is None) == (not view["end_triggered"])
         assert type(view["bag"]) is int and view["bag"] >= 0
         assert type(view["discarded"]) is int and view["discarded"] >= 0

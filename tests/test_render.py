@@ -120,8 +120,8 @@ def test_every_tile_type_differs_on_the_board() -> None:
 
 def test_tiles_carry_their_colour_letter() -> None:
     # Colour-blind players read the letter: the same type in two colours must differ beyond the hue.
-    pink = tiles.sprite(_one_of_each_type(0)["plus3"], 80, 70).convert("L").tobytes()
-    purple = tiles.sprite(_one_of_each_type(1)["plus3"], 80, 70).convert("L").tobytes()
+    pink = tiles.sprite(_one_of_each_type(0)["plus1"], 80, 70).convert("L").tobytes()
+    purple = tiles.sprite(_one_of_each_type(1)["plus1"], 80, 70).convert("L").tobytes()
     assert pink != purple
 
 

@@ -15,4 +15,4 @@ INSERT INTO turn_posts (game_id, recorded_seq, shown_version, turn_key, turn_ver
 SELECT g.id, g.moves, g.version, '',
        COALESCE((SELECT t.version FROM timers t WHERE t.game_id = g.id AND t.kind = 'deadline'), g.version)
 FROM games g
-WHERE g.seed IS NOT NULL;
+WHERE g.seed_text IS NOT NULL OR g.seed IS NOT NULL;

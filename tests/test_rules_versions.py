@@ -1,0 +1,225 @@
+"""Rules versions: games recorded under version 1 replay exactly; new games get version 2 and 128-bit seeds."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import CURRENT_RULES, RULES_VERSIONS, Game, RandomPolicy, new_game, replay
+from storage import Store, migrations
+from tests.botkit import open_game
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = json.loads((Path(__file__).with_name("fixtures") / "rules_v1_games.json").read_text(encoding="utf-8"))
+V1_GAMES = FIXTURE["games"]
+
+
+def _replay_v1(spec: dict) -> Game:
+    return replay(
+        spec["players"],
+        seed=spec["seed"],
+        side=spec["side"],
+        solo=spec["solo"],
+        actions=[tuple(a) for a in spec["actions"]],
+        rules=1,
+    )
+
+
+def test_new_games_take_the_current_rules_version():
+    assert RULES_VERSIONS == (1, 2) and CURRENT_RULES == 2
+    assert new_game(["ana", "bo"], seed=1).rules == CURRENT_RULES
+    assert new_game(["ana", "bo"], seed=1, rules=1).rules == 1
+    for bad in (0, 3, True, "2"):
+        with pytest.raises(ValueError, match="rules"):
+            new_game(["ana", "bo"], seed=1, rules=bad)
+
+
+@pytest.mark.parametrize("spec", V1_GAMES, ids=lambda s: f"{len(s['players'])}p-{s['side']}-seed{s['seed']}")
+def test_a_game_recorded_under_rules_1_replays_to_the_same_end(spec):
+    game = _replay_v1(spec)
+    assert game.is_over and game.round == spec["round"]
+    assert hashlib.sha256(game.to_json().encode()).hexdigest() == spec["final_sha256"]
+    assert {name: s.to_dict() for name, s in game.scores().items()} == spec["scores"]
+    assert game.ranking() == spec["ranking"]
+
+
+def test_the_same_log_does_not_replay_under_rules_2():
+    """The fixture pins version 1: under version 2 (another generator) its first recorded moves are refused."""
+    spec = V1_GAMES[0]
+    with pytest.raises(ValueError):
+        replay(spec["players"], seed=spec["seed"], actions=[tuple(a) for a in spec["actions"]], rules=2)
+
+
+def test_saves_keep_their_version_and_version_1_saves_their_old_form():
+    old = new_game(["ana", "bo"], seed=5, rules=1)
+    assert "rules" not in json.loads(old.to_json()) and "idle" not in json.loads(old.to_json())
+    new = new_game(["ana", "bo"], seed=5)
+    assert json.loads(new.to_json())["rules"] == 2
+    for game in (old, new):
+        policy = RandomPolicy(3)
+        for _ in range(40):
+            game.apply(game.prompt.player, policy.choose(game))
+        loaded = Game.from_json(game.to_json())
+        assert loaded == game and loaded.rules == game.rules and loaded.view()["rules"] == game.rules
+        assert loaded.clone().to_json() == game.to_json()
+    data = json.loads(old.to_json())
+    data["rules"] = 1  # version 1 saves never carry the key
+    with pytest.raises(ValueError, match="rules"):
+        Game.from_json(json.dumps(data))
+    data = json.loads(new.to_json())
+    data["rules"] = 7
+    with pytest.raises(ValueError, match="rules"):
+        Game.from_json(json.dumps(data))
+
+
+def _opening(seed: int, rules: int) -> str:
+    g = new_game(["ana", "bo", "cy"], seed=seed, rules=rules)
+    view = g.view()
+    return json.dumps([view["players"], view["offer"], view["bonus_slots"]])
+
+
+def test_rules_2_draws_depend_on_every_bit_of_a_128_bit_seed():
+    seed = (0x1234_5678_9ABC_DEF0 << 64) | 0x0FED_CBA9_8765_4321
+    low = seed & ((1 << 64) - 1)
+    # Version 1 reads only the low 64 bits: two seeds that share them deal the same game.
+    assert _opening(seed, 1) == _opening(low, 1)
+    # Version 2 digests the whole seed: the high half matters, down to its last bit, and so does the sign.
+    assert _opening(seed, 2) != _opening(low, 2)
+    assert _opening(seed, 2) != _opening(seed ^ (1 << 127), 2)
+    assert _opening(seed, 2) != _opening(-seed, 2)
+    assert _opening(seed, 2) == _opening(seed, 2)
+
+
+_REPLAY_SCRIPT = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from engine import replay
+spec = json.load(sys.stdin)
+game = replay(spec["players"], seed=spec["seed"], solo=True, actions=[tuple(a) for a in spec["actions"]])
+sys.stdout.write(game.to_json())
+"""
+
+
+def test_a_128_bit_seed_replays_the_same_in_another_process():
+    seed = 2**128 - 12345
+    game = new_game(["ana"], seed=seed, solo=True)
+    policy = RandomPolicy(9)
+    actions = []
+    while game.prompt is not None:
+        action = policy.choose(game)
+        actions.append((game.prompt.player, action))
+        game.apply(game.prompt.player, action)
+    out = subprocess.run(
+        [sys.executable, "-c", _REPLAY_SCRIPT, str(ROOT)],
+        input=json.dumps({"players": ["ana"], "seed": seed, "actions": actions}),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=True,
+    )
+    assert out.stdout == game.to_json()
+
+
+# ---------------------------------------------------------------------- storage
+
+
+def _database_at_schema_3(path: Path, spec: dict) -> None:
+    """A database as the bot left it before migration 0004, holding one finished rules-version-1 game."""
+    db = sqlite3.connect(path)
+    for number, sql in migrations()[:3]:
+        db.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+    game = new_game(spec["players"], seed=spec["seed"], side=spec["side"], solo=spec["solo"], rules=1)
+    seats = spec["players"]
+    db.execute(
+        "INSERT INTO games (id, guild_id, channel_id, host_id, status, players, side, solo, seed, version, moves, "
+        "created_at, updated_at) VALUES (1, 1, 10, 100, 'active', ?, ?, ?, ?, 1, 0, 0, 0)",
+        (len(seats), spec["side"], int(spec["solo"]), spec["seed"]),
+    )
+    for i, name in enumerate(seats):
+        db.execute("INSERT INTO seats (game_id, seat, name, user_id) VALUES (1, ?, ?, ?)", (i, name, 100 + i))
+    for seq, (player, action) in enumerate(spec["actions"], start=1):
+        events = game.apply(player, action)
+        db.execute(
+            "INSERT INTO actions (game_id, seq, player, action, created_at) VALUES (1, ?, ?, ?, 0)",
+            (seq, player, action),
+        )
+        db.executemany(
+            "INSERT INTO events (game_id, seq, idx, kind, player, data, reveals) VALUES (1, ?, ?, ?, ?, ?, ?)",
+            [(seq, i, e.kind, e.player, json.dumps(e.data), int(e.reveals)) for i, e in enumerate(events)],
+        )
+    db.execute(
+        "UPDATE games SET status = ?, version = ?, moves = ?, snapshot = ? WHERE id = 1",
+        ("finished" if game.is_over else "active", len(spec["actions"]) + 1, len(spec["actions"]), game.to_json()),
+    )
+    db.commit()
+    db.close()
+
+
+async def test_a_database_from_before_rules_versions_migrates_loads_and_verifies(tmp_path):
+    spec = V1_GAMES[3]  # the solo game
+    path = tmp_path / "old.sqlite3"
+    _database_at_schema_3(path, spec)
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == len(migrations()) >= 4
+        assert await store.verify() == []
+        game, _ = await store.load_game(1)
+        assert game.rules == 1
+        assert hashlib.sha256(game.to_json().encode()).hexdigest() == spec["final_sha256"]
+        record = await store.get_game(1)
+        assert record.seed == spec["seed"]
+        assert await store.started_games() == 1
+    finally:
+        await store.close()
+    out = subprocess.run(
+        [sys.executable, "-m", "storage", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+async def test_a_new_game_stores_its_128_bit_seed_and_rules_version_losslessly(tmp_path):
+    path = tmp_path / "new.sqlite3"
+    store = await Store.open(path)
+    seed = 2**127 + 2**64 + 99
+    try:
+        game_id = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2)
+        await store.add_seat(game_id, 101, "Bo")
+        game, version = await store.start_game(game_id, seed)
+        policy = RandomPolicy(1)
+        for _ in range(30):
+            game, version = await store.load_game(game_id)
+            await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+        assert (await store.get_game(game_id)).seed == seed
+        assert await store.verify() == []
+    finally:
+        await store.close()
+    db = sqlite3.connect(path)
+    row = db.execute("SELECT seed, seed_text, rules FROM games WHERE id = ?", (game_id,)).fetchone()
+    db.close()
+    assert row == (None, str(seed), CURRENT_RULES)
+    reopened = await Store.open(path)
+    try:
+        game, _ = await reopened.load_game(game_id)
+        assert game.seed == seed and game.rules == CURRENT_RULES and game.version == 30
+    finally:
+        await reopened.close()
+
+
+async def test_a_game_started_by_the_bot_gets_a_128_bit_seed_and_the_current_rules(world):
+    game_id, _thread = await open_game(world, players=2)
+    record = await world.store.get_game(game_id)
+    game, _ = await world.store.load_game(game_id)
+    assert game.rules == CURRENT_RULES and game.seed == record.seed
+    # A 128-bit seed from the operating system has more than 64 significant bits but for a 2^-64 chance.
+    assert 64 < record.seed.bit_length() <= 128

@@ -75,7 +75,7 @@ def _sprite(key: tuple, w: int, h: int, text: int = tx.MIN_SIZE) -> Image.Image:
     else:
         _sides(img, w, h, type_, effect)
     # Colour letter on a cream badge, top left.
-    r = max(9, h // 8, round(text * 0.68))
+    r = max(9, h // 8, round(text * 0.68) if text > tx.MIN_SIZE else 0)
     d.ellipse((2, 2, 2 + 2 * r, 2 + 2 * r), fill=pal.CREAM, outline=pal.TILE_DARK[color], width=1)
     tx.draw(d, (2 + r, 2 + r), pal.LETTER[color], text, pal.INK, bold=True, anchor="mm")
     return img

@@ -1,5 +1,6 @@
 """Kokeshi rules engine: pure, deterministic, no I/O. A game is (options, seed, actions)."""
 
+from . import vocab
 from .data import ANIMALS, COLORS, KOKESHI
 from .game import AUTOMA, Game, new_game, replay
 from .model import Event, IllegalAction, Option, Prompt, Score
@@ -22,4 +23,5 @@ __all__ = [
     "new_game",
     "play_out",
     "replay",
+    "vocab",
 ]

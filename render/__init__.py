@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -51,6 +51,11 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 def encode(img: Image.Image) -> bytes:
     """PNG bytes, rows unfiltered and deflated at level 1, no metadata: the same picture always gives the same bytes."""
+    return png_unfiltered(img, isal_zlib.compress)
+
+
+def png_unfiltered(img: Image.Image, deflate: Callable[[bytearray, int], bytes] = zlib.compress) -> bytes:
+    """PNG bytes with every row unfiltered, compressed by `deflate(data, level)` (a zlib-format compressor)."""
     if img.mode not in _COLOUR_TYPE:
         img = img.convert("RGBA" if "A" in img.getbands() or img.mode == "P" else "RGB")
     width, height = img.size
@@ -64,7 +69,7 @@ def encode(img: Image.Image) -> bytes:
         (
             b"\x89PNG\r\n\x1a\n",
             _chunk(b"IHDR", header),
-            _chunk(b"IDAT", isal_zlib.compress(rows, PNG_COMPRESS_LEVEL)),
+            _chunk(b"IDAT", deflate(rows, PNG_COMPRESS_LEVEL)),
             _chunk(b"IEND", b""),
         )
     )

@@ -150,6 +150,13 @@ def test_no_source_string_spells_a_colour_or_score_item_another_way():
         assert not RETIRED.search(prose), f"{doc.relative_to(ROOT)}: {RETIRED.search(prose).group(0)!r}"
 
 
+def test_the_readme_names_every_score_item_and_colour_as_the_vocabulary_does():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for key in vocab.SCORE_ITEMS:
+        assert f"**{vocab.score_item(key)}**" in readme, key
+    assert ", ".join(vocab.color(c) for c in COLORS[:-1]) + " and " + vocab.color(COLORS[-1]) in readme
+
+
 def test_one_name_per_colour_and_score_item():
     words = [vocab.color(c) for c in COLORS]
     assert len(set(words)) == len(COLORS) and "violet" in words

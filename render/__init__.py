@@ -87,12 +87,13 @@ def table(view: Mapping[str, Any], events: Sequence[Any] = (), focus: str | None
     return encode(draw_table(view, events, focus))
 
 
-def turn(view: Mapping[str, Any], prompt: Any = None, player: str | None = None) -> bytes:
+def turn(view: Mapping[str, Any], prompt: Any = None, player: str | None = None, events: Sequence[Any] = ()) -> bytes:
     """The phone picture of one decision (900 px wide, portrait, no text under 28 px): whose turn and the question,
     what this decision needs (the numbered offer, the tiles to place, or the happiness board), the deciding
     player's workshop and the scores. `prompt` is an engine Prompt or the view's prompt dict (default: the view's);
-    `player` whose workshop to show (default: the one deciding)."""
-    return encode(draw_turn(view, prompt, player))
+    `player` whose workshop to show (default: the one deciding); `events` since the last picture (engine Events or
+    their dicts) mark the tile an effect choice is about."""
+    return encode(draw_turn(view, prompt, player, events))
 
 
 def board(view: Mapping[str, Any], player: str) -> bytes:

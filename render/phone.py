@@ -7,7 +7,7 @@ always the deciding player's workshop, with the tracks the choice can touch mark
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -50,7 +50,7 @@ class PhoneLayout:
 
     @property
     def panel_h(self) -> int:
-        return {_OFFER: 292, _RESERVE: 232, _HAPPINESS: 40 + 4 * 112 + 24, None: 0}[self.panel]
+        return {_OFFER: 292, _RESERVE: 232, _HAPPINESS: 56 + 4 * 100 + 12, None: 0}[self.panel]
 
     @property
     def panel_box(self) -> Box:
@@ -206,8 +206,8 @@ def _cell(box: Box, a: int, pos: int) -> Box:
     x0, y0, x1, _ = box
     w = (x1 - x0 - 24 - _H_LABEL) / (m.MAX_POSITION + 1)
     cx0 = x0 + 12 + _H_LABEL + pos * w
-    cy0 = y0 + 56 + a * 112
-    return (round(cx0), cy0, round(cx0 + w) - 3, cy0 + 106)
+    cy0 = y0 + 56 + a * 100
+    return (round(cx0), cy0, round(cx0 + w) - 3, cy0 + 96)
 
 
 def _happiness_static(img: Image.Image, box: Box, side: str) -> None:
@@ -247,9 +247,9 @@ def _happiness_dynamic(img: Image.Image, box: Box, view: Mapping[str, Any], me: 
         for pos, stack in stacks.items():
             c = _cell(box, a, pos)
             for i, (_, seat) in enumerate(sorted(stack)[:4]):
-                size = 34
-                x = c[0] + 6 + (i % 2) * (size + 4)
-                y = c[1] + 36 + (i // 2) * (size + 1) + (0 if len(stack) > 2 else 16)
+                size = 30
+                x = c[0] + 8 + (i % 2) * (size + 6)
+                y = c[1] + 34 + (i // 2) * (size + 1) + (0 if len(stack) > 2 else 14)
                 disc = icons.seat_disc(seat, size, pal.GOLD if seat == me else None)
                 dr.paste(img, disc, x, y)
             if me in (s for _, s in stack):
@@ -324,7 +324,9 @@ def _tracks_in_play(prompt: Mapping[str, Any]) -> set[int]:
     return out
 
 
-def _workshop_dynamic(img: Image.Image, g: bd.Workshop, player: Mapping[str, Any], marked: set[int]) -> None:
+def _workshop_dynamic(
+    img: Image.Image, g: bd.Workshop, player: Mapping[str, Any], marked: set[int], active: str | None = None
+) -> None:
     d = ImageDraw.Draw(img)
     tracks = player.get("tracks") or {}
     heights = player.get("kokeshi") or {}
@@ -336,6 +338,8 @@ def _workshop_dynamic(img: Image.Image, g: bd.Workshop, player: Mapping[str, Any
         for i, tile in enumerate((tracks.get(kokeshi) or [])[: m.HEIGHTS]):
             if tile:
                 x0, y0, x1, y1 = g.tile_box(k, i + 1)
+                if active is not None and tile.get("id") == active:
+                    dr.paste_center(img, dr.glow(x1 - x0, y1 - y0, 10, width=6), (x0 + x1) / 2, (y0 + y1) / 2)
                 dr.paste(img, tiles.sprite(tile, x1 - x0, y1 - y0, TEXT), x0, y0)
     if not player.get("automa"):
         for (ka, ha), (kb, hb) in bd.same_colour_pairs(player):
@@ -399,9 +403,21 @@ def _prompt_dict(prompt: Any) -> dict[str, Any]:
     }
 
 
-def draw_turn(view: Mapping[str, Any], prompt: Any = None, player: str | None = None) -> Image.Image:
+def _activated(events: Sequence[Any], name: str) -> str | None:
+    """The id of the tile `name` is choosing a side of: the last one their kokeshi activated."""
+    for event in reversed(list(events)):
+        kind, player, data = m._as_triplet(event)
+        if kind == "tile_activated" and player == name:
+            return str(data.get("tile", "")) or None
+    return None
+
+
+def draw_turn(
+    view: Mapping[str, Any], prompt: Any = None, player: str | None = None, events: Sequence[Any] = ()
+) -> Image.Image:
     """The phone picture of one decision. `prompt` is an engine Prompt or the view's prompt dict (default: the
-    view's); `player` whose workshop to show (default: the one deciding)."""
+    view's); `player` whose workshop to show (default: the one deciding); `events` since the last picture (engine
+    Events or their dicts) let an effect choice show the tile being activated."""
     p = _prompt_dict(prompt if prompt is not None else view.get("prompt"))
     players = list(view.get("players") or [])
     name = player or p.get("player") or view.get("current") or (players[0].get("name") if players else "")
@@ -420,7 +436,8 @@ def draw_turn(view: Mapping[str, Any], prompt: Any = None, player: str | None = 
         _happiness_dynamic(img, g.panel_box, view, seat)
     marked = _tracks_in_play(p) if kind in ("place", "setup", "kokeshi") else set()
     _workshop_title(img, g.workshop_box, str(name))
-    _workshop_dynamic(img, g.workshop, me, marked)
+    active = _activated(events, str(name)) if kind == "effect" else None
+    _workshop_dynamic(img, g.workshop, me, marked, active)
     _scores(img, g.scores_box, view, seat)
     return img
 

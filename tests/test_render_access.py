@@ -53,7 +53,7 @@ text.font = spy
 kinds = set()
 for kind, names, seed in [("setup", NAMES, 1), ("advance", NAMES[:2], 2), ("effect", NAMES[:3], 3),
                           ("kokeshi", NAMES, 4), ("animal", NAMES, 5), ("buy", NAMES[:2], 6), ("place", NAMES[:1], 7)]:
-    game = decision(names, seed, kind, solo=len(names) == 1)
+    game, _ = decision(names, seed, kind, solo=len(names) == 1)
     render.turn(game.view(), game.prompt)
     kinds.add(game.prompt.kind)
 print(json.dumps([sorted(set(sizes)), sorted(kinds)]))

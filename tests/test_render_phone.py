@@ -26,7 +26,7 @@ KINDS = {
 
 def _game(kind: str) -> engine.Game:
     names, seed, options = KINDS[kind]
-    return decision(names, seed, kind, **options)
+    return decision(names, seed, kind, **options)[0]
 
 
 def _png(data: bytes) -> Image.Image:

@@ -191,7 +191,7 @@ render.final(view, g.scores(), g.ranking())
 render.glossary()
 for kind, names, seed in [("setup", NAMES, 1), ("advance", NAMES[:2], 2), ("animal", NAMES, 5), ("buy", NAMES[:2], 6),
                           ("place", NAMES[:1], 7)]:
-    game = decision(names, seed, kind, solo=len(names) == 1)
+    game, _ = decision(names, seed, kind, solo=len(names) == 1)
     render.turn(game.view(), game.prompt)
 print(json.dumps(drawn))
 """

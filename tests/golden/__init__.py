@@ -53,22 +53,27 @@ def _board(names, seed, turns, seat) -> Callable[[], bytes]:
 
 
 def decision(names, seed: int, kind: str, *, after: int = 40, side: str = "basic", solo: bool = False):
-    """A seeded greedy game played until, after `after` decisions, the prompt is of `kind`; returns the game."""
+    """A seeded greedy game played until, after `after` decisions, the prompt is of `kind`; returns the game and
+    the events of that player's decisions so far in this turn."""
     game = engine.new_game(names, seed=seed, side=side, solo=solo)
     policies = {n: engine.GreedyPolicy(seed) for n in game.names}
+    events: list = []
+    last = None
     for step in range(5000):
         prompt = game.prompt
         assert prompt is not None, f"no {kind} prompt in this game"
+        if prompt.player != last:
+            events, last = [], prompt.player
         if prompt.kind == kind and (step >= after or kind == "setup"):
-            return game
-        game.apply(prompt.player, policies[prompt.player].choose(game))
+            return game, events
+        events += game.apply(prompt.player, policies[prompt.player].choose(game))
     raise AssertionError(f"no {kind} prompt")
 
 
 def _turn(names, seed, kind, after=40, side="basic", solo=False) -> Callable[[], bytes]:
     def make() -> bytes:
-        game = decision(names, seed, kind, after=after, side=side, solo=solo)
-        return render.turn(game.view(), game.prompt)
+        game, events = decision(names, seed, kind, after=after, side=side, solo=solo)
+        return render.turn(game.view(), game.prompt, events=events)
 
     return make
 

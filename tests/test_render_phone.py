@@ -132,3 +132,26 @@ def test_encode_is_lossless_and_deterministic() -> None:
     grey = img.convert("L")
     assert Image.open(io.BytesIO(render.encode(grey))).tobytes() == grey.tobytes()
     assert render.filename("kokeshi-1-2").endswith("." + render.EXTENSION)
+
+
+def test_an_effect_choice_marks_the_tile_being_activated() -> None:
+    game, events = decision(*KINDS["effect"][:2], "effect", **KINDS["effect"][2])
+    activated = [e for e in events if e.kind == "tile_activated" and e.player == game.prompt.player]
+    assert activated
+    view = game.view()
+    tile_id = activated[-1].data["tile"]
+    me = next(p for p in view["players"] if p["name"] == game.prompt.player)
+    k, h = next(
+        (engine.KOKESHI.index(kokeshi), i + 1)
+        for kokeshi, column in me["tracks"].items()
+        for i, tile in enumerate(column)
+        if tile and tile["id"] == tile_id
+    )
+    g = phone.PhoneLayout("effect", len(view["players"])).workshop
+    x0, y0, x1, y1 = g.tile_box(k, h)
+    ring = (x0 - 8, y0 - 8, x1 + 8, y0)
+    marked = _png(render.turn(view, game.prompt, events=events))
+    plain = _png(render.turn(view, game.prompt))
+    assert _region(marked, ring) != _region(plain, ring)
+    as_dicts = _png(render.turn(view, game.prompt, events=[e.to_dict() for e in events]))
+    assert _region(as_dicts, ring) == _region(marked, ring)

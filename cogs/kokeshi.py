@@ -271,7 +271,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         if prompt is None:
             return []
         return [
-            Choice(name=f"{label} ({t})"[:100], value=t)
+            Choice(name=label[:100], value=t)
             for t, label in tile_choices(prompt)
             if current.lower() in label.lower() + t
         ][:25]
@@ -287,7 +287,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             _, t, k = o.id.split(":")
             if (tile is None or t == tile) and k not in tracks:
                 tracks.append(k)
-        return [Choice(name=k.title(), value=k) for k in tracks if current.lower() in k][:25]
+        named = [(vocab.kokeshi(k), k) for k in tracks]
+        return [Choice(name=name, value=k) for name, k in named if current.lower() in name.lower()][:25]
 
     @app_commands.command(name="undo", description="Take back your last choice of this turn")
     async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:

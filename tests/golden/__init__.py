@@ -117,6 +117,15 @@ def docs_table() -> bytes:
     return render.table(game.view(), events, focus=actor)
 
 
+DOCS_TURN = GOLDEN_DIR.parent.parent / "docs" / "turn.png"
+
+
+def docs_turn() -> bytes:
+    """The README's phone picture: a 4-player game waiting for a buy."""
+    game, events = decision(NAMES, 7, "buy", after=120)
+    return render.turn(game.view(), game.prompt, events=events)
+
+
 def path(name: str) -> Path:
     """Where the golden picture of a case lives."""
     return GOLDEN_DIR / f"{name}.png"

@@ -330,10 +330,6 @@ def _workshop_dynamic(
     d = ImageDraw.Draw(img)
     tracks = player.get("tracks") or {}
     heights = player.get("kokeshi") or {}
-    if marked and len(marked) < len(m.KOKESHI):  # all tracks marked would say nothing
-        for k in marked:
-            x0, y0, x1, y1 = g.track_box(k)
-            dr.paste_center(img, dr.glow(x1 - x0 + 6, y1 - y0 + 6, 10, width=5), (x0 + x1) / 2, (y0 + y1) / 2)
     for k, kokeshi in enumerate(m.KOKESHI):
         for i, tile in enumerate((tracks.get(kokeshi) or [])[: m.HEIGHTS]):
             if tile:
@@ -351,6 +347,11 @@ def _workshop_dynamic(
             else:
                 cx, cy = (ax1 + bx0) / 2, (ay0 + ay1) / 2
                 d.rounded_rectangle((cx - 5, cy - 22, cx + 5, cy + 22), radius=3, fill=pal.VERMILION, outline=pal.CREAM)
+    if marked and len(marked) < len(m.KOKESHI):  # all tracks marked would say nothing
+        # A gold frame around each track the choice can touch; a frame, not a wash, so colours stay true.
+        for k in marked:
+            x0, y0, x1, y1 = g.track_box(k)
+            d.rounded_rectangle((x0 - 4, y0 - 4, x1 + 3, y1 + 4), radius=10, outline=pal.GOLD, width=6)
     for k, kokeshi in enumerate(m.KOKESHI):
         h = max(0, min(m.HEIGHTS, int(heights.get(kokeshi, 0) or 0)))
         lx0, _, lx1, ly1 = g.lane_box(k, h)

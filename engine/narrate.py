@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import vocab
+from .data import KOKESHI, TILE_BY_ID, TILES
 
 if TYPE_CHECKING:
     from .model import Event
@@ -17,6 +18,22 @@ _a = vocab.animal
 
 def _tile(tile_id: str) -> str:
     return vocab.tile(tile_id)
+
+
+def _choice(d: dict) -> str:
+    """A choice's words, rebuilt from its ids where they say enough (so stored games read in today's words),
+    else the label stored with the event."""
+    try:
+        if "tile" in d and "side" in d:
+            return vocab.effect_choice(TILES[TILE_BY_ID[d["tile"]]].atoms[int(d["side"])])
+        kind, _, rest = str(d.get("choice", "")).partition(":")
+        if kind == "place":
+            tile, track = rest.split(":")
+            if tile in TILE_BY_ID and track in KOKESHI:
+                return vocab.place(tile, track)
+    except (KeyError, IndexError, ValueError):
+        pass
+    return str(d.get("label", ""))
 
 
 def describe(event: Event) -> str:
@@ -43,9 +60,9 @@ def describe(event: Event) -> str:
             who=who, kokeshi=_k(d["kokeshi"]), tile=_tile(d["tile"])
         )
     if kind == "effect_chosen":
-        return _("{who} chooses: {choice}.").format(who=who, choice=d["label"])
+        return _("{who} chooses: {choice}.").format(who=who, choice=_choice(d))
     if kind == "auto_choice":
-        return _("{who}: only one choice — {choice}.").format(who=who, choice=d["label"])
+        return _("{who}: only one choice — {choice}.").format(who=who, choice=_choice(d))
     if kind == "effect_skipped":
         return _("{who}: an effect is skipped because {reason}.").format(who=who, reason=vocab.reason(d["reason"]))
     if kind == "tile_bought":

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import render
+from engine import vocab
 from storage import BoardRow, challenge_key
 
 from .narration import escape
@@ -136,29 +137,26 @@ class Community:
         streak = await self.store.streak(user.id, utcnow().date())
         embed = discord.Embed(title=f"{user.display_name} at Kokeshi", colour=0xC8553D)
         if record.games or record.solo_games:
-            embed.add_field(
-                name="Games",
-                value=f"{record.games} played · {record.wins} won ({record.win_rate:.0%})\n"
-                f"average {record.average:.1f} · best {record.best}",
-            )
-            b = record.breakdown
-            embed.add_field(
-                name="Average score",
-                value=f"animals {b['animals']:.1f} · leads {b['leads']:.1f}\ntracks {b['tracks']:.1f} · "
-                f"quality {b['quality']:.1f}\nadjacency {b['adjacency']:.1f}",
-            )
-            embed.add_field(
-                name="Rating",
-                value=f"this server {server.display}{' (provisional)' if server.provisional else ''}\n"
-                f"world {world.display}{' (provisional)' if world.provisional else ''}",
-            )
+            if record.games:  # multiplayer figures only for someone who has played with others
+                embed.add_field(
+                    name="Games",
+                    value=f"{record.games} played · {record.wins} won ({record.win_rate:.0%})\n"
+                    f"average {record.average:.1f} · best {record.best}",
+                )
+                b = record.breakdown
+                embed.add_field(name="Average score", value=_breakdown(b))
+                embed.add_field(
+                    name="Rating",
+                    value=f"this server {server.display}{' (provisional)' if server.provisional else ''}\n"
+                    f"world {world.display}{' (provisional)' if world.provisional else ''}",
+                )
             embed.add_field(
                 name="Solo",
                 value=f"{record.solo_games} played · {record.solo_wins} won · best {record.solo_best}\n"
                 f"daily streak: {streak} day{'s' if streak != 1 else ''}",
             )
             if record.favourite:
-                embed.add_field(name="Favourite kokeshi", value=record.favourite.title())
+                embed.add_field(name="Favourite kokeshi", value=vocab.kokeshi(record.favourite))
         else:
             embed.description = "No finished games yet. `/kokeshi new`, `/kokeshi solo` or `/kokeshi daily`!"
         picture = await asyncio.to_thread(render.history, user.display_name, record.history, "score history")
@@ -242,3 +240,9 @@ class Community:
 
 
 __all__ = ["Community", "PageButton", "escape"]
+
+
+def _breakdown(averages: dict[str, float]) -> str:
+    """The average of each score item, named as in the pictures, two to a line."""
+    items = [f"{vocab.score_item(key)} {averages.get(key, 0.0):.1f}" for key in vocab.SCORE_ITEMS if key != "total"]
+    return "\n".join(" · ".join(items[i : i + 2]) for i in range(0, len(items), 2))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from engine import Option, Prompt
+from engine import Option, Prompt, vocab
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -164,7 +164,7 @@ def prompt_view(game_id: int, version: int, prompt: Prompt) -> discord.ui.View:
         for option in options:
             view.add_item(ActionButton(game_id, version, option))
     elif len(options) <= MAX_SELECT:
-        view.add_item(ActionSelect(game_id, version, options, QUESTIONS.get(prompt.kind, "Choose")))
+        view.add_item(ActionSelect(game_id, version, options, vocab.question(prompt.kind)))
     else:
         view.add_item(TileSelect(game_id, version, tile_choices(prompt)))
     return view
@@ -176,7 +176,7 @@ def tile_choices(prompt: Prompt) -> list[tuple[str, str]]:
     for option in prompt.options:
         kind, tile, _ = option.id.split(":")
         if kind == "place" and tile not in seen:
-            seen[tile] = option.label.split(" on the ")[0].removeprefix("Place ")
+            seen[tile] = vocab.tile(tile)
     return list(seen.items())
 
 
@@ -189,12 +189,4 @@ def track_view(game_id: int, version: int, prompt: Prompt, tile: str) -> discord
     return view
 
 
-QUESTIONS = {
-    "setup": "Place your two starting tiles, on two different tracks",
-    "advance": "Advance one of your kokeshi",
-    "effect": "Choose one side of the tile",
-    "kokeshi": "Choose the kokeshi to advance",
-    "animal": "Choose the animal track for your disc",
-    "buy": "Choose a tile to buy",
-    "place": "Place the tiles you bought",
-}
+QUESTIONS = {kind: vocab.question(kind) for kind in ("setup", "advance", "effect", "kokeshi", "animal", "buy", "place")}

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import render
-from engine import Prompt
+from engine import Prompt, vocab
 from engine.data import IDLE_ROUNDS
 from storage import GameNotFound, GameRecord
 
@@ -91,9 +91,10 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     # ------------------------------------------------------------------ finding the game
 
     async def resolve(
-        self, interaction: discord.Interaction, game_id: int | None, *, lobby: bool = False
+        self, interaction: discord.Interaction, game_id: int | None, *, lobby: bool = False, finished: bool = False
     ) -> GameRecord:
-        """The game a command is about: the `game` option, the thread it is used in, or the caller's game here."""
+        """The game a command is about: the `game` option, the thread it is used in, or the caller's game here;
+        with `finished`, the caller's last finished game in this channel when none is going on here."""
         if game_id is not None:
             try:
                 record = await self.store.get_game(game_id)
@@ -120,6 +121,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == interaction.guild_id
             ]
             here = [g for g in found if g.channel_id == channel_id]
+            if not here and finished:
+                done = await self.store.games_for_user(interaction.user.id, ("finished",))
+                done = [g for g in done if g.guild_id == interaction.guild_id and g.channel_id == channel_id]
+                if done:
+                    return done[-1]
             found = here or found
             if not found:
                 raise UserError("You are not in a game here. `/kokeshi new` or `/kokeshi solo` starts one.")
@@ -266,7 +272,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         if prompt is None:
             return []
         return [
-            Choice(name=f"{label} ({t})"[:100], value=t)
+            Choice(name=label[:100], value=t)
             for t, label in tile_choices(prompt)
             if current.lower() in label.lower() + t
         ][:25]
@@ -282,7 +288,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             _, t, k = o.id.split(":")
             if (tile is None or t == tile) and k not in tracks:
                 tracks.append(k)
-        return [Choice(name=k.title(), value=k) for k in tracks if current.lower() in k][:25]
+        named = [(vocab.kokeshi(k), k) for k in tracks]
+        return [Choice(name=name, value=k) for name, k in named if current.lower() in name.lower()][:25]
 
     @app_commands.command(name="undo", description="Take back your last choice of this turn")
     async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -393,14 +400,14 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         prompt = state.prompt
         seat = record.seat_of(user_id)
         turn = "**your turn**" if prompt and seat and prompt.player == seat.name else f"{prompt.player}'s turn"
-        return f"• {where}: round {state.round_number}, {turn}"
+        return f"• {where}: {vocab.round_name(state.round_number)}, {turn}"
 
     async def _status_text(self, record: GameRecord) -> str:
         if record.status == "lobby":
             return f"Kokeshi #{record.id} is waiting for players ({len(record.seats)}/{record.players})."
         state, _ = await self.store.load_game(record.id)
         scores = state.scores()
-        lines = [f"**Kokeshi #{record.id}** — {record.side} side, round {state.round_number}"]
+        lines = [f"**Kokeshi #{record.id}** — {record.side} side, {vocab.round_name(state.round_number)}"]
         if state.prompt:
             lines.append(f"Waiting for **{escape(state.prompt.player)}**: {QUESTIONS[state.prompt.kind].lower()}.")
             deadline = next((t for t in await self.store.timers(record.id) if t.kind == "deadline"), None)
@@ -418,7 +425,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 10, game: int | None = None
     ):
         async def run() -> None:
-            record = await self.resolve(interaction, game)
+            record = await self.resolve(interaction, game, finished=True)
             entries = (await self.store.log(record.id))[-count:]
             if not entries:
                 raise UserError("No moves yet.")

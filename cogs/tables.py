@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import render
-from engine import Event, Game, GreedyPolicy, IllegalAction
+from engine import Event, Game, GreedyPolicy, IllegalAction, vocab
 from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, TurnPosts
 
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
@@ -502,9 +502,8 @@ class Tables:
             s = scores[name]
             resigned = any(r.name == name and r.resigned for r in results)
             lines.append(
-                f"{medals[i]} {self.mention(record, name)} — **{s.total}** points "
-                f"(animals {s.animals}, leads {s.leads}, tracks {s.tracks}, quality {s.quality}, "
-                f"adjacency {s.adjacency}, in play {s.in_play})" + (" — resigned" if resigned else "")
+                f"{medals[i]} {self.mention(record, name)} — **{s.total}** points ({vocab.score_line(s)})"
+                + (" — resigned" if resigned else "")
             )
         headline = f"**Kokeshi #{record.id} is over!**"
         if record.solo:

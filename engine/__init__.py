@@ -1,5 +1,6 @@
 """Kokeshi rules engine: pure, deterministic, no I/O. A game is (rules version, options, seed, actions)."""
 
+from . import vocab
 from .data import ANIMALS, COLORS, CURRENT_RULES, KOKESHI, RULES_VERSIONS
 from .game import AUTOMA, Game, new_game, replay
 from .model import Event, IllegalAction, Option, Prompt, Score
@@ -24,4 +25,5 @@ __all__ = [
     "new_game",
     "play_out",
     "replay",
+    "vocab",
 ]

@@ -1,25 +1,39 @@
-"""Plain-English sentences for engine events, used by logs and the bot's turn narration."""
+"""Plain-English sentences for engine events, used by logs and the bot's turn narration; words from `vocab`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .data import ANIMAL_NAMES, ANIMALS, IDLE_ROUNDS, KOKESHI, KOKESHI_NAMES, TILE_BY_ID, TILES
+from . import vocab
+from .data import IDLE_ROUNDS, KOKESHI, TILE_BY_ID, TILES
 
 if TYPE_CHECKING:
     from .model import Event
 
 
-def _k(name: str) -> str:
-    return KOKESHI_NAMES[KOKESHI.index(name)]
-
-
-def _a(name: str) -> str:
-    return ANIMAL_NAMES[ANIMALS.index(name)]
+_ = vocab._
+_k = vocab.kokeshi
+_a = vocab.animal
 
 
 def _tile(tile_id: str) -> str:
-    return TILES[TILE_BY_ID[tile_id]].name
+    return vocab.tile(tile_id)
+
+
+def _choice(d: dict) -> str:
+    """A choice's words, rebuilt from its ids where they say enough (so stored games read in today's words),
+    else the label stored with the event."""
+    try:
+        if "tile" in d and "side" in d:
+            return vocab.effect_choice(TILES[TILE_BY_ID[d["tile"]]].atoms[int(d["side"])])
+        kind, _, rest = str(d.get("choice", "")).partition(":")
+        if kind == "place":
+            tile, track = rest.split(":")
+            if tile in TILE_BY_ID and track in KOKESHI:
+                return vocab.place(tile, track)
+    except (KeyError, IndexError, ValueError):
+        pass
+    return str(d.get("label", ""))
 
 
 def describe(event: Event) -> str:
@@ -28,59 +42,91 @@ def describe(event: Event) -> str:
     who = event.player
     kind = event.kind
     if kind == "kokeshi_moved":
-        return f"{who}'s {_k(d['kokeshi'])} moves from height {d['start']} to {d['to']}."
+        return _("{who}'s {kokeshi} moves from height {start} to {to}.").format(
+            who=who, kokeshi=_k(d["kokeshi"]), start=d["start"], to=d["to"]
+        )
     if kind == "kokeshi_home":
-        return f"{who}'s {_k(d['kokeshi'])} finds an empty space and goes home."
+        return _("{who}'s {kokeshi} finds an empty space and goes home.").format(who=who, kokeshi=_k(d["kokeshi"]))
     if kind == "top_passed":
-        return f"{who}'s {_k(d['kokeshi'])} passes the top, goes home and scores {d['points']} points."
+        return _("{who}'s {kokeshi} passes the top, goes home and scores {points} points.").format(
+            who=who, kokeshi=_k(d["kokeshi"]), points=d["points"]
+        )
     if kind == "quality_step":
-        return f"{who}'s {_k(d['kokeshi'])} lands on a quality tile and moves up once more."
+        return _("{who}'s {kokeshi} lands on a quality tile and moves up once more.").format(
+            who=who, kokeshi=_k(d["kokeshi"])
+        )
     if kind == "tile_activated":
-        return f"{who}'s {_k(d['kokeshi'])} activates the {_tile(d['tile'])} tile."
+        return _("{who}'s {kokeshi} activates its tile ({tile}).").format(
+            who=who, kokeshi=_k(d["kokeshi"]), tile=_tile(d["tile"])
+        )
     if kind == "effect_chosen":
-        return f"{who} chooses: {d['label']}."
+        return _("{who} chooses: {choice}.").format(who=who, choice=_choice(d))
     if kind == "auto_choice":
-        return f"{who}: only one choice — {d['label']}."
+        return _("{who}: only one choice — {choice}.").format(who=who, choice=_choice(d))
     if kind == "effect_skipped":
-        return f"{who}: an effect is skipped because {d['reason']}."
+        return _("{who}: an effect is skipped because {reason}.").format(who=who, reason=vocab.reason(d["reason"]))
     if kind == "tile_bought":
-        where = f"the {_k(d['track'])} track" if d["track"] else "any track"
-        return f"{who} buys the {_tile(d['tile'])} tile for {where}."
+        if d["track"]:
+            return _("{who} buys a tile ({tile}) for the {kokeshi} track.").format(
+                who=who, tile=_tile(d["tile"]), kokeshi=_k(d["track"])
+            )
+        return _("{who} buys a tile ({tile}) for any track.").format(who=who, tile=_tile(d["tile"]))
     if kind == "tile_drawn":
-        return f"The {_tile(d['tile'])} tile is drawn from the bag into the offer."
+        return _("A tile ({tile}) is drawn from the bag into the offer.").format(tile=_tile(d["tile"]))
     if kind == "bag_empty":
-        return "The bag is empty: the offer cannot be refilled."
+        return _("The bag is empty: the offer cannot be refilled.")
     if kind == "quality_bought":
-        return f"{who} takes the level {d['level']} {_k(d['kokeshi'])} quality tile: a recognition."
+        return _("{who} takes the level {level} {kokeshi} quality tile: a recognition.").format(
+            who=who, level=d["level"], kokeshi=_k(d["kokeshi"])
+        )
     if kind == "quality_discarded":
-        return f"The remaining {_k(d['kokeshi'])} quality tiles leave the game."
+        return _("The remaining {kokeshi} quality tiles leave the game.").format(kokeshi=_k(d["kokeshi"]))
     if kind == "automa_quality":
-        return f"The automa receives a {_k(d['kokeshi'])} quality tile at height {d['height']}: a recognition."
+        return _("The automa receives a {kokeshi} quality tile at height {height}: a recognition.").format(
+            kokeshi=_k(d["kokeshi"]), height=d["height"]
+        )
     if kind == "automa_tile":
-        return f"The automa draws the {_tile(d['tile'])} tile for its {_k(d['kokeshi'])} track."
+        return _("The automa draws a tile ({tile}) for its {kokeshi} track.").format(
+            tile=_tile(d["tile"]), kokeshi=_k(d["kokeshi"])
+        )
     if kind == "disc_moved":
-        return f"{who}'s {_a(d['animal'])} disc advances to {d['to']}."
+        return _("{who}'s {animal} disc advances to {to}.").format(who=who, animal=_a(d["animal"]), to=d["to"])
     if kind == "red_line_crossed":
-        return f"{who} crosses the red line on the {_a(d['animal'])} track: a recognition ({d['recognitions']})."
+        return _("{who} crosses the red line on the {animal} track: a recognition ({count}).").format(
+            who=who, animal=_a(d["animal"]), count=d["recognitions"]
+        )
     if kind == "bonus_taken":
-        return f"{who} collects the bonus {_tile(d['tile'])} tile."
+        return _("{who} collects a bonus tile ({tile}).").format(who=who, tile=_tile(d["tile"]))
     if kind == "tile_placed":
-        penalty = f" ({d['pairs']} same-colour pair{'s' if d['pairs'] != 1 else ''})" if d["pairs"] else ""
-        where = f"the {_k(d['kokeshi'])} track at height {d['height']}"
-        return f"{who} places the {_tile(d['tile'])} tile on {where}{penalty}."
+        values = {"who": who, "tile": _tile(d["tile"]), "kokeshi": _k(d["kokeshi"]), "height": d["height"]}
+        if d["pairs"] == 1:
+            return _(
+                "{who} places a tile ({tile}) on the {kokeshi} track at height {height} (1 same-colour pair)."
+            ).format(**values)
+        if d["pairs"]:
+            return _(
+                "{who} places a tile ({tile}) on the {kokeshi} track at height {height} ({pairs} same-colour pairs)."
+            ).format(pairs=d["pairs"], **values)
+        return _("{who} places a tile ({tile}) on the {kokeshi} track at height {height}.").format(**values)
     if kind == "tile_discarded":
-        return f"The {_tile(d['tile'])} tile is discarded: {d['reason']}."
+        return _("A tile ({tile}) is discarded: {reason}.").format(
+            tile=_tile(d["tile"]), reason=vocab.reason(d["reason"])
+        )
     if kind == "end_triggered":
-        why = {
-            "recognitions": "a player has enough recognitions",
-            "bag": "the bag ran out",
-            "stall": f"too many turns went by without a purchase, {IDLE_ROUNDS} rounds' worth",
-        }.get(d["reason"], d["reason"])
-        return f"The end is triggered ({why}): round {d['final_round']} is the last."
+        if d["reason"] == "recognitions":
+            return _("The end is triggered (a player has enough recognitions): round {round} is the last.").format(
+                round=d["final_round"]
+            )
+        if d["reason"] == "stall":
+            return _(
+                "The end is triggered ({rounds} rounds' worth of turns went by without a purchase): "
+                "round {round} is the last."
+            ).format(rounds=IDLE_ROUNDS, round=d["final_round"])
+        return _("The end is triggered (the bag ran out): round {round} is the last.").format(round=d["final_round"])
     if kind == "setup_done":
-        return f"{who} has placed their starting tiles; {d['next']} is next."
+        return _("{who} has placed their starting tiles; {next} is next.").format(who=who, next=d["next"])
     if kind == "turn_ended":
-        return f"{who}'s turn ends; {d['next']} is next."
+        return _("{who}'s turn ends; {next} is next.").format(who=who, next=d["next"])
     if kind == "game_over":
-        return f"The game is over. Winner: {d['ranking'][0]}."
-    return f"{who}: {kind}."
+        return _("The game is over. Winner: {winner}.").format(winner=d["ranking"][0])
+    return _("{who}: {kind}.").format(who=who, kind=kind)

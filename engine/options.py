@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
+from . import vocab
 from .data import (
-    ADV,
-    ANIMAL,
-    ANIMAL_ANY,
-    ANIMAL_NAMES,
     ANIMALS,
-    ANY,
-    ANY2,
-    BUY_ANY,
-    BUY_HERE,
     KOKESHI,
-    KOKESHI_NAMES,
-    LEFT,
     N_TRACKS,
     OFFER_SIZE,
     QUALITY_LEVELS,
-    QUALITY_POINTS,
-    RIGHT,
     TILESETS,
     Atom,
 )
@@ -28,24 +17,11 @@ from .model import Option
 
 def atom_label(atom: Atom) -> str:
     """What one effect side does, as a button label."""
-    op, arg = atom
-    if op == ADV:
-        return f"Advance the {KOKESHI_NAMES[arg]}"
-    if op == ANIMAL:
-        return f"Advance your {ANIMAL_NAMES[arg]} disc"
-    return {
-        LEFT: "Advance a kokeshi to the left",
-        RIGHT: "Advance a kokeshi to the right",
-        ANY: "Advance any kokeshi",
-        ANY2: "Advance any kokeshi two spaces",
-        ANIMAL_ANY: "Advance a disc on an animal track",
-        BUY_ANY: "Buy a tile for any track",
-        BUY_HERE: "Buy a tile for this track",
-    }[op]
+    return vocab.effect_choice(atom)
 
 
 ADVANCE: tuple[Option, ...] = tuple(
-    Option(f"advance:{KOKESHI[k]}", f"Advance the {KOKESHI_NAMES[k]}", ("advance", k)) for k in range(N_TRACKS)
+    Option(f"advance:{KOKESHI[k]}", vocab.advance(k), ("advance", k)) for k in range(N_TRACKS)
 )
 
 EFFECT: dict[tuple[int, Atom], Option] = {}
@@ -60,22 +36,19 @@ for _tiles in TILESETS.values():
             )
 
 # KOKESHI_CHOICE[steps - 1][kokeshi]
-KOKESHI_CHOICE: tuple[tuple[Option, ...], ...] = (
-    tuple(Option(f"kokeshi:{KOKESHI[k]}", f"Advance the {KOKESHI_NAMES[k]}", ("kokeshi", k)) for k in range(N_TRACKS)),
-    tuple(
-        Option(f"kokeshi:{KOKESHI[k]}", f"Advance the {KOKESHI_NAMES[k]} two spaces", ("kokeshi", k))
-        for k in range(N_TRACKS)
-    ),
+KOKESHI_CHOICE: tuple[tuple[Option, ...], ...] = tuple(
+    tuple(Option(f"kokeshi:{KOKESHI[k]}", vocab.advance(k, steps), ("kokeshi", k)) for k in range(N_TRACKS))
+    for steps in (1, 2)
 )
 
 ANIMAL_CHOICE: tuple[Option, ...] = tuple(
-    Option(f"animal:{ANIMALS[a]}", f"Advance your {ANIMAL_NAMES[a]} disc", ("animal", a)) for a in range(len(ANIMALS))
+    Option(f"animal:{ANIMALS[a]}", vocab.move_disc(a), ("animal", a)) for a in range(len(ANIMALS))
 )
 
-# MARKETS[rules][slot][tile]: labels name the tile as its rules version has it.
+# MARKETS[rules][slot][tile]: the slot is numbered from 1 in labels, as in the pictures.
 MARKETS: dict[int, tuple[tuple[Option, ...], ...]] = {
     rules: tuple(
-        tuple(Option(f"market:{slot}", f"Buy the {t.name} tile", ("market", slot)) for t in tiles)
+        tuple(Option(f"market:{slot}", vocab.buy(slot + 1, t.index, rules), ("market", slot)) for t in tiles)
         for slot in range(OFFER_SIZE)
     )
     for rules, tiles in TILESETS.items()
@@ -83,14 +56,7 @@ MARKETS: dict[int, tuple[tuple[Option, ...], ...]] = {
 
 # QUALITY[kokeshi][level - 1]
 QUALITY: tuple[tuple[Option, ...], ...] = tuple(
-    tuple(
-        Option(
-            f"quality:{lv}",
-            f"Take the level {lv} {KOKESHI_NAMES[k]} quality tile ({QUALITY_POINTS[lv - 1]} points)",
-            ("quality", lv),
-        )
-        for lv in QUALITY_LEVELS
-    )
+    tuple(Option(f"quality:{lv}", vocab.take_quality(k, lv), ("quality", lv)) for lv in QUALITY_LEVELS)
     for k in range(N_TRACKS)
 )
 
@@ -98,11 +64,7 @@ QUALITY: tuple[tuple[Option, ...], ...] = tuple(
 PLACES: dict[int, tuple[tuple[Option, ...], ...]] = {
     rules: tuple(
         tuple(
-            Option(
-                f"place:{t.id}:{KOKESHI[k]}",
-                f"Place {t.name} on the {KOKESHI_NAMES[k]} track",
-                ("place", t.index, k),
-            )
+            Option(f"place:{t.id}:{KOKESHI[k]}", vocab.place(t.index, k, rules), ("place", t.index, k))
             for k in range(N_TRACKS)
         )
         for t in tiles

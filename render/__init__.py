@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-import io
-from collections.abc import Mapping, Sequence
+import struct
+import zlib
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from isal import isal_zlib
 from PIL import Image
 
 from .history import draw_history
+from .phone import draw_turn
 from .scenes import TableLayout, draw_table
 from .sheets import draw_board, draw_final, draw_glossary
 
@@ -21,22 +24,60 @@ __all__ = [
     "draw_glossary",
     "draw_history",
     "draw_table",
+    "draw_turn",
     "encode",
+    "filename",
     "final",
     "glossary",
     "history",
     "table",
+    "turn",
 ]
 
-# Level 1 is several times faster than the default 6 for ~10% more bytes; a table picture stays far below 1 MB.
+# Pictures are PNG: every Discord client and the sandbox page show it inline. Chosen by measurement
+# (`bench/render_bench.py` compares the encoders side by side): Pillow's PNG at level 1 spends most of its time
+# choosing a row filter per line and in zlib; lossless WebP at its fastest method is no faster. Rows left
+# unfiltered (flat-colour pictures gain little from filters) and deflated by ISA-L's zlib-compatible level 1 give
+# the same size several times faster.
 PNG_COMPRESS_LEVEL = 1
+EXTENSION = "png"
+_COLOUR_TYPE = {"L": 0, "RGB": 2, "RGBA": 6}
+_CHANNELS = {"L": 1, "RGB": 3, "RGBA": 4}
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
 def encode(img: Image.Image) -> bytes:
-    """PNG bytes with fixed options and no metadata, so the same picture always gives the same bytes."""
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buf.getvalue()
+    """PNG bytes, rows unfiltered and deflated at level 1, no metadata: the same picture always gives the same bytes."""
+    return png_unfiltered(img, isal_zlib.compress)
+
+
+def png_unfiltered(img: Image.Image, deflate: Callable[[bytearray, int], bytes] = zlib.compress) -> bytes:
+    """PNG bytes with every row unfiltered, compressed by `deflate(data, level)` (a zlib-format compressor)."""
+    if img.mode not in _COLOUR_TYPE:
+        img = img.convert("RGBA" if "A" in img.getbands() or img.mode == "P" else "RGB")
+    width, height = img.size
+    stride = width * _CHANNELS[img.mode]
+    raw = memoryview(img.tobytes())
+    rows = bytearray((stride + 1) * height)  # each row: filter type 0 ("none"), then its bytes
+    for y in range(height):
+        rows[y * (stride + 1) + 1 : (y + 1) * (stride + 1)] = raw[y * stride : (y + 1) * stride]
+    header = struct.pack(">IIBBBBB", width, height, 8, _COLOUR_TYPE[img.mode], 0, 0, 0)
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", header),
+            _chunk(b"IDAT", deflate(rows, PNG_COMPRESS_LEVEL)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def filename(stem: str) -> str:
+    """The attachment name of a picture: `stem` plus the encoding's extension."""
+    return f"{stem}.{EXTENSION}"
 
 
 def table(view: Mapping[str, Any], events: Sequence[Any] = (), focus: str | None = None) -> bytes:
@@ -44,6 +85,15 @@ def table(view: Mapping[str, Any], events: Sequence[Any] = (), focus: str | None
     happiness board, the offer, the bag, the scores and the round; `events` of the last turn are highlighted.
     `events` are engine Events or their `to_dict()` form."""
     return encode(draw_table(view, events, focus))
+
+
+def turn(view: Mapping[str, Any], prompt: Any = None, player: str | None = None, events: Sequence[Any] = ()) -> bytes:
+    """The phone picture of one decision (900 px wide, portrait, no text under 28 px): whose turn and the question,
+    what this decision needs (the numbered offer, the tiles to place, or the happiness board), the deciding
+    player's workshop and the scores. `prompt` is an engine Prompt or the view's prompt dict (default: the view's);
+    `player` whose workshop to show (default: the one deciding); `events` since the last picture (engine Events or
+    their dicts) mark the tile an effect choice is about."""
+    return encode(draw_turn(view, prompt, player, events))
 
 
 def board(view: Mapping[str, Any], player: str) -> bytes:

@@ -8,6 +8,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+import engine.vocab as vocab
+
 from . import draw as dr
 from . import icons, tiles
 from . import model as m
@@ -504,15 +506,7 @@ def reserve_small(
         dr.paste(img, tiles.sprite(entry, w, h), x0, y)
 
 
-SCORE_COLUMNS = (
-    ("in_play", "Play"),
-    ("tracks", "Tracks"),
-    ("quality", "Quality"),
-    ("animals", "Animals"),
-    ("leads", "Leads"),
-    ("adjacency", "Pairs"),
-    ("total", "Total"),
-)
+SCORE_COLUMNS = tuple((key, vocab.score_item(key)) for key in vocab.SCORE_ITEMS)
 
 
 def threshold_sample() -> Image.Image:

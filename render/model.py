@@ -6,16 +6,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import engine.vocab as vocab
+
 # Printed board values come from the engine's component table (components.toml), never duplicated here.
 from engine.data import (
     ADJACENCY_PENALTY,
-    ANIMAL_NAMES,
     ANIMAL_POINTS,
     ANIMALS,
     COLORS,
     HEIGHTS,
     KOKESHI,
-    KOKESHI_NAMES,
     LEAD_BONUS,
     LEVEL_THRESHOLDS,
     MAX_POSITION,
@@ -24,9 +24,10 @@ from engine.data import (
     TRACK_SCORE,
 )
 
-KOKESHI_LABEL = dict(zip(KOKESHI, KOKESHI_NAMES, strict=True))
+# Names as players read them, from the vocabulary.
+KOKESHI_LABEL = {k: vocab.kokeshi(k) for k in KOKESHI}
 KOKESHI_COLOR = dict(zip(KOKESHI, COLORS, strict=True))
-ANIMAL_LABEL = dict(zip(ANIMALS, ANIMAL_NAMES, strict=True))
+ANIMAL_LABEL = {a: vocab.animal(a) for a in ANIMALS}
 TRACK_POINTS = dict(TRACK_SCORE)  # height -> points of a track reaching it
 LEVEL_AT = {h: i + 1 for i, h in enumerate(LEVEL_THRESHOLDS)}  # height -> quality level allowed from there
 PAIR_LABEL = f"\u2212{ADJACENCY_PENALTY}"

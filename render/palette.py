@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import engine.vocab as vocab
+from engine.data import COLORS
+
 RGB = tuple[int, int, int]
 
 # Paper, wood and ink.
@@ -24,24 +27,17 @@ GOLD: RGB = (236, 160, 0)
 GOLD_LIGHT: RGB = (255, 226, 140)
 GOOD: RGB = (46, 122, 60)
 
-# Tile and kokeshi colours. Purple and blue are close in grey, so every tile also carries its letter.
-TILE: dict[str, RGB] = {
-    "pink": (240, 150, 172),
-    "purple": (152, 118, 196),
-    "blue": (84, 152, 214),
-    "green": (120, 180, 98),
-    "yellow": (244, 204, 72),
-}
-TILE_DARK: dict[str, RGB] = {
-    "pink": (176, 70, 100),
-    "purple": (92, 62, 140),
-    "blue": (34, 88, 150),
-    "green": (58, 112, 46),
-    "yellow": (170, 124, 10),
-}
-# Letters on tiles: purple is V (violet) so that no two colours share a letter.
-LETTER: dict[str, str] = {"pink": "P", "purple": "V", "blue": "B", "green": "G", "yellow": "Y"}
-COLOR_WORD: dict[str, str] = {"pink": "pink", "purple": "violet", "blue": "blue", "green": "green", "yellow": "yellow"}
+# Tile and kokeshi colours in the engine's colour order (pink, violet, blue, green, yellow). Violet and blue are
+# close in grey, so every tile also carries its letter.
+TILE: dict[str, RGB] = dict(
+    zip(COLORS, ((240, 150, 172), (152, 118, 196), (84, 152, 214), (120, 180, 98), (244, 204, 72)), strict=True)
+)
+TILE_DARK: dict[str, RGB] = dict(
+    zip(COLORS, ((176, 70, 100), (92, 62, 140), (34, 88, 150), (58, 112, 46), (170, 124, 10)), strict=True)
+)
+# Letters on tiles and colour words, from the vocabulary: no two colours share a letter.
+LETTER: dict[str, str] = {c: vocab.color_letter(c) for c in COLORS}
+COLOR_WORD: dict[str, str] = {c: vocab.color(c) for c in COLORS}
 
 # Seats in turn order: yellow, green, red, blue, with lightness falling in that order so they also differ in grey.
 SEAT: tuple[RGB, ...] = ((250, 208, 60), (110, 186, 100), (192, 52, 44), (28, 44, 110))

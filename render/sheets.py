@@ -9,6 +9,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+import engine.vocab as vocab
+
 from . import boards as bd
 from . import draw as dr
 from . import icons, tiles
@@ -21,20 +23,7 @@ BOARD_SIZE = (1400, 980)
 FINAL_SIZE = (1600, 1000)
 GLOSSARY_SIZE = (1600, 1000)
 
-_TRACK_HEIGHTS = sorted(m.TRACK_POINTS)
-SCORE_LABELS = {
-    "in_play": ("Play", f"{m.TOP_POINTS} per kokeshi past the top"),
-    "tracks": (
-        "Tracks",
-        f"{' / '.join(str(m.TRACK_POINTS[h]) for h in _TRACK_HEIGHTS)} for a track "
-        f"{' / '.join(map(str, _TRACK_HEIGHTS))} high",
-    ),
-    "quality": ("Quality", "points of the quality tiles placed"),
-    "animals": ("Animals", "the value under each disc"),
-    "leads": ("Leads", f"{m.LEAD_BONUS} per animal track led"),
-    "adjacency": ("Pairs", f"{m.PAIR_LABEL} per same-colour pair"),
-    "total": ("Total", ""),
-}
+SCORE_LABELS = {key: (vocab.score_item(key), vocab.score_rule(key)) for key in vocab.SCORE_ITEMS}
 
 
 def _title_bar(img: Image.Image, title: str, subtitle: str) -> None:

@@ -46,9 +46,9 @@ def _key(tile: dict) -> tuple:
     )
 
 
-def sprite(tile: dict, w: int, h: int) -> Image.Image:
-    """The RGBA picture of a tile dict from the view, `w` x `h` px (cached)."""
-    return _sprite(_key(tile), w, h)
+def sprite(tile: dict, w: int, h: int, text: int = tx.MIN_SIZE) -> Image.Image:
+    """The RGBA picture of a tile dict from the view, `w` x `h` px, its letters at least `text` px (cached)."""
+    return _sprite(_key(tile), w, h, text)
 
 
 def _paint_base(pen: icons.Pen, w: float, h: float, color: str, starting: bool) -> None:
@@ -62,23 +62,23 @@ def _paint_base(pen: icons.Pen, w: float, h: float, color: str, starting: bool) 
 
 
 @lru_cache(maxsize=1024)
-def _sprite(key: tuple, w: int, h: int) -> Image.Image:
+def _sprite(key: tuple, w: int, h: int, text: int = tx.MIN_SIZE) -> Image.Image:
     kind, color, type_, effect, level, points = key
     color = color if color in pal.TILE else "yellow"
     starting = kind == "starting"
     img = icons.render(w, h, w, lambda pen: _paint_base(pen, w, h, color, starting))
     d = ImageDraw.Draw(img)
     if h < FULL_MIN_HEIGHT:
-        _small_marks(img, d, w, h, color, kind, level)
+        _small_marks(img, d, w, h, color, kind, level, text)
         return img
     if kind == "quality":
-        _quality(img, d, w, h, color, level, points)
+        _quality(img, d, w, h, color, level, points, text)
     else:
         _sides(img, w, h, type_, effect)
     # Colour letter on a cream badge, top left.
-    r = max(9, h // 8)
+    r = max(9, h // 8, round(text * 0.68) if text > tx.MIN_SIZE else 0)
     d.ellipse((2, 2, 2 + 2 * r, 2 + 2 * r), fill=pal.CREAM, outline=pal.TILE_DARK[color], width=1)
-    tx.draw(d, (2 + r, 2 + r), pal.LETTER[color], tx.MIN_SIZE, pal.INK, bold=True, anchor="mm")
+    tx.draw(d, (2 + r, 2 + r), pal.LETTER[color], text, pal.INK, bold=True, anchor="mm")
     return img
 
 
@@ -115,13 +115,13 @@ def _paint_divider(pen: icons.Pen, w: float, h: float, mode: str, type_: str, ce
         pen.circle(x, y, 3.4, fill=pal.INK, outline=pal.CREAM, width=1)
 
 
-def _quality(img: Image.Image, d: ImageDraw.ImageDraw, w: int, h: int, color: str, level, points) -> None:
+def _quality(img: Image.Image, d: ImageDraw.ImageDraw, w: int, h: int, color: str, level, points, text: int) -> None:
     """A flower medallion with the points, and one star per level down the right edge."""
     size = round(h * 0.74)
     cx, cy = round(w * 0.46), round(h * 0.54)
     img.alpha_composite(icons.medal(color, size), (cx - size // 2, cy - size // 2))
     label = str(points if points is not None else "?")
-    tx.draw(d, (cx, cy), label, max(tx.MIN_SIZE, h // 4), pal.INK, bold=True, anchor="mm")
+    tx.draw(d, (cx, cy), label, max(text, h // 4), pal.INK, bold=True, anchor="mm")
     n = max(0, min(3, int(level or 0)))
     star = icons.star(max(10, h // 6))
     top = cy - (n * (star.height - 1)) // 2
@@ -129,7 +129,7 @@ def _quality(img: Image.Image, d: ImageDraw.ImageDraw, w: int, h: int, color: st
         img.alpha_composite(star, (w - 3 - star.width, top + i * (star.height - 1)))
 
 
-def _small_marks(img: Image.Image, d: ImageDraw.ImageDraw, w: int, h: int, color: str, kind, level) -> None:
+def _small_marks(img: Image.Image, d: ImageDraw.ImageDraw, w: int, h: int, color: str, kind, level, text: int) -> None:
     if kind == "quality":
         star = icons.star(max(10, h // 2 - 2))
         img.alpha_composite(star, (w - star.width - 1, 1))
@@ -137,7 +137,7 @@ def _small_marks(img: Image.Image, d: ImageDraw.ImageDraw, w: int, h: int, color
         d,
         (w / 2 - (3 if kind == "quality" else 0), h / 2),
         pal.LETTER[color],
-        tx.MIN_SIZE,
+        text,
         pal.INK,
         bold=True,
         anchor="mm",

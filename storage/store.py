@@ -869,7 +869,7 @@ class Store(CommunityStore):
             game = new_game(names, seed=int(g["seed"]), side=g["side"], solo=bool(g["solo"]), rules=g["rules"])
             for entry in logged:
                 events = game.apply(entry.player, entry.action)
-                if [e.to_dict() for e in events] != [e.to_dict() for e in entry.events]:
+                if [_facts(e) for e in events] != [_facts(e) for e in entry.events]:
                     return f"the events stored for move {entry.seq} differ from a replay"
         except (IllegalAction, ValueError) as exc:
             return f"the log no longer replays: {exc}"
@@ -882,6 +882,13 @@ class Store(CommunityStore):
     async def backup(self, dest: str | Path) -> None:
         """A consistent copy of the whole database at `dest`, safe while the bot runs."""
         await asyncio.to_thread(backup_file, self.path, str(dest))
+
+
+def _facts(event: Event) -> dict:
+    """An event without its presentation: a choice's `label` is wording, which the vocabulary may change."""
+    d = event.to_dict()
+    d["data"] = {k: v for k, v in d["data"].items() if k != "label"}
+    return d
 
 
 def backup_file(src: str, dest: str) -> None:

@@ -93,7 +93,7 @@ async def test_two_games_in_one_channel_each_get_their_own_thread_and_one_player
     assert {r.thread_id for r in records} == threads and len(threads) == 2
     assert len(await world.store.games_for_user(chiyo.id)) == 2
     status = await chiyo.slash(world.channel, "kokeshi status")
-    assert status.response.content.count("round") == 2
+    assert status.response.content.count("setup") == 2  # both games listed, neither past its setup
     for record in records:
         thread = next(t for t in world.channel.threads if t.id == record.thread_id)
         for _ in range(4):

@@ -1,4 +1,4 @@
-"""Accessibility of the pictures: seat colours apart in grey, and no text smaller than 14 px."""
+"""Accessibility of the pictures: seat colours apart in grey, no text under 14 px, and none under 28 px on phones."""
 
 from __future__ import annotations
 
@@ -38,6 +38,34 @@ print(json.dumps(sorted(set(sizes))))
 """
 
 
+# The phone picture of every decision kind, in a fresh process, with all the font sizes it asks for.
+PHONE_PROBE = """
+import json
+import render
+from render import text
+from tests.golden import NAMES, decision
+sizes = []
+font = text.font
+def spy(size, bold=False):
+    sizes.append(size)
+    return font(size, bold)
+text.font = spy
+kinds = set()
+for kind, names, seed in [("setup", NAMES, 1), ("advance", NAMES[:2], 2), ("effect", NAMES[:3], 3),
+                          ("kokeshi", NAMES, 4), ("animal", NAMES, 5), ("buy", NAMES[:2], 6), ("place", NAMES[:1], 7)]:
+    game, _ = decision(names, seed, kind, solo=len(names) == 1)
+    render.turn(game.view(), game.prompt)
+    kinds.add(game.prompt.kind)
+print(json.dumps([sorted(set(sizes)), sorted(kinds)]))
+"""
+
+
+def _probe(script: str):
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def test_seat_colours_differ_in_grey_scale():
     def grey(rgb: tuple[int, int, int]) -> float:
         r, g, b = rgb
@@ -48,7 +76,11 @@ def test_seat_colours_differ_in_grey_scale():
 
 
 def test_no_picture_uses_text_smaller_than_14_px():
-    done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    sizes = json.loads(done.stdout.strip().splitlines()[-1])
+    sizes = _probe(PROBE)
     assert sizes and min(sizes) >= 14, sizes
+
+
+def test_no_phone_picture_uses_text_smaller_than_28_px():
+    sizes, kinds = _probe(PHONE_PROBE)
+    assert set(kinds) == {"setup", "advance", "effect", "kokeshi", "animal", "buy", "place"}
+    assert sizes and min(sizes) >= 28, sizes

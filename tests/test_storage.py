@@ -507,3 +507,31 @@ async def test_backup_command_copies_a_database_that_is_being_written(tmp_path):
         assert await restored.verify() == []
     finally:
         await restored.close()
+
+
+async def test_games_stored_with_older_wording_still_verify_and_read_in_todays_words(tmp_path):
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        game_id = await started(store)
+        await play_moves(store, game_id, 200)
+        async with store._tx() as db:
+            rows = await (
+                await db.execute("SELECT seq, idx, data FROM events WHERE game_id = ?", (game_id,))
+            ).fetchall()
+            labelled = [r for r in rows if "label" in json.loads(r["data"])]
+            assert any(json.loads(r["data"]).get("choice", "").startswith("place:") for r in labelled)
+            for r in labelled:
+                data = json.loads(r["data"])
+                if data.get("choice", "").startswith("place:"):
+                    data["label"] = "Place pink Princess/Samurai on the Samurai track"  # the wording of before
+                else:
+                    data["label"] = "an older wording"
+                await db.execute(
+                    "UPDATE events SET data = ? WHERE game_id = ? AND seq = ? AND idx = ?",
+                    (json.dumps(data), game_id, r["seq"], r["idx"]),
+                )
+        assert await store.verify() == []
+        lines = [e.text for entry in await store.log(game_id) for e in entry.events]
+        assert not [line for line in lines if "Princess/Samurai" in line]
+    finally:
+        await store.close()

@@ -52,6 +52,32 @@ def _board(names, seed, turns, seat) -> Callable[[], bytes]:
     return make
 
 
+def decision(names, seed: int, kind: str, *, after: int = 40, side: str = "basic", solo: bool = False):
+    """A seeded greedy game played until, after `after` decisions, the prompt is of `kind`; returns the game and
+    the events of that player's decisions so far in this turn."""
+    game = engine.new_game(names, seed=seed, side=side, solo=solo)
+    policies = {n: engine.GreedyPolicy(seed) for n in game.names}
+    events: list = []
+    last = None
+    for step in range(5000):
+        prompt = game.prompt
+        assert prompt is not None, f"no {kind} prompt in this game"
+        if prompt.player != last:
+            events, last = [], prompt.player
+        if prompt.kind == kind and (step >= after or kind == "setup"):
+            return game, events
+        events += game.apply(prompt.player, policies[prompt.player].choose(game))
+    raise AssertionError(f"no {kind} prompt")
+
+
+def _turn(names, seed, kind, after=40, side="basic", solo=False) -> Callable[[], bytes]:
+    def make() -> bytes:
+        game, events = decision(names, seed, kind, after=after, side=side, solo=solo)
+        return render.turn(game.view(), game.prompt, events=events)
+
+    return make
+
+
 def _setup() -> bytes:
     return render.table(engine.new_game(NAMES, seed=4).view())
 
@@ -70,6 +96,14 @@ CASES: dict[str, Callable[[], bytes]] = {
     "final_2p_advanced": _final(NAMES[:2], 6, side="advanced"),
     "final_solo": _final(NAMES[:1], 5, solo=True),
     "glossary": render.glossary,
+    # The phone picture, one per decision kind.
+    "turn_setup_4p": _turn(NAMES, 1, "setup"),
+    "turn_advance_2p": _turn(NAMES[:2], 2, "advance"),
+    "turn_effect_3p": _turn(NAMES[:3], 3, "effect", side="advanced"),
+    "turn_kokeshi_4p": _turn(NAMES, 4, "kokeshi", after=60),
+    "turn_animal_4p_advanced": _turn(NAMES, 5, "animal", side="advanced"),
+    "turn_buy_2p": _turn(NAMES[:2], 6, "buy"),
+    "turn_place_solo": _turn(NAMES[:1], 7, "place", solo=True),
 }
 
 
@@ -81,6 +115,15 @@ def docs_table() -> bytes:
     game, events = playout(NAMES, 7, turns=41)
     actor = [e.player for e in events if e.player != engine.AUTOMA][-1]
     return render.table(game.view(), events, focus=actor)
+
+
+DOCS_TURN = GOLDEN_DIR.parent.parent / "docs" / "turn.png"
+
+
+def docs_turn() -> bytes:
+    """The README's phone picture: a 4-player game waiting for a buy."""
+    game, events = decision(NAMES, 7, "buy", after=120)
+    return render.turn(game.view(), game.prompt, events=events)
 
 
 def path(name: str) -> Path:

@@ -7,7 +7,7 @@ import sys
 
 from PIL import Image
 
-from . import CASES, DOCS_TABLE, GOLDEN_DIR, docs_table, path
+from . import CASES, DOCS_TABLE, DOCS_TURN, GOLDEN_DIR, docs_table, docs_turn, path
 
 
 def main(argv: list[str]) -> int:
@@ -26,6 +26,8 @@ def main(argv: list[str]) -> int:
         DOCS_TABLE.parent.mkdir(exist_ok=True)
         Image.open(io.BytesIO(docs_table())).save(DOCS_TABLE, format="PNG", optimize=True)
         print(f"wrote {DOCS_TABLE.relative_to(GOLDEN_DIR.parent.parent)}")
+        Image.open(io.BytesIO(docs_turn())).save(DOCS_TURN, format="PNG", optimize=True)
+        print(f"wrote {DOCS_TURN.relative_to(GOLDEN_DIR.parent.parent)}")
     for stale in GOLDEN_DIR.glob("*.actual.png"):
         stale.unlink()
     return 0

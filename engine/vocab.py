@@ -1,0 +1,270 @@
+"""Every name and phrase a player reads: colours, kokeshi, animals, score items, tiles and the choices of a prompt.
+
+Text and pictures both take their words from here, so each thing has one name everywhere. Every string passes
+through `_` (a translation hook, the identity for English) as a whole format string with named placeholders,
+never as fragments glued together, so that a translation can reorder the words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .data import (
+    ADJACENCY_PENALTY,
+    ADV,
+    ANIMAL,
+    ANIMAL_ANY,
+    ANIMAL_NAMES,
+    ANIMALS,
+    ANY,
+    ANY2,
+    BUY_ANY,
+    BUY_HERE,
+    COLORS,
+    CURRENT_RULES,
+    KOKESHI,
+    KOKESHI_NAMES,
+    LEAD_BONUS,
+    LEFT,
+    QUALITY,
+    QUALITY_POINTS,
+    RIGHT,
+    TILE_BY_ID,
+    TILESETS,
+    TOP_POINTS,
+    TRACK_SCORE,
+    Atom,
+)
+
+
+def _(text: str) -> str:
+    """The translation hook: returns `text` in the reader's language (English for now)."""
+    return text
+
+
+# The rulebook names the colours "roxo, rosa, amarelo, verde e azul". The internal id of "roxo" is "purple";
+# players read "violet", which also matches the letter V printed on those tiles (P is pink).
+_COLOR_WORDS = {
+    "pink": "pink",
+    "purple": "violet",
+    "blue": "blue",
+    "green": "green",
+    "yellow": "yellow",
+}
+_COLOR_LETTERS = {"pink": "P", "purple": "V", "blue": "B", "green": "G", "yellow": "Y"}
+
+# Words that must never reach a player because the vocabulary names the same thing differently.
+# Checked by the tests over every label, narration line, picture text and source string.
+RETIRED_WORDS: tuple[str, ...] = ("purple", "adjacency", "in play")
+
+# Score items in the order the pictures' score tables show them, then the total.
+SCORE_ITEMS: tuple[str, ...] = ("in_play", "tracks", "quality", "animals", "leads", "adjacency", "total")
+
+
+def _key(value: int | str, ids: tuple[str, ...]) -> int:
+    return value if isinstance(value, int) else ids.index(value)
+
+
+def color(value: int | str) -> str:
+    """A colour's name, by kokeshi index or internal colour id (`purple` reads `violet`)."""
+    cid = COLORS[value] if isinstance(value, int) else value
+    return _(_COLOR_WORDS[cid])
+
+
+def color_letter(value: int | str) -> str:
+    """The one letter printed on a tile of that colour, so colours read without seeing them."""
+    cid = COLORS[value] if isinstance(value, int) else value
+    return _(_COLOR_LETTERS[cid])
+
+
+def kokeshi(value: int | str) -> str:
+    """A kokeshi's name, by index or internal id."""
+    return _(KOKESHI_NAMES[_key(value, KOKESHI)])
+
+
+def animal(value: int | str) -> str:
+    """An animal track's name, by index or internal id."""
+    return _(ANIMAL_NAMES[_key(value, ANIMALS)])
+
+
+def score_item(key: str) -> str:
+    """The name of a score item (`in_play`, `tracks`, `quality`, `animals`, `leads`, `adjacency`, `total`)."""
+    return {
+        # "Trilhas de Animais"
+        "animals": _("Animals"),
+        # "Vitórias nas Trilhas de Animais"
+        "leads": _("Leads"),
+        # "Trilhas de Kokeshi"
+        "tracks": _("Tracks"),
+        # "Peças de Reconhecimento de Qualidade"
+        "quality": _("Quality"),
+        # "Pares de Peças Adjacentes da Mesma Cor"
+        "adjacency": _("Pairs"),
+        # "Pontos durante a partida": a kokeshi passing the top
+        "in_play": _("Top"),
+        "total": _("Total"),
+    }[key]
+
+
+def score_rule(key: str) -> str:
+    """How a score item is counted, in a few words."""
+    heights = sorted(h for h, _ in TRACK_SCORE)
+    points = [dict(TRACK_SCORE)[h] for h in heights]
+    return {
+        "in_play": _("{points} per kokeshi past the top").format(points=TOP_POINTS),
+        "tracks": _("{points} for a track {heights} high").format(
+            points=" / ".join(map(str, points)), heights=" / ".join(map(str, heights))
+        ),
+        "quality": _("points of the quality tiles placed"),
+        "animals": _("the value under each disc"),
+        "leads": _("{points} per animal track led").format(points=LEAD_BONUS),
+        "adjacency": _("{penalty} per same-colour pair").format(penalty=signed(-ADJACENCY_PENALTY)),
+        "total": "",
+    }[key]
+
+
+def score_line(score: object) -> str:
+    """Every score item with its points, e.g. "Animals 21 · Leads 3 · … · Pairs −6 · Top 3"."""
+    parts = []
+    for key in SCORE_ITEMS[:-1]:
+        value = int(score[key] if isinstance(score, dict) else getattr(score, key))
+        parts.append(_("{item} {points}").format(item=score_item(key), points=signed(value)))
+    return " · ".join(parts)
+
+
+def signed(value: int) -> str:
+    """A number with a real minus sign when negative."""
+    return f"\u2212{-value}" if value < 0 else str(value)
+
+
+def effect(atom: Atom) -> str:
+    """What one side of a tile advances or does, as a phrase inside a tile's description."""
+    op, arg = atom
+    if op == ADV:
+        return kokeshi(arg)
+    if op == ANIMAL:
+        return _("the {animal} disc").format(animal=animal(arg))
+    return {
+        LEFT: _("a kokeshi to the left"),
+        RIGHT: _("a kokeshi to the right"),
+        ANY: _("any kokeshi"),
+        ANY2: _("any kokeshi two spaces"),
+        ANIMAL_ANY: _("a disc on an animal track"),
+        BUY_ANY: _("buy a tile for any track"),
+        BUY_HERE: _("buy a tile for this track"),
+    }[op]
+
+
+def effect_choice(atom: Atom) -> str:
+    """One side of a tile as a button: what choosing it does."""
+    op, arg = atom
+    if op == ADV:
+        return _("Advance the {kokeshi}").format(kokeshi=kokeshi(arg))
+    if op == ANIMAL:
+        return _("Advance your {animal} disc").format(animal=animal(arg))
+    return {
+        LEFT: _("Advance a kokeshi to the left"),
+        RIGHT: _("Advance a kokeshi to the right"),
+        ANY: _("Advance any kokeshi"),
+        ANY2: _("Advance any kokeshi two spaces"),
+        ANIMAL_ANY: _("Advance a disc on an animal track"),
+        BUY_ANY: _("Buy a tile for any track"),
+        BUY_HERE: _("Buy a tile for this track"),
+    }[op]
+
+
+def tile(value: int | str, rules: int = CURRENT_RULES) -> str:
+    """A tile by what it does, e.g. "yellow: Sumotori or a kokeshi to the right"; by index or tile id, as the
+    tile is under that rules version."""
+    t = TILESETS[rules][value if isinstance(value, int) else TILE_BY_ID[value]]
+    if t.kind == QUALITY:
+        return _("{kokeshi} quality tile, level {level} ({points} points)").format(
+            kokeshi=kokeshi(t.color), level=t.level, points=QUALITY_POINTS[t.level - 1]
+        )
+    first, second = (effect(a) for a in t.atoms)
+    if t.mode == "&":
+        return _("{color}: {first}, then {second}").format(color=color(t.color), first=first, second=second)
+    return _("{color}: {first} or {second}").format(color=color(t.color), first=first, second=second)
+
+
+def buy(slot: int, value: int | str, rules: int = CURRENT_RULES) -> str:
+    """The button to buy the tile in offer place `slot` (numbered from 1, as in the pictures)."""
+    return _("Buy {slot} · {tile}").format(slot=slot, tile=tile(value, rules))
+
+
+def place(value: int | str, track: int | str, rules: int = CURRENT_RULES) -> str:
+    """The button to place a tile on a track."""
+    return _("{kokeshi} track · {tile}").format(tile=tile(value, rules), kokeshi=kokeshi(track))
+
+
+def advance(track: int | str, steps: int = 1) -> str:
+    """The button to advance a kokeshi one or two spaces."""
+    if steps == 2:
+        return _("Advance the {kokeshi} two spaces").format(kokeshi=kokeshi(track))
+    return _("Advance the {kokeshi}").format(kokeshi=kokeshi(track))
+
+
+def move_disc(value: int | str) -> str:
+    """The button to advance a disc on an animal track."""
+    return _("Advance your {animal} disc").format(animal=animal(value))
+
+
+def take_quality(track: int | str, level: int) -> str:
+    """The button to take a quality tile."""
+    return _("Take the level {level} {kokeshi} quality tile ({points} points)").format(
+        level=level, kokeshi=kokeshi(track), points=QUALITY_POINTS[level - 1]
+    )
+
+
+def question(kind: str) -> str:
+    """What a prompt of this kind asks, as a heading for its buttons and its picture."""
+    return {
+        "setup": _("Place your two starting tiles, on two different tracks"),
+        "advance": _("Advance one of your kokeshi"),
+        "effect": _("Choose one side of the tile"),
+        "kokeshi": _("Choose the kokeshi to advance"),
+        "animal": _("Choose the animal track for your disc"),
+        "buy": _("Choose a tile to buy"),
+        "place": _("Place the tiles you bought"),
+    }.get(kind, _("Choose"))
+
+
+def points(value: int) -> str:
+    """A number of points, e.g. "34 pts"."""
+    return _("{points} pts").format(points=signed(value))
+
+
+def quality_offer(levels: list[int]) -> str:
+    """The quality tiles a buy prompt also offers, e.g. "or quality level 2, 3"."""
+    return _("or quality level {levels}").format(levels=", ".join(map(str, levels)))
+
+
+def round_name(number: int, final: bool = False) -> str:
+    """The stage of a game for status lines: "setup" before round 1."""
+    if number <= 0:
+        return _("setup")
+    if final:
+        return _("round {number} (the last)").format(number=number)
+    return _("round {number}").format(number=number)
+
+
+_REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"the automa's (?P<kokeshi>[a-z]+) track is full"), "the automa's {kokeshi} track is full"),
+    (re.compile(r"the (?P<kokeshi>[a-z]+) track is full"), "the {kokeshi} track is full"),
+    (
+        re.compile(r"your (?P<animal>[a-z]+) disc is at the end of its track"),
+        "your {animal} disc is at the end of its track",
+    ),
+)
+
+
+def reason(text: str) -> str:
+    """An engine's reason for a skipped effect or a discarded tile, with every name in its player-facing form."""
+    for pattern, template in _REASONS:
+        found = pattern.fullmatch(text)
+        if found:
+            ids = found.groupdict()
+            if all(v in KOKESHI or v in ANIMALS for v in ids.values()):
+                names = {k: (kokeshi(v) if k == "kokeshi" else animal(v)) for k, v in ids.items()}
+                return _(template).format(**names)
+    return _(text)

@@ -12,9 +12,14 @@ _QUIET = frozenset({"turn_ended", "setup_done", "tile_drawn", "effect_chosen"})
 MAX_LINES = 12
 
 
+# What a turn's record always keeps, however long its cascade: what was bought and where it went.
+KEY_EVENTS = frozenset({"tile_bought", "quality_bought", "tile_placed", "top_passed", "game_over", "end_triggered"})
+
+
 def narrate(events: Iterable[Event], *, limit: int = MAX_LINES) -> str:
-    """A few lines saying what happened, the acting player's name in bold."""
-    lines: list[str] = []
+    """A few lines saying what happened, the acting player's name in bold. Past `limit` lines the other steps
+    give way to the purchases and placements."""
+    lines: list[tuple[bool, str]] = []
     for event in events:
         if event.kind in _QUIET:
             continue
@@ -22,11 +27,19 @@ def narrate(events: Iterable[Event], *, limit: int = MAX_LINES) -> str:
         name = _escape(event.player) if event.player else ""
         if name and text.startswith(name):
             text = f"**{name}**{text[len(name) :]}"
-        lines.append(f"• {text}")
+        lines.append((event.kind in KEY_EVENTS, f"• {text}"))
     if len(lines) > limit:
-        hidden = len(lines) - limit + 1
-        lines = [*lines[: limit - 1], f"• …and {hidden} more steps (`/kokeshi log` shows them all)"]
-    return "\n".join(lines)
+        keys = sum(key for key, _ in lines)
+        room = max(0, limit - 1 - keys)
+        kept, hidden = [], 0
+        for key, line in lines:
+            if key or room > 0:
+                kept.append((key, line))
+                room -= not key
+            else:
+                hidden += 1
+        lines = [*kept, (False, f"• …and {hidden} more steps (`/kokeshi log` shows them all)")]
+    return "\n".join(line for _, line in lines)
 
 
 def _escape(text: str) -> str:

@@ -101,7 +101,9 @@ class Poster:
             events = [e for entry in turn for e in entry.events]
             text = turn_record(turn, before, after)
             picture = await asyncio.to_thread(render.table, after.view(), events)
-            file = discord.File(io.BytesIO(picture), filename=f"kokeshi-{record.id}-turn-{turn[-1].seq}.png")
+            file = discord.File(
+                io.BytesIO(picture), filename=render.filename(f"kokeshi-{record.id}-turn-{turn[-1].seq}")
+            )
             if await self.tables.send(record, channel, text, file=file, allowed_mentions=NO_PINGS) is None:
                 return False
             posts = dataclasses.replace(posts, recorded_seq=turn[-1].seq)
@@ -116,8 +118,11 @@ class Poster:
         key = turn_key(game)
         question = f"{self.tables.mention(record, prompt.player)} — {QUESTIONS[prompt.kind].lower()}."
         so_far = narrate([e for entry in current for e in entry.events])
-        picture = await asyncio.to_thread(render.table, game.view(), [e for entry in current for e in entry.events])
-        file = discord.File(io.BytesIO(picture), filename=f"kokeshi-{record.id}-{version}.png")
+        # The prompt's picture is made for a phone: what this decision needs, the player's workshop, the scores.
+        events = [e for entry in current for e in entry.events]
+        picture = await asyncio.to_thread(render.turn, game.view(), prompt, None, events)
+        name = render.filename(f"kokeshi-{record.id}-{version}")
+        file = discord.File(io.BytesIO(picture), filename=name)
         view = prompt_view(record.id, version, prompt)
         found = await self.store.get_message(record.id, "prompt")
         if key == posts.turn_key and found is not None and found[0] == channel.id:
@@ -139,7 +144,7 @@ class Poster:
         seat = record.seat_named(prompt.player)
         person = seat is not None and seat.user_id is not None and not seat.ai
         mentions = discord.AllowedMentions(users=[discord.Object(seat.user_id)] if person else [])
-        file = discord.File(io.BytesIO(picture), filename=f"kokeshi-{record.id}-{version}.png")
+        file = discord.File(io.BytesIO(picture), filename=name)
         message = await self.tables.send(
             record, channel, _fit(content), file=file, view=view, allowed_mentions=mentions
         )

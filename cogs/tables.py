@@ -518,7 +518,7 @@ class Tables:
             record,
             channel,
             content,
-            file=discord.File(io.BytesIO(picture), filename=f"kokeshi-{record.id}-final.png"),
+            file=discord.File(io.BytesIO(picture), filename=render.filename(f"kokeshi-{record.id}-final")),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         record = await self.store.get_game(record.id)

@@ -135,7 +135,7 @@ def command(page: Page, text: str, **options: object) -> None:
         expect(field).to_have_value(str(value))
     page.keyboard.press("Escape")
     before = signature(page)
-    page.keyboard.press("Enter")
+    page.locator("#send-message").click()
     try:
         wait_for_change(page, before)
     except AssertionError:

@@ -1,0 +1,49 @@
+"""A game read back from its thread: a record of every finished turn, and pings that say what happened since."""
+
+from __future__ import annotations
+
+import re
+
+from cogs.narration import escape, split_turns
+from tests.botkit import open_game, play_to_end
+
+
+def records(thread, game_id: int) -> list:
+    return [m for m in thread.history() if any(f"kokeshi-{game_id}-turn-" in a.filename for a in m.attachments)]
+
+
+async def test_every_finished_turn_leaves_a_record_with_its_purchases_placements_and_picture(world):
+    game_id, thread = await open_game(world, players=3)
+    await play_to_end(world, game_id, thread, seed=11)
+    turns, unfinished = split_turns(await world.store.log(game_id))
+    assert not unfinished
+    posted = records(thread, game_id)
+    assert len(posted) == len(turns) > 20
+    for turn, message in zip(turns, posted, strict=True):
+        player = turn[0].player
+        assert message.content.startswith(f"**{escape(player)}** · ")
+        assert re.search(r" · [+-]\d+ → -?\d+ points", message.content.splitlines()[0])
+        for event in (e for entry in turn for e in entry.events):
+            if event.kind in ("tile_bought", "tile_placed", "quality_bought"):
+                assert escape(event.text)[len(escape(player)) :] in message.content, (event.text, message.content)
+    # The final picture comes after the last record; nothing else was lost in between.
+    assert "is over!" in thread.history()[-1].content
+
+
+async def test_each_your_turn_ping_lists_the_turns_since_that_players_last_one(world):
+    game_id, thread = await open_game(world, players=3)
+    await play_to_end(world, game_id, thread, seed=12)
+    posts = [r.json for r in world.env.http_requests if r.method == "POST" and r.path.endswith(f"{thread.id}/messages")]
+    pings = [p for p in posts if p and "Since your last turn" in p.get("content", "")]
+    assert len(pings) > 20
+    names = [m.user.name for m in world.members[:3]]
+    for body in pings:
+        content = body["content"]
+        first = content.splitlines()[0]
+        pinged = next(n for n in names if f"<@{world.member(n).id}>" in first)
+        since = content.splitlines()[1]
+        assert since.startswith("Since your last turn: ")
+        others = [n for n in names if n != pinged]
+        # Both other players had a turn since (in setup, those who already placed their tiles).
+        assert any(re.search(rf"\b{o} [+-]\d+", since) for o in others), since
+        assert len(content.splitlines()[0]) + len(since) < 400, "short enough for a lock screen"

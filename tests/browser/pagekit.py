@@ -275,3 +275,22 @@ def play_to_end(page: Page, rng: random.Random, *, limit: int = 800, every: int 
         if every and name and step % every == 0:
             shot(page, f"{name}-{step:03d}")
     raise AssertionError(f"the game did not end within {limit} decisions")
+
+
+def newest_picture_shown(page: Page, timeout: float = 30.0) -> int:
+    """Wait until the newest picture in the page is loaded; returns its width in pixels."""
+    started = time.monotonic()
+    width = 0
+    while time.monotonic() - started < timeout:
+        width = page.evaluate(
+            """() => {
+                const pictures = document.querySelectorAll('#channel-message-list img.attachment-image');
+                const last = pictures[pictures.length - 1];
+                return last && last.complete ? last.naturalWidth : 0;
+            }"""
+        )
+        if width:
+            return width
+        page.wait_for_timeout(250)
+    shot(page, "failed-picture")
+    raise AssertionError("the newest picture did not show")

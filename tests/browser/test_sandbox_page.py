@@ -16,6 +16,7 @@ from tests.browser.pagekit import (
     is_over,
     last_text,
     message_texts,
+    newest_picture_shown,
     play_step,
     play_to_end,
     shot,
@@ -105,9 +106,10 @@ def test_a_two_player_game_is_played_to_the_end_in_the_page(context, sandbox):
     assert len(latencies) > 60
     final = next(text for text in reversed(message_texts(page)) if "is over!" in text)
     assert "Aiko" in final and "Botan" in final
-    expect(page.locator("#channel-message-list img[alt*='final'], #channel-message-list img").last).to_be_visible()
+    assert newest_picture_shown(page) == 1600
     shot(page, "two-player-final")
     phone = open_window(context, sandbox, width=390, height=844)
+    newest_picture_shown(phone)
     shot(phone, "two-player-final-phone")
 
 

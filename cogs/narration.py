@@ -110,4 +110,4 @@ def since_last_turn(lines: Sequence[str]) -> str:
     shown = list(lines[-MAX_SINCE_LINES:])
     if len(lines) > MAX_SINCE_LINES:
         shown.insert(0, f"…and {len(lines) - MAX_SINCE_LINES} earlier turns")
-    return "Since your last turn: " + " · ".join(shown)
+    return "since your last turn: " + " · ".join(shown)

@@ -139,7 +139,9 @@ class Poster:
                 return True
         # A new turn (or a lost prompt): a new message that pings the player, with what happened since their turn.
         since = await self._since_last_turn(record.id, prompt.player)
-        opening = f"{question}\n{since}" if since else question
+        mention = self.tables.mention(record, prompt.player)
+        # The ping opens with what happened since the player's last turn: that is what a lock screen shows.
+        opening = f"{mention} — {since}\n**Your turn:** {QUESTIONS[prompt.kind].lower()}." if since else question
         content = "\n\n".join(p for p in (opening, so_far) if p)
         seat = record.seat_named(prompt.player)
         person = seat is not None and seat.user_id is not None and not seat.ai

@@ -47,8 +47,9 @@ collect happiness points. Every game lives in its own thread; every choice is a 
 against the automa · `join` `leave` `start` `cancel` manage a lobby.
 **Play** press the buttons in the game's thread, or use `/kokeshi advance` and `/kokeshi place` · `undo` takes \
 back your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to the AI.
-**Look** `board` shows a workshop large · `status` your games and whose turn it is · `log` the last moves · \
-`rules` every tile · `leaderboard` wins, ratings, best scores and challenges · `stats` a player's record.
+**Look** `board` shows a workshop large · `table` the whole table · `status` your games and whose turn it is · \
+`log` the last moves · `rules` every tile · `leaderboard` wins, ratings, best scores and challenges · \
+`stats` a player's record.
 **Challenges** `/kokeshi daily` — the same solo game for everyone today (UTC); `/kokeshi weekly` — this \
 week's, on the advanced side. Your first attempt is ranked; later ones are practice.
 **Reminders** you get reminded at half and at 90 % of the turn timer; when it runs out the AI plays that turn, \
@@ -370,6 +371,21 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         except Exception:
             return []
         return [Choice(name=n, value=n) for n in state.players if current.lower() in n.lower()][:25]
+
+    @app_commands.command(name="table", description="The whole table, every board at once (a large picture)")
+    async def table(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        async def run() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            record = await self.resolve(interaction, game)
+            state, _ = await self.store.load_game(record.id)
+            picture = await asyncio.to_thread(render.table, state.view())
+            await interaction.followup.send(
+                f"The table of Kokeshi #{record.id}",
+                file=discord.File(io.BytesIO(picture), filename=render.filename(f"kokeshi-{record.id}-table")),
+                ephemeral=True,
+            )
+
+        await self.tables.guard(interaction, game, run())
 
     @app_commands.command(name="status", description="Your games, whose turn it is and the scores")
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:

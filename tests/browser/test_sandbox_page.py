@@ -179,7 +179,14 @@ def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sand
         expect(page.locator("#channel-message-list article.channel-message").last).to_be_in_viewport()
     view_as(page, current)
     assert controls(page).count() > 0
-    shot(page, "after-reload")
+    assert newest_picture_shown(page) > 0
+    # The README's picture of the sandbox (docs/sandbox.png) is this one.
+    shot(page, "sandbox")
+    phone = open_window(context, sandbox, width=390, height=844)
+    view_as(phone, current)
+    expect(phone.locator("#channel-message-list article.channel-message").last).to_be_in_viewport()
+    newest_picture_shown(phone)
+    shot(phone, "sandbox-phone")
 
 
 def test_the_clock_survives_a_burst_of_commands(context, sandbox):

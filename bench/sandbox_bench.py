@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
 import sys
 import tempfile
 import time
@@ -20,13 +19,9 @@ from tests.browser.pagekit import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
     Sandbox,
-    command,
-    controls,
     is_over,
     play_step,
-    signature,
-    view_as,
-    wait_for_change,
+    start_two_player_game,
 )
 
 
@@ -39,16 +34,7 @@ def play(seed: int, limit: int) -> list[float]:
                 page = browser.new_page(viewport={"width": 1280, "height": 900})
                 page.goto(sandbox.url)
                 expect(page.locator("#viewer-picker")).to_be_visible()
-                view_as(page, "Aiko")
-                command(page, "kokeshi new", players=2)
-                view_as(page, "Botan")
-                before = signature(page)
-                page.locator("#channel-message-list").get_by_role("button", name="Join").last.click()
-                wait_for_change(page, before)
-                view_as(page, "Aiko")
-                page.locator("#channel-message-list").get_by_role("button", name="Start").last.click()
-                expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+"), timeout=15_000)
-                expect(controls(page).first).to_be_visible(timeout=15_000)
+                start_two_player_game(page, "Aiko", "Botan")
                 rng = random.Random(seed)
                 latencies = []
                 while not is_over(page) and len(latencies) < limit:

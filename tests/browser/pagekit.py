@@ -294,3 +294,19 @@ def newest_picture_shown(page: Page, timeout: float = 30.0) -> int:
         page.wait_for_timeout(250)
     shot(page, "failed-picture")
     raise AssertionError("the newest picture did not show")
+
+
+def start_two_player_game(page: Page, host: str, guest: str) -> None:
+    """`/kokeshi new players:2` as the host, Join as the guest, Start as the host: the page follows the game."""
+    view_as(page, host)
+    command(page, "kokeshi new", players=2)
+    expect(page.locator("#channel-message-list").get_by_role("button", name="Join").last).to_be_visible()
+    shot(page, "lobby")
+    view_as(page, guest)
+    before = signature(page)
+    page.locator("#channel-message-list").get_by_role("button", name="Join").last.click()
+    wait_for_change(page, before)
+    view_as(page, host)
+    page.locator("#channel-message-list").get_by_role("button", name="Start").last.click()
+    expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+"), timeout=30_000)
+    expect(controls(page).first).to_be_visible(timeout=30_000)

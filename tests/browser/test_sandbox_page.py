@@ -20,11 +20,10 @@ from tests.browser.pagekit import (
     play_step,
     play_to_end,
     shot,
-    signature,
+    start_two_player_game,
     to_act,
     view_as,
     viewer,
-    wait_for_change,
 )
 
 pytestmark = pytest.mark.browser
@@ -87,20 +86,8 @@ def test_welcome_names_the_bot_and_says_what_to_type(context, sandbox):
 def test_a_two_player_game_is_played_to_the_end_in_the_page(context, sandbox):
     page = open_window(context, sandbox)
     rng = random.Random(2)
-    view_as(page, "Aiko")
-    command(page, "kokeshi new", players=2)
-    expect(page.locator("#channel-message-list").get_by_role("button", name="Join").last).to_be_visible()
-    shot(page, "two-player-lobby")
-    view_as(page, "Botan")
-    join = page.locator("#channel-message-list").get_by_role("button", name="Join").last
-    before = signature(page)
-    join.click()
-    wait_for_change(page, before)
-    view_as(page, "Aiko")
-    page.locator("#channel-message-list").get_by_role("button", name="Start").last.click()
     # The page follows the game into its thread.
-    expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+"), timeout=15_000)
-    expect(controls(page).first).to_be_visible(timeout=15_000)
+    start_two_player_game(page, "Aiko", "Botan")
     shot(page, "two-player-first-turn")
     latencies = play_to_end(page, rng, every=60, name="two-player")
     assert len(latencies) > 60
@@ -155,16 +142,7 @@ def test_daily_and_weekly_at_once_each_reachable_and_finished(context, sandbox):
 def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sandbox):
     page = open_window(context, sandbox)
     back_to_channel(page)
-    view_as(page, "Aiko")
-    command(page, "kokeshi new", players=2)
-    view_as(page, "Chiyo")
-    join = page.locator("#channel-message-list").get_by_role("button", name="Join").last
-    before = signature(page)
-    join.click()
-    wait_for_change(page, before)
-    view_as(page, "Aiko")
-    page.locator("#channel-message-list").get_by_role("button", name="Start").last.click()
-    expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+"), timeout=15_000)
+    start_two_player_game(page, "Aiko", "Chiyo")
     rng = random.Random(7)
     for _ in range(25):
         play_step(page, rng)

@@ -36,6 +36,7 @@ class Settings:
     log_level: str
     dev_guild_id: int | None
     sandbox_port: int
+    challenge_secret: str | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -53,13 +54,21 @@ class Settings:
             log_level=(os.environ.get("LOG_LEVEL", "").strip() or "INFO").upper(),
             dev_guild_id=dev_guild_id,
             sandbox_port=sandbox_port,
+            challenge_secret=os.environ.get("CHALLENGE_SECRET", "").strip() or None,
         )
 
 
 class KokeshiBot(commands.Bot):
     """The Kokeshi bot: the store, the tables, the cogs and persistent buttons."""
 
-    def __init__(self, db_path: str, *, dev_guild_id: int | None = None, sync: str = "auto") -> None:
+    def __init__(
+        self,
+        db_path: str,
+        *,
+        dev_guild_id: int | None = None,
+        sync: str = "auto",
+        challenge_secret: str | None = None,
+    ) -> None:
         # Guilds only: channels and threads. No member list, no message content.
         intents = discord.Intents.none()
         intents.guilds = True
@@ -67,12 +76,13 @@ class KokeshiBot(commands.Bot):
         self.db_path = db_path
         self.dev_guild_id = dev_guild_id
         self.sync_mode = sync
+        self.challenge_secret = challenge_secret
         self.store: Store
         self.tables = Tables(self)
         self.community = Community(self)
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.db_path, clock=now)
+        self.store = await Store.open(self.db_path, clock=now, challenge_secret=self.challenge_secret)
         self.add_dynamic_items(*DYNAMIC_ITEMS, PageButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -115,9 +125,11 @@ class KokeshiBot(commands.Bot):
             await store.close()
 
 
-def create_bot(db_path: str, *, dev_guild_id: int | None = None, sync: str = "auto") -> KokeshiBot:
+def create_bot(
+    db_path: str, *, dev_guild_id: int | None = None, sync: str = "auto", challenge_secret: str | None = None
+) -> KokeshiBot:
     """Build the bot without connecting; tests and the sandbox start it themselves."""
-    return KokeshiBot(db_path, dev_guild_id=dev_guild_id, sync=sync)
+    return KokeshiBot(db_path, dev_guild_id=dev_guild_id, sync=sync, challenge_secret=challenge_secret)
 
 
 async def run_sandbox(settings: Settings, *, ready: asyncio.Event | None = None) -> None:
@@ -126,7 +138,7 @@ async def run_sandbox(settings: Settings, *, ready: asyncio.Event | None = None)
         import simcord
     except ImportError:
         raise SystemExit("The sandbox needs the dev requirements: run `make sandbox`.") from None
-    bot = create_bot(settings.database_path, sync="always")
+    bot = create_bot(settings.database_path, sync="always", challenge_secret=settings.challenge_secret)
     try:
         async with simcord.run(bot) as env:
             guild = env.create_guild("Kokeshi Sandbox")
@@ -188,10 +200,17 @@ def main(argv: list[str] | None = None) -> int:
         if not settings.token:
             print("Set DISCORD_TOKEN (in .env or the environment) to sync commands with Discord.", file=sys.stderr)
             return 2
-        bot = create_bot(settings.database_path, dev_guild_id=settings.dev_guild_id, sync="never")
+        bot = create_bot(
+            settings.database_path,
+            dev_guild_id=settings.dev_guild_id,
+            sync="never",
+            challenge_secret=settings.challenge_secret,
+        )
         if args.command == "sync":
             return asyncio.run(_sync_only(bot, settings.token))
-        bot = create_bot(settings.database_path, dev_guild_id=settings.dev_guild_id)
+        bot = create_bot(
+            settings.database_path, dev_guild_id=settings.dev_guild_id, challenge_secret=settings.challenge_secret
+        )
         bot.run(settings.token, log_handler=None)
         return 0
     except StoreError as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import sqlite3
 import sys
 
 from .records import StoreError
@@ -14,14 +15,17 @@ DEFAULT_PATH = "data/kokeshi.sqlite3"
 
 
 async def _verify(path: str) -> int:
-    store = await Store.open(path)
+    store = await Store.open(path, readonly=True)
     try:
         problems = await store.verify()
-        count = await store.started_games()
+        try:
+            count = await store.started_games()
+        except sqlite3.DatabaseError:
+            count = len({g for g, _ in problems if g})
     finally:
         await store.close()
     for game_id, problem in problems:
-        print(f"game {game_id}: {problem}")
+        print(f"game {game_id}: {problem}" if game_id else problem)
     print(f"{count} games checked, {len(problems)} with problems")
     return 1 if problems else 0
 
@@ -48,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     except StoreError as exc:
         print(exc, file=sys.stderr)
         return 2
+    except sqlite3.DatabaseError as exc:
+        print(f"The database {getattr(args, 'path', args.command)} is damaged: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

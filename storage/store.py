@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import secrets
 import sqlite3
 import time
 from collections import OrderedDict
@@ -34,6 +36,16 @@ from .records import (
 )
 
 log = logging.getLogger(__name__)
+
+
+class _NoStatements(logging.Filter):
+    """aiosqlite logs every statement with its parameters at DEBUG: seeds, snapshots, the bag. None of it leaves."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno > logging.DEBUG
+
+
+logging.getLogger("aiosqlite").addFilter(_NoStatements())
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 NAME_LIMIT = 32
@@ -78,10 +90,21 @@ def _event_from_row(row: sqlite3.Row) -> Event:
 class Store(CommunityStore):
     """All persistent state of the bot. Open it with `await Store.open(path)`."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        db: aiosqlite.Connection,
+        path: str,
+        clock: Callable[[], float],
+        *,
+        readonly: bool = False,
+        challenge_secret: str | None = None,
+    ) -> None:
         self._db = db
         self.path = path
         self._clock = clock
+        self.readonly = readonly
+        self._secret_setting = challenge_secret or None
+        self._challenge_secret = b""
         self._write_lock = asyncio.Lock()
         self._game_locks: dict[int, asyncio.Lock] = {}
         self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
@@ -89,10 +112,24 @@ class Store(CommunityStore):
     # ------------------------------------------------------------------ opening
 
     @classmethod
-    async def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time) -> Store:
-        """Open (creating or migrating) the database at `path`; StoreError says clearly what is wrong."""
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        clock: Callable[[], float] = time.time,
+        readonly: bool = False,
+        challenge_secret: str | None = None,
+    ) -> Store:
+        """Open (creating or migrating) the database at `path`; StoreError says clearly what is wrong.
+
+        `readonly` opens an existing file without writing to it (for `verify`); `challenge_secret` overrides the
+        secret kept in the database from which challenge seeds are derived.
+        """
         path = str(path)
-        if path != ":memory:":
+        if readonly:
+            if not Path(path).exists():
+                raise StoreError(f"There is no database at {path}.")
+        elif path != ":memory:":
             folder = Path(path).parent
             try:
                 folder.mkdir(parents=True, exist_ok=True)
@@ -102,11 +139,20 @@ class Store(CommunityStore):
                     "Set DATABASE_PATH to a writable location."
                 ) from None
         try:
-            db = await aiosqlite.connect(path, isolation_level=None, timeout=2.0)
+            if readonly:
+                target = f"{Path(path).resolve().as_uri()}?mode=ro"
+                folder = Path(path).resolve().parent
+                if not Path(f"{path}-wal").exists() and not (os.access(path, os.W_OK) and os.access(folder, os.W_OK)):
+                    # Nobody can write here (as far as we can tell) and there is no WAL to read: SQLite need not
+                    # create its shared-memory file, which it could not do in a read-only place.
+                    target += "&immutable=1"
+                db = await aiosqlite.connect(target, isolation_level=None, timeout=2.0, uri=True)
+            else:
+                db = await aiosqlite.connect(path, isolation_level=None, timeout=2.0)
         except sqlite3.Error as exc:
             raise StoreError(f"Cannot open the database {path}: {exc}. Check the path and its permissions.") from None
         db.row_factory = sqlite3.Row
-        store = cls(db, path, clock)
+        store = cls(db, path, clock, readonly=readonly, challenge_secret=challenge_secret)
         try:
             await store._prepare()
         except StoreError:
@@ -120,6 +166,9 @@ class Store(CommunityStore):
     async def _prepare(self) -> None:
         db = self._db
         await db.execute("PRAGMA busy_timeout = 2000")
+        if self.readonly:
+            await self._prepare_readonly()
+            return
         (mode,) = await (await db.execute("PRAGMA journal_mode = WAL")).fetchone()
         await db.execute("PRAGMA synchronous = FULL")
         await db.execute("PRAGMA foreign_keys = ON")
@@ -140,6 +189,29 @@ class Store(CommunityStore):
         # Fail now, not on the first move, if another process holds the write lock.
         await db.execute("BEGIN IMMEDIATE")
         await db.execute("COMMIT")
+        await self._load_secret()
+
+    async def _prepare_readonly(self) -> None:
+        (current,) = await (await self._db.execute("PRAGMA user_version")).fetchone()
+        if current != len(migrations()):
+            raise StoreError(
+                f"The database {self.path} has schema version {current}, but this code expects "
+                f"{len(migrations())}. Open it once with the matching version of the bot (read-write) first."
+            )
+        await self._load_secret()
+
+    async def _load_secret(self) -> None:
+        """The key challenge seeds are derived from: the setting if given, else one made on first start."""
+        if self._secret_setting:
+            self._challenge_secret = self._secret_setting.encode()
+            return
+        if not self.readonly:
+            async with self._tx() as db:
+                await db.execute(
+                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('challenge_secret', ?)", (secrets.token_hex(32),)
+                )
+        row = await self._one("SELECT value FROM meta WHERE key = 'challenge_secret'")
+        self._challenge_secret = row["value"].encode() if row else b""
 
     async def close(self) -> None:
         """Close the connection; the store cannot be used afterwards."""
@@ -404,7 +476,7 @@ class Store(CommunityStore):
     def challenge_seed(self, challenge: str) -> int:
         """The seed every player gets for this challenge."""
         kind, key = challenge.split(":", 1)
-        return challenge_seed(kind, key)
+        return challenge_seed(kind, key, self._challenge_secret)
 
     async def cancel_game(self, game_id: int) -> GameRecord:
         """End a lobby or a game without results."""
@@ -595,16 +667,38 @@ class Store(CommunityStore):
                 raise UndoRefused("You have not made a move yet this turn.")
             if any(e["reveals"] for e in events):
                 raise UndoRefused("Your last move drew a tile from the bag, so it cannot be taken back.")
+            seq = last["seq"]
+            previous = await self._replay(game_id, upto=seq - 1)
             self._cache.pop(game_id, None)
             async with self._tx() as db:
-                await db.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game_id, last["seq"]))
-                await db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, last["seq"]))
-                await db.execute(
-                    "UPDATE games SET version = version + 1, moves = moves - 1, updated_at = ? WHERE id = ?",
-                    (self._clock(), game_id),
+                # Version-checked like apply: a move committed meanwhile (by any process) makes this undo stale.
+                cursor = await db.execute(
+                    "UPDATE games SET version = version + 1, moves = moves - 1, snapshot = ?, updated_at = ? "
+                    "WHERE id = ? AND version = ? AND moves = ?",
+                    (previous.to_json(), self._clock(), game_id, version, seq),
                 )
-            version, game = await self._load(game_id)
-        return game.clone(), version
+                if cursor.rowcount != 1:
+                    current = await self._one("SELECT version FROM games WHERE id = ?", (game_id,))
+                    raise StaleVersion(game_id, version, current["version"])
+                await db.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game_id, seq))
+                await db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
+            self._remember(game_id, version + 1, previous)
+        return previous.clone(), version + 1
+
+    async def _replay(self, game_id: int, upto: int | None = None) -> Game:
+        """The game rebuilt from its stored log (up to action `upto`)."""
+        row = await self._one("SELECT seed, side, solo FROM games WHERE id = ?", (game_id,))
+        names = [
+            r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        ]
+        limit = upto if upto is not None else 2**62
+        actions = [
+            (r["player"], r["action"])
+            for r in await self._all(
+                "SELECT player, action FROM actions WHERE game_id = ? AND seq <= ? ORDER BY seq", (game_id, limit)
+            )
+        ]
+        return replay(names, seed=row["seed"], side=row["side"], solo=bool(row["solo"]), actions=actions)
 
     async def log(self, game_id: int, since: int = 0) -> list[LoggedAction]:
         """The game's actions after `since`, each with its events."""
@@ -780,18 +874,36 @@ class Store(CommunityStore):
 
     # ------------------------------------------------------------------ maintenance
 
+    async def integrity(self) -> list[str]:
+        """SQLite's own check of the file (damaged pages, broken indexes); empty when the file is sound."""
+        try:
+            rows = await self._all("PRAGMA quick_check")
+        except sqlite3.DatabaseError as exc:
+            return [f"the file cannot be read: {exc}"]
+        found = [str(r[0]) for r in rows]
+        return [] if found == ["ok"] else found
+
     async def verify(self) -> list[tuple[int, str]]:
-        """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree."""
-        problems: list[tuple[int, str]] = []
-        games = await self._all(
-            "SELECT id, status, seed, side, solo, snapshot, broken_reason, moves FROM games "
-            "WHERE seed IS NOT NULL ORDER BY id"
-        )
+        """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree.
+
+        Game id 0 stands for the file itself: damaged pages are reported, not raised.
+        """
+        problems: list[tuple[int, str]] = [(0, f"database damaged: {p}") for p in await self.integrity()]
+        try:
+            games = await self._all(
+                "SELECT id, status, seed, side, solo, snapshot, broken_reason, moves FROM games "
+                "WHERE seed IS NOT NULL ORDER BY id"
+            )
+        except sqlite3.DatabaseError as exc:
+            return [*problems, (0, f"the games table cannot be read: {exc}")]
         for g in games:
             if g["status"] == "broken":
                 problems.append((g["id"], f"marked broken: {g['broken_reason']}"))
                 continue
-            problem = await self._verify_one(g)
+            try:
+                problem = await self._verify_one(g)
+            except Exception as exc:  # damaged pages can surface as any error: report it, check the rest
+                problem = f"cannot be read: {type(exc).__name__}: {exc}"
             if problem:
                 problems.append((g["id"], problem))
         return problems

@@ -27,6 +27,7 @@ class Timers(commands.Cog):
         self.bot = bot
         self.task: asyncio.Task | None = None
         self.sleeping = False
+        self.daily_checked: int | None = None  # the UTC day whose results were last checked
 
     async def cog_load(self) -> None:
         self.task = asyncio.create_task(self.run(), name="kokeshi-timers")
@@ -64,10 +65,14 @@ class Timers(commands.Cog):
                 self.sleeping = False
 
     async def fire_due(self) -> None:
-        try:
-            await self.bot.community.post_daily_results()
-        except Exception:
-            log.exception("posting the daily results failed")
+        day = int(now() // 86400)
+        if day != self.daily_checked:  # once per UTC day boundary, not at every wake-up
+            try:
+                await self.bot.community.post_daily_results()
+            except Exception:
+                log.exception("posting the daily results failed")
+            else:
+                self.daily_checked = day
         for timer in await self.bot.store.due_timers(now()):
             try:
                 await self.bot.tables.fire(timer.game_id, timer.kind, timer.due_at)

@@ -58,7 +58,8 @@ _TURN_BOUNDARIES = frozenset({"turn_ended", "setup_done", "game_over"})
 ENDS_TURN = 1
 REVEALS = 2
 _FAR = 2**62
-# The connection of the write transaction the current task is inside, per store; reads elsewhere use the reader.
+# The write connection, while the current task is in a write transaction or holds a game's lock (per store);
+# every other read uses the read connection.
 _IN_TX: contextvars.ContextVar[tuple[Store, aiosqlite.Connection] | None] = contextvars.ContextVar(
     "kokeshi_store_tx", default=None
 )
@@ -336,7 +337,13 @@ class Store(CommunityStore):
         entry[1] += 1
         try:
             async with entry[0]:
-                yield
+                # Holding the game, read it on the write connection: its rows change only under this lock, and a
+                # move never queues behind a long leaderboard read on the read connection.
+                token = _IN_TX.set((self, self._db))
+                try:
+                    yield
+                finally:
+                    _IN_TX.reset(token)
         finally:
             entry[1] -= 1
             if entry[1] == 0:

@@ -27,13 +27,18 @@ _ORDER = {
 }
 
 
-def _ahead(order: Sequence[tuple[str, str]], values: Sequence[Any]) -> tuple[str, list[Any]]:
-    """SQL for "this row sorts before the one with these key values", and its parameters."""
-    (column, op), *rest = order
-    if not rest:
-        return f"{column} {op} ?", [values[0]]
-    inner, params = _ahead(rest, values[1:])
-    return f"({column} {op} ? OR ({column} = ? AND {inner}))", [values[0], values[0], *params]
+def _ahead(source: str, order: Sequence[tuple[str, str]], values: Sequence[Any]) -> tuple[str, list[Any]]:
+    """SQL counting the rows that sort before the one with these key values, and its extra parameters.
+
+    One index range per sort column (equal on the columns before it, strictly before on it), summed: each part
+    is a range scan of the board's index, where one OR-ed condition would scan the whole board.
+    """
+    parts, params = [], []
+    for i, (column, op) in enumerate(order):
+        equal = "".join(f" AND {c} = ?" for c, _ in order[:i])
+        parts.append(f"(SELECT COUNT(*) {source}{equal} AND {column} {op} ?)")
+        params.append([*values[:i], values[i]])
+    return "SELECT " + " + ".join(parts), params
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,8 +254,8 @@ class CommunityStore:
         mine = await self._one(f"SELECT {columns}, {keys} {source} AND user_id = ?", (*params, user_id))
         if mine is None:
             return None
-        condition, values = _ahead(order_by, [mine[f"k{i}"] for i in range(len(order_by))])
-        ahead = (await self._one(f"SELECT COUNT(*) {source} AND {condition}", (*params, *values)))[0]
+        sql, extra = _ahead(source, order_by, [mine[f"k{i}"] for i in range(len(order_by))])
+        ahead = (await self._one(sql, [value for part in extra for value in (*params, *part)]))[0]
         return self._board_row(board, ahead + 1, mine)
 
     async def leaderboard(self, board: str, guild_id: int | None, key: str | None = None) -> list[BoardRow]:

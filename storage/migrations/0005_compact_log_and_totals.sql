@@ -15,7 +15,8 @@ ALTER TABLE games ADD COLUMN log BLOB;
 CREATE INDEX games_by_guild ON games (guild_id, status);
 CREATE INDEX results_by_user_time ON results (user_id, finished_at, game_id);
 DROP INDEX results_by_user;
-CREATE INDEX ratings_by_display ON ratings (scope, (mu - 3 * sigma) DESC, user_id);
+-- Covering indexes: a deep page is skipped in the index alone.
+CREATE INDEX ratings_by_display ON ratings (scope, (mu - 3 * sigma) DESC, user_id, mu, sigma, games);
 CREATE INDEX attempts_by_guild ON challenge_attempts (kind, key, guild_id, rated, score);
 
 -- Per scope (global, guild:<id>), per kind of game (solo or not; challenges excluded): a player's totals.
@@ -30,7 +31,7 @@ CREATE TABLE player_totals (
     PRIMARY KEY (scope, solo, user_id)
 ) WITHOUT ROWID;
 CREATE INDEX totals_by_wins ON player_totals (scope, solo, wins DESC, games DESC, first_at, user_id);
-CREATE INDEX totals_by_best ON player_totals (scope, solo, best DESC, first_at, user_id);
+CREATE INDEX totals_by_best ON player_totals (scope, solo, best DESC, first_at, user_id, games);
 
 INSERT INTO player_totals (scope, solo, user_id, games, wins, best, first_at)
 SELECT 'global', g.solo, r.user_id, COUNT(*), SUM(r.rank = 1), MAX(r.total), MIN(r.finished_at)

@@ -49,7 +49,7 @@ class Timers(commands.Cog):
         while not self.bot.is_closed():
             try:
                 await self.fire_due()
-                upcoming = await self.bot.store.next_timer()
+                upcoming = await self.bot.store.next_timer(self.bot.timer_shards)
             except Exception:
                 log.exception("timer loop failed; retrying in a minute")
                 delay = 60.0
@@ -73,7 +73,7 @@ class Timers(commands.Cog):
                 log.exception("posting the daily results failed")
             else:
                 self.daily_checked = day
-        for timer in await self.bot.store.due_timers(now()):
+        for timer in await self.bot.store.due_timers(now(), self.bot.timer_shards):
             try:
                 await self.bot.tables.fire(timer.game_id, timer.kind, timer.due_at)
             except Exception:

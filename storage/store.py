@@ -961,14 +961,31 @@ class Store(CommunityStore):
                 marks = ",".join("?" * len(kinds))
                 await self._run(db, f"DELETE FROM timers WHERE game_id = ? AND kind IN ({marks})", (game_id, *kinds))
 
-    async def due_timers(self, now: float) -> list[Timer]:
-        """Timers due at or before `now`, earliest first."""
-        rows = await self._all("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, game_id, kind", (now,))
+    @staticmethod
+    def _shard_filter(shards: tuple[int, Sequence[int]] | None) -> tuple[str, tuple]:
+        """SQL limiting timers to the games of these Discord shards: (guild id >> 22) % shard count."""
+        if shards is None:
+            return "", ()
+        count, ids = shards
+        marks = ",".join("?" * len(ids))
+        return (
+            f" AND t.game_id IN (SELECT id FROM games WHERE ((COALESCE(guild_id, 0) >> 22) % ?) IN ({marks}))",
+            (count, *ids),
+        )
+
+    async def due_timers(self, now: float, shards: tuple[int, Sequence[int]] | None = None) -> list[Timer]:
+        """Timers due at or before `now`, earliest first (only of games in these shards' guilds, if given)."""
+        where, params = self._shard_filter(shards)
+        rows = await self._all(
+            f"SELECT t.* FROM timers t WHERE t.due_at <= ?{where} ORDER BY t.due_at, t.game_id, t.kind",
+            (now, *params),
+        )
         return [Timer(r["game_id"], r["kind"], r["due_at"], r["version"]) for r in rows]
 
-    async def next_timer(self) -> Timer | None:
-        """The earliest timer, if any."""
-        r = await self._one("SELECT * FROM timers ORDER BY due_at LIMIT 1")
+    async def next_timer(self, shards: tuple[int, Sequence[int]] | None = None) -> Timer | None:
+        """The earliest timer, if any (of games in these shards' guilds, if given)."""
+        where, params = self._shard_filter(shards)
+        r = await self._one(f"SELECT t.* FROM timers t WHERE 1 = 1{where} ORDER BY t.due_at LIMIT 1", params)
         return None if r is None else Timer(r["game_id"], r["kind"], r["due_at"], r["version"])
 
     async def timers(self, game_id: int) -> list[Timer]:

@@ -220,3 +220,22 @@ async def test_many_games_played_at_once_flat_out_give_no_error_and_verify_clean
         assert await store.verify() == []
     finally:
         await store.close()
+
+
+async def test_a_shard_process_sees_only_the_timers_of_games_in_its_guilds(tmp_path):
+    store = await Store.open(tmp_path / "shards.sqlite3")
+    try:
+        # Discord puts a guild on shard (guild id >> 22) % shard count.
+        guilds = {shard: (123_456 << 22) * 4 + (shard << 22) + 77 for shard in range(4)}
+        games = {}
+        for shard, guild in guilds.items():
+            games[shard] = await _game(store, 40 + shard, guild=guild)
+            await store.set_turn_timers(games[shard], 1, [("deadline", 100.0 + shard)])
+        everything = await store.due_timers(1000.0)
+        assert sorted(t.game_id for t in everything) == sorted(games.values())
+        mine = await store.due_timers(1000.0, (4, (1, 3)))
+        assert sorted(t.game_id for t in mine) == sorted([games[1], games[3]])
+        assert (await store.next_timer((4, (2,)))).game_id == games[2]
+        assert (await store.next_timer()).game_id == games[0]
+    finally:
+        await store.close()

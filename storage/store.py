@@ -1139,6 +1139,24 @@ class Store(CommunityStore):
                 return "the stored results differ from a replay"
         return None
 
+    async def compact(self) -> int:
+        """Pack the logs of finished games stored before packing existed; returns how many were packed."""
+        rows = await self._all("SELECT id FROM games WHERE status = 'finished' AND log IS NULL ORDER BY id")
+        for row in rows:
+            async with self._game_lock(row["id"]), self._tx() as db:
+                info = await self._one("SELECT created_at, log FROM games WHERE id = ?", (row["id"],))
+                if info["log"] is not None:
+                    continue
+                actions = await self._action_rows(row["id"])
+                await self._run(
+                    db,
+                    "UPDATE games SET log = ?, snapshot = NULL WHERE id = ?",
+                    (pack_log(actions, info["created_at"]), row["id"]),
+                )
+                await self._run(db, "DELETE FROM actions WHERE game_id = ?", (row["id"],))
+            self._cache.pop(row["id"], None)
+        return len(rows)
+
     async def backup(self, dest: str | Path) -> None:
         """A consistent copy of the whole database at `dest`, safe while the bot runs."""
         await asyncio.to_thread(backup_file, self.path, str(dest))

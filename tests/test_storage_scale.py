@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sqlite3
 
 from engine import GreedyPolicy, RandomPolicy, new_game
-from storage import Store
-from storage.store import pack_log, unpack_log
+from storage import Store, migrations
+from storage.store import flags_of, pack_log, unpack_log
 
 SLOW_READ = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 4000000) SELECT COUNT(*) FROM c"
 
@@ -237,5 +238,69 @@ async def test_a_shard_process_sees_only_the_timers_of_games_in_its_guilds(tmp_p
         assert sorted(t.game_id for t in mine) == sorted([games[1], games[3]])
         assert (await store.next_timer((4, (2,)))).game_id == games[2]
         assert (await store.next_timer()).game_id == games[0]
+    finally:
+        await store.close()
+
+
+async def test_a_database_of_the_previous_schema_migrates_with_its_events_folded_into_flags_and_totals(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    for number, sql in migrations()[:3]:
+        db.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+    expected_flags = {}
+    for game_id, finish in ((1, True), (2, False)):
+        names = ["Ana", "Bo"]
+        game = new_game(names, seed=70 + game_id)
+        policy = RandomPolicy(game_id)
+        db.execute("BEGIN")
+        seq = 0
+        while game.prompt is not None and (finish or seq < 25):
+            seq += 1
+            player, action = game.prompt.player, policy.choose(game)
+            events = game.apply(player, action)
+            expected_flags[(game_id, seq)] = flags_of(events)
+            db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, 'player', 5.0)", (game_id, seq, player, action))
+            db.executemany(
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, seq, i, e.kind, e.player, json.dumps(e.data), int(e.reveals)) for i, e in enumerate(events)],
+            )
+        status = "finished" if finish else "active"
+        db.execute(
+            "INSERT INTO games (id, guild_id, channel_id, host_id, status, players, side, solo, seed, version, moves, "
+            "snapshot, created_at, updated_at, finished_at) VALUES (?, 9, 1, 11, ?, 2, 'basic', 0, ?, ?, ?, ?, 1, 1, "
+            "?)",
+            (game_id, status, 70 + game_id, seq + 1, seq, game.to_json(), 9.0 if finish else None),
+        )
+        db.executemany(
+            "INSERT INTO seats (game_id, seat, name, user_id) VALUES (?, ?, ?, ?)",
+            [(game_id, i, n, 11 + i) for i, n in enumerate(names)],
+        )
+        if finish:
+            scores = game.scores()
+            for rank, name in enumerate(game.ranking(), start=1):
+                db.execute(
+                    "INSERT INTO results VALUES (?, ?, ?, ?, 0, 0, ?, ?, 0, 0, 0, 0, 0, 0, 9.0)",
+                    (game_id, names.index(name), name, 11 + names.index(name), rank, scores[name].total),
+                )
+        db.execute("COMMIT")
+    db.close()
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == len(migrations())
+        assert await store.verify() == []
+        rows = await store._all("SELECT game_id, seq, flags FROM actions")
+        assert {(r["game_id"], r["seq"]): r["flags"] for r in rows} == expected_flags
+        board = await store.leaderboard("wins", 9)
+        assert sorted((r.user_id, r.games) for r in board) == [(11, 1), (12, 1)]
+        assert (await store.stats(11)).favourite is not None
+        game, version = await store.load_game(2)  # the game in progress carries on
+        await store.apply(2, version, game.prompt.player, RandomPolicy(3).choose(game))
+        assert len(await store.log(1)) == (await store.get_game(1)).moves
+        # Finished games of the old schema are packed on request, and still verify.
+        before = [(e.seq, e.player, e.action) for e in await store.log(1)]
+        assert await store.compact() == 1 and await store.compact() == 0
+        assert await store._all("SELECT 1 FROM actions WHERE game_id = 1") == []
+        assert [(e.seq, e.player, e.action) for e in await store.log(1)] == before
+        assert await store.verify() == []
     finally:
         await store.close()

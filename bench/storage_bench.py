@@ -107,6 +107,13 @@ def fill_results(path: Path, results: int, seed: int) -> tuple[int, int]:
         "finished_at) VALUES (?, 'daily', '2026-11-22', ?, ?, 1, 0, ?, 0, ?)",
         [(game_id + u, u, rng.randrange(1000), rng.randint(20, 120), now + u) for u in range(1, 10_001)],
     )
+    db.execute(
+        "INSERT INTO board_counts (scope, board, players) SELECT scope, CASE solo WHEN 1 THEN 'solo' ELSE 'multi' END, "
+        "COUNT(*) FROM player_totals GROUP BY scope, solo"
+    )
+    db.execute(
+        "INSERT INTO board_counts (scope, board, players) SELECT scope, 'rating', COUNT(*) FROM ratings GROUP BY scope"
+    )
     db.execute("COMMIT")
     db.execute("ANALYZE")
     db.close()

@@ -102,14 +102,30 @@ class CommunityStore:
             if user_id is None:
                 continue
             for scope in scopes:
-                await self._run(
+                added = await self._run(
                     db,
-                    "INSERT INTO player_totals (scope, solo, user_id, games, wins, best, first_at) "
-                    "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT (scope, solo, user_id) DO UPDATE SET "
-                    "games = games + 1, wins = wins + excluded.wins, best = MAX(best, excluded.best), "
-                    "first_at = MIN(first_at, excluded.first_at)",
+                    "INSERT OR IGNORE INTO player_totals (scope, solo, user_id, games, wins, best, first_at) "
+                    "VALUES (?, ?, ?, 1, ?, ?, ?)",
                     (scope, int(solo), user_id, int(rank == 1), total, at),
                 )
+                if added:
+                    await self._count_players(db, scope, "solo" if solo else "multi", 1)
+                    continue
+                await self._run(
+                    db,
+                    "UPDATE player_totals SET games = games + 1, wins = wins + ?, best = MAX(best, ?), "
+                    "first_at = MIN(first_at, ?) WHERE scope = ? AND solo = ? AND user_id = ?",
+                    (int(rank == 1), total, at, scope, int(solo), user_id),
+                )
+
+    async def _count_players(self, db: aiosqlite.Connection, scope: str, board: str, added: int) -> None:
+        """Keep the number of players on a board (rating, multi, solo) with the rows, for page footers."""
+        await self._run(
+            db,
+            "INSERT INTO board_counts (scope, board, players) VALUES (?, ?, ?) "
+            "ON CONFLICT (scope, board) DO UPDATE SET players = players + excluded.players",
+            (scope, board, added),
+        )
 
     async def _add_kokeshi_counts(
         self, db: aiosqlite.Connection, guild_id: int | None, seats: dict, actions: Sequence[tuple]
@@ -144,6 +160,9 @@ class CommunityStore:
         for scope in ("global", scope_of(guild_id)) if guild_id is not None else ("global",):
             before = {r.user_id: r for r in await self.ratings(scope, [uid for uid, _ in ranked])}
             players = [(before.get(uid, Rating(uid)), rank) for uid, rank in ranked]
+            newcomers = sum(uid not in before for uid, _ in ranked)
+            if newcomers:
+                await self._count_players(db, scope, "rating", newcomers)
             for (old, _), new in zip(players, rate(players), strict=True):
                 await self._run(
                     db,
@@ -237,7 +256,14 @@ class CommunityStore:
     ) -> tuple[list[BoardRow], int]:
         """One page of a board (`page` counts from 0) and how many players the board has."""
         columns, source, params, order = self._board_query(board, guild_id, key)
-        total = (await self._one(f"SELECT COUNT(*) {source}", params))[0]
+        if board in ("rating", "wins", "best", "solo"):
+            kept = "rating" if board == "rating" else "solo" if board == "solo" else "multi"
+            found = await self._one(
+                "SELECT players FROM board_counts WHERE scope = ? AND board = ?", (scope_of(guild_id), kept)
+            )
+            total = found[0] if found else 0
+        else:
+            total = (await self._one(f"SELECT COUNT(*) {source}", params))[0]
         page = min(max(page, 0), max(0, (total - 1) // size))
         rows = await self._all(
             f"SELECT {columns} {source} ORDER BY {order} LIMIT ? OFFSET ?", (*params, size, page * size)

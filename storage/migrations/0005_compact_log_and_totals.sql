@@ -44,6 +44,17 @@ FROM results r JOIN games g ON g.id = r.game_id
 WHERE r.user_id IS NOT NULL AND g.challenge IS NULL AND g.guild_id IS NOT NULL
 GROUP BY g.guild_id, g.solo, r.user_id;
 
+-- How many players each board has (rating, multi, solo per scope), kept with the rows for page footers.
+CREATE TABLE board_counts (
+    scope   TEXT    NOT NULL,
+    board   TEXT    NOT NULL CHECK (board IN ('rating', 'multi', 'solo')),
+    players INTEGER NOT NULL,
+    PRIMARY KEY (scope, board)
+) WITHOUT ROWID;
+INSERT INTO board_counts (scope, board, players)
+SELECT scope, CASE solo WHEN 1 THEN 'solo' ELSE 'multi' END, COUNT(*) FROM player_totals GROUP BY scope, solo;
+INSERT INTO board_counts (scope, board, players) SELECT scope, 'rating', COUNT(*) FROM ratings GROUP BY scope;
+
 -- How often a player advanced each kokeshi by choice, counted when a game ends (for the favourite in stats).
 CREATE TABLE kokeshi_counts (
     scope   TEXT    NOT NULL,

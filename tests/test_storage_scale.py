@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 from engine import GreedyPolicy, RandomPolicy, new_game
 from storage import Store, migrations
@@ -302,5 +306,60 @@ async def test_a_database_of_the_previous_schema_migrates_with_its_events_folded
         assert await store._all("SELECT 1 FROM actions WHERE game_id = 1") == []
         assert [(e.seq, e.player, e.action) for e in await store.log(1)] == before
         assert await store.verify() == []
+    finally:
+        await store.close()
+
+
+RACER = """
+import asyncio, os, sys, time
+from storage import StaleVersion, Store
+
+async def main(path, game_id, go):
+    store = await Store.open(path)
+    try:
+        game, version = await store.load_game(game_id)
+        print("READY", flush=True)
+        while not os.path.exists(go):
+            time.sleep(0.001)
+        try:
+            await store.apply(game_id, version, game.prompt.player, game.legal_actions()[0])
+            print("APPLIED", flush=True)
+        except StaleVersion as exc:
+            print("STALE", exc.current, flush=True)
+    finally:
+        await store.close()
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))
+"""
+
+
+async def test_two_processes_racing_on_one_game_exactly_one_applies_and_the_other_is_told_it_is_stale(tmp_path):
+    path = tmp_path / "processes.sqlite3"
+    store = await Store.open(path)
+    game_id = await _game(store, 21)
+    await store.close()
+    root = Path(__file__).resolve().parent.parent
+    for round_ in range(3):
+        go = tmp_path / f"go{round_}"
+        racers = [
+            subprocess.Popen(
+                [sys.executable, "-c", RACER, str(path), str(game_id), str(go)],
+                cwd=root,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env={**os.environ, "PYTHONPATH": str(root)},
+            )
+            for _ in range(2)
+        ]
+        for racer in racers:  # both have loaded the game at the same version
+            assert racer.stdout.readline().strip() == "READY"
+        go.touch()
+        outputs = [r.communicate(timeout=60) for r in racers]
+        said = sorted(out.split()[0] for out, _ in outputs if out)
+        assert said == ["APPLIED", "STALE"], outputs
+    store = await Store.open(path)
+    try:
+        assert len(await store.log(game_id)) == 3 and await store.verify() == []
     finally:
         await store.close()

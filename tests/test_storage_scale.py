@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import collections
+import gc
 import json
 import os
 import random
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
+
+import aiosqlite
 
 from engine import GreedyPolicy, RandomPolicy, new_game
 from storage import Store, migrations
@@ -363,3 +368,56 @@ async def test_two_processes_racing_on_one_game_exactly_one_applies_and_the_othe
         assert len(await store.log(game_id)) == 3 and await store.verify() == []
     finally:
         await store.close()
+
+
+class _TracingCursor(sqlite3.Cursor):
+    """Records where it is finalised and whether it was closed first."""
+
+    record: collections.Counter = collections.Counter()
+    closed_here = False
+
+    def close(self) -> None:
+        self.closed_here = True
+        super().close()
+
+    def __del__(self) -> None:
+        thread = "loop" if threading.current_thread() is threading.main_thread() else "worker"
+        _TracingCursor.record[(thread, self.closed_here)] += 1
+
+
+class _TracingConnection(sqlite3.Connection):
+    def cursor(self, factory=_TracingCursor):
+        return super().cursor(factory)
+
+    def execute(self, sql, parameters=()):
+        return self.cursor().execute(sql, parameters)
+
+    def executemany(self, sql, parameters):
+        return self.cursor().executemany(sql, parameters)
+
+
+async def test_no_cursor_is_left_open_for_the_event_loop_thread_to_finalise_under_concurrent_moves(
+    tmp_path, monkeypatch
+):
+    # An unclosed cursor resets its statement when finalised, on whichever thread drops it last: on the event-loop
+    # thread that touches the connection while its worker thread runs other statements.
+    original = aiosqlite.connect
+    monkeypatch.setattr(aiosqlite, "connect", lambda *a, **k: original(*a, factory=_TracingConnection, **k))
+    _TracingCursor.record.clear()
+    store = await Store.open(tmp_path / "cursors.sqlite3")
+    try:
+        games = [await _game(store, 300 + i) for i in range(20)]
+
+        async def table(game_id: int) -> None:
+            policy = RandomPolicy(game_id)
+            for _ in range(15):
+                game, version = await store.load_game(game_id)
+                await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+                await store.leaderboard_page("wins", 1)
+
+        await asyncio.gather(*(table(g) for g in games))
+    finally:
+        await store.close()
+    gc.collect()
+    assert sum(_TracingCursor.record.values()) > 600  # the tracing saw the store's cursors
+    assert _TracingCursor.record[("loop", False)] == 0, dict(_TracingCursor.record)

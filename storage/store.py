@@ -19,7 +19,7 @@ from typing import Any
 
 import aiosqlite
 
-from engine import AUTOMA, Event, Game, IllegalAction, new_game, replay
+from engine import AUTOMA, Event, Game, IllegalAction, new_game
 
 from .community import CommunityStore
 from .ratings import CHALLENGE_SIDES, challenge_seed
@@ -635,7 +635,7 @@ class Store(CommunityStore):
         packed = row["log"] is not None
         rows = unpack_log(row["log"], row["created_at"]) if packed else await self._action_rows(game_id)
         try:
-            game = replay(names, seed=row["seed"], side=row["side"], solo=bool(row["solo"]), actions=_pairs(rows))
+            game = _replayed(names, row, rows)
         except (IllegalAction, ValueError) as exc:
             reason = f"its log no longer replays: {exc}"
             log.error("game %d is broken: %s", game_id, reason)
@@ -868,7 +868,7 @@ class Store(CommunityStore):
             r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         ]
         rows = await self._action_rows(game_id, _FAR if upto is None else upto)
-        return replay(names, seed=row["seed"], side=row["side"], solo=bool(row["solo"]), actions=_pairs(rows))
+        return _replayed(names, row, rows)
 
     async def log(self, game_id: int, since: int = 0) -> list[LoggedAction]:
         """The game's actions after `since`, each with the events a replay gives it (up to where it replays)."""
@@ -880,7 +880,7 @@ class Store(CommunityStore):
         names = [
             r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         ]
-        game = new_game(names, seed=row["seed"], side=row["side"], solo=bool(row["solo"]))
+        game = _dealt(names, row)
         found = []
         for seq, player, action, source, created_at, _ in await self._log_rows(game_id):
             try:
@@ -1119,7 +1119,7 @@ class Store(CommunityStore):
         if packed and g["status"] != "finished":
             return "the log is packed but the game is not finished"
         try:
-            game = new_game(names, seed=g["seed"], side=g["side"], solo=bool(g["solo"]))
+            game = _dealt(names, g)
             for seq, player, action, _, _, flags in rows:
                 events = game.apply(player, action)
                 if not packed and flags != flags_of(events):
@@ -1180,6 +1180,19 @@ def backup_file(src: str, dest: str) -> None:
 
 def _pairs(rows: Sequence[tuple]) -> list[tuple[str, str]]:
     return [(r[1], r[2]) for r in rows]
+
+
+def _dealt(names: Sequence[str], row: sqlite3.Row) -> Game:
+    """The stored game as dealt, from its row's seed, side and solo flag: every replay starts here."""
+    return new_game(names, seed=row["seed"], side=row["side"], solo=bool(row["solo"]))
+
+
+def _replayed(names: Sequence[str], row: sqlite3.Row, rows: Sequence[tuple]) -> Game:
+    """The stored game dealt and replayed through these log rows."""
+    game = _dealt(names, row)
+    for _, player, action, *_ in rows:
+        game.apply(player, action)
+    return game
 
 
 def _result(r: sqlite3.Row) -> Result:

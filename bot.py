@@ -36,10 +36,14 @@ class Settings:
     log_level: str
     dev_guild_id: int | None
     sandbox_port: int
+    challenge_secret: str | None = None
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
         load_dotenv()
+        shard_count, shard_ids = _shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", ""))
         guild = os.environ.get("DEV_GUILD_ID", "").strip()
         port = os.environ.get("SANDBOX_PORT", "").strip()
         try:
@@ -53,27 +57,55 @@ class Settings:
             log_level=(os.environ.get("LOG_LEVEL", "").strip() or "INFO").upper(),
             dev_guild_id=dev_guild_id,
             sandbox_port=sandbox_port,
+            challenge_secret=os.environ.get("CHALLENGE_SECRET", "").strip() or None,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
+
+
+def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS ("0,1"): how many shards the bot has, and which this process runs."""
+    try:
+        count = int(count_text) if count_text.strip() else None
+        ids = tuple(int(part) for part in ids_text.split(",") if part.strip()) or None
+    except ValueError:
+        raise SystemExit(
+            "Bad setting: SHARD_COUNT must be a number and SHARD_IDS numbers separated by commas."
+        ) from None
+    if ids is not None and count is None:
+        raise SystemExit("Bad setting: SHARD_IDS needs SHARD_COUNT, the number of shards of the whole bot.")
+    if count is not None and (count < 1 or any(not 0 <= i < count for i in ids or ())):
+        raise SystemExit(f"Bad setting: shard ids run from 0 to SHARD_COUNT - 1 ({(count or 1) - 1}).")
+    return count, ids
 
 
 class KokeshiBot(commands.Bot):
     """The Kokeshi bot: the store, the tables, the cogs and persistent buttons."""
 
-    def __init__(self, db_path: str, *, dev_guild_id: int | None = None, sync: str = "auto") -> None:
+    def __init__(
+        self,
+        db_path: str,
+        *,
+        dev_guild_id: int | None = None,
+        sync: str = "auto",
+        challenge_secret: str | None = None,
+        **options,
+    ) -> None:
         # Guilds only: channels and threads. No member list, no message content.
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options)
         self.db_path = db_path
         self.dev_guild_id = dev_guild_id
         self.sync_mode = sync
+        self.challenge_secret = challenge_secret
         self.store: Store
         self.tables = Tables(self)
         self.community = Community(self)
         self.sandbox = False
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.db_path, clock=now)
+        self.store = await Store.open(self.db_path, clock=now, challenge_secret=self.challenge_secret)
         self.add_dynamic_items(*DYNAMIC_ITEMS, PageButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -100,6 +132,14 @@ class KokeshiBot(commands.Bot):
         await self.store.set_meta("command_hash", self.command_hash())
         log.info("synced %d slash commands", len(synced))
 
+    @property
+    def timer_shards(self) -> tuple[int, tuple[int, ...]] | None:
+        """(shard count, this process's shard ids) when it runs only some shards: it fires only their timers."""
+        count, ids = getattr(self, "shard_count", None), getattr(self, "shard_ids", None)
+        if not count or ids is None or set(ids) == set(range(count)):
+            return None
+        return count, tuple(ids)
+
     def wake_timers(self) -> None:
         """Tell the timer loop that the earliest timer may have changed."""
         cog = self.get_cog("Timers")
@@ -125,9 +165,30 @@ class KokeshiBot(commands.Bot):
             await store.close()
 
 
-def create_bot(db_path: str, *, dev_guild_id: int | None = None, sync: str = "auto") -> KokeshiBot:
+class ShardedKokeshiBot(KokeshiBot, commands.AutoShardedBot):
+    """The bot as one of several processes, each connecting only its shards (SHARD_COUNT, SHARD_IDS)."""
+
+
+def create_bot(
+    db_path: str,
+    *,
+    dev_guild_id: int | None = None,
+    sync: str = "auto",
+    challenge_secret: str | None = None,
+    shard_count: int | None = None,
+    shard_ids: tuple[int, ...] | None = None,
+) -> KokeshiBot:
     """Build the bot without connecting; tests and the sandbox start it themselves."""
-    return KokeshiBot(db_path, dev_guild_id=dev_guild_id, sync=sync)
+    if shard_count is None:
+        return KokeshiBot(db_path, dev_guild_id=dev_guild_id, sync=sync, challenge_secret=challenge_secret)
+    return ShardedKokeshiBot(
+        db_path,
+        dev_guild_id=dev_guild_id,
+        sync=sync,
+        challenge_secret=challenge_secret,
+        shard_count=shard_count,
+        shard_ids=list(shard_ids) if shard_ids is not None else None,
+    )
 
 
 async def run_sandbox(settings: Settings, *, ready: Callable[[str], None] | None = None) -> None:
@@ -137,7 +198,7 @@ async def run_sandbox(settings: Settings, *, ready: Callable[[str], None] | None
     except ImportError:
         raise SystemExit("The sandbox needs the dev requirements: run `make sandbox`.") from None
     sandbox.quiet_discord_logging()
-    bot = create_bot(settings.database_path, sync="always")
+    bot = create_bot(settings.database_path, sync="always", challenge_secret=settings.challenge_secret)
     bot.sandbox = True
     try:
         await sandbox.run(bot, port=settings.sandbox_port, ready=ready)
@@ -168,10 +229,21 @@ def main(argv: list[str] | None = None) -> int:
         if not settings.token:
             print("Set DISCORD_TOKEN (in .env or the environment) to sync commands with Discord.", file=sys.stderr)
             return 2
-        bot = create_bot(settings.database_path, dev_guild_id=settings.dev_guild_id, sync="never")
+        bot = create_bot(
+            settings.database_path,
+            dev_guild_id=settings.dev_guild_id,
+            sync="never",
+            challenge_secret=settings.challenge_secret,
+        )
         if args.command == "sync":
             return asyncio.run(_sync_only(bot, settings.token))
-        bot = create_bot(settings.database_path, dev_guild_id=settings.dev_guild_id)
+        bot = create_bot(
+            settings.database_path,
+            dev_guild_id=settings.dev_guild_id,
+            challenge_secret=settings.challenge_secret,
+            shard_count=settings.shard_count,
+            shard_ids=settings.shard_ids,
+        )
         bot.run(settings.token, log_handler=None)
         return 0
     except StoreError as exc:

@@ -88,23 +88,22 @@ class Community:
         self, viewer: int, scope: str, board: str, key: str, page: int
     ) -> tuple[discord.Embed, discord.ui.View]:
         guild_id = int(scope[1:]) if scope.startswith("g") else None
-        rows = await self.store.leaderboard(board, guild_id, key or None)
-        pages = max(1, -(-len(rows) // PAGE_SIZE))
+        shown, count = await self.store.leaderboard_page(board, guild_id, key or None, page=page, size=PAGE_SIZE)
+        pages = max(1, -(-count // PAGE_SIZE))
         page = min(max(page, 0), pages - 1)
-        shown = rows[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
         lines = []
         for row in shown:
             line = f"{row.rank}. <@{row.user_id}> — {self._value(board, row)}"
             lines.append(f"▶ **{line}** ◀" if row.user_id == viewer else line)
-        mine = next((row for row in rows if row.user_id == viewer), None)
+        mine = await self.store.leaderboard_entry(board, guild_id, viewer, key or None)
         if mine is not None and mine not in shown:
             lines += ["…", f"▶ **{mine.rank}. you — {self._value(board, mine)}** ◀"]
-        if not rows:
+        if not count:
             lines = ["Nobody is on this board yet."]
         where = "this server" if guild_id else "the world"
         title = f"{BOARD_TITLES[board]} — {where}" + (f" — {key}" if key else "")
         embed = discord.Embed(title=title, description="\n".join(lines), colour=0xC8553D)
-        embed.set_footer(text=f"Page {page + 1} of {pages} · {len(rows)} players")
+        embed.set_footer(text=f"Page {page + 1} of {pages} · {count} players")
         view = discord.ui.View(timeout=None)
         view.add_item(PageButton(scope, board, key, max(page - 1, 0), "◀ Previous", disabled=page == 0))
         view.add_item(PageButton(scope, board, key, page + 1, "Next ▶", disabled=page >= pages - 1))
@@ -180,9 +179,9 @@ class Community:
             return ""
         if not this["rated"]:
             return f"This was a practice run: only your first {kind} attempt of {key} is ranked."
-        board = await self.store.leaderboard(kind, None, key)
-        mine = next((row for row in board if row.user_id == user_id), None)
-        text = f"{'Daily' if kind == 'daily' else 'Weekly'} challenge {key}: #{mine.rank} of {len(board)} so far."
+        mine = await self.store.leaderboard_entry(kind, None, user_id, key)
+        _, players = await self.store.leaderboard_page(kind, None, key, size=1)
+        text = f"{'Daily' if kind == 'daily' else 'Weekly'} challenge {key}: #{mine.rank} of {players} so far."
         if kind == "daily":
             streak = await self.store.streak(user_id, dt.date.fromisoformat(key))
             text += f" Streak: {streak} day{'s' if streak != 1 else ''}."

@@ -44,7 +44,7 @@ def narrate(events: Iterable[Event], *, limit: int = MAX_LINES) -> str:
 
 def _escape(text: str) -> str:
     """Show a player's name (or a line that contains one) literally: no formatting, masked link or mention."""
-    for ch in ("\\", "*", "_", "~", "`", "|", ">", "<", "[", "]", "#", ":"):
+    for ch in ("\\", "*", "_", "~", "`", "|", ">", "<", "[", "]"):
         text = text.replace(ch, f"\\{ch}")
     return text
 

@@ -439,7 +439,7 @@ class Tables:
     ) -> None:
         """Apply a player's action, let the AI seats move, and show the result."""
         try:
-            await self.store.apply(record.id, version, seat_name, action)
+            await self.store.apply(record.id, version, seat_name, action, timers=self.turn_timers(record))
         except StaleVersion:
             game, current = await self.store.load_game(record.id)
             await self.send_current_prompt(interaction, record, game, current, "That was already answered.")
@@ -474,7 +474,9 @@ class Tables:
             if seat is None or not seat.ai:
                 break
             action = GreedyPolicy(version).choose(game)
-            events += await self.store.apply(record.id, version, seat.name, action, source="ai")
+            events += await self.store.apply(
+                record.id, version, seat.name, action, source="ai", timers=self.turn_timers(record)
+            )
         return events
 
     # ------------------------------------------------------------------ showing the game
@@ -537,14 +539,20 @@ class Tables:
 
     # ------------------------------------------------------------------ timers
 
+    @staticmethod
+    def turn_timers(record: GameRecord) -> list[tuple[str, float]]:
+        """The reminders and deadline of a turn starting now; the store sets them with the move that starts it."""
+        start = now()
+        return [(kind, start + fraction * record.turn_timer) for kind, fraction in _REMINDERS if record.turn_timer]
+
     async def start_turn_timers(self, record: GameRecord, version: int, player: str) -> None:
         seat = record.seat_named(player)
         if not record.turn_timer or seat is None or seat.ai:
-            await self.store.clear_timers(record.id)
+            if await self.store.timers(record.id):
+                await self.store.clear_timers(record.id)
             return
-        start = now()
-        for kind, fraction in _REMINDERS:
-            await self.store.set_timer(record.id, kind, start + fraction * record.turn_timer, version)
+        # Usually already written with the move that started the turn: then this commits nothing.
+        await self.store.set_turn_timers(record.id, version, self.turn_timers(record))
         self.bot.wake_timers()
 
     async def fire(self, game_id: int, kind: str, version: int) -> None:
@@ -589,7 +597,9 @@ class Tables:
             action = GreedyPolicy(current).choose(game)
             # If the player answered at that very moment, carry on from the new state.
             with contextlib.suppress(StaleVersion, IllegalAction):
-                await self.store.apply(game_id, current, seat.name, action, source="timeout")
+                await self.store.apply(
+                    game_id, current, seat.name, action, source="timeout", timers=self.turn_timers(record)
+                )
             game, current = await self.store.load_game(game_id)
             prompt = game.prompt
         expired = seat.expired + 1

@@ -28,6 +28,7 @@ class Timers(commands.Cog):
         self.task: asyncio.Task | None = None
         self.sleeping = False
         self.caught_up = False
+        self.daily_checked: int | None = None  # the UTC day whose results were last checked
 
     async def cog_load(self) -> None:
         self.task = asyncio.create_task(self.run(), name="kokeshi-timers")
@@ -53,7 +54,7 @@ class Timers(commands.Cog):
         while not self.bot.is_closed():
             try:
                 await self.fire_due()
-                upcoming = await self.bot.store.next_timer()
+                upcoming = await self.bot.store.next_timer(self.bot.timer_shards)
             except Exception:
                 log.exception("timer loop failed; retrying in a minute")
                 delay = 60.0
@@ -69,11 +70,15 @@ class Timers(commands.Cog):
                 self.sleeping = False
 
     async def fire_due(self) -> None:
-        try:
-            await self.bot.community.post_daily_results()
-        except Exception:
-            log.exception("posting the daily results failed")
-        for timer in await self.bot.store.due_timers(now()):
+        day = int(now() // 86400)
+        if day != self.daily_checked:  # once per UTC day boundary, not at every wake-up
+            try:
+                await self.bot.community.post_daily_results()
+            except Exception:
+                log.exception("posting the daily results failed")
+            else:
+                self.daily_checked = day
+        for timer in await self.bot.store.due_timers(now(), self.bot.timer_shards):
             try:
                 await self.bot.tables.fire(timer.game_id, timer.kind, timer.version)
             except Exception:

@@ -16,6 +16,30 @@ from .ratings import DEFAULT_MU, DEFAULT_SIGMA, Rating, human_ranks, rate, strea
 
 BOARDS = ("rating", "wins", "best", "solo", "daily", "weekly")
 
+# Per board: the columns it is sorted by and their direction, for ranking one player without reading the board.
+_ORDER = {
+    "rating": (("mu - 3 * sigma", ">"), ("user_id", "<")),
+    "wins": (("wins", ">"), ("games", ">"), ("first_at", "<"), ("user_id", "<")),
+    "best": (("best", ">"), ("first_at", "<"), ("user_id", "<")),
+    "solo": (("best", ">"), ("first_at", "<"), ("user_id", "<")),
+    "daily": (("score", ">"), ("finished_at", "<"), ("user_id", "<")),
+    "weekly": (("score", ">"), ("finished_at", "<"), ("user_id", "<")),
+}
+
+
+def _ahead(source: str, order: Sequence[tuple[str, str]], values: Sequence[Any]) -> tuple[str, list[Any]]:
+    """SQL counting the rows that sort before the one with these key values, and its extra parameters.
+
+    One index range per sort column (equal on the columns before it, strictly before on it), summed: each part
+    is a range scan of the board's index, where one OR-ed condition would scan the whole board.
+    """
+    parts, params = [], []
+    for i, (column, op) in enumerate(order):
+        equal = "".join(f" AND {c} = ?" for c, _ in order[:i])
+        parts.append(f"(SELECT COUNT(*) {source}{equal} AND {column} {op} ?)")
+        params.append([*values[:i], values[i]])
+    return "SELECT " + " + ".join(parts), params
+
 
 @dataclass(frozen=True, slots=True)
 class BoardRow:
@@ -61,6 +85,69 @@ class CommunityStore:
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:  # provided by Store
         raise NotImplementedError
 
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:  # provided by Store
+        raise NotImplementedError
+
+    @staticmethod
+    async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:  # provided by Store
+        raise NotImplementedError
+
+    async def _add_totals(
+        self, db: aiosqlite.Connection, guild_id: int | None, solo: bool, rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Fold a finished game's results rows into the leaderboard totals, in the game's transaction."""
+        scopes = ("global",) if guild_id is None else ("global", scope_of(guild_id))
+        for row in rows:
+            user_id, rank, total, at = row[3], row[6], row[7], row[14]
+            if user_id is None:
+                continue
+            for scope in scopes:
+                added = await self._run(
+                    db,
+                    "INSERT OR IGNORE INTO player_totals (scope, solo, user_id, games, wins, best, first_at) "
+                    "VALUES (?, ?, ?, 1, ?, ?, ?)",
+                    (scope, int(solo), user_id, int(rank == 1), total, at),
+                )
+                if added:
+                    await self._count_players(db, scope, "solo" if solo else "multi", 1)
+                    continue
+                await self._run(
+                    db,
+                    "UPDATE player_totals SET games = games + 1, wins = wins + ?, best = MAX(best, ?), "
+                    "first_at = MIN(first_at, ?) WHERE scope = ? AND solo = ? AND user_id = ?",
+                    (int(rank == 1), total, at, scope, int(solo), user_id),
+                )
+
+    async def _count_players(self, db: aiosqlite.Connection, scope: str, board: str, added: int) -> None:
+        """Keep the number of players on a board (rating, multi, solo) with the rows, for page footers."""
+        await self._run(
+            db,
+            "INSERT INTO board_counts (scope, board, players) VALUES (?, ?, ?) "
+            "ON CONFLICT (scope, board) DO UPDATE SET players = players + excluded.players",
+            (scope, board, added),
+        )
+
+    async def _add_kokeshi_counts(
+        self, db: aiosqlite.Connection, guild_id: int | None, seats: dict, actions: Sequence[tuple]
+    ) -> None:
+        """Count the kokeshi each person chose to advance in a finished game (the favourite in stats)."""
+        counts: dict[tuple[int, str], int] = {}
+        for _, player, action, source, _, _ in actions:
+            seat = seats.get(player)
+            if seat is None or seat["user_id"] is None or source != "player" or not action.startswith("advance:"):
+                continue
+            key = (seat["user_id"], action.split(":", 1)[1])
+            counts[key] = counts.get(key, 0) + 1
+        scopes = ("global",) if guild_id is None else ("global", scope_of(guild_id))
+        for (user_id, kokeshi), n in counts.items():
+            for scope in scopes:
+                await self._run(
+                    db,
+                    "INSERT INTO kokeshi_counts (scope, user_id, kokeshi, n) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (scope, user_id, kokeshi) DO UPDATE SET n = n + excluded.n",
+                    (scope, user_id, kokeshi, n),
+                )
+
     # ------------------------------------------------------------------ written when a game ends
 
     async def _rate_finished(self, db: aiosqlite.Connection, game_id: int, guild_id: int | None, now: float) -> None:
@@ -73,14 +160,19 @@ class CommunityStore:
         for scope in ("global", scope_of(guild_id)) if guild_id is not None else ("global",):
             before = {r.user_id: r for r in await self.ratings(scope, [uid for uid, _ in ranked])}
             players = [(before.get(uid, Rating(uid)), rank) for uid, rank in ranked]
+            newcomers = sum(uid not in before for uid, _ in ranked)
+            if newcomers:
+                await self._count_players(db, scope, "rating", newcomers)
             for (old, _), new in zip(players, rate(players), strict=True):
-                await db.execute(
+                await self._run(
+                    db,
                     "INSERT INTO ratings (scope, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (scope, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
                     "games = excluded.games, updated_at = excluded.updated_at",
                     (scope, new.user_id, new.mu, new.sigma, new.games, now),
                 )
-                await db.execute(
+                await self._run(
+                    db,
                     "INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (game_id, scope, new.user_id, old.mu, old.sigma, new.mu, new.sigma),
                 )
@@ -91,7 +183,8 @@ class CommunityStore:
         if human is None:
             return
         won = rows[0]["name"] == human["name"]
-        await db.execute(
+        await self._run(
+            db,
             "UPDATE challenge_attempts SET score = ?, won = ?, finished_at = ? WHERE game_id = ?",
             (human["total"], int(won), now, game_id),
         )
@@ -117,37 +210,85 @@ class CommunityStore:
 
     # ------------------------------------------------------------------ leaderboards
 
+    def _board_query(self, board: str, guild_id: int | None, key: str | None) -> tuple[str, str, tuple, str]:
+        """(select list, from-and-where, parameters, order) of a board; rows are (user_id, value, games, …)."""
+        scope = scope_of(guild_id)
+        if board == "rating":
+            return (
+                "user_id, mu, sigma, games",
+                "FROM ratings WHERE scope = ?",
+                (scope,),
+                "mu - 3 * sigma DESC, user_id",
+            )
+        if board == "wins":
+            return (
+                "user_id, wins AS value, games",
+                "FROM player_totals WHERE scope = ? AND solo = 0",
+                (scope,),
+                "wins DESC, games DESC, first_at, user_id",
+            )
+        if board in ("best", "solo"):
+            return (
+                "user_id, best AS value, games",
+                "FROM player_totals WHERE scope = ? AND solo = ?",
+                (scope, int(board == "solo")),
+                "best DESC, first_at, user_id",
+            )
+        if board in ("daily", "weekly"):
+            where = "" if guild_id is None else " AND guild_id = ?"
+            return (
+                "user_id, score AS value, 1 AS games",
+                f"FROM challenge_attempts WHERE kind = ? AND key = ? AND rated = 1 AND score IS NOT NULL{where}",
+                (board, key) if guild_id is None else (board, key, guild_id),
+                "score DESC, finished_at, user_id",
+            )
+        raise ValueError(f"unknown leaderboard {board!r}; one of {', '.join(BOARDS)}")
+
+    @staticmethod
+    def _board_row(board: str, rank: int, r: sqlite3.Row) -> BoardRow:
+        if board == "rating":
+            rating = Rating(r["user_id"], r["mu"], r["sigma"], r["games"])
+            return BoardRow(rank, rating.user_id, rating.display, rating.games, rating.provisional)
+        return BoardRow(rank, r["user_id"], r["value"], r["games"])
+
+    async def leaderboard_page(
+        self, board: str, guild_id: int | None, key: str | None = None, *, page: int = 0, size: int = 10
+    ) -> tuple[list[BoardRow], int]:
+        """One page of a board (`page` counts from 0) and how many players the board has."""
+        columns, source, params, order = self._board_query(board, guild_id, key)
+        if board in ("rating", "wins", "best", "solo"):
+            kept = "rating" if board == "rating" else "solo" if board == "solo" else "multi"
+            found = await self._one(
+                "SELECT players FROM board_counts WHERE scope = ? AND board = ?", (scope_of(guild_id), kept)
+            )
+            total = found[0] if found else 0
+        else:
+            total = (await self._one(f"SELECT COUNT(*) {source}", params))[0]
+        page = min(max(page, 0), max(0, (total - 1) // size))
+        rows = await self._all(
+            f"SELECT {columns} {source} ORDER BY {order} LIMIT ? OFFSET ?", (*params, size, page * size)
+        )
+        return [self._board_row(board, page * size + i, r) for i, r in enumerate(rows, start=1)], total
+
+    async def leaderboard_entry(
+        self, board: str, guild_id: int | None, user_id: int, key: str | None = None
+    ) -> BoardRow | None:
+        """A player's own line of a board, with its rank, if they are on it."""
+        columns, source, params, order = self._board_query(board, guild_id, key)
+        order_by = _ORDER[board]
+        keys = ", ".join(f"{column} AS k{i}" for i, (column, _) in enumerate(order_by))
+        mine = await self._one(f"SELECT {columns}, {keys} {source} AND user_id = ?", (*params, user_id))
+        if mine is None:
+            return None
+        sql, extra = _ahead(source, order_by, [mine[f"k{i}"] for i in range(len(order_by))])
+        ahead = (await self._one(sql, [value for part in extra for value in (*params, *part)]))[0]
+        return self._board_row(board, ahead + 1, mine)
+
     async def leaderboard(self, board: str, guild_id: int | None, key: str | None = None) -> list[BoardRow]:
         """Every ranked row of a board; `guild_id` None means the whole world. `key` picks the challenge."""
-        if board == "rating":
-            ratings = await self.ratings(scope_of(guild_id))
-            return [BoardRow(i, r.user_id, r.display, r.games, r.provisional) for i, r in enumerate(ratings, start=1)]
-        where = "" if guild_id is None else " AND g.guild_id = ?"
-        params: tuple = () if guild_id is None else (guild_id,)
-        if board in ("wins", "best", "solo"):
-            solo = int(board == "solo")
-            value = "SUM(r.rank = 1)" if board == "wins" else "MAX(r.total)"
-            order = (
-                "value DESC, games DESC, MIN(r.finished_at)" if board == "wins" else "value DESC, MIN(r.finished_at)"
-            )
-            rows = await self._all(
-                f"SELECT r.user_id, {value} AS value, COUNT(*) AS games "
-                "FROM results r JOIN games g ON g.id = r.game_id "
-                f"WHERE r.user_id IS NOT NULL AND g.solo = ? AND g.challenge IS NULL{where} "
-                f"GROUP BY r.user_id ORDER BY {order}, r.user_id",
-                (solo, *params),
-            )
-        elif board in ("daily", "weekly"):
-            where = "" if guild_id is None else " AND a.guild_id = ?"
-            rows = await self._all(
-                "SELECT a.user_id, a.score AS value, 1 AS games FROM challenge_attempts a "
-                f"WHERE a.kind = ? AND a.key = ? AND a.rated = 1 AND a.score IS NOT NULL{where} "
-                "ORDER BY a.score DESC, a.finished_at, a.user_id",
-                (board, key, *params),
-            )
-        else:
-            raise ValueError(f"unknown leaderboard {board!r}; one of {', '.join(BOARDS)}")
-        return [BoardRow(i, r["user_id"], r["value"], r["games"]) for i, r in enumerate(rows, start=1)]
+        columns, source, params, order = self._board_query(board, guild_id, key)
+        rows = await self._all(f"SELECT {columns} {source} ORDER BY {order}", params)
+        return [self._board_row(board, i, r) for i, r in enumerate(rows, start=1)]
 
     # ------------------------------------------------------------------ challenges
 
@@ -171,7 +312,8 @@ class CommunityStore:
 
     async def mark_daily_posted(self, guild_id: int, day: str, channel_id: int, now: float) -> None:
         async with self._tx() as db:  # type: ignore[attr-defined]
-            await db.execute(
+            await self._run(
+                db,
                 "INSERT OR IGNORE INTO daily_posts (guild_id, day, channel_id, posted_at) VALUES (?, ?, ?, ?)",
                 (guild_id, day, channel_id, now),
             )
@@ -196,12 +338,9 @@ class CommunityStore:
         parts = ("animals", "tracks", "quality", "leads", "adjacency", "in_play")
         breakdown = {p: (sum(r[p] for r in multi) / len(multi) if multi else 0.0) for p in parts}
         moves = await self._all(
-            "SELECT a.action, COUNT(*) AS n FROM actions a JOIN seats s ON s.game_id = a.game_id AND s.name = a.player "
-            "JOIN games g ON g.id = a.game_id "
-            f"WHERE s.user_id = ? AND a.action LIKE 'advance:%' AND a.source = 'player'{where} GROUP BY a.action",
-            params,
+            "SELECT kokeshi, n FROM kokeshi_counts WHERE scope = ? AND user_id = ?", (scope_of(guild_id), user_id)
         )
-        counts = {m["action"].split(":")[1]: m["n"] for m in moves}
+        counts = {m["kokeshi"]: m["n"] for m in moves}
         favourite = max(KOKESHI, key=lambda k: (counts.get(k, 0), -KOKESHI.index(k))) if counts else None
         return Stats(
             games=len(multi),

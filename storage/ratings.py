@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -71,9 +72,11 @@ def challenge_key(kind: str, when: dt.datetime) -> str:
     return f"{year}-W{week:02d}"
 
 
-def challenge_seed(kind: str, key: str) -> int:
-    """The same seed for everyone, everywhere, for one challenge."""
-    digest = hashlib.sha256(f"kokeshi:{kind}:{key}".encode()).digest()
+def challenge_seed(kind: str, key: str, secret: bytes) -> int:
+    """The same seed for every player of one bot for one challenge, unguessable without the bot's secret."""
+    if not secret:
+        raise ValueError("a challenge seed needs the installation's secret")
+    digest = hmac.new(secret, f"kokeshi:{kind}:{key}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") >> 2
 
 

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
+import os
+import secrets
 import sqlite3
 import time
+import zlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -15,7 +19,7 @@ from typing import Any
 
 import aiosqlite
 
-from engine import AUTOMA, Event, Game, IllegalAction, new_game, replay
+from engine import AUTOMA, Event, Game, IllegalAction, new_game
 
 from .community import CommunityStore
 from .ratings import CHALLENGE_SIDES, challenge_seed
@@ -36,6 +40,16 @@ from .records import (
 
 log = logging.getLogger(__name__)
 
+
+class _NoStatements(logging.Filter):
+    """aiosqlite logs every statement with its parameters at DEBUG: seeds, snapshots, the bag. None of it leaves."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno > logging.DEBUG
+
+
+logging.getLogger("aiosqlite").addFilter(_NoStatements())
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 NAME_LIMIT = 32
 _CACHE_SIZE = 1024
@@ -44,6 +58,15 @@ _TURN_BOUNDARIES = frozenset({"turn_ended", "setup_done", "game_over"})
 # The seed is kept as decimal text (128-bit seeds); games dealt before migration 0004 have only the INTEGER column.
 _SEED = "COALESCE(seed_text, CAST(seed AS TEXT)) AS seed"
 _STARTED = "(seed_text IS NOT NULL OR seed IS NOT NULL)"
+# Bits of `actions.flags`: what undo needs to know about an action without replaying the game.
+ENDS_TURN = 1
+REVEALS = 2
+_FAR = 2**62
+# The write connection, while the current task is in a write transaction or holds a game's lock (per store);
+# every other read uses the read connection.
+_IN_TX: contextvars.ContextVar[tuple[Store, aiosqlite.Connection] | None] = contextvars.ContextVar(
+    "kokeshi_store_tx", default=None
+)
 _GAME_COLUMNS = (
     f"id, guild_id, channel_id, thread_id, host_id, status, players, side, solo, turn_timer, {_SEED}, version, "
     "moves, broken_reason, created_at, updated_at, finished_at, challenge"
@@ -75,28 +98,71 @@ def clean_name(name: str, taken: Iterable[str] = ()) -> str:
     return candidate
 
 
-def _event_from_row(row: sqlite3.Row) -> Event:
-    return Event(row["kind"], row["player"], json.loads(row["data"]), bool(row["reveals"]))
+def flags_of(events: Sequence[Event]) -> int:
+    """The `actions.flags` bits of an action that caused these events."""
+    flags = ENDS_TURN if any(e.kind in _TURN_BOUNDARIES for e in events) else 0
+    return flags | (REVEALS if any(e.reveals for e in events) else 0)
+
+
+_SOURCES = ("player", "timeout", "ai")
+
+
+def pack_log(rows: Sequence[tuple[int, str, str, str, float, int]], created_at: float) -> bytes:
+    """A finished game's action log as one compressed value: [player, action, source, ms after creation] each."""
+    items = [[p, a, _SOURCES.index(src), round((at - created_at) * 1000)] for _, p, a, src, at, _ in rows]
+    return zlib.compress(json.dumps(items, separators=(",", ":"), ensure_ascii=False).encode(), 9)
+
+
+def unpack_log(blob: bytes, created_at: float) -> list[tuple[int, str, str, str, float, int]]:
+    """The rows `pack_log` packed: (seq, player, action, source, created_at, flags); flags are not kept."""
+    items = json.loads(zlib.decompress(blob))
+    return [(i, p, a, _SOURCES[src], created_at + ms / 1000, 0) for i, (p, a, src, ms) in enumerate(items, start=1)]
 
 
 class Store(CommunityStore):
     """All persistent state of the bot. Open it with `await Store.open(path)`."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        db: aiosqlite.Connection,
+        path: str,
+        clock: Callable[[], float],
+        *,
+        readonly: bool = False,
+        challenge_secret: str | None = None,
+    ) -> None:
         self._db = db
+        self._rdb = db  # the read connection; a second one once the database is ready
         self.path = path
         self._clock = clock
+        self.readonly = readonly
+        self._secret_setting = challenge_secret or None
+        self._challenge_secret = b""
         self._write_lock = asyncio.Lock()
-        self._game_locks: dict[int, asyncio.Lock] = {}
+        self._game_locks: dict[int, list] = {}  # game id -> [lock, tasks holding or waiting for it]
         self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
 
     # ------------------------------------------------------------------ opening
 
     @classmethod
-    async def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time) -> Store:
-        """Open (creating or migrating) the database at `path`; StoreError says clearly what is wrong."""
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        clock: Callable[[], float] = time.time,
+        readonly: bool = False,
+        challenge_secret: str | None = None,
+    ) -> Store:
+        """Open (creating or migrating) the database at `path`; StoreError says clearly what is wrong.
+
+        `readonly` opens an existing file without writing to it (for `verify`); `challenge_secret` overrides the
+        secret kept in the database from which challenge seeds are derived.
+        """
         path = str(path)
-        if path != ":memory:":
+        if readonly:
+            if not Path(path).exists():
+                raise StoreError(f"There is no database at {path}.")
+        elif path != ":memory:":
             folder = Path(path).parent
             try:
                 folder.mkdir(parents=True, exist_ok=True)
@@ -106,11 +172,20 @@ class Store(CommunityStore):
                     "Set DATABASE_PATH to a writable location."
                 ) from None
         try:
-            db = await aiosqlite.connect(path, isolation_level=None, timeout=2.0)
+            if readonly:
+                target = f"{Path(path).resolve().as_uri()}?mode=ro"
+                folder = Path(path).resolve().parent
+                if not Path(f"{path}-wal").exists() and not (os.access(path, os.W_OK) and os.access(folder, os.W_OK)):
+                    # Nobody can write here (as far as we can tell) and there is no WAL to read: SQLite need not
+                    # create its shared-memory file, which it could not do in a read-only place.
+                    target += "&immutable=1"
+                db = await aiosqlite.connect(target, isolation_level=None, timeout=2.0, uri=True)
+            else:
+                db = await aiosqlite.connect(path, isolation_level=None, timeout=2.0)
         except sqlite3.Error as exc:
             raise StoreError(f"Cannot open the database {path}: {exc}. Check the path and its permissions.") from None
         db.row_factory = sqlite3.Row
-        store = cls(db, path, clock)
+        store = cls(db, path, clock, readonly=readonly, challenge_secret=challenge_secret)
         try:
             await store._prepare()
         except StoreError:
@@ -119,15 +194,29 @@ class Store(CommunityStore):
         except sqlite3.DatabaseError as exc:
             await db.close()
             raise StoreError(_explain(path, exc)) from None
+        if not readonly and path != ":memory:":
+            # Reads go through their own connection: in WAL mode they never wait behind a write transaction.
+            try:
+                reader = await aiosqlite.connect(path, isolation_level=None, timeout=2.0)
+                reader.row_factory = sqlite3.Row
+                await reader.execute("PRAGMA busy_timeout = 2000")
+                await reader.execute("PRAGMA query_only = 1")
+            except sqlite3.Error as exc:
+                await db.close()
+                raise StoreError(_explain(path, exc)) from None
+            store._rdb = reader
         return store
 
     async def _prepare(self) -> None:
         db = self._db
-        await db.execute("PRAGMA busy_timeout = 2000")
-        (mode,) = await (await db.execute("PRAGMA journal_mode = WAL")).fetchone()
-        await db.execute("PRAGMA synchronous = FULL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        (current,) = await (await db.execute("PRAGMA user_version")).fetchone()
+        await self._run(db, "PRAGMA busy_timeout = 2000")
+        if self.readonly:
+            await self._prepare_readonly()
+            return
+        (mode,) = await self._one_on(db, "PRAGMA journal_mode = WAL")
+        await self._run(db, "PRAGMA synchronous = FULL")
+        await self._run(db, "PRAGMA foreign_keys = ON")
+        (current,) = await self._one_on(db, "PRAGMA user_version")
         steps = migrations()
         if current > len(steps):
             raise StoreError(
@@ -142,46 +231,127 @@ class Store(CommunityStore):
         if self.path != ":memory:" and str(mode).lower() != "wal":
             log.warning("database %s could not switch to WAL mode (%s)", self.path, mode)
         # Fail now, not on the first move, if another process holds the write lock.
-        await db.execute("BEGIN IMMEDIATE")
-        await db.execute("COMMIT")
+        await self._run(db, "BEGIN IMMEDIATE")
+        await self._run(db, "COMMIT")
+        await self._load_secret()
+
+    async def _prepare_readonly(self) -> None:
+        (current,) = await self._one_on(self._db, "PRAGMA user_version")
+        if current != len(migrations()):
+            raise StoreError(
+                f"The database {self.path} has schema version {current}, but this code expects "
+                f"{len(migrations())}. Open it once with the matching version of the bot (read-write) first."
+            )
+        await self._load_secret()
+
+    async def _load_secret(self) -> None:
+        """The key challenge seeds are derived from: the setting if given, else one made on first start."""
+        if self._secret_setting:
+            self._challenge_secret = self._secret_setting.encode()
+            return
+        if not self.readonly:
+            async with self._tx() as db:
+                await self._run(
+                    db,
+                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('challenge_secret', ?)",
+                    (secrets.token_hex(32),),
+                )
+        row = await self._one("SELECT value FROM meta WHERE key = 'challenge_secret'")
+        self._challenge_secret = row["value"].encode() if row else b""
 
     async def close(self) -> None:
-        """Close the connection; the store cannot be used afterwards."""
+        """Close the connections; the store cannot be used afterwards."""
+        if self._rdb is not self._db:
+            await self._rdb.close()
         await self._db.close()
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
-        (version,) = await (await self._db.execute("PRAGMA user_version")).fetchone()
+        (version,) = await self._one_on(self._db, "PRAGMA user_version")
         return version
 
     # ------------------------------------------------------------------ transactions
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction at a time on the shared connection."""
+    async def _tx(self, *, durable: bool = True) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction at a time on the write connection; reads inside it see its changes.
+
+        `durable=False` commits without an fsync of its own (still atomic, and safe from a killed process); the
+        next durable commit makes it durable too. Only for rows that can be rebuilt, like a message id.
+        """
         async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            if not durable:
+                await self._run(self._db, "PRAGMA synchronous = NORMAL")
             try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            else:
-                await self._db.execute("COMMIT")
+                async with self._transaction():
+                    yield self._db
+            finally:
+                if not durable:
+                    await self._run(self._db, "PRAGMA synchronous = FULL")
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        await self._run(self._db, "BEGIN IMMEDIATE")
+        token = _IN_TX.set((self, self._db))
+        try:
+            yield
+        except BaseException:
+            await self._run(self._db, "ROLLBACK")
+            raise
+        else:
+            await self._run(self._db, "COMMIT")
+        finally:
+            _IN_TX.reset(token)
+
+    def _conn(self) -> aiosqlite.Connection:
+        """The write connection inside this task's transaction, else the read connection."""
+        current = _IN_TX.get()
+        return current[1] if current is not None and current[0] is self else self._rdb
+
+    @staticmethod
+    async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:
+        """Execute one statement, closing its cursor on the connection's own thread; returns the row count."""
+        async with db.execute(sql, params) as cursor:
+            return cursor.rowcount
+
+    @staticmethod
+    async def _run_many(db: aiosqlite.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        async with db.executemany(sql, rows):
+            pass
+
+    @staticmethod
+    async def _one_on(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        async with db.execute(sql, params) as cursor:
+            return await cursor.fetchone()
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        async with self._db.execute(sql, params) as cursor:
+        async with self._conn().execute(sql, params) as cursor:
             return await cursor.fetchone()
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._db.execute(sql, params) as cursor:
+        async with self._conn().execute(sql, params) as cursor:
             return list(await cursor.fetchall())
 
-    def _game_lock(self, game_id: int) -> asyncio.Lock:
-        lock = self._game_locks.get(game_id)
-        if lock is None:
-            lock = self._game_locks[game_id] = asyncio.Lock()
-        return lock
+    @asynccontextmanager
+    async def _game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """Serialise changes to one game in this process; the entry goes once nobody holds or awaits it."""
+        entry = self._game_locks.get(game_id)
+        if entry is None:
+            entry = self._game_locks[game_id] = [asyncio.Lock(), 0]
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                # Holding the game, read it on the write connection: its rows change only under this lock, and a
+                # move never queues behind a long leaderboard read on the read connection.
+                token = _IN_TX.set((self, self._db))
+                try:
+                    yield
+                finally:
+                    _IN_TX.reset(token)
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._game_locks[game_id]
 
     # ------------------------------------------------------------------ records
 
@@ -291,21 +461,24 @@ class Store(CommunityStore):
             raise GameStateError("bad_options", "The happiness board side is basic or advanced.")
         now = self._clock()
         async with self._tx() as db:
-            cursor = await db.execute(
+            row = await self._one_on(
+                db,
                 "INSERT INTO games (guild_id, channel_id, thread_id, host_id, players, side, solo, turn_timer, "
-                "created_at, updated_at, challenge) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "created_at, updated_at, challenge) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, thread_id, host_id, players, side, int(solo), turn_timer, now, now, challenge),
             )
-            game_id = cursor.lastrowid
+            game_id = row[0]
             names = [clean_name(host_name)]
-            await db.execute(
+            await self._run(
+                db,
                 "INSERT INTO seats (game_id, seat, name, user_id, ai) VALUES (?, 0, ?, ?, 0)",
                 (game_id, names[0], host_id),
             )
             for i in range(ai_seats):
                 name = clean_name(f"AI {i + 1}", names)
                 names.append(name)
-                await db.execute(
+                await self._run(
+                    db,
                     "INSERT INTO seats (game_id, seat, name, user_id, ai) VALUES (?, ?, ?, NULL, 1)",
                     (game_id, i + 1, name),
                 )
@@ -323,7 +496,8 @@ class Store(CommunityStore):
                 raise GameStateError("full", "This game is full.")
             seat = max(s.seat for s in game.seats) + 1
             final = clean_name(name, [s.name for s in game.seats])
-            await db.execute(
+            await self._run(
+                db,
                 "INSERT INTO seats (game_id, seat, name, user_id, ai) VALUES (?, ?, ?, ?, 0)",
                 (game_id, seat, final, user_id),
             )
@@ -341,19 +515,19 @@ class Store(CommunityStore):
                 raise GameStateError("not_seated", "You are not in this game.")
             if user_id == game.host_id:
                 raise GameStateError("host", "The host cannot leave; cancel the game instead.")
-            await db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat.seat))
+            await self._run(db, "DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat.seat))
             await self._touch(db, game_id)
         return await self.get_game(game_id)
 
     async def _touch(self, db: aiosqlite.Connection, game_id: int) -> None:
-        await db.execute(
-            "UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?", (self._clock(), game_id)
+        await self._run(
+            db, "UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?", (self._clock(), game_id)
         )
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
         """Remember the thread the game is played in."""
         async with self._tx() as db:
-            await db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+            await self._run(db, "UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
 
     async def start_game(self, game_id: int, seed: int) -> tuple[Game, int]:
         """Deal the game for the seated players; returns the new engine game and the game version."""
@@ -366,7 +540,8 @@ class Store(CommunityStore):
             names = [s.name for s in record.seats]
             game = new_game(names, seed=seed, side=record.side, solo=record.solo)
             version = record.version + 1
-            await db.execute(
+            await self._run(
+                db,
                 "UPDATE games SET status = 'active', seed = NULL, seed_text = ?, rules = ?, players = ?, version = ?, "
                 "moves = 0, snapshot = ?, updated_at = ? WHERE id = ?",
                 (str(seed), game.rules, len(names), version, game.to_json(), self._clock(), game_id),
@@ -398,7 +573,8 @@ class Store(CommunityStore):
                 (user_id, kind, key),
             )
             rated = earlier["n"] == 0
-            await db.execute(
+            await self._run(
+                db,
                 "INSERT INTO challenge_attempts (game_id, kind, key, user_id, guild_id, rated, started_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game_id, kind, key, user_id, guild_id, int(rated), self._clock()),
@@ -408,7 +584,7 @@ class Store(CommunityStore):
     def challenge_seed(self, challenge: str) -> int:
         """The seed every player gets for this challenge."""
         kind, key = challenge.split(":", 1)
-        return challenge_seed(kind, key)
+        return challenge_seed(kind, key, self._challenge_secret)
 
     async def cancel_game(self, game_id: int) -> GameRecord:
         """End a lobby or a game without results."""
@@ -416,11 +592,12 @@ class Store(CommunityStore):
             record = await self.get_game(game_id)
             if record.status in ("finished", "cancelled"):
                 raise GameStateError("ended", "This game has already ended.")
-            await db.execute(
+            await self._run(
+                db,
                 "UPDATE games SET status = 'cancelled', version = version + 1, updated_at = ? WHERE id = ?",
                 (self._clock(), game_id),
             )
-            await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
         self._cache.pop(game_id, None)
         return await self.get_game(game_id)
 
@@ -441,8 +618,7 @@ class Store(CommunityStore):
     async def _load(self, game_id: int) -> tuple[int, Game]:
         """The cached game, or the game rebuilt from its log; the snapshot is checked and repaired."""
         row = await self._one(
-            f"SELECT status, {_SEED}, rules, side, solo, version, snapshot, broken_reason FROM games WHERE id = ?",
-            (game_id,),
+            f"SELECT status, {_SEED}, rules, side, solo, version, broken_reason FROM games WHERE id = ?", (game_id,)
         )
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
@@ -454,44 +630,69 @@ class Store(CommunityStore):
         if cached is not None and cached[0] == row["version"]:
             self._cache.move_to_end(game_id)
             return cached
+        row = await self._one(
+            f"SELECT status, {_SEED}, rules, side, solo, version, snapshot, log, created_at FROM games WHERE id = ?",
+            (game_id,),
+        )
         names = [
             r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         ]
-        actions = [
-            (r["player"], r["action"])
-            for r in await self._all("SELECT player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
-        ]
+        packed = row["log"] is not None
+        rows = unpack_log(row["log"], row["created_at"]) if packed else await self._action_rows(game_id)
         try:
-            game = replay(
-                names,
-                seed=int(row["seed"]),
-                side=row["side"],
-                solo=bool(row["solo"]),
-                actions=actions,
-                rules=row["rules"],
-            )
+            game = _replayed(names, row, rows)
         except (IllegalAction, ValueError) as exc:
             reason = f"its log no longer replays: {exc}"
             log.error("game %d is broken: %s", game_id, reason)
+            if self.readonly:
+                raise BrokenGame(game_id, reason) from None
             async with self._tx() as db:
-                await db.execute(
+                await self._run(
+                    db,
                     "UPDATE games SET status = 'broken', broken_reason = ?, updated_at = ? WHERE id = ?",
                     (reason, self._clock(), game_id),
                 )
             raise BrokenGame(game_id, reason) from None
         snapshot = game.to_json()
-        if snapshot != row["snapshot"]:
+        # A finished game keeps no snapshot: its packed log is replayed instead.
+        if not packed and snapshot != row["snapshot"] and not self.readonly:
             log.warning("game %d: snapshot disagreed with the log and was rebuilt", game_id)
             async with self._tx() as db:
-                await db.execute("UPDATE games SET snapshot = ? WHERE id = ?", (snapshot, game_id))
+                await self._run(db, "UPDATE games SET snapshot = ? WHERE id = ?", (snapshot, game_id))
         self._remember(game_id, row["version"], game)
         return row["version"], game
 
+    async def _action_rows(self, game_id: int, upto: int = _FAR) -> list[tuple[int, str, str, str, float, int]]:
+        rows = await self._all(
+            "SELECT seq, player, action, source, created_at, flags FROM actions WHERE game_id = ? AND seq <= ? "
+            "ORDER BY seq",
+            (game_id, upto),
+        )
+        return [tuple(r) for r in rows]
+
+    async def _log_rows(self, game_id: int) -> list[tuple[int, str, str, str, float, int]]:
+        """(seq, player, action, source, created_at, flags) of every action, packed or not."""
+        row = await self._one("SELECT log, created_at FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise GameNotFound(f"there is no game {game_id}")
+        if row["log"] is not None:
+            return unpack_log(row["log"], row["created_at"])
+        return await self._action_rows(game_id)
+
     async def apply(
-        self, game_id: int, expected_version: int, player: str, action: str, *, source: str = "player"
+        self,
+        game_id: int,
+        expected_version: int,
+        player: str,
+        action: str,
+        *,
+        source: str = "player",
+        timers: Sequence[tuple[str, float]] | None = None,
     ) -> list[Event]:
         """Apply one action atomically: check the version, run the engine, append to the log, commit.
 
+        With `timers` ((kind, due at) pairs), a move that ends a turn also replaces the game's timers in the same
+        commit: with these, set for the new version, when the next player is a person; with none otherwise.
         Raises StaleVersion if the game moved on, IllegalAction if the engine refuses; nothing changes then.
         """
         async with self._game_lock(game_id):
@@ -511,29 +712,59 @@ class Store(CommunityStore):
             now = self._clock()
             seq = game.version
             async with self._tx() as db:
-                cursor = await db.execute(
+                count = await self._run(
+                    db,
                     "UPDATE games SET version = version + 1, moves = ?, snapshot = ?, updated_at = ? "
                     "WHERE id = ? AND version = ?",
                     (seq, game.to_json(), now, game_id, version),
                 )
-                if cursor.rowcount != 1:
+                if count != 1:
                     current = await self._one("SELECT version FROM games WHERE id = ?", (game_id,))
                     raise StaleVersion(game_id, expected_version, current["version"])
-                await db.execute(
-                    "INSERT INTO actions (game_id, seq, player, action, source, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, seq, player, action, source, now),
-                )
-                await db.executemany(
-                    "INSERT INTO events (game_id, seq, idx, kind, player, data, reveals) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (game_id, seq, i, e.kind, e.player, json.dumps(e.data, ensure_ascii=False), int(e.reveals))
-                        for i, e in enumerate(events)
-                    ],
+                flags = flags_of(events)
+                await self._run(
+                    db,
+                    "INSERT INTO actions (game_id, seq, player, action, source, created_at, flags) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, player, action, source, now, flags),
                 )
                 if game.is_over:
                     await self._finish(db, game_id, game, now)
+                elif timers is not None and flags & ENDS_TURN:
+                    await self._replace_timers(db, game_id, version + 1, game.prompt.player, timers)
             self._remember(game_id, version + 1, game)
             return events
+
+    async def _replace_timers(
+        self, db: aiosqlite.Connection, game_id: int, version: int, player: str, timers: Sequence[tuple[str, float]]
+    ) -> None:
+        await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
+        seat = await self._one("SELECT ai FROM seats WHERE game_id = ? AND name = ?", (game_id, player))
+        if seat is None or seat["ai"] or not timers:
+            return
+        await self._run_many(
+            db,
+            "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?)",
+            [(game_id, kind, due_at, version) for kind, due_at in timers],
+        )
+
+    async def set_turn_timers(self, game_id: int, version: int, timers: Sequence[tuple[str, float]]) -> bool:
+        """Replace the game's timers with these, set for `version`, in one commit; False if they already were."""
+        current = await self.timers(game_id)
+        if (
+            current
+            and all(t.version == version for t in current)
+            and {t.kind for t in current} == {k for k, _ in timers}
+        ):
+            return False
+        async with self._tx() as db:
+            await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
+            await self._run_many(
+                db,
+                "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?)",
+                [(game_id, kind, due_at, version) for kind, due_at in timers],
+            )
+        return True
 
     async def _finish(self, db: aiosqlite.Connection, game_id: int, game: Game, now: float) -> None:
         seats = {
@@ -571,18 +802,30 @@ class Store(CommunityStore):
                     now,
                 )
             )
-        await db.executemany(
+        await self._run_many(
+            db,
             "INSERT INTO results (game_id, seat, name, user_id, ai, resigned, rank, total, in_play, tracks, quality, "
             "animals, leads, adjacency, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
-        await db.execute("UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?", (now, game_id))
-        await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
-        info = await self._one("SELECT guild_id, solo, challenge FROM games WHERE id = ?", (game_id,))
+        await self._run(db, "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?", (now, game_id))
+        await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
+        info = await self._one("SELECT guild_id, solo, challenge, created_at FROM games WHERE id = ?", (game_id,))
         if not info["solo"]:
             await self._rate_finished(db, game_id, info["guild_id"], now)
         if info["challenge"]:
             await self._finish_attempt(db, game_id, now)
+        else:
+            await self._add_totals(db, info["guild_id"], bool(info["solo"]), rows)
+        # The log is packed into the game's row: a finished game then takes a few KB, not one row per action.
+        actions = await self._action_rows(game_id)
+        await self._add_kokeshi_counts(db, info["guild_id"], seats, actions)
+        await self._run(
+            db,
+            "UPDATE games SET log = ?, snapshot = NULL WHERE id = ?",
+            (pack_log(actions, info["created_at"]), game_id),
+        )
+        await self._run(db, "DELETE FROM actions WHERE game_id = ?", (game_id,))
 
     async def undo(self, game_id: int, player: str) -> tuple[Game, int]:
         """Take back `player`'s last action of their current turn, if it revealed nothing; returns the new state."""
@@ -594,46 +837,64 @@ class Store(CommunityStore):
             if prompt.player != player:
                 raise UndoRefused(f"Only the player whose turn it is can undo, and it is {prompt.player}'s turn.")
             last = await self._one(
-                "SELECT seq, player, source FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+                "SELECT seq, player, source, flags FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                (game_id,),
             )
             if last is None or last["player"] != player:
                 raise UndoRefused("You have not made a move yet this turn.")
             if last["source"] != "player":
                 raise UndoRefused("That move was made for you when your time ran out; it cannot be undone.")
-            events = await self._all(
-                "SELECT kind, reveals FROM events WHERE game_id = ? AND seq = ?", (game_id, last["seq"])
-            )
-            if any(e["kind"] in _TURN_BOUNDARIES for e in events):
+            if last["flags"] & ENDS_TURN:
                 raise UndoRefused("You have not made a move yet this turn.")
-            if any(e["reveals"] for e in events):
+            if last["flags"] & REVEALS:
                 raise UndoRefused("Your last move drew a tile from the bag, so it cannot be taken back.")
+            seq = last["seq"]
+            previous = await self._replay(game_id, upto=seq - 1)
             self._cache.pop(game_id, None)
             async with self._tx() as db:
-                await db.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game_id, last["seq"]))
-                await db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, last["seq"]))
-                await db.execute(
-                    "UPDATE games SET version = version + 1, moves = moves - 1, updated_at = ? WHERE id = ?",
-                    (self._clock(), game_id),
+                # Version-checked like apply: a move committed meanwhile (by any process) makes this undo stale.
+                count = await self._run(
+                    db,
+                    "UPDATE games SET version = version + 1, moves = moves - 1, snapshot = ?, updated_at = ? "
+                    "WHERE id = ? AND version = ? AND moves = ?",
+                    (previous.to_json(), self._clock(), game_id, version, seq),
                 )
-            version, game = await self._load(game_id)
-        return game.clone(), version
+                if count != 1:
+                    current = await self._one("SELECT version FROM games WHERE id = ?", (game_id,))
+                    raise StaleVersion(game_id, version, current["version"])
+                await self._run(db, "DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
+            self._remember(game_id, version + 1, previous)
+        return previous.clone(), version + 1
+
+    async def _replay(self, game_id: int, upto: int | None = None) -> Game:
+        """The game rebuilt from its stored log (up to action `upto`)."""
+        row = await self._one(f"SELECT {_SEED}, rules, side, solo FROM games WHERE id = ?", (game_id,))
+        names = [
+            r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        ]
+        rows = await self._action_rows(game_id, _FAR if upto is None else upto)
+        return _replayed(names, row, rows)
 
     async def log(self, game_id: int, since: int = 0) -> list[LoggedAction]:
-        """The game's actions after `since`, each with its events."""
-        actions = await self._all(
-            "SELECT seq, player, action, source, created_at FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
-            (game_id, since),
-        )
-        events: dict[int, list[Event]] = {a["seq"]: [] for a in actions}
-        for row in await self._all(
-            "SELECT seq, kind, player, data, reveals FROM events WHERE game_id = ? AND seq > ? ORDER BY seq, idx",
-            (game_id, since),
-        ):
-            events[row["seq"]].append(_event_from_row(row))
-        return [
-            LoggedAction(a["seq"], a["player"], a["action"], a["source"], a["created_at"], tuple(events[a["seq"]]))
-            for a in actions
+        """The game's actions after `since`, each with the events a replay gives it (up to where it replays)."""
+        row = await self._one(f"SELECT {_SEED}, rules, side, solo FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise GameNotFound(f"there is no game {game_id}")
+        if row["seed"] is None:
+            return []
+        names = [
+            r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         ]
+        game = _dealt(names, row)
+        found = []
+        for seq, player, action, source, created_at, _ in await self._log_rows(game_id):
+            try:
+                events = game.apply(player, action)
+            except IllegalAction:
+                break
+            if seq > since:
+                found.append(LoggedAction(seq, player, action, source, created_at, tuple(events)))
+        return found
 
     # ------------------------------------------------------------------ seats during play
 
@@ -655,10 +916,10 @@ class Store(CommunityStore):
         if not sets:
             return
         async with self._game_lock(game_id), self._tx() as db:
-            cursor = await db.execute(
-                f"UPDATE seats SET {', '.join(sets)} WHERE game_id = ? AND name = ?", (*params, game_id, name)
+            count = await self._run(
+                db, f"UPDATE seats SET {', '.join(sets)} WHERE game_id = ? AND name = ?", (*params, game_id, name)
             )
-            if cursor.rowcount != 1:
+            if count != 1:
                 raise GameStateError("not_seated", f"{name} has no seat in game {game_id}.")
             # No version bump: the prompt is unchanged, so buttons already sent stay valid.
 
@@ -689,7 +950,8 @@ class Store(CommunityStore):
     async def set_timer(self, game_id: int, kind: str, due_at: float, version: int) -> None:
         """Create or move a timer of this kind for the game."""
         async with self._tx() as db:
-            await db.execute(
+            await self._run(
+                db,
                 "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at, version = excluded.version",
                 (game_id, kind, due_at, version),
@@ -699,19 +961,36 @@ class Store(CommunityStore):
         """Remove the game's timers (all, or these kinds)."""
         async with self._tx() as db:
             if kinds is None:
-                await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+                await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
             else:
                 marks = ",".join("?" * len(kinds))
-                await db.execute(f"DELETE FROM timers WHERE game_id = ? AND kind IN ({marks})", (game_id, *kinds))
+                await self._run(db, f"DELETE FROM timers WHERE game_id = ? AND kind IN ({marks})", (game_id, *kinds))
 
-    async def due_timers(self, now: float) -> list[Timer]:
-        """Timers due at or before `now`, earliest first."""
-        rows = await self._all("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, game_id, kind", (now,))
+    @staticmethod
+    def _shard_filter(shards: tuple[int, Sequence[int]] | None) -> tuple[str, tuple]:
+        """SQL limiting timers to the games of these Discord shards: (guild id >> 22) % shard count."""
+        if shards is None:
+            return "", ()
+        count, ids = shards
+        marks = ",".join("?" * len(ids))
+        return (
+            f" AND t.game_id IN (SELECT id FROM games WHERE ((COALESCE(guild_id, 0) >> 22) % ?) IN ({marks}))",
+            (count, *ids),
+        )
+
+    async def due_timers(self, now: float, shards: tuple[int, Sequence[int]] | None = None) -> list[Timer]:
+        """Timers due at or before `now`, earliest first (only of games in these shards' guilds, if given)."""
+        where, params = self._shard_filter(shards)
+        rows = await self._all(
+            f"SELECT t.* FROM timers t WHERE t.due_at <= ?{where} ORDER BY t.due_at, t.game_id, t.kind",
+            (now, *params),
+        )
         return [Timer(r["game_id"], r["kind"], r["due_at"], r["version"]) for r in rows]
 
-    async def next_timer(self) -> Timer | None:
-        """The earliest timer, if any."""
-        r = await self._one("SELECT * FROM timers ORDER BY due_at LIMIT 1")
+    async def next_timer(self, shards: tuple[int, Sequence[int]] | None = None) -> Timer | None:
+        """The earliest timer, if any (of games in these shards' guilds, if given)."""
+        where, params = self._shard_filter(shards)
+        r = await self._one(f"SELECT t.* FROM timers t WHERE 1 = 1{where} ORDER BY t.due_at LIMIT 1", params)
         return None if r is None else Timer(r["game_id"], r["kind"], r["due_at"], r["version"])
 
     async def timers(self, game_id: int) -> list[Timer]:
@@ -729,8 +1008,10 @@ class Store(CommunityStore):
         return TurnPosts(game_id, r["recorded_seq"], r["shown_version"], r["turn_key"], r["turn_version"])
 
     async def set_turn_posts(self, posts: TurnPosts) -> None:
-        async with self._tx() as db:
-            await db.execute(
+        """How far the thread is posted. Without an fsync of its own: on power loss a post is made again."""
+        async with self._tx(durable=False) as db:
+            await self._run(
+                db,
                 "INSERT INTO turn_posts (game_id, recorded_seq, shown_version, turn_key, turn_version) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET recorded_seq = excluded.recorded_seq, "
                 "shown_version = excluded.shown_version, turn_key = excluded.turn_key, "
@@ -756,25 +1037,27 @@ class Store(CommunityStore):
         names = [
             r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         ]
-        actions = await self._all("SELECT seq, player, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
-        game = replay(
-            names, seed=int(row["seed"]), side=row["side"], solo=bool(row["solo"]), actions=[], rules=row["rules"]
-        )
+        game = _dealt(names, row)
         found: dict[int, Game] = {0: game.clone()} if 0 in wanted else {}
-        for a in actions:
+        for seq, player, action, *_ in await self._log_rows(game_id):
             if not wanted - found.keys():
                 break
-            game.apply(a["player"], a["action"])
-            if a["seq"] in wanted:
-                found[a["seq"]] = game.clone()
+            game.apply(player, action)
+            if seq in wanted:
+                found[seq] = game.clone()
         return found
 
     # ------------------------------------------------------------------ message ids and settings
 
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
-        """Remember a Discord message the game will edit later."""
-        async with self._tx() as db:
-            await db.execute(
+        """Remember a Discord message the game will edit later.
+
+        Known only once posted, after the move's commit; written without an fsync of its own, as a lost id (power
+        loss only) just means posting the prompt afresh.
+        """
+        async with self._tx(durable=False) as db:
+            await self._run(
+                db,
                 "INSERT INTO messages (game_id, kind, channel_id, message_id) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id, "
                 "message_id = excluded.message_id",
@@ -797,9 +1080,10 @@ class Store(CommunityStore):
         """Set (or with None, remove) a per-guild setting."""
         async with self._tx() as db:
             if value is None:
-                await db.execute("DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
+                await self._run(db, "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
             else:
-                await db.execute(
+                await self._run(
+                    db,
                     "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
                     "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
                     (guild_id, key, value),
@@ -814,9 +1098,10 @@ class Store(CommunityStore):
         """Set (or with None, remove) a per-user setting."""
         async with self._tx() as db:
             if value is None:
-                await db.execute("DELETE FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key))
+                await self._run(db, "DELETE FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key))
             else:
-                await db.execute(
+                await self._run(
+                    db,
                     "INSERT INTO user_settings (user_id, key, value) VALUES (?, ?, ?) "
                     "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
                     (user_id, key, value),
@@ -830,30 +1115,49 @@ class Store(CommunityStore):
     async def set_meta(self, key: str, value: str) -> None:
         """Record a fact about this installation."""
         async with self._tx() as db:
-            await db.execute(
+            await self._run(
+                db,
                 "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
 
     async def started_games(self) -> int:
         """How many games have been dealt (any status)."""
-        (count,) = await (await self._db.execute(f"SELECT COUNT(*) FROM games WHERE {_STARTED}")).fetchone()
+        (count,) = await self._one(f"SELECT COUNT(*) FROM games WHERE {_STARTED}")
         return count
 
     # ------------------------------------------------------------------ maintenance
 
+    async def integrity(self) -> list[str]:
+        """SQLite's own check of the file (damaged pages, broken indexes); empty when the file is sound."""
+        try:
+            rows = await self._all("PRAGMA quick_check")
+        except sqlite3.DatabaseError as exc:
+            return [f"the file cannot be read: {exc}"]
+        found = [str(r[0]) for r in rows]
+        return [] if found == ["ok"] else found
+
     async def verify(self) -> list[tuple[int, str]]:
-        """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree."""
-        problems: list[tuple[int, str]] = []
-        games = await self._all(
-            f"SELECT id, status, {_SEED}, rules, side, solo, snapshot, broken_reason, moves FROM games "
-            f"WHERE {_STARTED} ORDER BY id"
-        )
+        """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree.
+
+        Game id 0 stands for the file itself: damaged pages are reported, not raised.
+        """
+        problems: list[tuple[int, str]] = [(0, f"database damaged: {p}") for p in await self.integrity()]
+        try:
+            games = await self._all(
+                f"SELECT id, status, {_SEED}, rules, side, solo, snapshot, broken_reason, moves, log, created_at "
+                f"FROM games WHERE {_STARTED} ORDER BY id"
+            )
+        except sqlite3.DatabaseError as exc:
+            return [*problems, (0, f"the games table cannot be read: {exc}")]
         for g in games:
             if g["status"] == "broken":
                 problems.append((g["id"], f"marked broken: {g['broken_reason']}"))
                 continue
-            problem = await self._verify_one(g)
+            try:
+                problem = await self._verify_one(g)
+            except Exception as exc:  # damaged pages can surface as any error: report it, check the rest
+                problem = f"cannot be read: {type(exc).__name__}: {exc}"
             if problem:
                 problems.append((g["id"], problem))
         return problems
@@ -862,22 +1166,50 @@ class Store(CommunityStore):
         names = [
             r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (g["id"],))
         ]
-        logged = await self.log(g["id"])
-        if [a.seq for a in logged] != list(range(1, len(logged) + 1)) or len(logged) != g["moves"]:
+        packed = g["log"] is not None
+        rows = unpack_log(g["log"], g["created_at"]) if packed else await self._action_rows(g["id"])
+        if [r[0] for r in rows] != list(range(1, len(rows) + 1)) or len(rows) != g["moves"]:
             return "the action log has gaps or disagrees with the move count"
+        if packed and g["status"] != "finished":
+            return "the log is packed but the game is not finished"
         try:
-            game = new_game(names, seed=int(g["seed"]), side=g["side"], solo=bool(g["solo"]), rules=g["rules"])
-            for entry in logged:
-                events = game.apply(entry.player, entry.action)
-                if [_facts(e) for e in events] != [_facts(e) for e in entry.events]:
-                    return f"the events stored for move {entry.seq} differ from a replay"
+            game = _dealt(names, g)
+            for seq, player, action, _, _, flags in rows:
+                events = game.apply(player, action)
+                if not packed and flags != flags_of(events):
+                    return f"what is stored about move {seq} differs from a replay"
         except (IllegalAction, ValueError) as exc:
             return f"the log no longer replays: {exc}"
-        if game.to_json() != g["snapshot"]:
+        if not packed and game.to_json() != g["snapshot"]:
             return "the snapshot differs from a replay of the log"
         if (g["status"] == "finished") != game.is_over:
             return "the status disagrees with the replayed game"
+        if g["status"] == "finished":
+            stored = {
+                r["name"]: r["total"]
+                for r in await self._all("SELECT name, total FROM results WHERE game_id = ?", (g["id"],))
+            }
+            if stored != {name: score.total for name, score in game.scores().items()}:
+                return "the stored results differ from a replay"
         return None
+
+    async def compact(self) -> int:
+        """Pack the logs of finished games stored before packing existed; returns how many were packed."""
+        rows = await self._all("SELECT id FROM games WHERE status = 'finished' AND log IS NULL ORDER BY id")
+        for row in rows:
+            async with self._game_lock(row["id"]), self._tx() as db:
+                info = await self._one("SELECT created_at, log FROM games WHERE id = ?", (row["id"],))
+                if info["log"] is not None:
+                    continue
+                actions = await self._action_rows(row["id"])
+                await self._run(
+                    db,
+                    "UPDATE games SET log = ?, snapshot = NULL WHERE id = ?",
+                    (pack_log(actions, info["created_at"]), row["id"]),
+                )
+                await self._run(db, "DELETE FROM actions WHERE game_id = ?", (row["id"],))
+            self._cache.pop(row["id"], None)
+        return len(rows)
 
     async def backup(self, dest: str | Path) -> None:
         """A consistent copy of the whole database at `dest`, safe while the bot runs."""
@@ -905,6 +1237,23 @@ def backup_file(src: str, dest: str) -> None:
             target.close()
     finally:
         source.close()
+
+
+def _pairs(rows: Sequence[tuple]) -> list[tuple[str, str]]:
+    return [(r[1], r[2]) for r in rows]
+
+
+def _dealt(names: Sequence[str], row: sqlite3.Row) -> Game:
+    """The stored game as dealt, from its row's seed, side and solo flag: every replay starts here."""
+    return new_game(names, seed=int(row["seed"]), side=row["side"], solo=bool(row["solo"]), rules=row["rules"])
+
+
+def _replayed(names: Sequence[str], row: sqlite3.Row, rows: Sequence[tuple]) -> Game:
+    """The stored game dealt and replayed through these log rows."""
+    game = _dealt(names, row)
+    for _, player, action, *_ in rows:
+        game.apply(player, action)
+    return game
 
 
 def _result(r: sqlite3.Row) -> Result:

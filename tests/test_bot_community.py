@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import discord
 
-from storage import challenge_seed
 from tests.botkit import components, custom_ids, open_game, play_to_end, press
 
 
@@ -94,7 +93,7 @@ async def test_the_daily_challenge_is_the_same_game_for_everyone_and_only_the_fi
     again = await aiko.slash(world.channel, "kokeshi daily")
     assert "(practice" in again.response.content
     games = await world.store.games_in_channel(world.channel.id, statuses=("active",))
-    assert len(games) == 3 and {g.seed for g in games} == {challenge_seed("daily", "2026-01-01")}
+    assert len(games) == 3 and {g.seed for g in games} == {world.store.challenge_seed("daily:2026-01-01")}
     assert {g.side for g in games} == {"basic"}
     states = [(await world.store.load_game(g.id))[0].view() for g in games]
     assert all(s["offer"] == states[0]["offer"] for s in states)
@@ -131,7 +130,7 @@ async def test_a_new_utc_day_brings_a_new_daily_challenge_and_the_results_are_po
     tomorrow = await aiko.slash(world.channel, "kokeshi daily")
     assert "daily challenge 2026-01-02 (ranked)" in tomorrow.response.content
     games = await world.store.games_in_channel(world.channel.id, statuses=("active",))
-    assert games[-1].seed == challenge_seed("daily", "2026-01-02") != record.seed
+    assert games[-1].seed == world.store.challenge_seed("daily:2026-01-02") != record.seed
     assert await world.store.streak(aiko.id, world.env.now().date()) == 2
 
 

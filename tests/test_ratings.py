@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 
 import pytest
 
@@ -124,10 +125,39 @@ async def test_wins_and_best_boards_count_results_per_server(store):
 
 
 def test_the_daily_seed_is_the_same_for_everyone_on_a_date_and_differs_across_dates():
-    assert challenge_seed("daily", "2026-11-22") == challenge_seed("daily", "2026-11-22")
-    seeds = {challenge_seed("daily", (dt.date(2026, 1, 1) + dt.timedelta(days=i)).isoformat()) for i in range(365)}
-    assert len(seeds) == 365
-    assert challenge_seed("weekly", "2026-W47") != challenge_seed("daily", "2026-W47")
+    key = b"installation secret"
+    assert challenge_seed("daily", "2026-11-22", key) == challenge_seed("daily", "2026-11-22", key)
+    days = [(dt.date(2026, 1, 1) + dt.timedelta(days=i)).isoformat() for i in range(365)]
+    assert len({challenge_seed("daily", day, key) for day in days}) == 365
+    assert challenge_seed("weekly", "2026-W47", key) != challenge_seed("daily", "2026-W47", key)
+
+
+def test_a_challenge_seed_cannot_be_computed_from_the_date_alone():
+    public = int.from_bytes(hashlib.sha256(b"kokeshi:daily:2026-11-22").digest()[:8], "big") >> 2
+    one, other = challenge_seed("daily", "2026-11-22", b"one"), challenge_seed("daily", "2026-11-22", b"other")
+    assert public not in (one, other) and one != other
+    with pytest.raises(ValueError):
+        challenge_seed("daily", "2026-11-22", b"")
+
+
+async def test_the_challenge_secret_is_made_on_first_start_kept_and_overridable(tmp_path):
+    path = tmp_path / "secret.sqlite3"
+    first = await Store.open(path)
+    seed = first.challenge_seed("daily:2026-11-22")
+    secret = await first.meta("challenge_secret")
+    await first.close()
+    assert secret and len(secret) >= 64  # 256 bits, hex
+    again = await Store.open(path)
+    assert again.challenge_seed("daily:2026-11-22") == seed
+    await again.close()
+    other = await Store.open(tmp_path / "other.sqlite3")
+    assert other.challenge_seed("daily:2026-11-22") != seed  # another installation, another secret
+    await other.close()
+    shared = [await Store.open(tmp_path / f"bot{i}.sqlite3", challenge_secret="shared by every bot") for i in (1, 2)]
+    assert shared[0].challenge_seed("weekly:2026-W47") == shared[1].challenge_seed("weekly:2026-W47")
+    assert shared[0].challenge_seed("daily:2026-11-22") == challenge_seed("daily", "2026-11-22", b"shared by every bot")
+    for s in shared:
+        await s.close()
 
 
 def test_the_challenge_day_is_the_utc_date_and_the_week_the_iso_week():
@@ -152,7 +182,7 @@ async def _play_challenge(store: Store, user: int, kind: str = "daily", key: str
     game_id, rated = await store.create_challenge(
         kind=kind, key=key, guild_id=guild, channel_id=10, user_id=user, name=f"u{user}"
     )
-    await store.start_game(game_id, challenge_seed(kind, key))
+    await store.start_game(game_id, store.challenge_seed(f"{kind}:{key}"))
     policy = RandomPolicy(user)
     while True:
         game, version = await store.load_game(game_id)
@@ -172,7 +202,8 @@ async def test_only_the_first_daily_attempt_is_rated_and_the_board_ranks_rated_s
     assert next(row.value for row in board if row.user_id == 1) == score
     assert await store.leaderboard("daily", None, "2026-11-23") == []
     games = [await store.get_game(g) for g in (first, second, other)]
-    assert {g.side for g in games} == {"basic"} and {g.seed for g in games} == {challenge_seed("daily", "2026-11-22")}
+    assert {g.side for g in games} == {"basic"}
+    assert {g.seed for g in games} == {store.challenge_seed("daily:2026-11-22")}
 
 
 async def test_the_weekly_challenge_is_played_on_the_advanced_side(store):

@@ -158,6 +158,26 @@ def _database_at_schema_3(path: Path, spec: dict) -> None:
         "UPDATE games SET status = ?, version = ?, moves = ?, snapshot = ? WHERE id = 1",
         ("finished" if game.is_over else "active", len(spec["actions"]) + 1, len(spec["actions"]), game.to_json()),
     )
+    if game.is_over:  # a finished game has its results, as the bot wrote them
+        scores = game.scores()
+        for rank, name in enumerate(game.ranking(), start=1):
+            s = scores[name]
+            db.execute(
+                "INSERT INTO results (game_id, seat, name, user_id, rank, total, in_play, tracks, quality, animals, "
+                "leads, adjacency, finished_at) VALUES (1, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                (
+                    game.players.index(name),
+                    name,
+                    rank,
+                    s.total,
+                    s.in_play,
+                    s.tracks,
+                    s.quality,
+                    s.animals,
+                    s.leads,
+                    s.adjacency,
+                ),
+            )
     db.commit()
     db.close()
 

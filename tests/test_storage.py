@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 import subprocess
 import sys
@@ -75,7 +74,17 @@ async def test_migrations_build_every_table_from_an_empty_file_and_rerunning_the
     await again.close()
     assert sqlite3.connect(path).execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall() == schema
     tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"games", "seats", "actions", "events", "results", "timers", "messages", "guild_settings"} <= tables
+    assert {
+        "games",
+        "seats",
+        "actions",
+        "results",
+        "player_totals",
+        "kokeshi_counts",
+        "timers",
+        "messages",
+        "guild_settings",
+    } <= tables
 
 
 async def test_database_uses_wal_and_foreign_keys(store):
@@ -476,18 +485,22 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "storage", *args], capture_output=True, text=True, timeout=120)
 
 
-async def test_verify_command_is_clean_for_a_good_database_and_reports_tampered_events(tmp_path):
+async def test_verify_command_is_clean_for_a_good_database_and_reports_tampered_logs_and_results(tmp_path):
     path = tmp_path / "db.sqlite3"
     store = await Store.open(path)
     game_id = await started(store)
     await play_moves(store, game_id, 20)
+    finished = await started(store, seed=8)
+    await play_moves(store, finished, 10_000)
     await store.close()
     ok = _cli("verify", str(path))
-    assert ok.returncode == 0 and "1 games checked, 0 with problems" in ok.stdout
+    assert ok.returncode == 0 and "2 games checked, 0 with problems" in ok.stdout
     with sqlite3.connect(path) as db:
-        db.execute("UPDATE events SET data = ? WHERE game_id = ? AND seq = 2 AND idx = 0", (json.dumps({}), game_id))
+        db.execute("UPDATE actions SET flags = (flags | 3) - (flags & 3) WHERE game_id = ? AND seq = 2", (game_id,))
+        db.execute("UPDATE results SET total = total + 1 WHERE game_id = ? AND rank = 1", (finished,))
     bad = _cli("verify", str(path))
-    assert bad.returncode == 1 and f"game {game_id}: the events stored for move 2 differ" in bad.stdout
+    assert bad.returncode == 1 and f"game {game_id}: what is stored about move 2 differs from a replay" in bad.stdout
+    assert f"game {finished}: the stored results differ from a replay" in bad.stdout
     missing = _cli("verify", str(tmp_path / "nothing.sqlite3"))
     assert missing.returncode == 2 and "no database" in missing.stderr
 
@@ -507,31 +520,3 @@ async def test_backup_command_copies_a_database_that_is_being_written(tmp_path):
         assert await restored.verify() == []
     finally:
         await restored.close()
-
-
-async def test_games_stored_with_older_wording_still_verify_and_read_in_todays_words(tmp_path):
-    store = await Store.open(tmp_path / "db.sqlite3")
-    try:
-        game_id = await started(store)
-        await play_moves(store, game_id, 200)
-        async with store._tx() as db:
-            rows = await (
-                await db.execute("SELECT seq, idx, data FROM events WHERE game_id = ?", (game_id,))
-            ).fetchall()
-            labelled = [r for r in rows if "label" in json.loads(r["data"])]
-            assert any(json.loads(r["data"]).get("choice", "").startswith("place:") for r in labelled)
-            for r in labelled:
-                data = json.loads(r["data"])
-                if data.get("choice", "").startswith("place:"):
-                    data["label"] = "Place pink Princess/Samurai on the Samurai track"  # the wording of before
-                else:
-                    data["label"] = "an older wording"
-                await db.execute(
-                    "UPDATE events SET data = ? WHERE game_id = ? AND seq = ? AND idx = ?",
-                    (json.dumps(data), game_id, r["seq"], r["idx"]),
-                )
-        assert await store.verify() == []
-        lines = [e.text for entry in await store.log(game_id) for e in entry.events]
-        assert not [line for line in lines if "Princess/Samurai" in line]
-    finally:
-        await store.close()

@@ -1,0 +1,35 @@
+"""Sharded processes: SHARD_COUNT and SHARD_IDS select the shards a process connects and whose timers it fires."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+from discord.ext import commands
+
+from bot import Settings, create_bot
+
+
+def test_shard_settings_build_an_auto_sharded_bot_that_fires_only_its_own_timers(monkeypatch, tmp_path):
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", "1, 3")
+    settings = Settings.from_env()
+    assert (settings.shard_count, settings.shard_ids) == (4, (1, 3))
+    bot = create_bot(str(tmp_path / "db.sqlite3"), shard_count=settings.shard_count, shard_ids=settings.shard_ids)
+    assert isinstance(bot, commands.AutoShardedBot) and isinstance(bot, discord.AutoShardedClient)
+    assert bot.shard_count == 4 and list(bot.shard_ids) == [1, 3]
+    assert bot.timer_shards == (4, (1, 3))
+    every = create_bot(str(tmp_path / "db.sqlite3"), shard_count=2, shard_ids=(0, 1))
+    assert every.timer_shards is None  # a process running every shard fires every timer
+    assert create_bot(str(tmp_path / "db.sqlite3")).timer_shards is None
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "says"),
+    [("two", "", "must be a number"), ("", "0", "needs SHARD_COUNT"), ("2", "0,2", "from 0 to SHARD_COUNT - 1 (1)")],
+)
+def test_bad_shard_settings_are_refused_with_a_clear_message(monkeypatch, count, ids, says):
+    monkeypatch.setenv("SHARD_COUNT", count)
+    monkeypatch.setenv("SHARD_IDS", ids)
+    with pytest.raises(SystemExit) as info:
+        Settings.from_env()
+    assert says in str(info.value)

@@ -1,0 +1,423 @@
+"""The store at scale: packed finished games, totals kept with each game, reads beside writes, one commit a turn."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import gc
+import json
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import aiosqlite
+
+from engine import GreedyPolicy, RandomPolicy, new_game
+from storage import Store, migrations
+from storage.store import flags_of, pack_log, unpack_log
+
+SLOW_READ = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 4000000) SELECT COUNT(*) FROM c"
+
+
+async def _game(store: Store, seed: int, players: int = 2, guild: int = 1, users: tuple[int, ...] = ()) -> int:
+    users = users or tuple(100 + i for i in range(players))
+    game_id = await store.create_game(guild_id=guild, channel_id=10, host_id=users[0], host_name="Ana", players=players)
+    for i in range(1, players):
+        await store.add_seat(game_id, users[i], f"P{i}")
+    await store.start_game(game_id, seed)
+    return game_id
+
+
+async def _finish(store: Store, game_id: int, seed: int = 1) -> None:
+    policy = RandomPolicy(seed)
+    while True:
+        game, version = await store.load_game(game_id)
+        if game.prompt is None:
+            return
+        await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+
+
+async def test_a_finished_game_keeps_its_log_packed_and_still_replays_and_verifies(tmp_path):
+    path = tmp_path / "packed.sqlite3"
+    store = await Store.open(path)
+    try:
+        game_id = await _game(store, 31, players=3)
+        await _finish(store, game_id)
+        record = await store.get_game(game_id)
+        logged = await store.log(game_id)
+        game, _ = await store.load_game(game_id)
+        assert record.status == "finished" and len(logged) == record.moves > 50
+        assert await store.verify() == []
+    finally:
+        await store.close()
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)).fetchone()[0] == 0
+    blob, snapshot = db.execute("SELECT log, snapshot FROM games WHERE id = ?", (game_id,)).fetchone()
+    assert snapshot is None and len(blob) < 4000
+    # The events the log shows are the engine's own, by replay.
+    again = new_game(["Ana", "P1", "P2"], seed=31)
+    for entry in logged:
+        assert [e.to_dict() for e in again.apply(entry.player, entry.action)] == [e.to_dict() for e in entry.events]
+    assert again.to_json() == game.to_json()
+
+
+def test_packing_a_log_keeps_every_player_action_source_and_time_to_the_millisecond():
+    rows = [(1, "Ana", "setup", "player", 100.0, 1), (2, "Bo", "advance:geisha", "timeout", 161.25, 0)]
+    rows += [(3, "Ana", "effect:0", "ai", 200.0015, 2)]
+    back = unpack_log(pack_log(rows, 100.0), 100.0)
+    assert [r[:4] for r in back] == [r[:4] for r in rows]
+    assert all(abs(a[4] - b[4]) <= 0.001 for a, b in zip(back, rows, strict=True))
+
+
+async def test_leaderboard_totals_kept_with_each_game_match_a_scan_of_the_results(tmp_path):
+    store = await Store.open(tmp_path / "boards.sqlite3")
+    rng = random.Random(4)
+    try:
+        for i in range(14):
+            players = rng.choice((2, 3))
+            users = tuple(rng.sample(range(1, 7), players))
+            await _finish(store, await _game(store, 500 + i, players, guild=1 + i % 2, users=users), seed=i)
+        db = store._rdb
+        for guild in (None, 1, 2):
+            where = "" if guild is None else f" AND g.guild_id = {guild}"
+            async with db.execute(
+                "SELECT r.user_id, SUM(r.rank = 1) AS wins, COUNT(*) AS games, MAX(r.total) AS best, "
+                "MIN(r.finished_at) AS first FROM results r JOIN games g ON g.id = r.game_id "
+                f"WHERE r.user_id IS NOT NULL AND g.solo = 0{where} GROUP BY r.user_id "
+                "ORDER BY wins DESC, games DESC, first, r.user_id"
+            ) as cursor:
+                scan = list(await cursor.fetchall())
+            board = await store.leaderboard("wins", guild)
+            assert [(b.user_id, b.value, b.games) for b in board] == [(r[0], r[1], r[2]) for r in scan]
+            best = sorted(scan, key=lambda r: (-r[3], r[4], r[0]))
+            assert [(b.user_id, b.value) for b in await store.leaderboard("best", guild)] == [
+                (r[0], r[3]) for r in best
+            ]
+            # Pages and a player's own line agree with the whole board.
+            for board_name in ("wins", "best", "rating"):
+                whole = await store.leaderboard(board_name, guild)
+                pages = []
+                for page in range(-(-len(whole) // 3)):
+                    rows, count = await store.leaderboard_page(board_name, guild, page=page, size=3)
+                    pages += rows
+                    assert count == len(whole)
+                assert pages == whole and len(whole) > 3
+                # A page past the end shows the last one.
+                assert (await store.leaderboard_page(board_name, guild, page=99, size=3))[0] == whole[-3:][-len(rows) :]
+                for row in whole:
+                    assert await store.leaderboard_entry(board_name, guild, row.user_id) == row
+            assert await store.leaderboard_entry("wins", guild, 999) is None
+        stats = await store.stats(1)
+        assert stats.games == sum(1 for r in await store.results_for_user(1))
+        assert stats.favourite is not None
+    finally:
+        await store.close()
+
+
+async def test_a_long_read_never_holds_up_a_move_and_reads_never_see_an_uncommitted_write(tmp_path):
+    store = await Store.open(tmp_path / "reads.sqlite3")
+    try:
+        game_id = await _game(store, 3)
+        slow = asyncio.create_task(store._all(SLOW_READ))
+        await asyncio.sleep(0.05)  # the read is running on its connection
+        game, version = await store.load_game(game_id)
+        await store.apply(game_id, version, game.prompt.player, GreedyPolicy(1).choose(game))
+        assert not slow.done(), "the move waited for the read"
+        await slow
+        # A write transaction in progress is invisible to readers until it commits.
+        entered, release = asyncio.Event(), asyncio.Event()
+
+        async def writer() -> None:
+            async with store._tx() as db:
+                await store._run(db, "UPDATE games SET host_id = 4242 WHERE id = ?", (game_id,))
+                entered.set()
+                await release.wait()
+
+        task = asyncio.create_task(writer())
+        await entered.wait()
+        assert (await store.get_game(game_id)).host_id != 4242
+        release.set()
+        await task
+        assert (await store.get_game(game_id)).host_id == 4242
+    finally:
+        await store.close()
+
+
+async def test_the_per_game_locks_are_dropped_once_nobody_needs_them(tmp_path):
+    store = await Store.open(tmp_path / "locks.sqlite3")
+    try:
+        games = [await _game(store, 60 + i) for i in range(30)]
+        policy = RandomPolicy(5)
+
+        async def move(game_id: int) -> None:
+            for _ in range(5):
+                game, version = await store.load_game(game_id)
+                await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+
+        await asyncio.gather(*(move(g) for g in games))
+        assert store._game_locks == {}
+    finally:
+        await store.close()
+
+
+async def test_a_move_that_ends_a_turn_sets_the_next_turns_timers_in_its_own_single_commit(tmp_path):
+    store = await Store.open(tmp_path / "timers.sqlite3")
+    statements: list[str] = []
+    try:
+        game_id = await _game(store, 12)
+        await store._db.set_trace_callback(statements.append)
+        policy = RandomPolicy(8)
+        for _ in range(200):
+            game, version = await store.load_game(game_id)
+            player = game.prompt.player
+            statements.clear()
+            due = [("reminder_half", 5000.0), ("deadline", 9000.0)]
+            events = await store.apply(game_id, version, player, policy.choose(game), timers=due)
+            if any(e.kind == "turn_ended" for e in events):
+                break
+        assert [s for s in statements if s.startswith(("COMMIT", "BEGIN"))] == ["BEGIN IMMEDIATE", "COMMIT"]
+        timers = await store.timers(game_id)
+        assert [(t.kind, t.due_at, t.version) for t in timers] == [(k, d, version + 1) for k, d in due]
+        # Writing the same timers again for this version commits nothing.
+        statements.clear()
+        assert not await store.set_turn_timers(game_id, version + 1, due)
+        assert not [s for s in statements if s.startswith("BEGIN")]
+        # A turn handed to an AI seat clears them in the same commit.
+        game, version = await store.load_game(game_id)
+        await store.update_seat(game_id, game.prompt.player, ai=True)
+        for _ in range(200):
+            game, version = await store.load_game(game_id)
+            events = await store.apply(game_id, version, game.prompt.player, policy.choose(game), timers=due)
+            if any(e.kind == "turn_ended" for e in events):
+                break
+        game, _ = await store.load_game(game_id)
+        seat = (await store.get_game(game_id)).seat_named(game.prompt.player)
+        assert seat.ai or await store.timers(game_id) != []
+        if seat.ai:
+            assert await store.timers(game_id) == []
+    finally:
+        await store.close()
+
+
+async def test_many_games_played_at_once_flat_out_give_no_error_and_verify_clean(tmp_path):
+    """A short saturation run in the suite; `bench/storage_bench.py --saturation` runs 20,000+ moves."""
+    store = await Store.open(tmp_path / "load.sqlite3")
+    errors: list[BaseException] = []
+    moves = 0
+    try:
+        games = [await _game(store, 900 + i, players=2 + i % 3) for i in range(100)]
+
+        async def table(game_id: int) -> None:
+            nonlocal moves
+            policy = RandomPolicy(game_id)
+            for _ in range(30):
+                try:
+                    game, version = await store.load_game(game_id)
+                    if game.prompt is None:
+                        return
+                    await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+                    moves += 1
+                    await store.leaderboard_page("wins", 1)
+                except BaseException as exc:  # noqa: BLE001 - every error is a failure here
+                    errors.append(exc)
+
+        await asyncio.gather(*(table(g) for g in games))
+        assert errors == [] and moves == 3000
+        assert await store.verify() == []
+    finally:
+        await store.close()
+
+
+async def test_a_shard_process_sees_only_the_timers_of_games_in_its_guilds(tmp_path):
+    store = await Store.open(tmp_path / "shards.sqlite3")
+    try:
+        # Discord puts a guild on shard (guild id >> 22) % shard count.
+        guilds = {shard: (123_456 << 22) * 4 + (shard << 22) + 77 for shard in range(4)}
+        games = {}
+        for shard, guild in guilds.items():
+            games[shard] = await _game(store, 40 + shard, guild=guild)
+            await store.set_turn_timers(games[shard], 1, [("deadline", 100.0 + shard)])
+        everything = await store.due_timers(1000.0)
+        assert sorted(t.game_id for t in everything) == sorted(games.values())
+        mine = await store.due_timers(1000.0, (4, (1, 3)))
+        assert sorted(t.game_id for t in mine) == sorted([games[1], games[3]])
+        assert (await store.next_timer((4, (2,)))).game_id == games[2]
+        assert (await store.next_timer()).game_id == games[0]
+    finally:
+        await store.close()
+
+
+async def test_a_database_of_the_previous_schema_migrates_with_its_events_folded_into_flags_and_totals(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    for number, sql in migrations()[:3]:
+        db.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+    expected_flags = {}
+    for game_id, finish in ((1, True), (2, False)):
+        names = ["Ana", "Bo"]
+        game = new_game(names, seed=70 + game_id, rules=1)  # what a database of schema 3 holds
+        policy = RandomPolicy(game_id)
+        db.execute("BEGIN")
+        seq = 0
+        while game.prompt is not None and (finish or seq < 25):
+            seq += 1
+            player, action = game.prompt.player, policy.choose(game)
+            events = game.apply(player, action)
+            expected_flags[(game_id, seq)] = flags_of(events)
+            db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, 'player', 5.0)", (game_id, seq, player, action))
+            db.executemany(
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, seq, i, e.kind, e.player, json.dumps(e.data), int(e.reveals)) for i, e in enumerate(events)],
+            )
+        status = "finished" if finish else "active"
+        db.execute(
+            "INSERT INTO games (id, guild_id, channel_id, host_id, status, players, side, solo, seed, version, moves, "
+            "snapshot, created_at, updated_at, finished_at) VALUES (?, 9, 1, 11, ?, 2, 'basic', 0, ?, ?, ?, ?, 1, 1, "
+            "?)",
+            (game_id, status, 70 + game_id, seq + 1, seq, game.to_json(), 9.0 if finish else None),
+        )
+        db.executemany(
+            "INSERT INTO seats (game_id, seat, name, user_id) VALUES (?, ?, ?, ?)",
+            [(game_id, i, n, 11 + i) for i, n in enumerate(names)],
+        )
+        if finish:
+            scores = game.scores()
+            for rank, name in enumerate(game.ranking(), start=1):
+                db.execute(
+                    "INSERT INTO results VALUES (?, ?, ?, ?, 0, 0, ?, ?, 0, 0, 0, 0, 0, 0, 9.0)",
+                    (game_id, names.index(name), name, 11 + names.index(name), rank, scores[name].total),
+                )
+        db.execute("COMMIT")
+    db.close()
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == len(migrations())
+        assert await store.verify() == []
+        rows = await store._all("SELECT game_id, seq, flags FROM actions")
+        assert {(r["game_id"], r["seq"]): r["flags"] for r in rows} == expected_flags
+        board = await store.leaderboard("wins", 9)
+        assert sorted((r.user_id, r.games) for r in board) == [(11, 1), (12, 1)]
+        assert (await store.stats(11)).favourite is not None
+        game, version = await store.load_game(2)  # the game in progress carries on
+        await store.apply(2, version, game.prompt.player, RandomPolicy(3).choose(game))
+        assert len(await store.log(1)) == (await store.get_game(1)).moves
+        # Finished games of the old schema are packed on request, and still verify.
+        before = [(e.seq, e.player, e.action) for e in await store.log(1)]
+        assert await store.compact() == 1 and await store.compact() == 0
+        assert await store._all("SELECT 1 FROM actions WHERE game_id = 1") == []
+        assert [(e.seq, e.player, e.action) for e in await store.log(1)] == before
+        assert await store.verify() == []
+    finally:
+        await store.close()
+
+
+RACER = """
+import asyncio, os, sys, time
+from storage import StaleVersion, Store
+
+async def main(path, game_id, go):
+    store = await Store.open(path)
+    try:
+        game, version = await store.load_game(game_id)
+        print("READY", flush=True)
+        while not os.path.exists(go):
+            time.sleep(0.001)
+        try:
+            await store.apply(game_id, version, game.prompt.player, game.legal_actions()[0])
+            print("APPLIED", flush=True)
+        except StaleVersion as exc:
+            print("STALE", exc.current, flush=True)
+    finally:
+        await store.close()
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))
+"""
+
+
+async def test_two_processes_racing_on_one_game_exactly_one_applies_and_the_other_is_told_it_is_stale(tmp_path):
+    path = tmp_path / "processes.sqlite3"
+    store = await Store.open(path)
+    game_id = await _game(store, 21)
+    await store.close()
+    root = Path(__file__).resolve().parent.parent
+    for round_ in range(3):
+        go = tmp_path / f"go{round_}"
+        racers = [
+            subprocess.Popen(
+                [sys.executable, "-c", RACER, str(path), str(game_id), str(go)],
+                cwd=root,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env={**os.environ, "PYTHONPATH": str(root)},
+            )
+            for _ in range(2)
+        ]
+        for racer in racers:  # both have loaded the game at the same version
+            assert racer.stdout.readline().strip() == "READY"
+        go.touch()
+        outputs = [r.communicate(timeout=60) for r in racers]
+        said = sorted(out.split()[0] for out, _ in outputs if out)
+        assert said == ["APPLIED", "STALE"], outputs
+    store = await Store.open(path)
+    try:
+        assert len(await store.log(game_id)) == 3 and await store.verify() == []
+    finally:
+        await store.close()
+
+
+class _TracingCursor(sqlite3.Cursor):
+    """Records where it is finalised and whether it was closed first."""
+
+    record: collections.Counter = collections.Counter()
+    closed_here = False
+
+    def close(self) -> None:
+        self.closed_here = True
+        super().close()
+
+    def __del__(self) -> None:
+        thread = "loop" if threading.current_thread() is threading.main_thread() else "worker"
+        _TracingCursor.record[(thread, self.closed_here)] += 1
+
+
+class _TracingConnection(sqlite3.Connection):
+    def cursor(self, factory=_TracingCursor):
+        return super().cursor(factory)
+
+    def execute(self, sql, parameters=()):
+        return self.cursor().execute(sql, parameters)
+
+    def executemany(self, sql, parameters):
+        return self.cursor().executemany(sql, parameters)
+
+
+async def test_no_cursor_is_left_open_for_the_event_loop_thread_to_finalise_under_concurrent_moves(
+    tmp_path, monkeypatch
+):
+    # An unclosed cursor resets its statement when finalised, on whichever thread drops it last: on the event-loop
+    # thread that touches the connection while its worker thread runs other statements.
+    original = aiosqlite.connect
+    monkeypatch.setattr(aiosqlite, "connect", lambda *a, **k: original(*a, factory=_TracingConnection, **k))
+    _TracingCursor.record.clear()
+    store = await Store.open(tmp_path / "cursors.sqlite3")
+    try:
+        games = [await _game(store, 300 + i) for i in range(20)]
+
+        async def table(game_id: int) -> None:
+            policy = RandomPolicy(game_id)
+            for _ in range(15):
+                game, version = await store.load_game(game_id)
+                await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+                await store.leaderboard_page("wins", 1)
+
+        await asyncio.gather(*(table(g) for g in games))
+    finally:
+        await store.close()
+    gc.collect()
+    assert sum(_TracingCursor.record.values()) > 600  # the tracing saw the store's cursors
+    assert _TracingCursor.record[("loop", False)] == 0, dict(_TracingCursor.record)

@@ -112,9 +112,10 @@ class SandboxPage:
             preview._publish(page, reason="navigation")
 
     def _to_newest(self, page: Any) -> None:
+        """Focus the newest message and keep the page's window open-ended, so what comes next shows too."""
         page.target_id = self.preview._initial_target(page.viewer, page.channel_id)
         if page.layout == "channel":
-            page.window_end_id = page.target_id
+            page.window_end_id = None
 
     def republish(self) -> None:
         """Show what the bot posted on its own (a reminder, a time-out, an AI turn)."""

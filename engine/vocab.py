@@ -1,8 +1,8 @@
 """Every name and phrase a player reads: colours, kokeshi, animals, score items, tiles and the choices of a prompt.
 
 Text and pictures both take their words from here, so each thing has one name everywhere. Every string passes
-through `_` (a translation hook, the identity for English) as a whole format string with named placeholders,
-never as fragments glued together, so that a translation can reorder the words.
+through `_` (`i18n`: the gettext catalog of the current language, English being the source) as a whole format
+string with named placeholders, never as fragments glued together, so that a translation can reorder the words.
 """
 
 from __future__ import annotations

@@ -50,11 +50,13 @@ translations: $(RUN_STAMP)
 	PYTHONPATH=. $(BIN)/pybabel -q extract -F babel.cfg -k N_ --add-location=file --sort-by-file \
 		--project="Kokeshi for Discord" --msgid-bugs-address="" -o $(POT) .
 	$(BIN)/pybabel -q update -D messages -i $(POT) -d locales --ignore-obsolete
-	$(BIN)/pybabel -q compile -D messages -d locales --statistics
+	$(BIN)/pybabel compile -D messages -d locales --statistics
 
 # Start a catalog for a new language: `make language LOCALE=es` (then add it to i18n.LOCALES and translate).
-language: translations
+language:
 	@test -n "$(LOCALE)" || { echo "usage: make language LOCALE=<gettext locale, e.g. es or pt_PT>" >&2; exit 1; }
+	@test ! -e locales/$(LOCALE) || { echo "error: locales/$(LOCALE) already exists" >&2; exit 1; }
+	$(MAKE) translations
 	$(BIN)/pybabel -q init -D messages -i $(POT) -d locales -l $(LOCALE)
 
 # Runtime plus test, lint and sandbox packages; also satisfies the runtime stamp.

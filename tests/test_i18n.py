@@ -290,3 +290,10 @@ def test_an_option_reads_in_english_as_the_engine_stored_it() -> None:
         )
         option = options.MARKETS[CURRENT_RULES][2][sumo.index]
         assert vocab.label(option) == "Comprar 3 · amarelo: Sumotori ou uma kokeshi à direita"
+
+
+async def test_a_picture_drawn_in_a_worker_thread_keeps_the_callers_language() -> None:
+    # asyncio.to_thread copies the context, so `with using(...)` around it is enough for render calls.
+    with i18n.using("pt-BR"):
+        words = await asyncio.to_thread(vocab.question, "place")
+    assert words == "Coloque as peças que você comprou"

@@ -8,7 +8,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
 .DEFAULT_GOAL := help
-.PHONY: help venv $(VENV) test test-deps lint format run sandbox bench golden clean
+.PHONY: help venv $(VENV) test test-deps lint format run sandbox bench golden translations catalogs language clean
 
 help:
 	@echo "make run      create $(VENV), install, start the bot (sandbox without DISCORD_TOKEN)"
@@ -18,6 +18,8 @@ help:
 	@echo "make format   sort imports and format the code with ruff"
 	@echo "make bench    run every bench/*_bench.py"
 	@echo "make golden   redraw the reference images of the render tests (after a deliberate change)"
+	@echo "make translations  extract the messages into locales/messages.pot, update every catalog, compile them"
+	@echo "make language LOCALE=xx  start the catalog of a new language"
 	@echo "make clean    remove $(VENV) and caches"
 
 # The interpreter of the venv, created on first use with Python 3.11 or newer.
@@ -31,6 +33,31 @@ $(BIN)/python:
 $(RUN_STAMP): requirements.txt | $(BIN)/python
 	$(PIP) install -q -r requirements.txt
 	@touch $@
+
+# Translations: the catalogs (locales/<locale>/LC_MESSAGES/messages.po) are kept in git; their compiled .mo files
+# are built here, by the targets that run the bot or the tests, whenever a .po is newer.
+POT := locales/messages.pot
+PO_FILES := $(wildcard locales/*/LC_MESSAGES/messages.po)
+MO_FILES := $(PO_FILES:.po=.mo)
+
+%.mo: %.po | $(RUN_STAMP)
+	$(BIN)/pybabel -q compile -D messages -i $< -o $@
+
+catalogs: $(MO_FILES)
+
+# Extract every message from the code, merge it into each catalog (new ones empty, changed ones fuzzy), compile.
+translations: $(RUN_STAMP)
+	PYTHONPATH=. $(BIN)/pybabel -q extract -F babel.cfg -k N_ --add-location=file --sort-by-file \
+		--project="Kokeshi for Discord" --msgid-bugs-address="" -o $(POT) .
+	$(BIN)/pybabel -q update -D messages -i $(POT) -d locales --ignore-obsolete
+	$(BIN)/pybabel compile -D messages -d locales --statistics
+
+# Start a catalog for a new language: `make language LOCALE=es` (then add it to i18n.LOCALES and translate).
+language:
+	@test -n "$(LOCALE)" || { echo "usage: make language LOCALE=<gettext locale, e.g. es or pt_PT>" >&2; exit 1; }
+	@test ! -e locales/$(LOCALE) || { echo "error: locales/$(LOCALE) already exists" >&2; exit 1; }
+	$(MAKE) translations
+	$(BIN)/pybabel -q init -D messages -i $(POT) -d locales -l $(LOCALE)
 
 # Runtime plus test, lint and sandbox packages; also satisfies the runtime stamp.
 $(DEV_STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
@@ -66,7 +93,7 @@ test-deps: $(DEV_STAMP)
 	$(call need_debian,$(CHROMIUM),chromium)
 
 # pytest exits 5 when it collects no test: that is a failure here too.
-test: lint test-deps
+test: lint test-deps catalogs
 	@$(BIN)/python -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 	exit $$rc
@@ -81,10 +108,10 @@ endef
 export NO_BOT_YET
 
 # The sandbox is built on simcord, a dev package, so these install the dev set.
-run: $(DEV_STAMP)
+run: $(DEV_STAMP) catalogs
 	@if [ -f bot.py ]; then $(BIN)/python bot.py; else echo "$$NO_BOT_YET"; fi
 
-sandbox: $(DEV_STAMP)
+sandbox: $(DEV_STAMP) catalogs
 	@if [ -f bot.py ]; then $(BIN)/python bot.py sandbox; else echo "$$NO_BOT_YET"; fi
 
 bench: $(DEV_STAMP)

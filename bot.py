@@ -16,9 +16,11 @@ import discord
 from discord.ext import commands
 from dotenv import load_dotenv
 
+import i18n
 from cogs.community import Community, PageButton
 from cogs.components import DYNAMIC_ITEMS
 from cogs.tables import Tables, now
+from cogs.translator import CatalogTranslator
 from storage import Store, StoreError
 
 log = logging.getLogger("kokeshi")
@@ -107,6 +109,7 @@ class KokeshiBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path, clock=now, challenge_secret=self.challenge_secret)
         self.add_dynamic_items(*DYNAMIC_ITEMS, PageButton)
+        await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.sync_mode == "always" or (self.sync_mode == "auto" and await self.commands_changed()):
@@ -115,7 +118,11 @@ class KokeshiBot(commands.Bot):
     def command_hash(self) -> str:
         """A fingerprint of the slash commands, to sync only when they changed."""
         payload = [c.to_dict(self.tree) for c in self.tree.get_commands()]
-        text = json.dumps({"guild": self.dev_guild_id, "commands": payload}, sort_keys=True, default=str)
+        text = json.dumps(
+            {"guild": self.dev_guild_id, "commands": payload, "catalogs": i18n.fingerprint()},
+            sort_keys=True,
+            default=str,
+        )
         return hashlib.sha256(text.encode()).hexdigest()
 
     async def commands_changed(self) -> bool:

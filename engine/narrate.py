@@ -1,17 +1,19 @@
-"""Plain-English sentences for engine events, used by logs and the bot's turn narration; words from `vocab`."""
+"""Sentences for engine events in the current language, for logs and the turn narration; words from `vocab`."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
-from . import vocab
+from i18n import _, ngettext
+
+from . import options, vocab
 from .data import IDLE_ROUNDS, KOKESHI, TILE_BY_ID, TILES
 
 if TYPE_CHECKING:
-    from .model import Event
+    from .model import Event, Option
 
 
-_ = vocab._
 _k = vocab.kokeshi
 _a = vocab.animal
 
@@ -33,13 +35,28 @@ def _choice(d: dict) -> str:
                 return vocab.place(tile, track)
     except (KeyError, IndexError, ValueError):
         pass
-    return str(d.get("label", ""))
+    label = str(d.get("label", ""))
+    option = _options_by_label().get(label)
+    return vocab.label(option) if option is not None else label
+
+
+@cache
+def _options_by_label() -> dict[str, Option]:
+    """Every engine option by its English label, so that a label stored with an event reads in today's language."""
+    found: dict[str, Option] = {}
+    tables = [options.ADVANCE, options.ANIMAL_CHOICE, *options.KOKESHI_CHOICE, *options.QUALITY]
+    tables += [options.EFFECT.values(), options.EFFECT_VOID.values()]
+    tables += [row for rules in (options.MARKETS, options.PLACES) for by_rules in rules.values() for row in by_rules]
+    for table in tables:
+        for option in table:
+            found.setdefault(option.label, option)
+    return found
 
 
 def describe(event: Event) -> str:
     """One sentence for `event`, naming the seat that acted."""
     d = event.data
-    who = event.player
+    who = vocab.seat_name(event.player)
     kind = event.kind
     if kind == "kokeshi_moved":
         return _("{who}'s {kokeshi} moves from height {start} to {to}.").format(
@@ -99,13 +116,11 @@ def describe(event: Event) -> str:
         return _("{who} collects a bonus tile ({tile}).").format(who=who, tile=_tile(d["tile"]))
     if kind == "tile_placed":
         values = {"who": who, "tile": _tile(d["tile"]), "kokeshi": _k(d["kokeshi"]), "height": d["height"]}
-        if d["pairs"] == 1:
-            return _(
-                "{who} places a tile ({tile}) on the {kokeshi} track at height {height} (1 same-colour pair)."
-            ).format(**values)
         if d["pairs"]:
-            return _(
-                "{who} places a tile ({tile}) on the {kokeshi} track at height {height} ({pairs} same-colour pairs)."
+            return ngettext(
+                "{who} places a tile ({tile}) on the {kokeshi} track at height {height} ({pairs} same-colour pair).",
+                "{who} places a tile ({tile}) on the {kokeshi} track at height {height} ({pairs} same-colour pairs).",
+                d["pairs"],
             ).format(pairs=d["pairs"], **values)
         return _("{who} places a tile ({tile}) on the {kokeshi} track at height {height}.").format(**values)
     if kind == "tile_discarded":
@@ -124,9 +139,11 @@ def describe(event: Event) -> str:
             ).format(rounds=IDLE_ROUNDS, round=d["final_round"])
         return _("The end is triggered (the bag ran out): round {round} is the last.").format(round=d["final_round"])
     if kind == "setup_done":
-        return _("{who} has placed their starting tiles; {next} is next.").format(who=who, next=d["next"])
+        return _("{who} has placed their starting tiles; {next} is next.").format(
+            who=who, next=vocab.seat_name(d["next"])
+        )
     if kind == "turn_ended":
-        return _("{who}'s turn ends; {next} is next.").format(who=who, next=d["next"])
+        return _("{who}'s turn ends; {next} is next.").format(who=who, next=vocab.seat_name(d["next"]))
     if kind == "game_over":
-        return _("The game is over. Winner: {winner}.").format(winner=d["ranking"][0])
+        return _("The game is over. Winner: {winner}.").format(winner=vocab.seat_name(d["ranking"][0]))
     return _("{who}: {kind}.").format(who=who, kind=kind)

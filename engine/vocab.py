@@ -1,13 +1,17 @@
 """Every name and phrase a player reads: colours, kokeshi, animals, score items, tiles and the choices of a prompt.
 
 Text and pictures both take their words from here, so each thing has one name everywhere. Every string passes
-through `_` (a translation hook, the identity for English) as a whole format string with named placeholders,
-never as fragments glued together, so that a translation can reorder the words.
+through `_` (`i18n`: the gettext catalog of the current language, English being the source) as a whole format
+string with named placeholders, never as fragments glued together, so that a translation can reorder the words.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
+
+from i18n import _, pgettext
 
 from .data import (
     ADJACENCY_PENALTY,
@@ -37,21 +41,62 @@ from .data import (
 )
 
 
-def _(text: str) -> str:
-    """The translation hook: returns `text` in the reader's language (English for now)."""
+def N_(text: str) -> str:
+    """Marks a message for the catalog without translating it (for words kept in data, translated when read)."""
     return text
+
+
+# The names kept in `engine/components.toml`, marked here so that the catalog carries them.
+_NAMES = (
+    N_("Princess"),
+    N_("Batchan"),
+    N_("Fisherman"),
+    N_("Samurai"),
+    N_("Sumotori"),
+    N_("Panda"),
+    N_("Fox"),
+    N_("Cat"),
+    N_("Rabbit"),
+)
+
+
+class Names(Mapping[str, str]):
+    """A read-only mapping whose values are looked up, in the current language, each time they are read."""
+
+    def __init__(self, keys: Iterable[str], word: Callable[[str], Any]) -> None:
+        self._keys = tuple(keys)
+        self._word = word
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._keys:
+            raise KeyError(key)
+        return self._word(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
 
 
 # The rulebook names the colours "roxo, rosa, amarelo, verde e azul". The internal id of "roxo" is "purple";
 # players read "violet", which also matches the letter V printed on those tiles (P is pink).
 _COLOR_WORDS = {
-    "pink": "pink",
-    "purple": "violet",
-    "blue": "blue",
-    "green": "green",
-    "yellow": "yellow",
+    "pink": N_("pink"),
+    "purple": N_("violet"),
+    "blue": N_("blue"),
+    "green": N_("green"),
+    "yellow": N_("yellow"),
 }
+# Looked up with the context "colour letter" (one letter, or two where a language's colour names share initials).
 _COLOR_LETTERS = {"pink": "P", "purple": "V", "blue": "B", "green": "G", "yellow": "Y"}
+_LETTER_MESSAGES = (
+    pgettext("colour letter", "P"),
+    pgettext("colour letter", "V"),
+    pgettext("colour letter", "B"),
+    pgettext("colour letter", "G"),
+    pgettext("colour letter", "Y"),
+)
 
 # Words that must never reach a player because the vocabulary names the same thing differently.
 # Checked by the tests over every label, narration line, picture text and source string.
@@ -59,6 +104,14 @@ RETIRED_WORDS: tuple[str, ...] = ("purple", "adjacency", "in play")
 
 # Score items in the order the pictures' score tables show them, then the total.
 SCORE_ITEMS: tuple[str, ...] = ("in_play", "tracks", "quality", "animals", "leads", "adjacency", "total")
+
+
+AUTOMA_SEAT = "automa"  # the engine's name for the solo opponent's seat
+
+
+def seat_name(name: object) -> str:
+    """A seat's name as players read it: the solo opponent is "the automa" (o jogador fictício), others as named."""
+    return _("automa") if name == AUTOMA_SEAT else str(name)
 
 
 def _key(value: int | str, ids: tuple[str, ...]) -> int:
@@ -74,7 +127,7 @@ def color(value: int | str) -> str:
 def color_letter(value: int | str) -> str:
     """The one letter printed on a tile of that colour, so colours read without seeing them."""
     cid = COLORS[value] if isinstance(value, int) else value
-    return _(_COLOR_LETTERS[cid])
+    return pgettext("colour letter", _COLOR_LETTERS[cid])
 
 
 def kokeshi(value: int | str) -> str:
@@ -106,9 +159,22 @@ def score_item(key: str) -> str:
     }[key]
 
 
+def score_heading(key: str) -> str:
+    """A score item's name as a narrow column heading of a score table (short where a language's word is long)."""
+    return {
+        "animals": pgettext("score column", "Animals"),
+        "leads": pgettext("score column", "Leads"),
+        "tracks": pgettext("score column", "Tracks"),
+        "quality": pgettext("score column", "Quality"),
+        "adjacency": pgettext("score column", "Pairs"),
+        "in_play": pgettext("score column", "Top"),
+        "total": pgettext("score column", "Total"),
+    }[key]
+
+
 def score_rule(key: str) -> str:
     """How a score item is counted, in a few words."""
-    heights = sorted(h for h, _ in TRACK_SCORE)
+    heights = sorted(h for h, _unused in TRACK_SCORE)
     points = [dict(TRACK_SCORE)[h] for h in heights]
     return {
         "in_play": _("{points} per kokeshi past the top").format(points=TOP_POINTS),
@@ -173,6 +239,11 @@ def effect_choice(atom: Atom) -> str:
     }[op]
 
 
+def effect_void(atom: Atom) -> str:
+    """One side of a tile as a button when choosing it does nothing here (it may still be chosen)."""
+    return _("{choice} (does nothing)").format(choice=effect_choice(atom))
+
+
 def tile(value: int | str, rules: int = CURRENT_RULES) -> str:
     """A tile by what it does, e.g. "yellow: Sumotori or a kokeshi to the right"; by index or tile id, as the
     tile is under that rules version."""
@@ -229,6 +300,27 @@ def question(kind: str) -> str:
     }.get(kind, _("Choose"))
 
 
+_LABELS: dict[str, Callable[..., str]] = {}
+
+
+def label(option: Any) -> str:
+    """An engine option's button label in the current language (its stored `label` is the English one)."""
+    words = getattr(option, "words", ())
+    if not _LABELS:
+        _LABELS.update(
+            advance=advance,
+            effect_choice=effect_choice,
+            effect_void=effect_void,
+            move_disc=move_disc,
+            buy=buy,
+            take_quality=take_quality,
+            place=place,
+        )
+    if words and words[0] in _LABELS:
+        return _LABELS[words[0]](*words[1])
+    return str(getattr(option, "label", ""))
+
+
 def points(value: int) -> str:
     """A number of points, e.g. "34 pts"."""
     return _("{points} pts").format(points=signed(value))
@@ -249,12 +341,26 @@ def round_name(number: int, final: bool = False) -> str:
 
 
 _REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"the automa's (?P<kokeshi>[a-z]+) track is full"), "the automa's {kokeshi} track is full"),
-    (re.compile(r"the (?P<kokeshi>[a-z]+) track is full"), "the {kokeshi} track is full"),
+    (re.compile(r"the automa's (?P<kokeshi>[a-z]+) track is full"), N_("the automa's {kokeshi} track is full")),
+    (re.compile(r"the (?P<kokeshi>[a-z]+) track is full"), N_("the {kokeshi} track is full")),
     (
         re.compile(r"your (?P<animal>[a-z]+) disc is at the end of its track"),
-        "your {animal} disc is at the end of its track",
+        N_("your {animal} disc is at the end of its track"),
     ),
+)
+
+# The engine's reasons without names in them, as `engine/game.py` words them.
+_REASON_TEXTS = (
+    N_("the offer is empty"),
+    N_("every track is full"),
+    N_("every disc is at the end of its track"),
+    N_("there is no track on that side"),
+    N_("nothing can be done"),
+    N_("it has no legal space"),
+    N_("no track has room for it"),
+    N_("the bag is empty"),
+    N_("the automa's track is full"),
+    N_("empty space"),
 )
 
 

@@ -11,6 +11,8 @@ from typing import Any
 from isal import isal_zlib
 from PIL import Image
 
+from i18n import current
+
 from .history import draw_history
 from .phone import draw_turn
 from .scenes import TableLayout, draw_table
@@ -107,9 +109,13 @@ def final(view: Mapping[str, Any], scores: Mapping[str, Any], ranking: Sequence[
     return encode(draw_final(view, scores, ranking))
 
 
-@lru_cache(maxsize=1)
 def glossary() -> bytes:
-    """Every tile type with what it does, and the marks used on the boards."""
+    """Every tile type with what it does, and the marks used on the boards, in the current language."""
+    return _glossary_png(current())
+
+
+@lru_cache(maxsize=4)
+def _glossary_png(locale: str) -> bytes:
     return encode(draw_glossary())
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import engine.vocab as vocab
+from i18n import _, pgettext
 
 from . import draw as dr
 from . import icons, tiles
@@ -355,7 +356,7 @@ def happiness_dynamic(img: Image.Image, g: Happiness, view: Mapping[str, Any], h
         spots = []
         for pos, stack in by_pos.items():
             stack.sort()
-            for i, (_, seat) in enumerate(stack[:4]):
+            for i, (_order, seat) in enumerate(stack[:4]):
                 spots.append((seat, pos, g.disc_spot(a, pos, i)))
         for seat, pos, (cx, cy) in spots:
             moved = hl.discs.get((players[seat].get("name"), animal))
@@ -405,15 +406,15 @@ class Market:
 def market_static(img: Image.Image, g: Market) -> None:
     """Labels, the four offer places with their numbers, the bag and the kokeshi heads of the quality supply."""
     d = ImageDraw.Draw(img)
-    tx.draw(d, (g.x, g.y), "Offer", 16, pal.INK, bold=True)
+    tx.draw(d, (g.x, g.y), _("Offer"), 16, pal.INK, bold=True)
     for i in range(4):
         x0, y0, x1, y1 = g.slot_box(i)
         d.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=9, fill=pal.SLOT, outline=pal.SLOT_EDGE)
         tx.draw(d, ((x0 + x1) / 2, y1 + 4), str(i + 1), tx.MIN_SIZE, pal.INK_SOFT, anchor="ma")
     bx, by = g.bag_xy
     dr.paste(img, icons.bag(58), bx, by)
-    tx.draw(d, (bx, g.y), "Bag", 16, pal.INK, bold=True)
-    tx.draw(d, (g.quality_x, g.y), "Quality tiles left", 16, pal.INK, bold=True)
+    tx.draw(d, (bx, g.y), _("Bag"), 16, pal.INK, bold=True)
+    tx.draw(d, (g.quality_x, g.y), _("Quality tiles left"), 16, pal.INK, bold=True)
     for k, kokeshi in enumerate(m.KOKESHI):
         x = g.quality_x + k * g.quality_step
         head = icons.kokeshi_head(kokeshi, 30)
@@ -432,7 +433,7 @@ def market_dynamic(img: Image.Image, g: Market, view: Mapping[str, Any], hl: m.H
         if tile:
             dr.paste(img, tiles.sprite(tile, x1 - x0, y1 - y0), x0, y0)
         else:
-            tx.draw(d, ((x0 + x1) / 2, (y0 + y1) / 2), "empty", tx.MIN_SIZE, pal.INK_SOFT, anchor="mm")
+            tx.draw(d, ((x0 + x1) / 2, (y0 + y1) / 2), _("empty"), tx.MIN_SIZE, pal.INK_SOFT, anchor="mm")
     bx, by = g.bag_xy
     tx.draw(d, (bx + 64, by + 30), str(int(view.get("bag", 0) or 0)), 24, pal.INK, bold=True, anchor="lm")
     supply = view.get("quality_supply") or {}
@@ -468,7 +469,7 @@ def reserve(
     """Tiles waiting to be placed, each with the track it must go on ('any' for the side reserve)."""
     d = ImageDraw.Draw(img)
     if not entries:
-        tx.draw(d, (x, y + tile_h / 2), "empty", tx.MIN_SIZE, pal.INK_SOFT, anchor="lm")
+        tx.draw(d, (x, y + tile_h / 2), _("empty"), tx.MIN_SIZE, pal.INK_SOFT, anchor="lm")
         return
     step = tile_w + 26
     fit = max(1, (width - 40) // step)
@@ -479,7 +480,8 @@ def reserve(
             dr.paste_center(img, dr.glow(tile_w, tile_h, 8), x0 + tile_w / 2, y + tile_h / 2)
         dr.paste(img, tiles.sprite(entry, tile_w, tile_h), x0, y)
         track = entry.get("track")
-        label = m.KOKESHI_LABEL.get(track, "any track") if track else "any track"
+        any_track = pgettext("under a tile", "any track")
+        label = m.KOKESHI_LABEL.get(track, any_track) if track else any_track
         tx.draw(d, (x0 + tile_w / 2, y + tile_h + 3), label, tx.MIN_SIZE, pal.INK, anchor="ma", max_width=step - 4)
     if len(entries) > len(shown):
         tx.draw(
@@ -506,7 +508,8 @@ def reserve_small(
         dr.paste(img, tiles.sprite(entry, w, h), x0, y)
 
 
-SCORE_COLUMNS = tuple((key, vocab.score_item(key)) for key in vocab.SCORE_ITEMS)
+# The score table's columns: each item's key and its name in the current language.
+SCORE_COLUMNS = vocab.Names(vocab.SCORE_ITEMS, vocab.score_heading)
 
 
 def threshold_sample() -> Image.Image:
@@ -523,17 +526,22 @@ def threshold_sample() -> Image.Image:
 def legend(img: Image.Image, box: Box) -> None:
     """What the marks on the boards mean, one per line."""
     d = ImageDraw.Draw(img)
-    x0, y0, x1, _ = box
-    tx.draw(d, (x0, y0), "Marks", 16, pal.INK, bold=True)
+    x0, y0, x1, _unused = box
+    tx.draw(d, (x0, y0), _("Marks"), 16, pal.INK, bold=True)
     h = m.SAMPLE_HEIGHT
     rows = [
-        (tiles.split_sample(), "choose one side / do both"),
-        (dr.pill(m.PAIR_LABEL, tx.MIN_SIZE, pal.VERMILION, pal.CREAM), "same-colour neighbours"),
-        (threshold_sample(), f"height {h}: quality {m.LEVEL_AT.get(h, 0)}, track {m.TRACK_POINTS.get(h, 0)}"),
-        (dr.glow(26, 20, 5), "changed during the last turn"),
-        (dr.burst(f"+{m.TOP_POINTS}", 34), "kokeshi passed the top"),
-        (icons.crown(22), f"leads that animal (+{m.LEAD_BONUS})"),
-        (icons.star(20), "recognitions"),
+        (tiles.split_sample(), _("choose one side / do both")),
+        (dr.pill(m.PAIR_LABEL, tx.MIN_SIZE, pal.VERMILION, pal.CREAM), _("same-colour neighbours")),
+        (
+            threshold_sample(),
+            _("height {height}: quality {level}, track {points}").format(
+                height=h, level=m.LEVEL_AT.get(h, 0), points=m.TRACK_POINTS.get(h, 0)
+            ),
+        ),
+        (dr.glow(26, 20, 5), _("changed during the last turn")),
+        (dr.burst(f"+{m.TOP_POINTS}", 34), _("kokeshi passed the top")),
+        (icons.crown(22), _("leads that animal (+{points})").format(points=m.LEAD_BONUS)),
+        (icons.star(20), _("recognitions")),
     ]
     for i, (sprite, label) in enumerate(rows):
         y = y0 + 32 + i * 36

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from i18n import _, format_date, format_number, ngettext
+
 from . import palette as pal
 from . import text
 from .draw import panel, wood
@@ -18,7 +20,7 @@ AVERAGE_OF = 10  # games in the moving average
 
 
 def _date(stamp: float) -> str:
-    return dt.datetime.fromtimestamp(stamp, dt.UTC).strftime("%d %b %Y")
+    return format_date(dt.datetime.fromtimestamp(stamp, dt.UTC), "medium")
 
 
 def _ticks(low: int, high: int) -> list[int]:
@@ -34,13 +36,13 @@ def draw_history(name: str, points: Sequence[tuple[float, int]], subtitle: str =
     d = ImageDraw.Draw(img)
     wood(img, (0, 0, WIDTH, HEADER))
     text.draw(d, (36, HEADER // 2), name, 34, pal.CREAM, bold=True, anchor="lm", max_width=560)
-    text.draw(d, (WIDTH - 36, HEADER // 2), subtitle or "score history", 22, pal.GOLD_LIGHT, anchor="rm")
+    text.draw(d, (WIDTH - 36, HEADER // 2), subtitle or _("score history"), 22, pal.GOLD_LIGHT, anchor="rm")
     panel(d, (24, HEADER + 20, WIDTH - 24, HEIGHT - 24))
     left, top, right, bottom = PLOT
     if not points:
-        text.draw(d, (WIDTH // 2, (top + bottom) // 2), "No finished games yet", 30, pal.INK_SOFT, anchor="mm")
+        text.draw(d, (WIDTH // 2, (top + bottom) // 2), _("No finished games yet"), 30, pal.INK_SOFT, anchor="mm")
         return img
-    totals = [total for _, total in points]
+    totals = [total for _unused, total in points]
     low, high = min(0, min(totals)), max(totals)
     ticks = _ticks(low, high)
     low, high = ticks[0], ticks[-1]
@@ -56,7 +58,7 @@ def draw_history(name: str, points: Sequence[tuple[float, int]], subtitle: str =
         d.line((left, y, right, y), fill=pal.SLOT if tick else pal.INK_SOFT, width=1 if tick else 2)
         text.draw(d, (left - 12, y), text.number(tick), 16, pal.INK_SOFT, anchor="rm")
     d.line((left, top, left, bottom), fill=pal.INK_SOFT, width=2)
-    games = f"{len(points)} game{'s' if len(points) != 1 else ''}"
+    games = ngettext("{count} game", "{count} games", len(points)).format(count=format_number(len(points)))
     if len(points) == 1:
         text.draw(d, ((left + right) / 2, bottom + 26), _date(points[0][0]), 16, pal.INK_SOFT, anchor="mm")
         text.draw(d, (right, bottom + 26), games, 16, pal.INK_SOFT, anchor="rm")
@@ -81,10 +83,18 @@ def draw_history(name: str, points: Sequence[tuple[float, int]], subtitle: str =
         r = radius + 4 if i == best else radius
         d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=pal.CREAM, width=2 if i == best else 1)
     bx, by = xy[best]
-    text.draw(d, (bx, by - 16), f"best {text.number(totals[best])}", 18, pal.INK, bold=True, anchor="mb")
     legend_y = top - 30
+    # The best game's label goes above its point, or below it when the legend line is in the way.
+    above = by - 16 - 24 > legend_y + 12
+    best_label = _("best {points}").format(points=text.number(totals[best]))
+    text.draw(
+        d, (bx, by - 16 if above else by + 16), best_label, 18, pal.INK, bold=True, anchor="mb" if above else "ma"
+    )
     d.line((left, legend_y, left + 40, legend_y), fill=pal.TILE["blue"], width=3)
-    text.draw(d, (left + 50, legend_y), "score of each game", 16, pal.INK_SOFT, anchor="lm")
-    d.line((left + 240, legend_y, left + 280, legend_y), fill=pal.VERMILION, width=4)
-    text.draw(d, (left + 290, legend_y), f"average of the last {AVERAGE_OF}", 16, pal.INK_SOFT, anchor="lm")
+    each = _("score of each game")
+    text.draw(d, (left + 50, legend_y), each, 16, pal.INK_SOFT, anchor="lm")
+    x = left + 50 + max(190, round(text.width(each, 16)) + 24)
+    d.line((x, legend_y, x + 40, legend_y), fill=pal.VERMILION, width=4)
+    average = _("average of the last {count}").format(count=AVERAGE_OF)
+    text.draw(d, (x + 50, legend_y), average, 16, pal.INK_SOFT, anchor="lm")
     return img

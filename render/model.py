@@ -24,10 +24,10 @@ from engine.data import (
     TRACK_SCORE,
 )
 
-# Names as players read them, from the vocabulary.
-KOKESHI_LABEL = {k: vocab.kokeshi(k) for k in KOKESHI}
+# Names as players read them, from the vocabulary, in the current language when read.
+KOKESHI_LABEL = vocab.Names(KOKESHI, vocab.kokeshi)
 KOKESHI_COLOR = dict(zip(KOKESHI, COLORS, strict=True))
-ANIMAL_LABEL = {a: vocab.animal(a) for a in ANIMALS}
+ANIMAL_LABEL = vocab.Names(ANIMALS, vocab.animal)
 TRACK_POINTS = dict(TRACK_SCORE)  # height -> points of a track reaching it
 LEVEL_AT = {h: i + 1 for i, h in enumerate(LEVEL_THRESHOLDS)}  # height -> quality level allowed from there
 PAIR_LABEL = f"\u2212{ADJACENCY_PENALTY}"

@@ -35,9 +35,9 @@ TILE: dict[str, RGB] = dict(
 TILE_DARK: dict[str, RGB] = dict(
     zip(COLORS, ((176, 70, 100), (92, 62, 140), (34, 88, 150), (58, 112, 46), (170, 124, 10)), strict=True)
 )
-# Letters on tiles and colour words, from the vocabulary: no two colours share a letter.
-LETTER: dict[str, str] = {c: vocab.color_letter(c) for c in COLORS}
-COLOR_WORD: dict[str, str] = {c: vocab.color(c) for c in COLORS}
+# Letters on tiles and colour words, from the vocabulary in the current language: no two colours share a letter.
+LETTER = vocab.Names(COLORS, vocab.color_letter)
+COLOR_WORD = vocab.Names(COLORS, vocab.color)
 
 # Seats in turn order: yellow, green, red, blue, with lightness falling in that order so they also differ in grey.
 SEAT: tuple[RGB, ...] = ((250, 208, 60), (110, 186, 100), (192, 52, 44), (28, 44, 110))

@@ -15,6 +15,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import engine.vocab as vocab
+from i18n import _, current, pgettext
 
 from . import boards as bd
 from . import draw as dr
@@ -109,7 +110,7 @@ def _text(
 
 
 @lru_cache(maxsize=64)
-def _static(kind: str, seats: int, side: str) -> Image.Image:
+def _static(kind: str, seats: int, side: str, locale: str = "en") -> Image.Image:
     """Everything that depends only on the decision kind, the number of seats and the board side."""
     g = PhoneLayout(kind, seats)
     img = Image.new("RGB", g.size, pal.BACKGROUND)
@@ -181,8 +182,8 @@ def _workshop_static(img: Image.Image, g: bd.Workshop) -> None:
 
 def _offer_static(img: Image.Image, box: Box) -> None:
     d = ImageDraw.Draw(img)
-    x0, y0, _, _ = box
-    tx.draw(d, (x0 + 16, y0 + 12), vocab._("Offer"), TITLE, pal.INK, bold=True)
+    x0, y0, _unused, _unused = box
+    tx.draw(d, (x0 + 16, y0 + 12), _("Offer"), TITLE, pal.INK, bold=True)
     for i in range(4):
         sx0, sy0, sx1, sy1 = _offer_slot(box, i)
         d.rounded_rectangle((sx0 - 3, sy0 - 3, sx1 + 3, sy1 + 3), radius=12, fill=pal.SLOT, outline=pal.SLOT_EDGE)
@@ -212,11 +213,11 @@ def _cell(box: Box, a: int, pos: int) -> Box:
 
 def _happiness_static(img: Image.Image, box: Box, side: str) -> None:
     d = ImageDraw.Draw(img)
-    x0, y0, _, _ = box
-    tx.draw(d, (x0 + 16, y0 + 10), vocab._("Happiness board"), TITLE, pal.INK, bold=True)
+    x0, y0, _unused, _unused = box
+    tx.draw(d, (x0 + 16, y0 + 10), _("Happiness board"), TITLE, pal.INK, bold=True)
     points = m.animal_points(side)
     for a, animal in enumerate(m.ANIMALS):
-        _, cy0, _, cy1 = _cell(box, a, 0)
+        _unused, cy0, _unused, cy1 = _cell(box, a, 0)
         dr.paste_center(img, icons.animal(animal, 60), x0 + 12 + _H_LABEL / 2, (cy0 + cy1) / 2)
         for pos in range(m.MAX_POSITION + 1):
             c = _cell(box, a, pos)
@@ -246,7 +247,7 @@ def _happiness_dynamic(img: Image.Image, box: Box, view: Mapping[str, Any], me: 
             stacks.setdefault(pos, []).append((order, seat))
         for pos, stack in stacks.items():
             c = _cell(box, a, pos)
-            for i, (_, seat) in enumerate(sorted(stack)[:4]):
+            for i, (_order, seat) in enumerate(sorted(stack)[:4]):
                 size = 30
                 x = c[0] + 8 + (i % 2) * (size + 6)
                 y = c[1] + 34 + (i // 2) * (size + 1) + (0 if len(stack) > 2 else 14)
@@ -285,7 +286,7 @@ def _offer_dynamic(img: Image.Image, box: Box, view: Mapping[str, Any], prompt: 
                 dr.paste_center(img, dr.glow(x1 - x0, y1 - y0, 10, width=5), (x0 + x1) / 2, (y0 + y1) / 2)
             dr.paste(img, tiles.sprite(tile, x1 - x0, y1 - y0, TEXT), x0, y0)
         else:
-            _text(img, ((x0 + x1) / 2, (y0 + y1) / 2), vocab._("empty"), TEXT, pal.INK_SOFT, anchor="mm")
+            _text(img, ((x0 + x1) / 2, (y0 + y1) / 2), _("empty"), TEXT, pal.INK_SOFT, anchor="mm")
     levels = sorted(int(o["id"].split(":")[1]) for o in prompt.get("options") or () if o["id"].startswith("quality:"))
     if levels:
         text = vocab.quality_offer(levels)
@@ -293,11 +294,11 @@ def _offer_dynamic(img: Image.Image, box: Box, view: Mapping[str, Any], prompt: 
 
 
 def _reserve_dynamic(img: Image.Image, box: Box, player: Mapping[str, Any]) -> None:
-    x0, y0, x1, _ = box
-    _text(img, (x0 + 16, y0 + 12), vocab._("Tiles to place"), TITLE, pal.INK, bold=True)
+    x0, y0, x1, _unused = box
+    _text(img, (x0 + 16, y0 + 12), _("Tiles to place"), TITLE, pal.INK, bold=True)
     entries = list(player.get("reserve") or [])
     if not entries:
-        _text(img, (x0 + 16, y0 + 110), vocab._("none"), TEXT, pal.INK_SOFT, anchor="lm")
+        _text(img, (x0 + 16, y0 + 110), _("none"), TEXT, pal.INK_SOFT, anchor="lm")
         return
     w, h = 150, 120
     fit = max(1, (x1 - x0 - 32 + 16) // (w + 16))
@@ -306,7 +307,7 @@ def _reserve_dynamic(img: Image.Image, box: Box, player: Mapping[str, Any]) -> N
         tx0 = x0 + 16 + i * (w + 16)
         dr.paste(img, tiles.sprite(tile, w, h, TEXT), tx0, y0 + 60)
         track = entry.get("track")
-        where = vocab.kokeshi(track) if track in m.KOKESHI else vocab._("any track")
+        where = vocab.kokeshi(track) if track in m.KOKESHI else pgettext("under a tile", "any track")
         _text(img, (tx0 + w / 2, y0 + 60 + h + 6), where, TEXT, pal.INK, anchor="ma", max_width=w + 12)
     if len(entries) > fit:
         _text(img, (x1 - 16, y0 + 12), f"+{len(entries) - fit}", TEXT, pal.INK, bold=True, anchor="ra")
@@ -361,8 +362,8 @@ def _workshop_dynamic(
 
 def _scores(img: Image.Image, box: Box, view: Mapping[str, Any], me: int) -> None:
     d = ImageDraw.Draw(img)
-    x0, y0, x1, _ = box
-    _text(img, (x0 + 16, y0 + 10), vocab._("Scores"), TITLE, pal.INK, bold=True)
+    x0, y0, x1, _unused = box
+    _text(img, (x0 + 16, y0 + 10), _("Scores"), TITLE, pal.INK, bold=True)
     for seat, p in enumerate(list(view.get("players") or [])[:4]):
         y = y0 + 52 + seat * SCORE_ROW
         if seat == me:
@@ -376,7 +377,7 @@ def _scores(img: Image.Image, box: Box, view: Mapping[str, Any], me: int) -> Non
         sx = x1 - 16 - pts.width - 24 - round(tx.width(rec, TEXT, True)) - star.width - 6
         dr.paste(img, star, sx, y + (SCORE_ROW - 4 - star.height) / 2)
         _text(img, (sx + star.width + 6, y + (SCORE_ROW - 4) / 2), rec, TEXT, pal.INK, bold=True, anchor="lm")
-        name = str(p.get("name", ""))
+        name = vocab.seat_name(p.get("name", ""))
         tx.draw(
             d,
             (x0 + 68, y + (SCORE_ROW - 4) / 2),
@@ -426,7 +427,7 @@ def draw_turn(
     kind = kind if kind in KINDS else "advance"
     seat = m.seat_of(view, name)
     g = PhoneLayout(kind, max(1, min(4, len(players))))
-    img = _static(kind, g.seats, str(view.get("side", "basic"))).copy()
+    img = _static(kind, g.seats, str(view.get("side", "basic")), current()).copy()
     _header(img, view, kind, str(name))
     me = players[seat] if seat >= 0 else {}
     if g.panel == _OFFER:
@@ -444,5 +445,5 @@ def draw_turn(
 
 
 def _workshop_title(img: Image.Image, box: Box, name: str) -> None:
-    text = vocab._("{name}'s workshop").format(name=tx.fit(name, TITLE, True, 560))
+    text = _("{name}'s workshop").format(name=tx.fit(vocab.seat_name(name), TITLE, True, 560))
     _text(img, (box[0] + 16, box[1] + 10), text, TITLE, pal.INK, bold=True)

@@ -9,6 +9,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+import engine.vocab as vocab
+from i18n import _, current
+
 from . import boards as bd
 from . import draw as dr
 from . import icons
@@ -99,27 +102,34 @@ def _header(img: Image.Image, view: Mapping[str, Any], width: int) -> None:
     phase = view.get("phase")
     rnd = int(view.get("round", 0) or 0)
     side = str(view.get("side", "basic"))
-    solo = " \u00b7 solo" if view.get("solo") else ""
-    where = "Setup" if phase == "setup" else f"Round {rnd}"
+    where = _("Setup") if phase == "setup" else _("Round {number}").format(number=rnd)
+    side_name = _("advanced side") if side == "advanced" else _("basic side")
+    if view.get("solo"):
+        status = _("{round} \u00b7 {side} \u00b7 solo").format(round=where, side=side_name)
+    else:
+        status = _("{round} \u00b7 {side}").format(round=where, side=side_name)
     tx.draw(d, (MARGIN + 8, HEADER_H / 2), "KOKESHI", 26, pal.CREAM, bold=True, anchor="lm")
-    tx.draw(d, (MARGIN + 160, HEADER_H / 2), f"{where} \u00b7 {side} side{solo}", 18, pal.GOLD_LIGHT, anchor="lm")
+    tx.draw(d, (MARGIN + 160, HEADER_H / 2), status, 18, pal.GOLD_LIGHT, anchor="lm")
     x_right = width - MARGIN - 8
     current = view.get("current")
     seat = m.seat_of(view, current)
     if seat >= 0 and phase != "over":
         x = 560
         dr.paste(img, icons.seat_disc(seat, 30), x, (HEADER_H - 30) / 2)
-        label = tx.fit(str(current), 20, True, 300)
+        label = tx.fit(vocab.seat_name(current), 20, True, 300)
         tx.draw(d, (x + 40, HEADER_H / 2), label, 20, pal.CREAM, bold=True, anchor="lm")
         tx.draw(
             d, (x + 48 + tx.width(label, 20, True), HEADER_H / 2), _next_label(view), 18, pal.GOLD_LIGHT, anchor="lm"
         )
     if phase == "over":
-        banner = dr.pill("GAME OVER", 20, pal.VERMILION, pal.CREAM)
+        banner = dr.pill(_("GAME OVER"), 20, pal.VERMILION, pal.CREAM)
         dr.paste(img, banner, x_right - banner.width, (HEADER_H - banner.height) / 2)
     elif view.get("end_triggered"):
         last = view.get("final_round")
-        label = f"FINAL ROUND {last}" if last and rnd >= last else f"END TRIGGERED \u2014 last round {last}"
+        if last and rnd >= last:
+            label = _("FINAL ROUND {number}").format(number=last)
+        else:
+            label = _("END TRIGGERED \u2014 last round {number}").format(number=last)
         banner = dr.pill(label, 18, pal.VERMILION, pal.CREAM)
         dr.paste(img, banner, x_right - banner.width, (HEADER_H - banner.height) / 2)
 
@@ -128,14 +138,14 @@ def _next_label(view: Mapping[str, Any]) -> str:
     prompt = view.get("prompt") or {}
     kind = prompt.get("kind")
     return {
-        "setup": "places starting tiles",
-        "advance": "advances a kokeshi",
-        "effect": "chooses an effect",
-        "kokeshi": "chooses a kokeshi",
-        "animal": "chooses an animal",
-        "buy": "buys a tile",
-        "place": "places a tile",
-    }.get(kind, "to play")
+        "setup": _("places starting tiles"),
+        "advance": _("advances a kokeshi"),
+        "effect": _("chooses an effect"),
+        "kokeshi": _("chooses a kokeshi"),
+        "animal": _("chooses an animal"),
+        "buy": _("buys a tile"),
+        "place": _("places a tile"),
+    }.get(kind, _("to play"))
 
 
 def _player_title(
@@ -148,7 +158,7 @@ def _player_title(
     disc = icons.seat_disc(seat, size + 8)
     dr.paste(img, disc, x, y)
     total = (p.get("score") or {}).get("total", 0)
-    right = dr.pill(f"{total} pts", max(size - 2, tx.MIN_SIZE), pal.WOOD_DARK, pal.CREAM)
+    right = dr.pill(vocab.points(int(total)), max(size - 2, tx.MIN_SIZE), pal.WOOD_DARK, pal.CREAM)
     dr.paste(img, right, x + width - right.width, y + (disc.height - right.height) / 2)
     rec = int(p.get("recognitions", 0) or 0)
     star = icons.star(size)
@@ -158,11 +168,11 @@ def _player_title(
     name_x = x + disc.width + 8
     badge = None
     if view.get("current") == p.get("name") and view.get("phase") != "over":
-        badge = dr.pill("to play", tx.MIN_SIZE, pal.GOLD, pal.INK)
+        badge = dr.pill(_("to play"), tx.MIN_SIZE, pal.GOLD, pal.INK)
     elif actor is not None and actor == p.get("name"):
-        badge = dr.pill("last turn", tx.MIN_SIZE, pal.GOLD_LIGHT, pal.INK)
+        badge = dr.pill(_("last turn"), tx.MIN_SIZE, pal.GOLD_LIGHT, pal.INK)
     room = rec_x - name_x - 10 - (badge.width + 8 if badge else 0)
-    label = tx.fit(str(p.get("name", "")), size + 2, True, max(40, room))
+    label = tx.fit(vocab.seat_name(p.get("name", "")), size + 2, True, max(40, room))
     tx.draw(d, (name_x, y + disc.height / 2), label, size + 2, pal.INK, bold=True, anchor="lm")
     if badge:
         dr.paste(img, badge, name_x + tx.width(label, size + 2, True) + 8, y + (disc.height - badge.height) / 2)
@@ -176,7 +186,7 @@ def _scores(img: Image.Image, view: Mapping[str, Any], box: Box, highlight: int,
     col_w = 64
     name_w = x1 - x0 - col_w * len(bd.SCORE_COLUMNS)
     row_h = 25
-    for j, (_, label) in enumerate(bd.SCORE_COLUMNS):
+    for j, label in enumerate(bd.SCORE_COLUMNS.values()):
         cx = x0 + name_w + j * col_w + col_w / 2
         tx.draw(d, (cx, y0 + 2), label, tx.MIN_SIZE, pal.INK_SOFT, anchor="ma")
     for i, p in enumerate(players[:4]):
@@ -184,10 +194,10 @@ def _scores(img: Image.Image, view: Mapping[str, Any], box: Box, highlight: int,
         if i == highlight:
             d.rounded_rectangle((x0, y, x1, y + row_h - 2), radius=6, fill=pal.shade(pal.GOLD_LIGHT, 1.3))
         dr.paste(img, icons.seat_disc(i, 20), x0 + 4, y + (row_h - 22) / 2)
-        name = str(p.get("name", ""))
+        name = vocab.seat_name(p.get("name", ""))
         tx.draw(d, (x0 + 30, y + row_h / 2 - 1), name, 15, pal.INK, bold=True, anchor="lm", max_width=name_w - 36)
         score = p.get("score") or {}
-        for j, (key, _) in enumerate(bd.SCORE_COLUMNS):
+        for j, key in enumerate(bd.SCORE_COLUMNS):
             cx = x0 + name_w + j * col_w + col_w / 2
             value = int(score.get(key, 0) or 0)
             ink = pal.VERMILION if value < 0 else pal.INK
@@ -222,7 +232,7 @@ def _scores(img: Image.Image, view: Mapping[str, Any], box: Box, highlight: int,
 
 
 @lru_cache(maxsize=8)
-def _table_static(n: int, side: str, slots_key: tuple) -> Image.Image:
+def _table_static(n: int, side: str, slots_key: tuple, locale: str = "en") -> Image.Image:
     """The parts of a table picture that depend only on the seat count and the board side."""
     lay = TableLayout(n)
     img = Image.new("RGB", TABLE_SIZE, pal.BACKGROUND)
@@ -231,10 +241,10 @@ def _table_static(n: int, side: str, slots_key: tuple) -> Image.Image:
     for box in (lay.focus_panel, lay.happiness_panel, lay.market_panel, lay.others_panel):
         dr.panel(d, box)
     bd.workshop_static(img, lay.focus_board)
-    x0, y0, _, _ = lay.reserve_box
-    tx.draw(d, (x0, y0), "Reserve", 15, pal.INK, bold=True)
-    hx0, hy0, _, _ = lay.happiness_panel
-    tx.draw(d, (hx0 + 16, hy0 + 10), "Happiness", 18, pal.INK, bold=True)
+    x0, y0, _unused, _unused = lay.reserve_box
+    tx.draw(d, (x0, y0), _("Reserve"), 15, pal.INK, bold=True)
+    hx0, hy0, _unused, _unused = lay.happiness_panel
+    tx.draw(d, (hx0 + 16, hy0 + 10), _("Happiness"), 18, pal.INK, bold=True)
     slots = [{"animals": list(a), "position": p} for a, p in slots_key]
     bd.happiness_static(img, lay.happiness, side, slots)
     bd.market_static(img, lay.market)
@@ -256,13 +266,13 @@ def draw_table(view: Mapping[str, Any], events: Sequence[Any] = (), focus: str |
     hl = m.highlights(events)
     fi = min(m.focus_index(view, focus, hl), n - 1)
     lay = TableLayout(n)
-    img = _table_static(n, str(view.get("side", "basic")), _slots_key(view)).copy()
+    img = _table_static(n, str(view.get("side", "basic")), _slots_key(view), current()).copy()
     _header(img, view, TABLE_SIZE[0])
     if players:
-        fx0, fy0, fx1, _ = lay.focus_panel
+        fx0, fy0, fx1, _unused = lay.focus_panel
         _player_title(img, view, fi, fx0 + 12, fy0 + 8, fx1 - fx0 - 24, 20, hl.actor)
         bd.workshop_dynamic(img, lay.focus_board, players[fi], hl)
-        rx0, ry0, rx1, _ = lay.reserve_box
+        rx0, ry0, rx1, _unused = lay.reserve_box
         bd.reserve(img, rx0 + 80, ry0, rx1 - rx0 - 80, players[fi].get("reserve") or [], hl)
         _scores(img, view, lay.scores_box, fi, m.gains(view, hl))
     bd.happiness_dynamic(img, lay.happiness, view, hl)
@@ -275,6 +285,6 @@ def draw_table(view: Mapping[str, Any], events: Sequence[Any] = (), focus: str |
         entries = players[seat].get("reserve") or []
         if entries:
             ry = g.y + g.height + 8
-            tx.draw(ImageDraw.Draw(img), (g.x, ry + 12), "Reserve", tx.MIN_SIZE, pal.INK, bold=True, anchor="lm")
+            tx.draw(ImageDraw.Draw(img), (g.x, ry + 12), _("Reserve"), tx.MIN_SIZE, pal.INK, bold=True, anchor="lm")
             bd.reserve_small(img, g.x + 70, ry, g.width - 70, entries, hl)
     return img

@@ -10,6 +10,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import engine.vocab as vocab
+from engine.vocab import N_
+from i18n import _, current, format_number, ngettext
 
 from . import boards as bd
 from . import draw as dr
@@ -23,7 +25,7 @@ BOARD_SIZE = (1400, 980)
 FINAL_SIZE = (1600, 1000)
 GLOSSARY_SIZE = (1600, 1000)
 
-SCORE_LABELS = {key: (vocab.score_item(key), vocab.score_rule(key)) for key in vocab.SCORE_ITEMS}
+SCORE_LABELS = vocab.Names(vocab.SCORE_ITEMS, lambda key: (vocab.score_item(key), vocab.score_rule(key)))
 
 
 def _title_bar(img: Image.Image, title: str, subtitle: str) -> None:
@@ -38,12 +40,13 @@ def _title_bar(img: Image.Image, title: str, subtitle: str) -> None:
 
 def _round_label(view: Mapping[str, Any]) -> str:
     if view.get("phase") == "setup":
-        where = "Setup"
+        where = _("Setup")
     elif view.get("phase") == "over":
-        where = "Game over"
+        where = _("Game over")
     else:
-        where = f"Round {int(view.get('round', 0) or 0)}"
-    return f"{where} \u00b7 {view.get('side', 'basic')} side"
+        where = _("Round {number}").format(number=int(view.get("round", 0) or 0))
+    side = _("advanced side") if view.get("side") == "advanced" else _("basic side")
+    return _("{round} \u00b7 {side}").format(round=where, side=side)
 
 
 # ---------------------------------------------------------------- one workshop, large
@@ -56,7 +59,7 @@ def _board_geometry() -> bd.Workshop:
 
 
 @lru_cache(maxsize=4)
-def _board_static(side: str) -> Image.Image:
+def _board_static(side: str, locale: str = "en") -> Image.Image:
     img = Image.new("RGB", BOARD_SIZE, pal.BACKGROUND)
     d = ImageDraw.Draw(img)
     g = _board_geometry()
@@ -65,9 +68,9 @@ def _board_static(side: str) -> Image.Image:
     dr.panel(d, left)
     dr.panel(d, right)
     bd.workshop_static(img, g)
-    tx.draw(d, (g.x, g.y + g.height + 10), "Reserve", 16, pal.INK, bold=True)
-    x0, y0, x1, _ = right
-    tx.draw(d, (x0 + 18, y0 + 14), "Score now", 18, pal.INK, bold=True)
+    tx.draw(d, (g.x, g.y + g.height + 10), _("Reserve"), 16, pal.INK, bold=True)
+    x0, y0, x1, _bottom = right
+    tx.draw(d, (x0 + 18, y0 + 14), _("Score now"), 18, pal.INK, bold=True)
     for i, key in enumerate(SCORE_LABELS):
         label, hint = SCORE_LABELS[key]
         y = y0 + 48 + i * 40
@@ -77,7 +80,7 @@ def _board_static(side: str) -> Image.Image:
         if hint:
             tx.draw(d, (x0 + 120, y + 12), hint, tx.MIN_SIZE, pal.INK_SOFT, anchor="lm")
     hy = y0 + 48 + len(SCORE_LABELS) * 40 + 20
-    tx.draw(d, (x0 + 18, hy), "Happiness", 18, pal.INK, bold=True)
+    tx.draw(d, (x0 + 18, hy), _("Happiness"), 18, pal.INK, bold=True)
     values = m.animal_points(side)
     cell = (x1 - x0 - 36 - 70) // (m.MAX_POSITION + 1)
     for a, animal in enumerate(m.ANIMALS):
@@ -98,9 +101,9 @@ def _board_static(side: str) -> Image.Image:
 def _legend_small(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int) -> None:
     """What the board's marks mean."""
     rows = [
-        (dr.pill(m.PAIR_LABEL, tx.MIN_SIZE, pal.VERMILION, pal.CREAM), "same-colour neighbours (home included)"),
-        (bd.threshold_sample(), "track value at that height; stars: quality level"),
-        (icons.crown(22), f"leads that animal (+{m.LEAD_BONUS} at the end)"),
+        (dr.pill(m.PAIR_LABEL, tx.MIN_SIZE, pal.VERMILION, pal.CREAM), _("same-colour neighbours (home included)")),
+        (bd.threshold_sample(), _("track value at that height; stars: quality level")),
+        (icons.crown(22), _("leads that animal (+{points} at the end)").format(points=m.LEAD_BONUS)),
     ]
     for i, (sprite, label) in enumerate(rows):
         yy = y + i * 30
@@ -115,16 +118,16 @@ def draw_board(view: Mapping[str, Any], player: str) -> Image.Image:
     if seat < 0:
         raise ValueError(f"no player {player!r} in this view")
     p = players[seat]
-    img = _board_static(str(view.get("side", "basic"))).copy()
+    img = _board_static(str(view.get("side", "basic")), current()).copy()
     d = ImageDraw.Draw(img)
-    _title_bar(img, "Workshop", _round_label(view))
+    _title_bar(img, _("Workshop"), _round_label(view))
     g = _board_geometry()
     disc = icons.seat_disc(seat, 36)
     dr.paste(img, disc, g.x, HEADER_H + 20)
     tx.draw(
         d,
         (g.x + 46, HEADER_H + 38),
-        str(p.get("name", "")),
+        vocab.seat_name(p.get("name", "")),
         24,
         pal.INK,
         bold=True,
@@ -135,7 +138,12 @@ def draw_board(view: Mapping[str, Any], player: str) -> Image.Image:
     star = icons.star(24)
     dr.paste(img, star, g.x + g.width - 150, HEADER_H + 26)
     tx.draw(
-        d, (g.x + g.width - 120, HEADER_H + 38), f"{rec} recognition{'s' if rec != 1 else ''}", 16, pal.INK, anchor="lm"
+        d,
+        (g.x + g.width - 120, HEADER_H + 38),
+        ngettext("{count} recognition", "{count} recognitions", rec).format(count=rec),
+        16,
+        pal.INK,
+        anchor="lm",
     )
     hl = m.Highlights()
     bd.workshop_dynamic(img, g, p, hl)
@@ -182,19 +190,19 @@ def draw_final(view: Mapping[str, Any], scores: Mapping[str, Any], ranking: Sequ
     """Final ranking with every score item, the happiness board and every workshop (see `render.final`)."""
     players = list(view.get("players") or [])[:4]
     n = max(1, len(players))
-    img = _final_static(n, str(view.get("side", "basic")), _slots_key(view)).copy()
+    img = _final_static(n, str(view.get("side", "basic")), _slots_key(view), current()).copy()
     d = ImageDraw.Draw(img)
     order = [name for name in ranking if m.seat_of(view, name) >= 0]
     order += [p.get("name") for p in players if p.get("name") not in order]
-    winner = order[0] if order else ""
-    _title_bar(img, "Final scores", _round_label(view))
+    winner = vocab.seat_name(order[0]) if order else ""
+    _title_bar(img, _("Final scores"), _round_label(view))
     if winner:
         wx = 620
         tx.draw(d, (wx, HEADER_H / 2), tx.fit(f"{winner}", 20, True, 300), 20, pal.GOLD_LIGHT, bold=True, anchor="lm")
         tx.draw(
             d,
             (wx + tx.width(tx.fit(winner, 20, True, 300), 20, True) + 10, HEADER_H / 2),
-            "wins!",
+            _("wins!"),
             20,
             pal.CREAM,
             bold=True,
@@ -216,7 +224,9 @@ def draw_final(view: Mapping[str, Any], scores: Mapping[str, Any], ranking: Sequ
         d.ellipse((x0, y + 10, x0 + 46, y + 56), fill=medal, outline=pal.INK, width=2)
         tx.draw(d, (x0 + 23, y + 33), str(r + 1), 22, pal.INK, bold=True, anchor="mm")
         dr.paste(img, icons.seat_disc(seat, 32), x0 + 58, y + 17)
-        tx.draw(d, (x0 + 100, y + 33), name, 22, pal.INK, bold=True, anchor="lm", max_width=col0 - x0 - 110)
+        tx.draw(
+            d, (x0 + 100, y + 33), vocab.seat_name(name), 22, pal.INK, bold=True, anchor="lm", max_width=col0 - x0 - 110
+        )
         for j, key in enumerate(SCORE_LABELS):
             cx = col0 + j * 80 + 40
             value = int(sc.get(key, 0) or 0)
@@ -242,10 +252,12 @@ def draw_final(view: Mapping[str, Any], scores: Mapping[str, Any], ranking: Sequ
 def _margin(view: Mapping[str, Any], winner: str, totals: list[int]) -> str:
     diff = totals[0] - totals[1]
     if diff > 0:
-        return f"{winner} wins by {diff} point{'s' if diff != 1 else ''}."
+        return ngettext("{winner} wins by {points} point.", "{winner} wins by {points} points.", diff).format(
+            winner=winner, points=format_number(diff)
+        )
     if view.get("solo"):
-        return "A tie goes to the automa: beat its score to win."
-    return "Tied on points: more animal points, then more track points, then the later seat wins."
+        return _("A tie goes to the automa: beat its score to win.")
+    return _("Tied on points: more animal points, then more track points, then the later seat wins.")
 
 
 def _mini_title(img: Image.Image, view: Mapping[str, Any], seat: int, g: bd.Workshop) -> None:
@@ -253,12 +265,12 @@ def _mini_title(img: Image.Image, view: Mapping[str, Any], seat: int, g: bd.Work
     p = (view.get("players") or [])[seat]
     dr.paste(img, icons.seat_disc(seat, 24), g.x, g.y - 34)
     total = int((p.get("score") or {}).get("total", 0) or 0)
-    tag = dr.pill(f"{total} pts", 15, pal.WOOD_DARK, pal.CREAM)
+    tag = dr.pill(vocab.points(int(total)), 15, pal.WOOD_DARK, pal.CREAM)
     dr.paste(img, tag, g.x + g.width - tag.width, g.y - 34)
     tx.draw(
         d,
         (g.x + 32, g.y - 22),
-        str(p.get("name", "")),
+        vocab.seat_name(p.get("name", "")),
         16,
         pal.INK,
         bold=True,
@@ -286,7 +298,7 @@ def _slots_key(view: Mapping[str, Any]) -> tuple:
 
 
 @lru_cache(maxsize=8)
-def _final_static(n: int, side: str, slots_key: tuple) -> Image.Image:
+def _final_static(n: int, side: str, slots_key: tuple, locale: str = "en") -> Image.Image:
     img = Image.new("RGB", FINAL_SIZE, pal.BACKGROUND)
     d = ImageDraw.Draw(img)
     top = HEADER_H + 10
@@ -296,16 +308,16 @@ def _final_static(n: int, side: str, slots_key: tuple) -> Image.Image:
         tx.draw(
             d,
             (col0 + j * 80 + 40 + (10 if key == "total" else 0), top + 16),
-            SCORE_LABELS[key][0],
+            vocab.score_heading(key),
             16,
             pal.INK_SOFT,
             bold=True,
             anchor="ma",
         )
-    tx.draw(d, (x0, top + 16), "Ranking", 18, pal.INK, bold=True)
+    tx.draw(d, (x0, top + 16), _("Ranking"), 18, pal.INK, bold=True)
     hap = _final_happiness()
     dr.panel(d, (MARGIN, top + 390, 940, FINAL_SIZE[1] - MARGIN))
-    tx.draw(d, (x0, top + 402), "Happiness", 18, pal.INK, bold=True)
+    tx.draw(d, (x0, top + 402), _("Happiness"), 18, pal.INK, bold=True)
     slots = [{"animals": list(a), "position": p} for a, p in slots_key]
     bd.happiness_static(img, hap, side, slots)
     # How each item was counted, under the happiness board.
@@ -315,8 +327,14 @@ def _final_static(n: int, side: str, slots_key: tuple) -> Image.Image:
         label, hint = SCORE_LABELS[key]
         cx = x0 + (i % 3) * 300
         cy = y + (i // 3) * 26
-        tx.draw(d, (cx, cy), f"{label}:", tx.MIN_SIZE, pal.INK, bold=True)
-        tx.draw(d, (cx + tx.width(label + ":", tx.MIN_SIZE, True) + 6, cy), hint, tx.MIN_SIZE, pal.INK_SOFT)
+        tx.draw(d, (cx, cy), _("{item}:").format(item=label), tx.MIN_SIZE, pal.INK, bold=True)
+        tx.draw(
+            d,
+            (cx + tx.width(_("{item}:").format(item=label), tx.MIN_SIZE, True) + 6, cy),
+            hint,
+            tx.MIN_SIZE,
+            pal.INK_SOFT,
+        )
     dr.panel(d, (952, top, FINAL_SIZE[0] - MARGIN, FINAL_SIZE[1] - MARGIN))
     for i in range(n):
         bd.workshop_static(img, _final_board(n, i))
@@ -340,26 +358,47 @@ _TYPE_ORDER = (
     "animal2",
     "quality",
 )
+# Each tile type's name and what it does, translated when drawn.
 _TYPE_TEXT = {
-    "start1": ("Starting tile, 1 dot", "White bar. Advance the kokeshi of its colour, or the next one to the right."),
-    "start2": ("Starting tile, 2 dots", "White bar. Advance the kokeshi of its colour, or the one two tracks right."),
-    "plus1": ("Pair, 1 dot", "Advance the kokeshi of its colour, or the next one to the right (wrapping)."),
-    "plus4": ("Pair, 4 dots", "Advance the kokeshi of its colour, or the one four tracks right (wrapping)."),
-    "left": ("Left arrow", "Advance a kokeshi on a track left of this tile, or the kokeshi of its colour."),
-    "right": ("Right arrow", "Advance the kokeshi of its colour, or a kokeshi on a track right of this tile."),
-    "double": (
-        "Double chevron",
-        "Advance the kokeshi of its colour, or any kokeshi two spaces (only the second counts).",
+    "start1": (
+        N_("Starting tile, 1 dot"),
+        N_("White bar. Advance the kokeshi of its colour, or the next one to the right."),
     ),
-    "any_animal": ("Chevron or paw", "Advance any kokeshi one space, or your disc on an animal track of your choice."),
-    "buy_any": ("Coin or chevron", "Buy an offer tile for your side reserve (any track), or advance any kokeshi."),
-    "buy_here": ("Kokeshi + coin", "Both: advance the kokeshi of its colour, then buy an offer tile for this track."),
-    "animal1": ("Kokeshi + animal", "Both: advance the kokeshi of its colour, then your disc on the animal shown."),
-    "animal2": ("Kokeshi + animal", "Same as the other animal tile of its colour, with its second animal."),
+    "start2": (
+        N_("Starting tile, 2 dots"),
+        N_("White bar. Advance the kokeshi of its colour, or the one two tracks right."),
+    ),
+    "plus1": (N_("Pair, 1 dot"), N_("Advance the kokeshi of its colour, or the next one to the right (wrapping).")),
+    "plus4": (N_("Pair, 4 dots"), N_("Advance the kokeshi of its colour, or the one four tracks right (wrapping).")),
+    "left": (N_("Left arrow"), N_("Advance a kokeshi on a track left of this tile, or the kokeshi of its colour.")),
+    "right": (N_("Right arrow"), N_("Advance the kokeshi of its colour, or a kokeshi on a track right of this tile.")),
+    "double": (
+        N_("Double chevron"),
+        N_("Advance the kokeshi of its colour, or any kokeshi two spaces (only the second counts)."),
+    ),
+    "any_animal": (
+        N_("Chevron or paw"),
+        N_("Advance any kokeshi one space, or your disc on an animal track of your choice."),
+    ),
+    "buy_any": (
+        N_("Coin or chevron"),
+        N_("Buy an offer tile for your side reserve (any track), or advance any kokeshi."),
+    ),
+    "buy_here": (
+        N_("Kokeshi + coin"),
+        N_("Both: advance the kokeshi of its colour, then buy an offer tile for this track."),
+    ),
+    "animal1": (
+        N_("Kokeshi + animal"),
+        N_("Both: advance the kokeshi of its colour, then your disc on the animal shown."),
+    ),
+    "animal2": (N_("Kokeshi + animal"), N_("Same as the other animal tile of its colour, with its second animal.")),
     "quality": (
-        "Quality tile",
-        f"Stars = level 1-{len(m.LEVEL_AT)}, placed from height {' / '.join(map(str, m.LEVEL_THRESHOLDS))}; "
-        "worth its points. A kokeshi landing on it moves up one more space.",
+        N_("Quality tile"),
+        N_(
+            "Stars = level 1-{levels}, placed from height {heights}; worth its points. "
+            "A kokeshi landing on it moves up one more space."
+        ),
     ),
 }
 
@@ -379,74 +418,79 @@ def _example_tiles() -> dict[str, dict]:
 
 def draw_glossary() -> Image.Image:
     """Every tile type with what it does, and the meaning of the marks (see `render.glossary`)."""
-    return _glossary().copy()
+    return _glossary(current()).copy()
 
 
-@lru_cache(maxsize=1)
-def _glossary() -> Image.Image:
+GLOSSARY_COLUMN = 790  # width of one column of tile types
+GLOSSARY_WRAP = 78  # characters per line of a tile type's description, at most three lines
+
+
+@lru_cache(maxsize=4)
+def _glossary(locale: str = "en") -> Image.Image:
     img = Image.new("RGB", GLOSSARY_SIZE, pal.BACKGROUND)
     d = ImageDraw.Draw(img)
-    _title_bar(img, "Tiles and marks", "'/' choose one side \u00b7 '+' do both")
+    _title_bar(img, _("Tiles and marks"), _("'/' choose one side \u00b7 '+' do both"))
     top = HEADER_H + 10
     dr.panel(d, (MARGIN, top, GLOSSARY_SIZE[0] - MARGIN, 780))
     examples = _example_tiles()
     per_col = 7
     for i, type_ in enumerate(_TYPE_ORDER):
         col, row = i // per_col, i % per_col
-        x = MARGIN + 20 + col * 790
+        x = MARGIN + 20 + col * GLOSSARY_COLUMN
         y = top + 14 + row * 100
         tile = examples[type_]
         dr.paste(img, tiles.sprite(tile, 100, 86), x, y)
-        title, body = _TYPE_TEXT[type_]
+        title, body = (_(words) for words in _TYPE_TEXT[type_])
+        if type_ == "quality":
+            body = body.format(levels=len(m.LEVEL_AT), heights=" / ".join(map(str, m.LEVEL_THRESHOLDS)))
         tx.draw(d, (x + 116, y + 6), title, 17, pal.INK, bold=True)
-        tx.draw(
-            d,
-            (x + 116 + tx.width(title, 17, True) + 10, y + 8),
-            f"({type_}, e.g. {tile['effect']})",
-            tx.MIN_SIZE,
-            pal.INK_SOFT,
-        )
-        for j, line in enumerate(textwrap.wrap(body, 78)[:3]):
+        # An example tile in words, when it fits beside the title (it only repeats the title where it does not).
+        example = _("(e.g. {tile})").format(tile=vocab.tile(tile["id"]))
+        example_x = x + 116 + tx.width(title, 17, True) + 10
+        if example_x + tx.width(example, tx.MIN_SIZE) <= min(x + GLOSSARY_COLUMN - 20, GLOSSARY_SIZE[0] - MARGIN - 16):
+            tx.draw(d, (example_x, y + 8), example, tx.MIN_SIZE, pal.INK_SOFT)
+        for j, line in enumerate(textwrap.wrap(body, GLOSSARY_WRAP)[:3]):
             tx.draw(d, (x + 116, y + 32 + j * 20), line, 15, pal.INK)
     # Legend: colours, kokeshi, animals, seats, marks.
     dr.panel(d, (MARGIN, 790, GLOSSARY_SIZE[0] - MARGIN, GLOSSARY_SIZE[1] - MARGIN))
     x, y = MARGIN + 20, 802
-    tx.draw(d, (x, y), "Colours", 16, pal.INK, bold=True)
+    tx.draw(d, (x, y), _("Colours"), 16, pal.INK, bold=True)
     for i, color in enumerate(pal.TILE):
         cx = x + i * 86
         dr.paste(img, tiles.sprite({"kind": "normal", "color": color, "type": "", "effect": ""}, 34, 28), cx, y + 26)
         tx.draw(d, (cx + 38, y + 40), pal.COLOR_WORD[color], tx.MIN_SIZE, pal.INK, anchor="lm")
-    tx.draw(d, (x + 450, y), "Kokeshi (tracks left to right)", 16, pal.INK, bold=True)
+    tx.draw(d, (x + 450, y), _("Kokeshi (tracks left to right)"), 16, pal.INK, bold=True)
     for k, kokeshi in enumerate(m.KOKESHI):
         cx = x + 450 + k * 112
         dr.paste(img, icons.kokeshi(kokeshi, 26), cx, y + 24)
         tx.draw(d, (cx + 30, y + 50), m.KOKESHI_LABEL[kokeshi], tx.MIN_SIZE, pal.INK, anchor="lm")
-    tx.draw(d, (x + 1030, y), "Animals", 16, pal.INK, bold=True)
+    tx.draw(d, (x + 1030, y), _("Animals"), 16, pal.INK, bold=True)
     for a, animal in enumerate(m.ANIMALS):
         cx = x + 1030 + a * 130
         dr.paste(img, icons.animal(animal, 40), cx, y + 26)
         tx.draw(d, (cx + 46, y + 46), m.ANIMAL_LABEL[animal], tx.MIN_SIZE, pal.INK, anchor="lm")
     y2 = y + 96
-    tx.draw(d, (x, y2), "Players", 16, pal.INK, bold=True)
-    for s, label in enumerate(("1st seat", "2nd seat", "3rd seat", "4th seat")):
+    tx.draw(d, (x, y2), _("Players"), 16, pal.INK, bold=True)
+    for s, label in enumerate((_("1st seat"), _("2nd seat"), _("3rd seat"), _("4th seat"))):
         cx = x + 80 + s * 100
         dr.paste(img, icons.seat_disc(s, 28), cx, y2 - 4)
         tx.draw(d, (cx + 32, y2 + 10), label, tx.MIN_SIZE, pal.INK, anchor="lm")
     marks = [
-        (dr.pill(m.PAIR_LABEL, tx.MIN_SIZE, pal.VERMILION, pal.CREAM), "same-colour pair"),
-        (icons.crown(22), "leads that animal"),
-        (dr.glow(24, 18, 5), "changed last turn"),
-        (icons.bag(28), "tiles in the bag"),
+        (dr.pill(m.PAIR_LABEL, tx.MIN_SIZE, pal.VERMILION, pal.CREAM), _("same-colour pair")),
+        (icons.crown(22), _("leads that animal")),
+        (dr.glow(24, 18, 5), _("changed last turn")),
+        (icons.bag(28), _("tiles in the bag")),
     ]
     h = m.SAMPLE_HEIGHT
     more = [
         (
             bd.threshold_sample(),
-            f"at height {h}: level-{m.LEVEL_AT.get(h, 0)} quality tiles may be bought, "
-            f"a track this high scores {m.TRACK_POINTS.get(h, 0)}",
+            _(
+                "at height {height}: level-{level} quality tiles may be bought, a track this high scores {points}"
+            ).format(height=h, level=m.LEVEL_AT.get(h, 0), points=m.TRACK_POINTS.get(h, 0)),
         ),
-        (dr.burst(f"+{m.TOP_POINTS}", 34), f"a kokeshi passed the top (+{m.TOP_POINTS})"),
-        (_red_line_sample(), "red line: a recognition"),
+        (dr.burst(f"+{m.TOP_POINTS}", 34), _("a kokeshi passed the top (+{points})").format(points=m.TOP_POINTS)),
+        (_red_line_sample(), _("red line: a recognition")),
     ]
     for row, items in ((y2 + 10, marks), (y2 + 56, more)):
         mx = x + 500 if row == y2 + 10 else x

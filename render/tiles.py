@@ -6,6 +6,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from i18n import current
+
 from . import icons
 from . import model as m
 from . import palette as pal
@@ -48,7 +50,7 @@ def _key(tile: dict) -> tuple:
 
 def sprite(tile: dict, w: int, h: int, text: int = tx.MIN_SIZE) -> Image.Image:
     """The RGBA picture of a tile dict from the view, `w` x `h` px, its letters at least `text` px (cached)."""
-    return _sprite(_key(tile), w, h, text)
+    return _sprite(_key(tile), w, h, text, current())
 
 
 def _paint_base(pen: icons.Pen, w: float, h: float, color: str, starting: bool) -> None:
@@ -62,7 +64,8 @@ def _paint_base(pen: icons.Pen, w: float, h: float, color: str, starting: bool) 
 
 
 @lru_cache(maxsize=1024)
-def _sprite(key: tuple, w: int, h: int, text: int = tx.MIN_SIZE) -> Image.Image:
+def _sprite(key: tuple, w: int, h: int, text: int = tx.MIN_SIZE, locale: str = "en") -> Image.Image:
+    """A tile's picture; `locale` keys the cache, as the colour letter depends on the language."""
     kind, color, type_, effect, level, points = key
     color = color if color in pal.TILE else "yellow"
     starting = kind == "starting"

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import engine
+import i18n
 import render
 
 GOLDEN_DIR = Path(__file__).resolve().parent
@@ -105,6 +106,34 @@ CASES: dict[str, Callable[[], bytes]] = {
     "turn_buy_2p": _turn(NAMES[:2], 6, "buy"),
     "turn_place_solo": _turn(NAMES[:1], 7, "place", solo=True),
 }
+
+
+def _in(locale: str, make: Callable[[], bytes]) -> Callable[[], bytes]:
+    def make_in() -> bytes:
+        with i18n.using(locale):
+            return make()
+
+    return make_in
+
+
+# Brazilian Portuguese twins: one per picture kind, chosen for the longest labels (the final-round banner, the
+# glossary's descriptions, a buy prompt's offer and quality line).
+CASES.update(
+    {
+        f"pt_BR_{name}": _in("pt_BR", CASES[name])
+        for name in (
+            "table_4p_advanced_final_round",
+            "table_solo_basic",
+            "board_4p",
+            "final_2p_advanced",
+            "final_solo",
+            "glossary",
+            "turn_buy_2p",
+            "turn_place_solo",
+            "turn_animal_4p_advanced",
+        )
+    }
+)
 
 
 DOCS_TABLE = GOLDEN_DIR.parent.parent / "docs" / "table.png"

@@ -1,5 +1,6 @@
 """Kokeshi rules engine: pure, deterministic, no I/O. A game is (options, seed, actions)."""
 
+from .ai import LEVELS, EasyPolicy, Hint, SearchPolicy, policy
 from .data import ANIMALS, COLORS, KOKESHI
 from .game import AUTOMA, Game, new_game, replay
 from .model import Event, IllegalAction, Option, Prompt, Score
@@ -10,16 +11,21 @@ __all__ = [
     "AUTOMA",
     "COLORS",
     "KOKESHI",
+    "LEVELS",
+    "EasyPolicy",
     "Event",
     "Game",
     "GreedyPolicy",
+    "Hint",
     "IllegalAction",
     "Option",
     "Prompt",
     "RandomPolicy",
     "Score",
+    "SearchPolicy",
     "heuristic",
     "new_game",
     "play_out",
+    "policy",
     "replay",
 ]

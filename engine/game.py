@@ -894,6 +894,13 @@ class Game:
         g._options = self._options
         return g
 
+    def determinized(self, seed: int) -> Game:
+        """A copy whose future draws come from `seed` instead of the game's own: what a fair search simulates."""
+        g = self.clone()
+        g.seed = seed
+        g.counter = 0
+        return g
+
 
 def new_game(players: Sequence[str], *, seed: int, side: str = "basic", solo: bool = False) -> Game:
     """Set up a game: 2–4 player names, or exactly one with `solo=True` (against the automa)."""

@@ -8,7 +8,7 @@ at the table can see (the whole state but the order of the bag) and on the polic
 - `normal`, `hard`: sequential halving over the legal actions. Each action is tried on sampled futures (a fresh
   bag order per sample, shared by every action in that round so they are compared on the same luck) and played
   on by fast greedy players; an action's value is the mean margin over the best opponent at the end of the
-  look-ahead (a few turns for `normal`, the end of the game for `hard`). Budgets count simulated moves, not
+  look-ahead (three own turns for `normal`, the end of the game for `hard`). Budgets count simulated moves, not
   seconds, so a decision is reproducible on any machine.
 """
 
@@ -21,14 +21,18 @@ import random
 from dataclasses import dataclass
 
 from .game import Game
-from .policies import heuristic
+from .policies import _RESERVE_VALUE, heuristic
 
 LEVELS = ("easy", "normal", "hard")
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """A chosen action and its expected gain: points of final margin over the average other legal action."""
+    """A chosen action and its expected gain in points over the average other legal action.
+
+    Points as `heuristic` counts them at the end of the level's look-ahead: one move for `easy`; for the search
+    levels, the mean margin over the best opponent (the final margin for `hard`).
+    """
 
     action: str
     gain: float
@@ -44,7 +48,7 @@ def _decision_rng(seed: int, game: Game) -> random.Random:
 def _values(game: Game) -> list[float]:
     """`heuristic` for every seat, in seat order, from one scoring pass."""
     scores = game.scores()
-    return [scores[name].total + 2 * len(game.reserve[p]) for p, name in enumerate(game.names)]
+    return [scores[name].total + _RESERVE_VALUE * len(game.reserve[p]) for p, name in enumerate(game.names)]
 
 
 def _margin(game: Game, seat: int, win_bonus: float) -> float:
@@ -61,12 +65,14 @@ def _greedy_action(game: Game, rng: random.Random) -> tuple[str, int]:
     """The one-ply greedy choice on `game` (already a determinized copy) and the moves it simulated."""
     prompt = game.prompt
     player = prompt.player
+    seat = game.current
     best: list[str] = []
     best_value = float("-inf")
     for option in prompt.options:
         trial = game.clone()
         trial.apply(player, option.id)
-        value = heuristic(trial, player)
+        # `heuristic` for this seat alone: scoring every seat would double the cost of a rollout.
+        value = trial._score(seat, trial._leaders()).total + _RESERVE_VALUE * len(trial.reserve[seat])
         if value > best_value:
             best, best_value = [option.id], value
         elif value == best_value:
@@ -75,13 +81,20 @@ def _greedy_action(game: Game, rng: random.Random) -> tuple[str, int]:
     return action, len(prompt.options)
 
 
-def _roll(game: Game, seat: int, stop_turn: int | None, rng: random.Random) -> int:
-    """Play greedy moves for every seat until the game ends or `seat` has completed `stop_turn` turns."""
+def _random_action(game: Game, rng: random.Random) -> tuple[str, int]:
+    """A uniformly random choice and its cost in simulated moves (none besides the move itself)."""
+    options = game.prompt.options
+    return options[rng.randrange(len(options))].id, 0
+
+
+def _roll(game: Game, seat: int, stop_turn: int | None, rng: random.Random, greedy: bool = True) -> int:
+    """Play on for every seat until the game ends or `seat` has completed `stop_turn` turns; returns the moves."""
     spent = 0
+    pick = _greedy_action if greedy else _random_action
     while not game.is_over:
         if stop_turn is not None and game.turns[seat] >= stop_turn:
             break
-        action, cost = _greedy_action(game, rng)
+        action, cost = pick(game, rng)
         game.apply(game.prompt.player, action)
         spent += cost + 1
     return spent
@@ -145,6 +158,7 @@ class SearchPolicy(_Policy):
     `budget`: simulated moves per decision (about 35 µs each on this project's reference machine).
     `horizon`: the look-ahead in the player's own turns (`None`: to the end of the game).
     `win_bonus`: points added to a sampled finished game's margin for a win (subtracted for a loss).
+    `greedy`: play-outs by the greedy player (1) or uniformly random moves (0, cheaper and much weaker).
     """
 
     def __init__(
@@ -154,6 +168,7 @@ class SearchPolicy(_Policy):
         budget: int = 40_000,
         horizon: int | None = None,
         win_bonus: float = 0.0,
+        greedy: int = 1,
         level: str = "custom",
     ) -> None:
         super().__init__(seed)
@@ -164,6 +179,7 @@ class SearchPolicy(_Policy):
         self.budget = budget
         self.horizon = horizon
         self.win_bonus = win_bonus
+        self.greedy = bool(greedy)
         self.level = level
 
     def explain(self, game: Game) -> Hint:
@@ -189,7 +205,7 @@ class SearchPolicy(_Policy):
                 for action in alive:
                     trial = base.clone()
                     trial.apply(player, action)
-                    used += 1 + _roll(trial, seat, stop, random.Random(roll_seed))
+                    used += 1 + _roll(trial, seat, stop, random.Random(roll_seed), self.greedy)
                     totals[action] += _margin(trial, seat, self.win_bonus)
                     counts[action] += 1
                 if used >= share:
@@ -206,7 +222,7 @@ class SearchPolicy(_Policy):
 
 # Per level: simulated-move budget, look-ahead in own turns, win bonus. Chosen by measuring in bench/ai_bench.py.
 SETTINGS: dict[str, dict] = {
-    "normal": {"budget": 4_000, "horizon": 1, "win_bonus": 0.0},
+    "normal": {"budget": 3_000, "horizon": 3, "win_bonus": 0.0},
     "hard": {"budget": 40_000, "horizon": None, "win_bonus": 0.0},
 }
 

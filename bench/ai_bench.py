@@ -30,7 +30,7 @@ from engine.ai import SearchPolicy  # noqa: E402
 
 NAMES = ("east", "west")
 SOLO = "solo"
-PAIRS = [("hard", "normal"), ("normal", "easy"), ("hard", "easy")]
+PAIRS = [("hard", "normal"), ("normal", "easy")]
 SOLO_LEVELS = ["easy", "normal", "hard"]
 SIDES = ("basic", "advanced")
 
@@ -162,17 +162,21 @@ def main() -> None:
     """Run the arena and the timing, and print both tables."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a short smoke run with the cheap levels only")
-    parser.add_argument("--games", type=int, help="games per pairing and per solo side (default 400; quick: 2)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        help="games per pairing and per solo side (default 10: about an hour on 2 cores; quick: 2)",
+    )
     parser.add_argument("--pair", action="append", help="a pairing A/B to play instead of the default ones")
     parser.add_argument("--solo", action="append", help="a spec to play solo instead of the default ones")
     parser.add_argument("--no-solo", action="store_true", help="skip the solo games")
     parser.add_argument("--no-arena", action="store_true", help="only measure decision time")
     parser.add_argument("--no-timing", action="store_true", help="only play the arena")
-    parser.add_argument("--positions", type=int, help="positions timed per level (default 200; quick: 5)")
+    parser.add_argument("--positions", type=int, help="positions timed per level (default 60; quick: 5)")
     parser.add_argument("--seed", type=int, default=0, help="first deal seed")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one per core)")
     args = parser.parse_args()
-    games = args.games or (2 if args.quick else 400)
+    games = args.games or (2 if args.quick else 10)
     pairs = [tuple(p.split("/")) for p in args.pair] if args.pair else ([("normal", "easy")] if args.quick else PAIRS)
     solos = [] if args.no_solo else (args.solo or (["easy"] if args.quick else SOLO_LEVELS))
     print(f"Kokeshi AI bench: Python {platform.python_version()}, {args.workers} worker(s), {games} games per row")
@@ -182,7 +186,7 @@ def main() -> None:
         arena(pairs, solos, games, args.seed, args.workers)
     if not args.no_timing:
         levels = ["easy", "normal"] if args.quick else ["easy", "normal", "hard"]
-        timing(levels, args.positions or (5 if args.quick else 200))
+        timing(levels, args.positions or (5 if args.quick else 60))
     print(f"wall time {time.perf_counter() - started:.0f} s")
 
 

@@ -211,6 +211,8 @@ class SearchPolicy(_Policy):
                 if used >= share:
                     break
             spent += used
+            if spent >= self.budget:
+                break  # a wide first round may use it all: the survivors so far are compared as they stand
             if phase < phases - 1:
                 alive.sort(key=lambda a: (-totals[a] / counts[a], options.index(a)))
                 alive = alive[: math.ceil(len(alive) / 2)]

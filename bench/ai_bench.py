@@ -179,7 +179,8 @@ def main() -> None:
     games = args.games or (2 if args.quick else 10)
     pairs = [tuple(p.split("/")) for p in args.pair] if args.pair else ([("normal", "easy")] if args.quick else PAIRS)
     solos = [] if args.no_solo else (args.solo or (["easy"] if args.quick else SOLO_LEVELS))
-    print(f"Kokeshi AI bench: Python {platform.python_version()}, {args.workers} worker(s), {games} games per row")
+    arena_note = "" if args.no_arena else f", {args.workers} worker(s), {games} games per row"
+    print(f"Kokeshi AI bench: Python {platform.python_version()}{arena_note}")
     print()
     started = time.perf_counter()
     if not args.no_arena:

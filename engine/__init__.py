@@ -1,6 +1,7 @@
 """Kokeshi rules engine: pure, deterministic, no I/O. A game is (rules version, options, seed, actions)."""
 
 from . import vocab
+from .ai import LEVELS, EasyPolicy, Hint, SearchPolicy, policy
 from .data import ANIMALS, COLORS, CURRENT_RULES, KOKESHI, RULES_VERSIONS
 from .game import AUTOMA, Game, new_game, replay
 from .model import Event, IllegalAction, Option, Prompt, Score
@@ -13,17 +14,22 @@ __all__ = [
     "CURRENT_RULES",
     "KOKESHI",
     "RULES_VERSIONS",
+    "LEVELS",
+    "EasyPolicy",
     "Event",
     "Game",
     "GreedyPolicy",
+    "Hint",
     "IllegalAction",
     "Option",
     "Prompt",
     "RandomPolicy",
     "Score",
+    "SearchPolicy",
     "heuristic",
     "new_game",
     "play_out",
+    "policy",
     "replay",
     "vocab",
 ]

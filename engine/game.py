@@ -136,11 +136,10 @@ class Game:
         g = cls.__new__(cls)
         g.rules = rules
         g.tiles = TILESETS[rules]
-        g.key = rng.key(seed) if rules >= 2 else b""
         g.idle = 0  # idle count: +1 per turn without a purchase, -1 per turn with one (rules 2 on)
         g.bought = False  # the current player bought a tile this turn (rules 2 on)
         g.seating = list(seating)
-        g.seed = seed
+        g.reseed(seed)
         g.side = side
         g.solo = solo
         g.names = []
@@ -962,6 +961,18 @@ class Game:
         g.queue = [list(item) for item in self.queue]
         g.decision = None if self.decision is None else list(self.decision)
         g._options = self._options
+        return g
+
+    def reseed(self, seed: int) -> None:
+        """Draw from now on as the game with this seed would (its generator key follows the seed)."""
+        self.seed = seed
+        self.key = rng.key(seed) if self.rules >= 2 else b""
+
+    def determinized(self, seed: int) -> Game:
+        """A copy whose future draws come from `seed` instead of the game's own: what a fair search simulates."""
+        g = self.clone()
+        g.reseed(seed)
+        g.counter = 0
         return g
 
 

@@ -28,7 +28,7 @@ class RandomPolicy:
 
 
 class GreedyPolicy:
-    """Tries every legal action on a copy and keeps the best by `heuristic`; ties broken by its seed."""
+    """Tries every legal action on a copy with its own draws, keeps the best by `heuristic`; ties by its seed."""
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = random.Random(seed)
@@ -39,10 +39,12 @@ class GreedyPolicy:
         if prompt is None:
             raise ValueError("the game is over")
         player = prompt.player
+        # Tried on a copy with draws of its own, so the choice never depends on the hidden bag order.
+        base = game.determinized(0)
         best: list[str] = []
         best_value = float("-inf")
         for option in prompt.options:
-            trial = game.clone()
+            trial = base.clone()
             trial.apply(player, option.id)
             value = heuristic(trial, player)
             if value > best_value:

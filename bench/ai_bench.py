@@ -1,0 +1,195 @@
+"""Computer players: an arena of 2-player and solo games with 95 % intervals, and decision time per level.
+
+Arena: each pairing plays seed pairs with the seats swapped, so each policy sits first as often as second on the
+same deal. Solo: the policy against the automa on both sides of the happiness board. Games run in a process pool
+(one worker per core). Decision times are measured separately, pinned to one core, on positions taken from
+greedy games, as the CPU time of each decision (process time), so other work sharing the machine does not count.
+
+A spec is a level (`easy`, `normal`, `hard`), `greedy` (the baseline `GreedyPolicy`), or a search with its own
+settings for tuning, e.g. `search:budget=8000,horizon=2,win_bonus=5`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.common import percentile, pin_to_one_core  # noqa: E402
+from engine import GreedyPolicy, new_game, policy  # noqa: E402
+from engine.ai import SearchPolicy  # noqa: E402
+
+NAMES = ("east", "west")
+SOLO = "solo"
+PAIRS = [("hard", "normal"), ("normal", "easy")]
+SOLO_LEVELS = ["easy", "normal", "hard"]
+SIDES = ("basic", "advanced")
+
+
+def make(spec: str, seed: int):
+    """A policy from its spec (see the module docstring)."""
+    if spec == "greedy":
+        return GreedyPolicy(seed)
+    if spec.startswith("search:"):
+        settings: dict = {}
+        for item in filter(None, spec.split(":", 1)[1].split(",")):
+            key, value = item.split("=")
+            settings[key] = None if value == "none" else (float(value) if key == "win_bonus" else int(value))
+        return SearchPolicy(seed, level=spec, **settings)
+    return policy(spec, seed=seed)
+
+
+def duel(a: str, b: str, seed: int, swap: bool) -> float:
+    """One 2-player game of spec `a` against spec `b`; 1.0 if `a` wins, else 0.0 (the rules break every tie)."""
+    side = SIDES[seed % 2]
+    game = new_game(list(NAMES), seed=seed, side=side)
+    seat_a, seat_b = (NAMES[1], NAMES[0]) if swap else NAMES
+    players = {seat_a: make(a, seed), seat_b: make(b, seed + 1)}
+    while not game.is_over:
+        player = game.prompt.player
+        game.apply(player, players[player].choose(game))
+    return 1.0 if game.ranking()[0] == seat_a else 0.0
+
+
+def solo(spec: str, seed: int, side: str) -> float:
+    """One solo game of `spec` against the automa; 1.0 for a win (a tied total is a loss)."""
+    game = new_game([SOLO], seed=seed, side=side, solo=True)
+    player = make(spec, seed)
+    while not game.is_over:
+        game.apply(SOLO, player.choose(game))
+    return 1.0 if game.ranking()[0] == SOLO else 0.0
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95 % with the default z)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def row(label: str, results: list[float]) -> str:
+    """A table row: games, win rate and its interval."""
+    n = len(results)
+    wins = sum(results)
+    low, high = wilson(wins, n)
+    return f"| {label} | {n} | {wins / n:.1%} | {low:.1%} – {high:.1%} |"
+
+
+def arena(pairs: list[tuple[str, str]], solos: list[str], games: int, first_seed: int, workers: int) -> None:
+    """Play every pairing and every solo level, `games` games each, and print the tables."""
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        duels = {
+            pair: [pool.submit(duel, pair[0], pair[1], first_seed + i // 2, i % 2 == 1) for i in range(games)]
+            for pair in pairs
+        }
+        solo_runs = {
+            (spec, side): [pool.submit(solo, spec, first_seed + i, side) for i in range(games)]
+            for spec in solos
+            for side in SIDES
+        }
+        if duels:
+            print("2-player arena (seats swapped on each deal; sides alternate by deal):")
+            print()
+            print("| pairing (first wins) | games | win rate | 95 % interval (Wilson) |")
+            print("|---|---|---|---|")
+            for (a, b), futures in duels.items():
+                print(row(f"{a} vs {b}", [f.result() for f in futures]), flush=True)
+            print()
+        if solo_runs:
+            print("Solo against the automa:")
+            print()
+            print("| level, side | games | win rate | 95 % interval (Wilson) |")
+            print("|---|---|---|---|")
+            for (spec, side), futures in solo_runs.items():
+                print(row(f"{spec}, {side}", [f.result() for f in futures]), flush=True)
+            print()
+
+
+def positions(count: int, seed: int) -> list:
+    """`count` positions spread over greedy 2-player and solo games, each with at least two options."""
+    out = []
+    i = 0
+    while len(out) < count:
+        lone = i % 3 == 2
+        game = new_game([SOLO] if lone else list(NAMES), seed=seed + i, side=SIDES[i % 2], solo=lone)
+        baseline = GreedyPolicy(seed + i)
+        step = 0
+        while not game.is_over and len(out) < count:
+            if step % 23 == i % 23:
+                out.append(game.clone())
+            game.apply(game.prompt.player, baseline.choose(game))
+            step += 1
+        i += 1
+    return out
+
+
+def timing(levels: list[str], count: int) -> None:
+    """Decision time per level on the same positions, pinned to one core."""
+    pinned = pin_to_one_core()
+    sample = positions(count, 9000)
+    print(f"Decision time per level: CPU time of `choose` ({count} positions from greedy games, {pinned}):")
+    print()
+    print("| level | decisions | p50 | p95 | max |")
+    print("|---|---|---|---|---|")
+    for level in levels:
+        player = make(level, 1)
+        times = []
+        for game in sample:
+            start = time.process_time()
+            player.choose(game)
+            times.append(time.process_time() - start)
+        print(
+            f"| {level} | {len(times)} | {percentile(times, 0.5) * 1e3:.1f} ms | "
+            f"{percentile(times, 0.95) * 1e3:.1f} ms | {max(times) * 1e3:.1f} ms |",
+            flush=True,
+        )
+    print()
+
+
+def main() -> None:
+    """Run the arena and the timing, and print both tables."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="a short smoke run with the cheap levels only")
+    parser.add_argument(
+        "--games",
+        type=int,
+        help="games per pairing and per solo side (default 10: about an hour on 2 cores; quick: 2)",
+    )
+    parser.add_argument("--pair", action="append", help="a pairing A/B to play instead of the default ones")
+    parser.add_argument("--solo", action="append", help="a spec to play solo instead of the default ones")
+    parser.add_argument("--no-solo", action="store_true", help="skip the solo games")
+    parser.add_argument("--no-arena", action="store_true", help="only measure decision time")
+    parser.add_argument("--no-timing", action="store_true", help="only play the arena")
+    parser.add_argument("--positions", type=int, help="positions timed per level (default 60; quick: 5)")
+    parser.add_argument("--seed", type=int, default=0, help="first deal seed")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one per core)")
+    args = parser.parse_args()
+    games = args.games or (2 if args.quick else 10)
+    pairs = [tuple(p.split("/")) for p in args.pair] if args.pair else ([("normal", "easy")] if args.quick else PAIRS)
+    solos = [] if args.no_solo else (args.solo or (["easy"] if args.quick else SOLO_LEVELS))
+    arena_note = "" if args.no_arena else f", {args.workers} worker(s), {games} games per row"
+    print(f"Kokeshi AI bench: Python {platform.python_version()}{arena_note}")
+    print()
+    started = time.perf_counter()
+    if not args.no_arena:
+        arena(pairs, solos, games, args.seed, args.workers)
+    if not args.no_timing:
+        levels = ["easy", "normal"] if args.quick else ["easy", "normal", "hard"]
+        timing(levels, args.positions or (5 if args.quick else 60))
+    print(f"wall time {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,247 @@
+"""Computer players at three levels, fair by construction: they simulate only copies with their own hidden draws.
+
+A policy never reads the game's seed or draw counter. Every decision starts from `Game.determinized`, a copy
+whose bag draws come from a generator seeded by the policy itself, so the choice depends only on what a player
+at the table can see (the whole state but the order of the bag) and on the policy's seed.
+
+- `easy`: the one-ply greedy player: the best immediate result by `heuristic`.
+- `normal`, `hard`: sequential halving over the legal actions. Each action is tried on sampled futures (a fresh
+  bag order per sample, shared by every action in that round so they are compared on the same luck) and played
+  on by fast greedy players; an action's value is the mean margin over the best opponent at the end of the
+  look-ahead (three own turns for `normal`, the end of the game for `hard`). Budgets count simulated moves, not
+  seconds, so a decision is reproducible on any machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+from dataclasses import dataclass
+
+from .game import Game
+from .policies import _RESERVE_VALUE, heuristic
+
+LEVELS = ("easy", "normal", "hard")
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A chosen action and its expected gain in points over the average other legal action.
+
+    Points as `heuristic` counts them at the end of the level's look-ahead: one move for `easy`; for the search
+    levels, the mean margin over the best opponent (the final margin for `hard`).
+    """
+
+    action: str
+    gain: float
+
+
+def _decision_rng(seed: int, game: Game) -> random.Random:
+    """A generator that depends only on the policy seed and the public state, never on the hidden seed."""
+    public = json.dumps(game.view(), sort_keys=True, separators=(",", ":"))
+    digest = hashlib.blake2b(f"{seed}\n{public}".encode(), digest_size=16).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def _values(game: Game) -> list[float]:
+    """`heuristic` for every seat, in seat order, from one scoring pass."""
+    scores = game.scores()
+    return [scores[name].total + _RESERVE_VALUE * len(game.reserve[p]) for p, name in enumerate(game.names)]
+
+
+def _margin(game: Game, seat: int, win_bonus: float) -> float:
+    """How far `seat` is ahead of its best opponent; a finished game adds `win_bonus` for a win."""
+    values = _values(game)
+    best_other = max(v for p, v in enumerate(values) if p != seat)
+    margin = values[seat] - best_other
+    if win_bonus and game.is_over:
+        margin += win_bonus if game.ranking()[0] == game.names[seat] else -win_bonus
+    return margin
+
+
+def _greedy_action(game: Game, rng: random.Random) -> tuple[str, int]:
+    """The one-ply greedy choice on `game` (already a determinized copy) and the moves it simulated."""
+    prompt = game.prompt
+    player = prompt.player
+    seat = game.current
+    best: list[str] = []
+    best_value = float("-inf")
+    for option in prompt.options:
+        trial = game.clone()
+        trial.apply(player, option.id)
+        # `heuristic` for this seat alone: scoring every seat would double the cost of a rollout.
+        value = trial._score(seat, trial._leaders()).total + _RESERVE_VALUE * len(trial.reserve[seat])
+        if value > best_value:
+            best, best_value = [option.id], value
+        elif value == best_value:
+            best.append(option.id)
+    action = best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+    return action, len(prompt.options)
+
+
+def _random_action(game: Game, rng: random.Random) -> tuple[str, int]:
+    """A uniformly random choice and its cost in simulated moves (none besides the move itself)."""
+    options = game.prompt.options
+    return options[rng.randrange(len(options))].id, 0
+
+
+def _roll(game: Game, seat: int, stop_turn: int | None, rng: random.Random, greedy: bool = True) -> int:
+    """Play on for every seat until the game ends or `seat` has completed `stop_turn` turns; returns the moves."""
+    spent = 0
+    pick = _greedy_action if greedy else _random_action
+    while not game.is_over:
+        if stop_turn is not None and game.turns[seat] >= stop_turn:
+            break
+        action, cost = pick(game, rng)
+        game.apply(game.prompt.player, action)
+        spent += cost + 1
+    return spent
+
+
+class _Policy:
+    """Shared by the levels: `choose` is the action of `explain`."""
+
+    level = ""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def explain(self, game: Game) -> Hint:
+        """The action this policy takes for the player to move, and its expected gain in points."""
+        raise NotImplementedError
+
+    def choose(self, game: Game) -> str:
+        """An action id for the player the game is waiting for."""
+        return self.explain(game).action
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.level} seed={self.seed}>"
+
+
+def _options(game: Game) -> list[str]:
+    prompt = game.prompt
+    if prompt is None:
+        raise ValueError("the game is over")
+    return [o.id for o in prompt.options]
+
+
+class EasyPolicy(_Policy):
+    """The greedy one-ply player, fair: each action is tried on a copy with the policy's own draws."""
+
+    level = "easy"
+
+    def explain(self, game: Game) -> Hint:
+        """The best immediate result by `heuristic`; gain = its edge over the mean of the others."""
+        options = _options(game)
+        if len(options) == 1:
+            return Hint(options[0], 0.0)
+        rng = _decision_rng(self.seed, game)
+        base = game.determinized(rng.getrandbits(64))
+        player = game.prompt.player
+        values = []
+        for action in options:
+            trial = base.clone()
+            trial.apply(player, action)
+            values.append(heuristic(trial, player))
+        top = max(values)
+        best = [a for a, v in zip(options, values, strict=True) if v == top]
+        action = best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+        others = [v for a, v in zip(options, values, strict=True) if a != action]
+        return Hint(action, top - sum(others) / len(others))
+
+
+class SearchPolicy(_Policy):
+    """Sequential halving over the legal actions with determinized greedy look-ahead.
+
+    `budget`: simulated moves per decision (about 35 µs each on this project's reference machine).
+    `horizon`: the look-ahead in the player's own turns (`None`: to the end of the game).
+    `win_bonus`: points added to a sampled finished game's margin for a win (subtracted for a loss).
+    `greedy`: play-outs by the greedy player (1) or uniformly random moves (0, cheaper and much weaker).
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        budget: int = 40_000,
+        horizon: int | None = None,
+        win_bonus: float = 0.0,
+        greedy: int = 1,
+        level: str = "custom",
+    ) -> None:
+        super().__init__(seed)
+        if budget < 1:
+            raise ValueError("budget must be at least 1")
+        if horizon is not None and horizon < 1:
+            raise ValueError("horizon must be at least 1 turn, or None")
+        self.budget = budget
+        self.horizon = horizon
+        self.win_bonus = win_bonus
+        self.greedy = bool(greedy)
+        self.level = level
+
+    def explain(self, game: Game) -> Hint:
+        """The action with the best mean sampled margin; gain = its edge over the mean of the others."""
+        options = _options(game)
+        if len(options) == 1:
+            return Hint(options[0], 0.0)
+        rng = _decision_rng(self.seed, game)
+        player = game.prompt.player
+        seat = game.names.index(player)
+        stop = None if self.horizon is None else game.turns[seat] + self.horizon
+        totals = dict.fromkeys(options, 0.0)
+        counts = dict.fromkeys(options, 0)
+        alive = list(options)
+        phases = max(1, math.ceil(math.log2(len(alive))))
+        spent = 0
+        for phase in range(phases):
+            share = (self.budget - spent) / (phases - phase)
+            used = 0
+            while True:
+                base = game.determinized(rng.getrandbits(64))
+                roll_seed = rng.getrandbits(64)
+                for action in alive:
+                    trial = base.clone()
+                    trial.apply(player, action)
+                    used += 1 + _roll(trial, seat, stop, random.Random(roll_seed), self.greedy)
+                    totals[action] += _margin(trial, seat, self.win_bonus)
+                    counts[action] += 1
+                if used >= share:
+                    break
+            spent += used
+            if spent >= self.budget:
+                break  # a wide first round may use it all: the survivors so far are compared as they stand
+            if phase < phases - 1:
+                alive.sort(key=lambda a: (-totals[a] / counts[a], options.index(a)))
+                alive = alive[: math.ceil(len(alive) / 2)]
+        means = {a: totals[a] / counts[a] for a in options}
+        action = max(alive, key=lambda a: (means[a], -options.index(a)))
+        others = [means[a] for a in options if a != action]
+        return Hint(action, means[action] - sum(others) / len(others))
+
+
+# Per level: simulated-move budget, look-ahead in own turns, win bonus. Chosen by measuring in bench/ai_bench.py.
+SETTINGS: dict[str, dict] = {
+    "normal": {"budget": 3_000, "horizon": 3, "win_bonus": 0.0},
+    "hard": {"budget": 40_000, "horizon": None, "win_bonus": 0.0},
+}
+
+
+def policy(level: str, *, seed: int = 0, budget: int | None = None) -> _Policy:
+    """A computer player of `level` (`easy`, `normal` or `hard`) with its own seed.
+
+    `budget` replaces the level's simulated-move budget (tests use small ones); `easy` has none.
+    """
+    if level == "easy":
+        return EasyPolicy(seed)
+    if level in SETTINGS:
+        settings = dict(SETTINGS[level])
+        if budget is not None:
+            settings["budget"] = budget
+        return SearchPolicy(seed, level=level, **settings)
+    raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+
+
+__all__ = ["LEVELS", "SETTINGS", "EasyPolicy", "Hint", "SearchPolicy", "policy"]

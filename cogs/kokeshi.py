@@ -232,8 +232,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             action = choose(state.prompt)
             if action not in state.legal_actions():
                 raise UserError(f"That is not possible now. {QUESTIONS[state.prompt.kind]}: use the buttons.")
-            await self.tables.play(interaction, record, seat_name, version, action)
-            await interaction.followup.send("Done.", ephemeral=True)
+            if not await self.tables.play(interaction, record, seat_name, version, action):
+                await interaction.followup.send("Done.", ephemeral=True)
 
         await self.tables.guard(interaction, game, run())
 

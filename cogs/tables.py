@@ -75,6 +75,8 @@ class Tables:
         self.poster = Poster(self)
         # Threads Discord says are gone; a game whose thread is here gets a new one.
         self.lost: set[int] = set()
+        # One timer at a time per game, so a deadline fired twice at once plays the turn once.
+        self._firing: dict[int, asyncio.Lock] = {}
 
     @staticmethod
     def clock() -> float:
@@ -436,28 +438,44 @@ class Tables:
 
     async def play(
         self, interaction: discord.Interaction, record: GameRecord, seat_name: str, version: int, action: str
-    ) -> None:
-        """Apply a player's action, let the AI seats move, and show the result."""
+    ) -> bool:
+        """Apply a player's action, let the AI seats move, and show the result. True when the player was already
+        told something about it (an answer that came too late, a thread that could not be used)."""
         try:
             await self.store.apply(record.id, version, seat_name, action)
         except StaleVersion:
             game, current = await self.store.load_game(record.id)
-            await self.send_current_prompt(interaction, record, game, current, "That was already answered.")
-            return
+            if game.prompt is None:
+                await self.tell(interaction, "That was already answered, and the game is over.")
+            else:
+                await self.send_current_prompt(interaction, record, game, current, "That was already answered.")
+            return True
         except IllegalAction as exc:
             raise UserError(exc.message) from None
         seat = record.seat_named(seat_name)
         if seat is not None and seat.expired:
             await self.store.update_seat(record.id, seat_name, expired=0)
         await self.drive_ai(record)
+        told = False
         if not await self.poster.show(record.id):
             await self.tell(
                 interaction,
                 "Your move is saved, but I could not post in the game's thread. Please ask a server admin to give "
                 "me Send Messages in Threads, Attach Files and Embed Links there.",
             )
-        if interaction.message is not None and interaction.message.flags.ephemeral:
+            told = True
+        else:
+            moved = await self.store.get_game(record.id)
+            if moved.thread_id != record.thread_id:
+                await self.tell(
+                    interaction,
+                    f"Your move is saved. The game's thread was deleted, so Kokeshi #{record.id} goes on in a new "
+                    f"one: {self.where(moved)}.",
+                )
+                told = True
+        if not told and interaction.message is not None and interaction.message.flags.ephemeral:
             await interaction.edit_original_response(content="Done.", view=None)
+        return told
 
     async def drive_ai(self, record: GameRecord) -> list[Event]:
         """Let the AI play every decision that belongs to an AI seat, until a person must decide."""
@@ -550,27 +568,36 @@ class Tables:
     async def fire(self, game_id: int, kind: str, version: int) -> None:
         """A timer is due: a reminder, a turn's deadline, or a thread to post again. A timer acts only on the
         turn it was set for; the row goes only once its work is done, so a crash midway runs it again."""
+        lock = self._firing.setdefault(game_id, asyncio.Lock())
+        try:
+            async with lock:
+                await self._fire(game_id, kind, version)
+        finally:
+            if not lock.locked() and not lock._waiters:  # noqa: SLF001 - prune idle locks
+                self._firing.pop(game_id, None)
+
+    async def _fire(self, game_id: int, kind: str, version: int) -> None:
         record = await self.store.get_game(game_id)
         if record.status != "active":
             await self.store.clear_timers(game_id)
             return
         if kind == "repost":
-            await self.store.clear_timers(game_id, ["repost"])
+            await self.store.clear_timer(game_id, kind, version)
             await self.poster.show(game_id)
             return
         game, current = await self.store.load_game(game_id)
         posts = await self.store.turn_posts(game_id)
         if version != posts.turn_version or posts.turn_key != turn_key(game):
-            # Set for a turn that is over (or never shown): show the game as it is now, which sets the
-            # current turn's timers afresh.
-            await self.store.clear_timers(game_id, [kind])
+            # Set for a turn that is over (or never shown): only this row goes (a newer turn's row of the same
+            # kind stays), and the game is shown as it is now, which sets the current turn's timers afresh.
+            await self.store.clear_timer(game_id, kind, version)
             if posts.turn_key != turn_key(game) or posts.shown_version < current:
                 await self.poster.show(game_id)
             return
         prompt = game.prompt
         seat = record.seat_named(prompt.player) if prompt else None
         if seat is None or seat.ai:
-            await self.store.clear_timers(game_id, [kind])
+            await self.store.clear_timer(game_id, kind, version)
             return
         channel = await self.game_channel(record)
         if kind != "deadline":
@@ -583,15 +610,23 @@ class Tables:
                     f"⏰ {self.mention(record, seat.name)}, Kokeshi #{record.id} is waiting for you.{left}",
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat.user_id)]),
                 )
-            await self.store.clear_timers(game_id, [kind])
+            await self.store.clear_timer(game_id, kind, version)
             return
+        played = False
         while prompt is not None and prompt.player == seat.name:
             action = GreedyPolicy(current).choose(game)
-            # If the player answered at that very moment, carry on from the new state.
-            with contextlib.suppress(StaleVersion, IllegalAction):
+            # If the player (or another process's time-out) answered at that very moment, carry on from the new
+            # state; only the time-out that played a step counts the expired turn.
+            try:
                 await self.store.apply(game_id, current, seat.name, action, source="timeout")
+                played = True
+            except (StaleVersion, IllegalAction):
+                pass
             game, current = await self.store.load_game(game_id)
             prompt = game.prompt
+        if not played:
+            await self.store.clear_timer(game_id, kind, version)
+            return
         expired = seat.expired + 1
         handed = expired >= EXPIRED_TURNS_BEFORE_AI
         await self.store.update_seat(game_id, seat.name, expired=expired, ai=True if handed else None)
@@ -600,7 +635,8 @@ class Tables:
             note += f" After {EXPIRED_TURNS_BEFORE_AI} turns in a row, the AI now plays this seat for good."
         if channel is not None:
             await self.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
-        await self.store.clear_timers(game_id, ["deadline", "reminder_half", "reminder_late"])
+        for stale in ("deadline", "reminder_half", "reminder_late"):
+            await self.store.clear_timer(game_id, stale, version)
         await self.drive_ai(await self.store.get_game(game_id))
         await self.poster.show(game_id)
 

@@ -18,6 +18,8 @@ log = logging.getLogger(__name__)
 
 # Even with nothing due, look again this often (timers written by another process, clock changes).
 IDLE_SECONDS = 3600.0
+# A timer whose work failed is tried again this much later.
+RETRY_SECONDS = 60.0
 
 
 class Timers(commands.Cog):
@@ -77,8 +79,10 @@ class Timers(commands.Cog):
             try:
                 await self.bot.tables.fire(timer.game_id, timer.kind, timer.version)
             except Exception:
-                log.exception("timer %s of game %d failed", timer.kind, timer.game_id)
-                await self.bot.store.clear_timers(timer.game_id, [timer.kind])
+                # The row stays (a minute later): a deadline that failed halfway must still end its turn.
+                log.exception("timer %s of game %d failed; trying again in a minute", timer.kind, timer.game_id)
+                with contextlib.suppress(Exception):
+                    await self.bot.store.set_timer(timer.game_id, timer.kind, now() + RETRY_SECONDS, timer.version)
 
 
 async def setup(bot: KokeshiBot) -> None:

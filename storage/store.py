@@ -704,6 +704,13 @@ class Store(CommunityStore):
                 marks = ",".join("?" * len(kinds))
                 await db.execute(f"DELETE FROM timers WHERE game_id = ? AND kind IN ({marks})", (game_id, *kinds))
 
+    async def clear_timer(self, game_id: int, kind: str, version: int) -> None:
+        """Remove this timer only if it is still the one set for `version` (a newer turn's timer stays)."""
+        async with self._tx() as db:
+            await db.execute(
+                "DELETE FROM timers WHERE game_id = ? AND kind = ? AND version = ?", (game_id, kind, version)
+            )
+
     async def due_timers(self, now: float) -> list[Timer]:
         """Timers due at or before `now`, earliest first."""
         rows = await self._all("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, game_id, kind", (now,))

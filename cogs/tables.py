@@ -563,6 +563,10 @@ class Tables:
         start = now()
         for kind, fraction in _REMINDERS:
             await self.store.set_timer(record.id, kind, start + fraction * record.turn_timer, version)
+        if (await self.store.get_game(record.id)).status != "active":
+            # Cancelled (or ended) while its prompt was being posted: no timers for a game that is over.
+            await self.store.clear_timers(record.id)
+            return
         self.bot.wake_timers()
 
     async def fire(self, game_id: int, kind: str, version: int) -> None:

@@ -19,7 +19,7 @@ from engine.data import IDLE_ROUNDS
 from storage import GameNotFound, GameRecord
 
 from .components import QUESTIONS, tile_choices
-from .narration import escape
+from .narration import escape, quote
 from .tables import Tables, UserError, duration, now
 
 if TYPE_CHECKING:
@@ -351,7 +351,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             else:
                 matches = [n for n in names if n.lower() == player.lower()]
                 if not matches:
-                    raise UserError(f"No player called {player!r} in game #{record.id}: {', '.join(names)}.")
+                    raise UserError(
+                        f"No player called {quote(player)} in game #{record.id}: {', '.join(map(escape, names))}."
+                    )
                 name = matches[0]
             picture = await asyncio.to_thread(render.board, state.view(), name)
             await interaction.followup.send(
@@ -399,7 +401,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         state, _ = await self.store.load_game(record.id)
         prompt = state.prompt
         seat = record.seat_of(user_id)
-        turn = "**your turn**" if prompt and seat and prompt.player == seat.name else f"{prompt.player}'s turn"
+        turn = "**your turn**" if prompt and seat and prompt.player == seat.name else f"{escape(prompt.player)}'s turn"
         return f"• {where}: {vocab.round_name(state.round_number)}, {turn}"
 
     async def _status_text(self, record: GameRecord) -> str:
@@ -432,7 +434,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             lines = []
             for entry in entries:
                 by = {"timeout": " (time ran out)", "ai": " (AI)"}.get(entry.source, "")
-                steps = "; ".join(e.text for e in entry.events if e.kind not in ("tile_drawn", "turn_ended"))
+                steps = escape("; ".join(e.text for e in entry.events if e.kind not in ("tile_drawn", "turn_ended")))
                 lines.append(f"`{entry.seq:>3}` {escape(entry.player)}{by}: {steps}")
             text = "\n".join(lines)
             while len(text) > 1900:

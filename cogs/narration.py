@@ -37,6 +37,15 @@ def _escape(text: str) -> str:
 
 
 escape = _escape
+QUOTE_LIMIT = 100
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """Someone's input, quoted in a reply: shown literally and cut short, so a reply always fits."""
+    text = " ".join(str(text).split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f"“{_escape(text)}”"
 
 
 # ------------------------------------------------------------------ turn records and the "since your turn" ping

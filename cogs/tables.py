@@ -17,7 +17,7 @@ from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, Turn
 
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .narration import escape
-from .posting import Poster, turn_key
+from .posting import Poster, pinging, turn_key
 
 if TYPE_CHECKING:
     from bot import KokeshiBot
@@ -211,7 +211,9 @@ class Tables:
             return
         try:
             await channel.get_partial_message(found[1]).edit(  # type: ignore[union-attr]
-                embed=self.lobby_embed(record), view=lobby_view(record.id, record.status == "lobby")
+                embed=self.lobby_embed(record),
+                view=lobby_view(record.id, record.status == "lobby"),
+                allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as exc:
             log.warning("game %d: could not update the lobby message: %s", record.id, exc)
@@ -423,7 +425,7 @@ class Tables:
         if seat.ai:
             raise UserError("The AI plays your seat now, so you can only watch this game.")
         if prompt is None or prompt.player != seat.name:
-            raise UserError(f"It's {prompt.player}'s turn, not yours." if prompt else "This game is over.")
+            raise UserError(f"It's {escape(prompt.player)}'s turn, not yours." if prompt else "This game is over.")
         return record, seat.name, game, version
 
     async def send_current_prompt(
@@ -612,7 +614,7 @@ class Tables:
                     record,
                     channel,
                     f"⏰ {self.mention(record, seat.name)}, Kokeshi #{record.id} is waiting for you.{left}",
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat.user_id)]),
+                    allowed_mentions=pinging(seat.user_id),
                 )
             await self.store.clear_timer(game_id, kind, version)
             return

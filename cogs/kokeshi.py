@@ -45,8 +45,8 @@ collect happiness points. Every game lives in its own thread; every choice is a 
 
 **Start** `/kokeshi new` opens a lobby (2–4 seats, board side, turn timer, AI players) · `/kokeshi solo` plays \
 against the automa · `join` `leave` `start` `cancel` manage a lobby.
-**Play** press the buttons in the game's thread, or use `/kokeshi advance` and `/kokeshi place` · `undo` takes \
-back your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to the AI.
+**Play** press the buttons in the game's thread, or use `/kokeshi play` (any decision), `advance`, `place` · \
+`undo` takes back your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to the AI.
 **Look** `board` shows a workshop large · `status` your games and whose turn it is · `log` the last moves · \
 `rules` every tile · `leaderboard` wins, ratings, best scores and challenges · `stats` a player's record.
 **Challenges** `/kokeshi daily` — the same solo game for everyone today (UTC); `/kokeshi weekly` — this \
@@ -59,6 +59,19 @@ def _expect(prompt: Prompt, kinds: tuple[str, ...]) -> None:
     """Refuse a play command that does not answer the current kind of decision."""
     if prompt.kind not in kinds:
         raise UserError(f"Right now: {QUESTIONS[prompt.kind].lower()}. Use the buttons in the game's thread.")
+
+
+def _chosen(choice: str, prompt: Prompt, version: int) -> tuple[int, str]:
+    """(version, action) from `/kokeshi play`: an autocomplete value 'version:action', an action id, or a label
+    typed out in full (these two answer the current version)."""
+    text = choice.strip()
+    head, _, rest = text.partition(":")
+    if head.isdigit() and rest:
+        return int(head), rest
+    for option in prompt.options:
+        if text == option.id or text.lower() == option.label.lower():
+            return version, option.id
+    return version, text
 
 
 @app_commands.guild_only()
@@ -290,6 +303,47 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 tracks.append(k)
         named = [(vocab.kokeshi(k), k) for k in tracks]
         return [Choice(name=name, value=k) for name, k in named if current.lower() in name.lower()][:25]
+
+    @app_commands.command(name="play", description="Make your current decision: pick one of your choices")
+    @app_commands.describe(choice="Start typing: your choices right now")
+    async def play(self, interaction: discord.Interaction, choice: str, game: int | None = None) -> None:
+        async def run() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            record = await self.resolve(interaction, game)
+            record, seat_name, state, current = await self.tables.check_turn(interaction, record.id)
+            version, action = _chosen(choice, state.prompt, current)
+            if version != current:
+                await self.tables.send_current_prompt(
+                    interaction, record, state, current, "That choice is out of date."
+                )
+                return
+            if action not in state.legal_actions():
+                raise UserError(
+                    f"{quote(choice)} is not one of your choices now. {QUESTIONS[state.prompt.kind]}: start typing "
+                    "in `choice` and pick from the list, or use the buttons in the game's thread."
+                )
+            if not await self.tables.play(interaction, record, seat_name, version, action):
+                await interaction.followup.send("Done.", ephemeral=True)
+
+        await self.tables.guard(interaction, game, run())
+
+    @play.autocomplete("choice")
+    async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        try:
+            record = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
+            state, version = await self.store.load_game(record.id)
+        except Exception:
+            return []
+        prompt = state.prompt
+        seat = record.seat_of(interaction.user.id)
+        if prompt is None or seat is None or seat.ai or prompt.player != seat.name:
+            return []
+        typed = current.lower().strip()
+        return [
+            Choice(name=o.label[:100], value=f"{version}:{o.id}"[:100])
+            for o in prompt.options
+            if typed in o.label.lower() or typed in o.id
+        ][:25]
 
     @app_commands.command(name="undo", description="Take back your last choice of this turn")
     async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:

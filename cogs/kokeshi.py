@@ -20,7 +20,7 @@ from storage import GameNotFound, GameRecord
 
 from .components import QUESTIONS, tile_choices
 from .narration import escape, quote
-from .tables import Tables, UserError, duration, now
+from .tables import Tables, UserError, duration, fit_lines, now
 
 if TYPE_CHECKING:
     from bot import KokeshiBot
@@ -440,8 +440,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 if not games:
                     raise UserError("You are not in any game in this server. `/kokeshi new` starts one.")
                 lines = [await self._status_line(g, interaction.user.id) for g in games]
-                lines.append(self.tables.home(games[0]))
-                await self.tables.tell(interaction, "**Your games**\n" + "\n".join(lines))
+                text = fit_lines(lines, head="**Your games**", tail=self.tables.home(games[0]))
+                await self.tables.tell(interaction, text)
                 return
             record = await self.resolve(interaction, game)
             await self.tables.tell(interaction, await self._status_text(record) + "\n" + self.tables.home(record))
@@ -547,6 +547,16 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         await self.tables.guard(interaction, None, self.bot.community.challenge(interaction, "weekly"))
 
     settings = app_commands.Group(name="settings", description="Server settings (admins)")
+
+    @settings.command(name="limits", description="How many open games a person and a channel may have")
+    @app_commands.describe(
+        per_user="Open games (lobbies and games in progress) one person may be in; default 5",
+        per_channel="Open games one channel may hold; default 20",
+    )
+    async def limits(
+        self, interaction: discord.Interaction, per_user: int | None = None, per_channel: int | None = None
+    ) -> None:
+        await self.tables.guard(interaction, None, self.tables.set_limits(interaction, per_user, per_channel))
 
     @settings.command(name="daily-channel", description="Post each day's daily challenge results in a channel")
     @app_commands.describe(channel="Where to post (leave empty to stop posting)")

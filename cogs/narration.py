@@ -45,7 +45,7 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     text = " ".join(str(text).split())
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    return f"“{_escape(text)}”"
+    return f"'{_escape(text)}'"
 
 
 # ------------------------------------------------------------------ turn records and the "since your turn" ping

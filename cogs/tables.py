@@ -37,7 +37,29 @@ SEED_BITS = 128
 EXPIRED_TURNS_BEFORE_AI = 3
 MESSAGE_LIMIT = 2000
 _TURN_EVENTS = frozenset({"turn_ended", "setup_done", "game_over"})
+# Open (lobby or active) games a person may be in, and a channel may hold, unless the server's admins say otherwise.
+LIMITS = {"open_per_user": 5, "open_per_channel": 20}
+MAX_LIMIT = 500
 _REMINDERS = (("reminder_half", 0.5), ("reminder_late", 0.9), ("deadline", 1.0))
+
+
+def fit_lines(lines: list[str], *, head: str = "", tail: str = "", limit: int = MESSAGE_LIMIT) -> str:
+    """As many whole lines as fit in one message, then how many were left out (never a line cut in half)."""
+
+    def join(parts) -> str:
+        return "\n".join(p for p in parts if p)
+
+    whole = join((head, *lines, tail))
+    if len(whole) <= limit:
+        return whole
+    shown: list[str] = []
+    for line in lines:
+        note = f"…and {len(lines) - len(shown) - 1} more (the `game` option picks one)"
+        if len(join((head, *shown, line, note, tail))) > limit:
+            break
+        shown.append(line)
+    note = f"…and {len(lines) - len(shown)} more (the `game` option picks one)"
+    return join((head, *shown, note, tail))[:limit]
 
 
 class UserError(Exception):
@@ -231,6 +253,51 @@ class Tables:
             )
         return channel
 
+    async def limits(self, guild_id: int) -> dict[str, int]:
+        """The server's limits on open games (per person, per channel)."""
+        found = {}
+        for key, default in LIMITS.items():
+            value = await self.store.guild_setting(guild_id, key)
+            found[key] = int(value) if value and value.isdigit() else default
+        return found
+
+    async def check_limits(self, interaction: discord.Interaction, channel_id: int | None) -> None:
+        """Refuse one more open game for this person (and, with a channel, in this channel) past the limits."""
+        limits = await self.limits(interaction.guild_id)
+        mine = [g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == interaction.guild_id]
+        if len(mine) >= limits["open_per_user"]:
+            count = len(mine)
+            raise UserError(
+                f"You are already in {count} open game{'s' if count != 1 else ''} in this server, the most it allows "
+                f"({limits['open_per_user']}). Finish, leave or cancel one first (`/kokeshi status` lists them)."
+            )
+        if channel_id is None:
+            return
+        here = await self.store.games_in_channel(channel_id)
+        if len(here) >= limits["open_per_channel"]:
+            raise UserError(
+                f"This channel already has {len(here)} open games, the most this server allows per channel "
+                f"({limits['open_per_channel']}). Join one of them, or start yours in another channel."
+            )
+
+    async def set_limits(self, interaction: discord.Interaction, per_user: int | None, per_channel: int | None) -> None:
+        """`/kokeshi settings limits`: admins see or change how many open games a person and a channel may have."""
+        perms = getattr(interaction.user, "guild_permissions", None)
+        if (per_user is not None or per_channel is not None) and not (perms and perms.manage_guild):
+            raise UserError("Only server admins (Manage Server) can change the limits.")
+        for value in (per_user, per_channel):
+            if value is not None and not 1 <= value <= MAX_LIMIT:
+                raise UserError(f"A limit must be at least 1 and at most {MAX_LIMIT}.")
+        for key, value in (("open_per_user", per_user), ("open_per_channel", per_channel)):
+            if value is not None:
+                await self.store.set_guild_setting(interaction.guild_id, key, str(value))
+        limits = await self.limits(interaction.guild_id)
+        await self.tell(
+            interaction,
+            f"Open games (lobbies and games in progress) allowed here: {limits['open_per_user']} per person, "
+            f"{limits['open_per_channel']} per channel.",
+        )
+
     async def open_lobby(
         self,
         interaction: discord.Interaction,
@@ -244,6 +311,7 @@ class Tables:
         channel = self.check_channel(interaction)
         if ai_seats >= players:
             raise UserError("Leave at least one seat for a person: fewer AI players than seats.")
+        await self.check_limits(interaction, channel.id)
         user = interaction.user
         game_id = await self.store.create_game(
             guild_id=interaction.guild.id,
@@ -265,6 +333,7 @@ class Tables:
     async def open_challenge(self, interaction: discord.Interaction, kind: str, key: str) -> None:
         """Today's daily (or this week's) challenge: a solo game on the seed everyone gets."""
         channel = self.check_channel(interaction)
+        await self.check_limits(interaction, channel.id)
         user = interaction.user
         game_id, rated = await self.store.create_challenge(
             kind=kind,
@@ -282,11 +351,19 @@ class Tables:
     async def _open_thread(self, interaction: discord.Interaction, game_id: int, text: str | None, *, start: bool):
         """Post the game's message (a lobby, or an announcement), open its thread, and start it if asked."""
         record = await self.store.get_game(game_id)
-        if text is None:
-            await interaction.response.send_message(embed=self.lobby_embed(record), view=lobby_view(game_id))
-        else:
-            await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
-        message = await interaction.original_response()
+        try:
+            if text is None:
+                await interaction.response.send_message(embed=self.lobby_embed(record), view=lobby_view(game_id))
+            else:
+                await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+            message = await interaction.original_response()
+        except discord.HTTPException as exc:
+            # Nobody could see or join it: no lobby, rather than an invisible one.
+            log.warning("game %d: Discord refused its first message (%s); cancelled", game_id, exc)
+            await self.store.cancel_game(game_id)
+            raise UserError(
+                f"Discord would not show the game here ({exc.status}), so nothing was opened. Please try again."
+            ) from None
         await self.store.set_message(game_id, "lobby", message.channel.id, message.id)
         name = f"Kokeshi #{game_id} — {interaction.user.display_name}" + (" (solo)" if record.solo else "")
         try:
@@ -319,6 +396,7 @@ class Tables:
             raise UserError(f"You already have a seat in Kokeshi #{record.id}; it begins when the host presses Start.")
         if record.is_full:
             raise UserError(f"Kokeshi #{record.id} is full. `/kokeshi new` opens another lobby.")
+        await self.check_limits(interaction, None)
         record = await self.store.add_seat(record.id, interaction.user.id, interaction.user.display_name)
         await self.tell(interaction, f"You joined Kokeshi #{record.id}. Seats: {len(record.seats)}/{record.players}.")
         await self.refresh_lobby(record)

@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 IDLE_SECONDS = 3600.0
 # A timer whose work failed is tried again this much later.
 RETRY_SECONDS = 60.0
+RETRIED = frozenset({"deadline", "repost"})
 
 
 class Timers(commands.Cog):
@@ -79,10 +80,13 @@ class Timers(commands.Cog):
             try:
                 await self.bot.tables.fire(timer.game_id, timer.kind, timer.version)
             except Exception:
-                # The row stays (a minute later): a deadline that failed halfway must still end its turn.
-                log.exception("timer %s of game %d failed; trying again in a minute", timer.kind, timer.game_id)
+                log.exception("timer %s of game %d failed", timer.kind, timer.game_id)
                 with contextlib.suppress(Exception):
-                    await self.bot.store.set_timer(timer.game_id, timer.kind, now() + RETRY_SECONDS, timer.version)
+                    if timer.kind in RETRIED:
+                        # The row stays, a minute later: a deadline that failed halfway must still end its turn.
+                        await self.bot.store.set_timer(timer.game_id, timer.kind, now() + RETRY_SECONDS, timer.version)
+                    else:
+                        await self.bot.store.clear_timer(timer.game_id, timer.kind, timer.version)
 
 
 async def setup(bot: KokeshiBot) -> None:

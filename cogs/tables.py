@@ -540,8 +540,9 @@ class Tables:
         if not await self.poster.show(record.id):
             await self.tell(
                 interaction,
-                "Your move is saved, but I could not post in the game's thread. Please ask a server admin to give "
-                "me Send Messages in Threads, Attach Files and Embed Links there.",
+                "Your move is saved, but I could not post in the game's thread; I will try again in a minute. If it "
+                "keeps failing, please ask a server admin to give me Send Messages in Threads, Attach Files and "
+                "Embed Links there.",
             )
             told = True
         else:

@@ -5,6 +5,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +17,7 @@ from engine import GreedyPolicy
 from tests.botkit import answer, custom_ids, open_game, prompt_message, texts
 
 HOUR = 3600
+ROOT = Path(__file__).resolve().parent.parent
 
 
 async def to_move(w, game_id: int) -> str:
@@ -217,3 +222,67 @@ async def test_a_deleted_thread_gets_a_new_one_with_the_prompt_and_the_player_is
     assert "deleted" in said and "Done." not in said.replace("deleted", "")
     assert {t.kind for t in await world.store.timers(game_id)} >= {"deadline"}
     assert world.env.errors == []
+
+
+# The child runs the real bot in SimCord, starts a timed game and lets its deadline fire; the AI's second step of
+# the time-out kills the process with SIGKILL (after the first step was committed).
+CHILD = """
+import asyncio, os, signal, sys
+from bot import create_bot
+from simcord.env import Env
+from tests.botkit import NAMES, World, open_game
+
+async def main(path):
+    env = Env(create_bot(path))
+    await env.start()
+    with env.time_context():
+        guild = env.create_guild("Kokeshi Club")
+        channel = guild.create_text_channel("kokeshi")
+        members = [guild.add_member(env.create_user(n)) for n in NAMES]
+        w = World(env, guild, channel, members)
+        game_id, _ = await open_game(w, players=2, timer=3600)
+        store = w.store
+        real_apply = store.apply
+        steps = []
+
+        async def apply(game_id_, version, player, action, source="player"):
+            if source == "timeout":
+                steps.append(action)
+                if len(steps) == 2:
+                    print("KILL", game_id_, flush=True)
+                    os.kill(os.getpid(), signal.SIGKILL)
+            return await real_apply(game_id_, version, player, action, source=source)
+
+        store.apply = apply
+        await env.advance_time(3600)
+        print("NOT KILLED", flush=True)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def test_sigkill_in_the_middle_of_a_time_out_leaves_a_game_the_next_bot_finishes(world, tmp_path):
+    # The test's own bot is replaced by one started on the database the child left behind.
+    db_path = str(tmp_path / "killed.sqlite3")
+    # In a thread, so this process's event loop (and its database thread) keeps running meanwhile.
+    child = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-c", CHILD, db_path], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    output = child.stdout + child.stderr
+    assert child.returncode == -signal.SIGKILL, output
+    game_id = int(output.split("KILL")[1].split()[0])
+    await world.env.restart_bot(create_bot(db_path))
+    store = world.store
+    half = await store.log(game_id)
+    assert len(half) == 1 and half[0].source == "timeout"
+    mover = half[0].player
+    assert any(t.kind == "deadline" for t in await store.timers(game_id))
+
+    await world.env.advance_time(HOUR + 120)
+    log = await world.store.log(game_id)
+    assert len(log) >= 2 and all(e.player == mover and e.source == "timeout" for e in log)
+    game, _ = await world.store.load_game(game_id)
+    assert game.prompt.player != mover
+    assert (await world.store.get_game(game_id)).seat_named(mover).expired == 1
+    # The next player's turn has its own deadline.
+    assert any(t.kind == "deadline" and t.due_at > world.env.now().timestamp() for t in await store.timers(game_id))

@@ -96,7 +96,16 @@ class KokeshiBot(commands.Bot):
         # Guilds only: channels and threads. No member list, no message content.
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options)
+        # Nothing a message says pings anyone unless the send names the users it means to ping: a nickname like
+        # "@everyone" or a role mention is just text.
+        quiet = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=quiet,
+            **options,
+        )
         self.db_path = db_path
         self.dev_guild_id = dev_guild_id
         self.sync_mode = sync

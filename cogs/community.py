@@ -134,7 +134,7 @@ class Community:
         server = await self.store.rating(f"guild:{interaction.guild_id}", user.id)
         world = await self.store.rating("global", user.id)
         streak = await self.store.streak(user.id, utcnow().date())
-        embed = discord.Embed(title=f"{user.display_name} at Kokeshi", colour=0xC8553D)
+        embed = discord.Embed(title=f"{escape(user.display_name)[:200]} at Kokeshi", colour=0xC8553D)
         if record.games or record.solo_games:
             if record.games:  # multiplayer figures only for someone who has played with others
                 embed.add_field(

@@ -19,8 +19,8 @@ from engine.data import IDLE_ROUNDS
 from storage import GameNotFound, GameRecord
 
 from .components import QUESTIONS, tile_choices
-from .narration import escape
-from .tables import Tables, UserError, duration, now
+from .narration import escape, quote
+from .tables import Tables, UserError, duration, fit_lines, now
 
 if TYPE_CHECKING:
     from bot import KokeshiBot
@@ -45,8 +45,8 @@ collect happiness points. Every game lives in its own thread; every choice is a 
 
 **Start** `/kokeshi new` opens a lobby (2–4 seats, board side, turn timer, AI players) · `/kokeshi solo` plays \
 against the automa · `join` `leave` `start` `cancel` manage a lobby.
-**Play** press the buttons in the game's thread, or use `/kokeshi advance` and `/kokeshi place` · `undo` takes \
-back your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to the AI.
+**Play** press the buttons in the game's thread, or use `/kokeshi play` (any decision), `advance`, `place` · \
+`undo` takes back your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to the AI.
 **Look** `board` shows a workshop large · `table` the whole table · `status` your games and whose turn it is · \
 `log` the last moves · `rules` every tile · `leaderboard` wins, ratings, best scores and challenges · \
 `stats` a player's record.
@@ -60,6 +60,19 @@ def _expect(prompt: Prompt, kinds: tuple[str, ...]) -> None:
     """Refuse a play command that does not answer the current kind of decision."""
     if prompt.kind not in kinds:
         raise UserError(f"Right now: {QUESTIONS[prompt.kind].lower()}. Use the buttons in the game's thread.")
+
+
+def _chosen(choice: str, prompt: Prompt, version: int) -> tuple[int, str]:
+    """(version, action) from `/kokeshi play`: an autocomplete value 'version:action', an action id, or a label
+    typed out in full (these two answer the current version)."""
+    text = choice.strip()
+    head, _, rest = text.partition(":")
+    if head.isdigit() and rest:
+        return int(head), rest
+    for option in prompt.options:
+        if text == option.id or text.lower() == option.label.lower():
+            return version, option.id
+    return version, text
 
 
 @app_commands.guild_only()
@@ -233,8 +246,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             action = choose(state.prompt)
             if action not in state.legal_actions():
                 raise UserError(f"That is not possible now. {QUESTIONS[state.prompt.kind]}: use the buttons.")
-            await self.tables.play(interaction, record, seat_name, version, action)
-            await interaction.followup.send("Done.", ephemeral=True)
+            if not await self.tables.play(interaction, record, seat_name, version, action):
+                await interaction.followup.send("Done.", ephemeral=True)
 
         await self.tables.guard(interaction, game, run())
 
@@ -291,6 +304,47 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 tracks.append(k)
         named = [(vocab.kokeshi(k), k) for k in tracks]
         return [Choice(name=name, value=k) for name, k in named if current.lower() in name.lower()][:25]
+
+    @app_commands.command(name="play", description="Make your current decision: pick one of your choices")
+    @app_commands.describe(choice="Start typing: your choices right now")
+    async def play(self, interaction: discord.Interaction, choice: str, game: int | None = None) -> None:
+        async def run() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            record = await self.resolve(interaction, game)
+            record, seat_name, state, current = await self.tables.check_turn(interaction, record.id)
+            version, action = _chosen(choice, state.prompt, current)
+            if version != current:
+                await self.tables.send_current_prompt(
+                    interaction, record, state, current, "That choice is out of date."
+                )
+                return
+            if action not in state.legal_actions():
+                raise UserError(
+                    f"{quote(choice)} is not one of your choices now. {QUESTIONS[state.prompt.kind]}: start typing "
+                    "in `choice` and pick from the list, or use the buttons in the game's thread."
+                )
+            if not await self.tables.play(interaction, record, seat_name, version, action):
+                await interaction.followup.send("Done.", ephemeral=True)
+
+        await self.tables.guard(interaction, game, run())
+
+    @play.autocomplete("choice")
+    async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        try:
+            record = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
+            state, version = await self.store.load_game(record.id)
+        except Exception:
+            return []
+        prompt = state.prompt
+        seat = record.seat_of(interaction.user.id)
+        if prompt is None or seat is None or seat.ai or prompt.player != seat.name:
+            return []
+        typed = current.lower().strip()
+        return [
+            Choice(name=o.label[:100], value=f"{version}:{o.id}"[:100])
+            for o in prompt.options
+            if typed in o.label.lower() or typed in o.id
+        ][:25]
 
     @app_commands.command(name="undo", description="Take back your last choice of this turn")
     async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -352,7 +406,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             else:
                 matches = [n for n in names if n.lower() == player.lower()]
                 if not matches:
-                    raise UserError(f"No player called {player!r} in game #{record.id}: {', '.join(names)}.")
+                    raise UserError(
+                        f"No player called {quote(player)} in game #{record.id}: {', '.join(map(escape, names))}."
+                    )
                 name = matches[0]
             picture = await asyncio.to_thread(render.board, state.view(), name)
             await interaction.followup.send(
@@ -400,8 +456,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 if not games:
                     raise UserError("You are not in any game in this server. `/kokeshi new` starts one.")
                 lines = [await self._status_line(g, interaction.user.id) for g in games]
-                lines.append(self.tables.home(games[0]))
-                await self.tables.tell(interaction, "**Your games**\n" + "\n".join(lines))
+                text = fit_lines(lines, head="**Your games**", tail=self.tables.home(games[0]))
+                await self.tables.tell(interaction, text)
                 return
             record = await self.resolve(interaction, game)
             await self.tables.tell(interaction, await self._status_text(record) + "\n" + self.tables.home(record))
@@ -415,7 +471,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         state, _ = await self.store.load_game(record.id)
         prompt = state.prompt
         seat = record.seat_of(user_id)
-        turn = "**your turn**" if prompt and seat and prompt.player == seat.name else f"{prompt.player}'s turn"
+        turn = "**your turn**" if prompt and seat and prompt.player == seat.name else f"{escape(prompt.player)}'s turn"
         return f"• {where}: {vocab.round_name(state.round_number)}, {turn}"
 
     async def _status_text(self, record: GameRecord) -> str:
@@ -448,7 +504,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             lines = []
             for entry in entries:
                 by = {"timeout": " (time ran out)", "ai": " (AI)"}.get(entry.source, "")
-                steps = "; ".join(e.text for e in entry.events if e.kind not in ("tile_drawn", "turn_ended"))
+                steps = escape("; ".join(e.text for e in entry.events if e.kind not in ("tile_drawn", "turn_ended")))
                 lines.append(f"`{entry.seq:>3}` {escape(entry.player)}{by}: {steps}")
             text = "\n".join(lines)
             while len(text) > 1900:
@@ -507,6 +563,16 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         await self.tables.guard(interaction, None, self.bot.community.challenge(interaction, "weekly"))
 
     settings = app_commands.Group(name="settings", description="Server settings (admins)")
+
+    @settings.command(name="limits", description="How many open games a person and a channel may have")
+    @app_commands.describe(
+        per_user="Open games (lobbies and games in progress) one person may be in; default 5",
+        per_channel="Open games one channel may hold; default 20",
+    )
+    async def limits(
+        self, interaction: discord.Interaction, per_user: int | None = None, per_channel: int | None = None
+    ) -> None:
+        await self.tables.guard(interaction, None, self.tables.set_limits(interaction, per_user, per_channel))
 
     @settings.command(name="daily-channel", description="Post each day's daily challenge results in a channel")
     @app_commands.describe(channel="Where to post (leave empty to stop posting)")

@@ -44,12 +44,21 @@ def narrate(events: Iterable[Event], *, limit: int = MAX_LINES) -> str:
 
 def _escape(text: str) -> str:
     """Show a player's name (or a line that contains one) literally: no formatting, masked link or mention."""
-    for ch in ("\\", "*", "_", "~", "`", "|", ">", "<", "[", "]"):
+    for ch in ("\\", "*", "_", "~", "`", "|", ">", "<", "[", "]", "#", ":"):
         text = text.replace(ch, f"\\{ch}")
     return text
 
 
 escape = _escape
+QUOTE_LIMIT = 100
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """Someone's input, quoted in a reply: shown literally and cut short, so a reply always fits."""
+    text = " ".join(str(text).split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f"'{_escape(text)}'"
 
 
 # ------------------------------------------------------------------ turn records and the "since your turn" ping

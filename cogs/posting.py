@@ -32,6 +32,13 @@ RETRY_SECONDS = 60.0
 NO_PINGS = discord.AllowedMentions.none()
 
 
+def pinging(*user_ids: int) -> discord.AllowedMentions:
+    """Allowed mentions for a message meant to ping exactly these users (and never everyone, here or a role)."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(u) for u in user_ids], replied_user=False
+    )
+
+
 def turn_key(game: Game) -> str:
     """Which turn the game is in: its round, how many turns have ended, and who is to move."""
     prompt = game.prompt
@@ -145,7 +152,7 @@ class Poster:
         content = "\n\n".join(p for p in (opening, so_far) if p)
         seat = record.seat_named(prompt.player)
         person = seat is not None and seat.user_id is not None and not seat.ai
-        mentions = discord.AllowedMentions(users=[discord.Object(seat.user_id)] if person else [])
+        mentions = pinging(seat.user_id) if person else NO_PINGS
         file = discord.File(io.BytesIO(picture), filename=name)
         message = await self.tables.send(
             record, channel, _fit(content), file=file, view=view, allowed_mentions=mentions

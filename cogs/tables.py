@@ -17,7 +17,7 @@ from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, Turn
 
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .narration import escape
-from .posting import Poster, turn_key
+from .posting import Poster, pinging, turn_key
 
 if TYPE_CHECKING:
     from bot import KokeshiBot
@@ -37,7 +37,29 @@ SEED_BITS = 128
 EXPIRED_TURNS_BEFORE_AI = 3
 MESSAGE_LIMIT = 2000
 _TURN_EVENTS = frozenset({"turn_ended", "setup_done", "game_over"})
+# Open (lobby or active) games a person may be in, and a channel may hold, unless the server's admins say otherwise.
+LIMITS = {"open_per_user": 5, "open_per_channel": 20}
+MAX_LIMIT = 500
 _REMINDERS = (("reminder_half", 0.5), ("reminder_late", 0.9), ("deadline", 1.0))
+
+
+def fit_lines(lines: list[str], *, head: str = "", tail: str = "", limit: int = MESSAGE_LIMIT) -> str:
+    """As many whole lines as fit in one message, then how many were left out (never a line cut in half)."""
+
+    def join(parts) -> str:
+        return "\n".join(p for p in parts if p)
+
+    whole = join((head, *lines, tail))
+    if len(whole) <= limit:
+        return whole
+    shown: list[str] = []
+    for line in lines:
+        note = f"…and {len(lines) - len(shown) - 1} more (the `game` option picks one)"
+        if len(join((head, *shown, line, note, tail))) > limit:
+            break
+        shown.append(line)
+    note = f"…and {len(lines) - len(shown)} more (the `game` option picks one)"
+    return join((head, *shown, note, tail))[:limit]
 
 
 class UserError(Exception):
@@ -75,6 +97,8 @@ class Tables:
         self.poster = Poster(self)
         # Threads Discord says are gone; a game whose thread is here gets a new one.
         self.lost: set[int] = set()
+        # One timer at a time per game, so a deadline fired twice at once plays the turn once.
+        self._firing: dict[int, asyncio.Lock] = {}
 
     @staticmethod
     def clock() -> float:
@@ -209,7 +233,9 @@ class Tables:
             return
         try:
             await channel.get_partial_message(found[1]).edit(  # type: ignore[union-attr]
-                embed=self.lobby_embed(record), view=lobby_view(record.id, record.status == "lobby")
+                embed=self.lobby_embed(record),
+                view=lobby_view(record.id, record.status == "lobby"),
+                allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as exc:
             log.warning("game %d: could not update the lobby message: %s", record.id, exc)
@@ -227,6 +253,51 @@ class Tables:
             )
         return channel
 
+    async def limits(self, guild_id: int) -> dict[str, int]:
+        """The server's limits on open games (per person, per channel)."""
+        found = {}
+        for key, default in LIMITS.items():
+            value = await self.store.guild_setting(guild_id, key)
+            found[key] = int(value) if value and value.isdigit() else default
+        return found
+
+    async def check_limits(self, interaction: discord.Interaction, channel_id: int | None) -> None:
+        """Refuse one more open game for this person (and, with a channel, in this channel) past the limits."""
+        limits = await self.limits(interaction.guild_id)
+        mine = [g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == interaction.guild_id]
+        if len(mine) >= limits["open_per_user"]:
+            count = len(mine)
+            raise UserError(
+                f"You are already in {count} open game{'s' if count != 1 else ''} in this server, the most it allows "
+                f"({limits['open_per_user']}). Finish, leave or cancel one first (`/kokeshi status` lists them)."
+            )
+        if channel_id is None:
+            return
+        here = await self.store.games_in_channel(channel_id)
+        if len(here) >= limits["open_per_channel"]:
+            raise UserError(
+                f"This channel already has {len(here)} open games, the most this server allows per channel "
+                f"({limits['open_per_channel']}). Join one of them, or start yours in another channel."
+            )
+
+    async def set_limits(self, interaction: discord.Interaction, per_user: int | None, per_channel: int | None) -> None:
+        """`/kokeshi settings limits`: admins see or change how many open games a person and a channel may have."""
+        perms = getattr(interaction.user, "guild_permissions", None)
+        if (per_user is not None or per_channel is not None) and not (perms and perms.manage_guild):
+            raise UserError("Only server admins (Manage Server) can change the limits.")
+        for value in (per_user, per_channel):
+            if value is not None and not 1 <= value <= MAX_LIMIT:
+                raise UserError(f"A limit must be at least 1 and at most {MAX_LIMIT}.")
+        for key, value in (("open_per_user", per_user), ("open_per_channel", per_channel)):
+            if value is not None:
+                await self.store.set_guild_setting(interaction.guild_id, key, str(value))
+        limits = await self.limits(interaction.guild_id)
+        await self.tell(
+            interaction,
+            f"Open games (lobbies and games in progress) allowed here: {limits['open_per_user']} per person, "
+            f"{limits['open_per_channel']} per channel.",
+        )
+
     async def open_lobby(
         self,
         interaction: discord.Interaction,
@@ -240,6 +311,7 @@ class Tables:
         channel = self.check_channel(interaction)
         if ai_seats >= players:
             raise UserError("Leave at least one seat for a person: fewer AI players than seats.")
+        await self.check_limits(interaction, channel.id)
         user = interaction.user
         game_id = await self.store.create_game(
             guild_id=interaction.guild.id,
@@ -261,6 +333,7 @@ class Tables:
     async def open_challenge(self, interaction: discord.Interaction, kind: str, key: str) -> None:
         """Today's daily (or this week's) challenge: a solo game on the seed everyone gets."""
         channel = self.check_channel(interaction)
+        await self.check_limits(interaction, channel.id)
         user = interaction.user
         game_id, rated = await self.store.create_challenge(
             kind=kind,
@@ -278,11 +351,19 @@ class Tables:
     async def _open_thread(self, interaction: discord.Interaction, game_id: int, text: str | None, *, start: bool):
         """Post the game's message (a lobby, or an announcement), open its thread, and start it if asked."""
         record = await self.store.get_game(game_id)
-        if text is None:
-            await interaction.response.send_message(embed=self.lobby_embed(record), view=lobby_view(game_id))
-        else:
-            await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
-        message = await interaction.original_response()
+        try:
+            if text is None:
+                await interaction.response.send_message(embed=self.lobby_embed(record), view=lobby_view(game_id))
+            else:
+                await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+            message = await interaction.original_response()
+        except discord.HTTPException as exc:
+            # Nobody could see or join it: no lobby, rather than an invisible one.
+            log.warning("game %d: Discord refused its first message (%s); cancelled", game_id, exc)
+            await self.store.cancel_game(game_id)
+            raise UserError(
+                f"Discord would not show the game here ({exc.status}), so nothing was opened. Please try again."
+            ) from None
         await self.store.set_message(game_id, "lobby", message.channel.id, message.id)
         name = f"Kokeshi #{game_id} — {interaction.user.display_name}" + (" (solo)" if record.solo else "")
         try:
@@ -315,6 +396,7 @@ class Tables:
             raise UserError(f"You already have a seat in Kokeshi #{record.id}; it begins when the host presses Start.")
         if record.is_full:
             raise UserError(f"Kokeshi #{record.id} is full. `/kokeshi new` opens another lobby.")
+        await self.check_limits(interaction, None)
         record = await self.store.add_seat(record.id, interaction.user.id, interaction.user.display_name)
         await self.tell(interaction, f"You joined Kokeshi #{record.id}. Seats: {len(record.seats)}/{record.players}.")
         await self.refresh_lobby(record)
@@ -421,7 +503,7 @@ class Tables:
         if seat.ai:
             raise UserError("The AI plays your seat now, so you can only watch this game.")
         if prompt is None or prompt.player != seat.name:
-            raise UserError(f"It's {prompt.player}'s turn, not yours." if prompt else "This game is over.")
+            raise UserError(f"It's {escape(prompt.player)}'s turn, not yours." if prompt else "This game is over.")
         return record, seat.name, game, version
 
     async def send_current_prompt(
@@ -436,28 +518,45 @@ class Tables:
 
     async def play(
         self, interaction: discord.Interaction, record: GameRecord, seat_name: str, version: int, action: str
-    ) -> None:
-        """Apply a player's action, let the AI seats move, and show the result."""
+    ) -> bool:
+        """Apply a player's action, let the AI seats move, and show the result. True when the player was already
+        told something about it (an answer that came too late, a thread that could not be used)."""
         try:
             await self.store.apply(record.id, version, seat_name, action, timers=self.turn_timers(record))
         except StaleVersion:
             game, current = await self.store.load_game(record.id)
-            await self.send_current_prompt(interaction, record, game, current, "That was already answered.")
-            return
+            if game.prompt is None:
+                await self.tell(interaction, "That was already answered, and the game is over.")
+            else:
+                await self.send_current_prompt(interaction, record, game, current, "That was already answered.")
+            return True
         except IllegalAction as exc:
             raise UserError(exc.message) from None
         seat = record.seat_named(seat_name)
         if seat is not None and seat.expired:
             await self.store.update_seat(record.id, seat_name, expired=0)
         await self.drive_ai(record)
+        told = False
         if not await self.poster.show(record.id):
             await self.tell(
                 interaction,
-                "Your move is saved, but I could not post in the game's thread. Please ask a server admin to give "
-                "me Send Messages in Threads, Attach Files and Embed Links there.",
+                "Your move is saved, but I could not post in the game's thread; I will try again in a minute. If it "
+                "keeps failing, please ask a server admin to give me Send Messages in Threads, Attach Files and "
+                "Embed Links there.",
             )
-        if interaction.message is not None and interaction.message.flags.ephemeral:
+            told = True
+        else:
+            moved = await self.store.get_game(record.id)
+            if moved.thread_id != record.thread_id:
+                await self.tell(
+                    interaction,
+                    f"Your move is saved. The game's thread was deleted, so Kokeshi #{record.id} goes on in a new "
+                    f"one: {self.where(moved)}.",
+                )
+                told = True
+        if not told and interaction.message is not None and interaction.message.flags.ephemeral:
             await interaction.edit_original_response(content="Done.", view=None)
+        return told
 
     async def drive_ai(self, record: GameRecord) -> list[Event]:
         """Let the AI play every decision that belongs to an AI seat, until a person must decide."""
@@ -553,32 +652,45 @@ class Tables:
             return
         # Usually already written with the move that started the turn: then this commits nothing.
         await self.store.set_turn_timers(record.id, version, self.turn_timers(record))
+        if (await self.store.get_game(record.id)).status != "active":
+            # Cancelled (or ended) while its prompt was being posted: no timers for a game that is over.
+            await self.store.clear_timers(record.id)
+            return
         self.bot.wake_timers()
 
     async def fire(self, game_id: int, kind: str, version: int) -> None:
         """A timer is due: a reminder, a turn's deadline, or a thread to post again. A timer acts only on the
         turn it was set for; the row goes only once its work is done, so a crash midway runs it again."""
+        lock = self._firing.setdefault(game_id, asyncio.Lock())
+        try:
+            async with lock:
+                await self._fire(game_id, kind, version)
+        finally:
+            if not lock.locked() and not lock._waiters:  # noqa: SLF001 - prune idle locks
+                self._firing.pop(game_id, None)
+
+    async def _fire(self, game_id: int, kind: str, version: int) -> None:
         record = await self.store.get_game(game_id)
         if record.status != "active":
             await self.store.clear_timers(game_id)
             return
         if kind == "repost":
-            await self.store.clear_timers(game_id, ["repost"])
+            await self.store.clear_timer(game_id, kind, version)
             await self.poster.show(game_id)
             return
         game, current = await self.store.load_game(game_id)
         posts = await self.store.turn_posts(game_id)
         if version != posts.turn_version or posts.turn_key != turn_key(game):
-            # Set for a turn that is over (or never shown): show the game as it is now, which sets the
-            # current turn's timers afresh.
-            await self.store.clear_timers(game_id, [kind])
+            # Set for a turn that is over (or never shown): only this row goes (a newer turn's row of the same
+            # kind stays), and the game is shown as it is now, which sets the current turn's timers afresh.
+            await self.store.clear_timer(game_id, kind, version)
             if posts.turn_key != turn_key(game) or posts.shown_version < current:
                 await self.poster.show(game_id)
             return
         prompt = game.prompt
         seat = record.seat_named(prompt.player) if prompt else None
         if seat is None or seat.ai:
-            await self.store.clear_timers(game_id, [kind])
+            await self.store.clear_timer(game_id, kind, version)
             return
         channel = await self.game_channel(record)
         if kind != "deadline":
@@ -589,19 +701,27 @@ class Tables:
                     record,
                     channel,
                     f"⏰ {self.mention(record, seat.name)}, Kokeshi #{record.id} is waiting for you.{left}",
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat.user_id)]),
+                    allowed_mentions=pinging(seat.user_id),
                 )
-            await self.store.clear_timers(game_id, [kind])
+            await self.store.clear_timer(game_id, kind, version)
             return
+        played = False
         while prompt is not None and prompt.player == seat.name:
             action = GreedyPolicy(current).choose(game)
-            # If the player answered at that very moment, carry on from the new state.
-            with contextlib.suppress(StaleVersion, IllegalAction):
+            # If the player (or another process's time-out) answered at that very moment, carry on from the new
+            # state; only the time-out that played a step counts the expired turn.
+            try:
                 await self.store.apply(
                     game_id, current, seat.name, action, source="timeout", timers=self.turn_timers(record)
                 )
+                played = True
+            except (StaleVersion, IllegalAction):
+                pass
             game, current = await self.store.load_game(game_id)
             prompt = game.prompt
+        if not played:
+            await self.store.clear_timer(game_id, kind, version)
+            return
         expired = seat.expired + 1
         handed = expired >= EXPIRED_TURNS_BEFORE_AI
         await self.store.update_seat(game_id, seat.name, expired=expired, ai=True if handed else None)
@@ -610,7 +730,8 @@ class Tables:
             note += f" After {EXPIRED_TURNS_BEFORE_AI} turns in a row, the AI now plays this seat for good."
         if channel is not None:
             await self.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
-        await self.store.clear_timers(game_id, ["deadline", "reminder_half", "reminder_late"])
+        for stale in ("deadline", "reminder_half", "reminder_late"):
+            await self.store.clear_timer(game_id, stale, version)
         await self.drive_ai(await self.store.get_game(game_id))
         await self.poster.show(game_id)
 

@@ -18,6 +18,9 @@ log = logging.getLogger(__name__)
 
 # Even with nothing due, look again this often (timers written by another process, clock changes).
 IDLE_SECONDS = 3600.0
+# A timer whose work failed is tried again this much later.
+RETRY_SECONDS = 60.0
+RETRIED = frozenset({"deadline", "repost"})
 
 
 class Timers(commands.Cog):
@@ -83,7 +86,12 @@ class Timers(commands.Cog):
                 await self.bot.tables.fire(timer.game_id, timer.kind, timer.version)
             except Exception:
                 log.exception("timer %s of game %d failed", timer.kind, timer.game_id)
-                await self.bot.store.clear_timers(timer.game_id, [timer.kind])
+                with contextlib.suppress(Exception):
+                    if timer.kind in RETRIED:
+                        # The row stays, a minute later: a deadline that failed halfway must still end its turn.
+                        await self.bot.store.set_timer(timer.game_id, timer.kind, now() + RETRY_SECONDS, timer.version)
+                    else:
+                        await self.bot.store.clear_timer(timer.game_id, timer.kind, timer.version)
 
 
 async def setup(bot: KokeshiBot) -> None:

@@ -966,6 +966,13 @@ class Store(CommunityStore):
                 marks = ",".join("?" * len(kinds))
                 await self._run(db, f"DELETE FROM timers WHERE game_id = ? AND kind IN ({marks})", (game_id, *kinds))
 
+    async def clear_timer(self, game_id: int, kind: str, version: int) -> None:
+        """Remove this timer only if it is still the one set for `version` (a newer turn's timer stays)."""
+        async with self._tx() as db:
+            await self._run(
+                db, "DELETE FROM timers WHERE game_id = ? AND kind = ? AND version = ?", (game_id, kind, version)
+            )
+
     @staticmethod
     def _shard_filter(shards: tuple[int, Sequence[int]] | None) -> tuple[str, tuple]:
         """SQL limiting timers to the games of these Discord shards: (guild id >> 22) % shard count."""

@@ -1,0 +1,67 @@
+"""`/kokeshi play`: every decision by slash command, with autocomplete over the caller's legal choices."""
+
+from __future__ import annotations
+
+from engine import GreedyPolicy
+from tests.botkit import open_game, prompt_message
+
+
+def said(result) -> list[str]:
+    return [m.content for m in [result.response, *result.followups] if m is not None and m.content]
+
+
+async def test_every_kind_of_decision_can_be_answered_with_kokeshi_play(world):
+    game_id, thread = await open_game(world, players=2)
+    kinds = set()
+    for _ in range(40):
+        game, version = await world.store.load_game(game_id)
+        prompt = game.prompt
+        member = world.member(prompt.player)
+        offered = await member.autocomplete(thread, "kokeshi play", "choice", "")
+        labels = {o.label for o in prompt.options}
+        assert offered and len(offered) == min(25, len(prompt.options))
+        assert {c["name"] for c in offered} <= {label[:100] for label in labels}
+        action = GreedyPolicy(version).choose(game)
+        option = next(o for o in prompt.options if o.id == action)
+        # Typing part of the label narrows the list to the choice.
+        narrowed = await member.autocomplete(thread, "kokeshi play", "choice", option.label[:40])
+        value = next(c["value"] for c in narrowed if c["name"] == option.label[:100])
+        result = await member.slash(thread, "kokeshi play", choice=value)
+        assert said(result) == ["Done."], said(result)
+        assert (await world.store.log(game_id))[-1].action == action
+        kinds.add(prompt.kind)
+    assert len(kinds) >= 3, kinds
+    assert world.env.errors == []
+
+
+async def test_kokeshi_play_checks_the_version_the_seat_and_the_turn_like_a_button(world):
+    game_id, thread = await open_game(world, players=2)
+    game, version = await world.store.load_game(game_id)
+    mover = world.member(game.prompt.player)
+    other = next(m for m in world.members[:2] if m is not mover)
+    outsider = world.members[3]
+    [first, *_] = await mover.autocomplete(thread, "kokeshi play", "choice", "")
+    assert await other.autocomplete(thread, "kokeshi play", "choice", "") == []
+
+    refused = said(await other.slash(thread, "kokeshi play", choice=first["value"]))
+    assert refused == [f"It's {game.prompt.player}'s turn, not yours."]
+    refused = said(await outsider.slash(thread, "kokeshi play", choice=first["value"]))
+    assert refused == ["You are not playing in this game."]
+    assert await world.store.log(game_id) == []
+
+    assert said(await mover.slash(thread, "kokeshi play", choice=first["value"])) == ["Done."]
+    # The same choice again is for a version that is gone: out of date, like an old button.
+    again = await mover.slash(thread, "kokeshi play", choice=first["value"])
+    assert "out of date" in said(again)[0] and len(await world.store.log(game_id)) == 1
+    # Text that is no choice at all gets a clear refusal that fits, and changes nothing.
+    nonsense = said(await mover.slash(thread, "kokeshi play", choice="x" * 3000))
+    assert len(nonsense) == 1 and len(nonsense[0]) <= 2000 and "not one of your choices" in nonsense[0]
+    assert len(await world.store.log(game_id)) == 1
+    # A label typed out in full is understood too.
+    game, version = await world.store.load_game(game_id)
+    option = game.prompt.options[0]
+    member = world.member(game.prompt.player)
+    assert said(await member.slash(thread, "kokeshi play", choice=option.label)) == ["Done."]
+    assert (await world.store.log(game_id))[-1].action == option.id
+    # The buttons still work alongside.
+    assert (await prompt_message(world, game_id, thread)).components

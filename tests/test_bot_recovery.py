@@ -1,0 +1,288 @@
+"""A game never gets stuck: timers act only on their turn, and crashes, failed posts and deleted threads heal."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot import create_bot
+from engine import GreedyPolicy
+from tests.botkit import answer, custom_ids, open_game, prompt_message, texts
+
+HOUR = 3600
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def to_move(w, game_id: int) -> str:
+    game, _ = await w.store.load_game(game_id)
+    return game.prompt.player
+
+
+async def finish_turn(w, game_id: int, thread, rng: random.Random) -> None:
+    """The player to move answers until someone else is to move."""
+    mover = await to_move(w, game_id)
+    while await to_move(w, game_id) == mover:
+        assert (await answer(w, game_id, thread, rng)).acknowledged
+
+
+def deadline_of(timers):
+    return next(t for t in timers if t.kind == "deadline")
+
+
+def timeouts(thread) -> list[str]:
+    return [t for t in texts(thread) if "time ran out" in t]
+
+
+async def test_a_deadline_for_a_turn_already_played_never_plays_the_next_players_turn(world):
+    game_id, thread = await open_game(world, players=2, timer=HOUR)
+    first = await to_move(world, game_id)
+    old = deadline_of(await world.store.timers(game_id))
+    await finish_turn(world, game_id, thread, random.Random(1))
+    second = await to_move(world, game_id)
+    assert second != first
+    _, version = await world.store.load_game(game_id)
+    # The old turn's deadline fires late (another process, or a loop that read it before the move).
+    await world.bot.tables.fire(game_id, "deadline", old.version)
+    assert (await world.store.load_game(game_id))[1] == version
+    assert await to_move(world, game_id) == second
+    assert all(e.source != "timeout" for e in await world.store.log(game_id))
+    assert not timeouts(thread)
+    # The second player's own deadline is still there, untouched.
+    current = deadline_of(await world.store.timers(game_id))
+    assert current.version != old.version and current.due_at > world.env.now().timestamp()
+    assert world.env.errors == []
+
+
+async def test_a_deadline_fired_twice_plays_the_turn_once(world):
+    game_id, thread = await open_game(world, players=2, timer=HOUR)
+    mover = await to_move(world, game_id)
+    deadline = deadline_of(await world.store.timers(game_id))
+    tables = world.bot.tables
+    # Two loops (or two processes) firing the same row at once, and once more afterwards.
+    await asyncio.gather(
+        tables.fire(game_id, "deadline", deadline.version), tables.fire(game_id, "deadline", deadline.version)
+    )
+    await tables.fire(game_id, "deadline", deadline.version)
+    log = await world.store.log(game_id)
+    assert log and all(e.player == mover and e.source == "timeout" for e in log)
+    assert await to_move(world, game_id) != mover
+    assert (await world.store.get_game(game_id)).seat_named(mover).expired == 1
+    assert len(timeouts(thread)) == 1
+    assert world.env.errors == []
+
+
+async def test_a_time_out_that_fails_midway_is_finished_by_the_next_bot(world, db_path, monkeypatch, caplog):
+    game_id, thread = await open_game(world, players=2, timer=HOUR)
+    mover = await to_move(world, game_id)
+    store = world.store
+    real_apply = store.apply
+    calls = []
+
+    async def crash_on_second(game_id_, version, player, action, source="player", **options):
+        if source == "timeout":
+            calls.append(action)
+            if len(calls) == 2:
+                raise RuntimeError("the process dies here")
+        return await real_apply(game_id_, version, player, action, source=source, **options)
+
+    # Make sure the mover's turn has at least two decisions, so the time-out stops halfway.
+    game, _ = await store.load_game(game_id)
+    probe = game.clone()
+    steps = 0
+    while probe.prompt is not None and probe.prompt.player == mover:
+        probe.apply(mover, GreedyPolicy(0).choose(probe))
+        steps += 1
+    assert steps >= 2
+    monkeypatch.setattr(store, "apply", crash_on_second)
+    with caplog.at_level(logging.ERROR):
+        await world.env.advance_time(HOUR)
+    half = await store.log(game_id)
+    assert len(half) == 1 and half[0].source == "timeout"
+    assert await to_move(world, game_id) == mover
+    # The deadline survives the failure, so the game has a way to continue.
+    assert any(t.kind == "deadline" for t in await store.timers(game_id))
+
+    monkeypatch.undo()
+    await world.env.restart_bot(create_bot(db_path))
+    await world.env.advance_time(120)
+    log = await world.store.log(game_id)
+    assert len(log) == steps and all(e.player == mover and e.source == "timeout" for e in log)
+    assert await to_move(world, game_id) != mover
+    assert (await world.store.get_game(game_id)).seat_named(mover).expired == 1
+    assert deadline_of(await world.store.timers(game_id)).due_at >= world.env.now().timestamp() + HOUR - 120
+    prompt = await prompt_message(world, game_id, thread)
+    assert world.member(await to_move(world, game_id)).mention in prompt.content
+
+
+async def test_a_move_saved_but_never_posted_is_posted_on_start_up_with_a_fresh_timer(world, db_path):
+    game_id, thread = await open_game(world, players=2, timer=HOUR)
+    mover = await to_move(world, game_id)
+    old_prompt = await prompt_message(world, game_id, thread)
+    old_deadline = deadline_of(await world.store.timers(game_id))
+    await world.env.advance_time(HOUR // 2)
+    # The bot commits the whole turn and dies before posting anything.
+    game, version = await world.store.load_game(game_id)
+    while game.prompt.player == mover:
+        await world.store.apply(game_id, version, mover, GreedyPolicy(version).choose(game))
+        game, version = await world.store.load_game(game_id)
+    other = game.prompt.player
+
+    await world.env.restart_bot(create_bot(db_path))
+    prompt = await prompt_message(world, game_id, thread)
+    assert prompt.id != old_prompt.id and world.member(other).mention in prompt.content
+    assert custom_ids(prompt) and all(c.split(":")[3] == str(version) for c in custom_ids(prompt))
+    assert old_prompt.id not in [m.id for m in thread.history()]
+    timers = await world.store.timers(game_id)
+    deadline = deadline_of(timers)
+    assert deadline.version != old_deadline.version
+    assert deadline.due_at == world.env.now().timestamp() + HOUR
+    assert {t.kind for t in timers} == {"reminder_half", "reminder_late", "deadline"}
+    # The next player does not inherit the previous deadline: nothing happens at the old one.
+    await world.env.advance_time(HOUR // 2 + 60)
+    assert not timeouts(thread) and await to_move(world, game_id) == other
+    assert world.env.errors == []
+
+
+@pytest.mark.parametrize(
+    ("status", "times"),
+    # A permission removed and restored; one server error (SimCord answers each request once: no retries).
+    [(403, 1), (500, 1)],
+)
+async def test_a_failed_prompt_post_keeps_the_old_buttons_and_the_prompt_is_posted_later(
+    world, monkeypatch, status, times
+):
+    game_id, thread = await open_game(world, players=2, timer=HOUR)
+    rng = random.Random(3)
+    mover = await to_move(world, game_id)
+    tables = world.bot.tables
+    real_send = tables.send
+
+    async def fail_the_prompt(record, channel, content, **kwargs):
+        if "view" in kwargs:
+            monkeypatch.setattr(tables, "send", real_send)
+            # What env.inject_error adds (which the bot's own tasks may not call).
+            fault = {"method": "POST", "path": f"/channels/{thread.id}/messages", "status": status, "code": 0}
+            world.env.backend.faults.append({**fault, "message": "injected", "times": times})
+        return await real_send(record, channel, content, **kwargs)
+
+    # Play up to the mover's last decision of the turn, then fail the next player's new prompt once.
+    game, _ = await world.store.load_game(game_id)
+    while True:
+        probe = game.clone()
+        action = rng.choice(game.legal_actions())
+        probe.apply(mover, action)
+        if probe.prompt.player != mover:
+            break
+        await answer(world, game_id, thread, action=action)
+        game, _ = await world.store.load_game(game_id)
+    old = await prompt_message(world, game_id, thread)
+    monkeypatch.setattr(tables, "send", fail_the_prompt)
+    result = await answer(world, game_id, thread, action=action)
+    assert result.acknowledged
+    assert await to_move(world, game_id) != mover
+    # The old prompt is still there with its buttons; the move is saved and a retry is due.
+    assert (await prompt_message(world, game_id, thread)).id == old.id
+    assert custom_ids(next(m for m in thread.history() if m.id == old.id))
+    assert {t.kind for t in await world.store.timers(game_id)} >= {"repost"}
+
+    await world.env.advance_time(61)
+    prompt = await prompt_message(world, game_id, thread)
+    other = await to_move(world, game_id)
+    assert prompt.id != old.id and world.member(other).mention in prompt.content and custom_ids(prompt)
+    assert old.id not in [m.id for m in thread.history()]
+    assert {t.kind for t in await world.store.timers(game_id)} == {"reminder_half", "reminder_late", "deadline"}
+    assert (await answer(world, game_id, thread, rng)).acknowledged
+
+
+async def test_a_deleted_thread_gets_a_new_one_with_the_prompt_and_the_player_is_told(world):
+    game_id, thread = await open_game(world, players=2, timer=HOUR)
+    mover = await to_move(world, game_id)
+    member = world.member(mover)
+    world.env.backend.delete_channel(thread.id)
+    game, _ = await world.store.load_game(game_id)
+    action = game.legal_actions()[0]
+    _, tile, track = action.split(":")
+    assert game.prompt.kind == "setup", game.prompt.kind
+    result = await member.slash(world.channel, "kokeshi place", tile=tile, track=track, game=game_id)
+    record = await world.store.get_game(game_id)
+    assert record.thread_id != thread.id
+    new = next(t for t in world.channel.threads if t.id == record.thread_id)
+    prompt = await prompt_message(world, game_id, new)
+    to = await to_move(world, game_id)
+    assert world.member(to).mention in prompt.content and custom_ids(prompt)
+    assert any("was deleted" in m.content for m in world.channel.history())
+    said = " ".join(m.content for m in [result.response, *result.followups] if m is not None and m.content)
+    assert "deleted" in said and "Done." not in said.replace("deleted", "")
+    assert {t.kind for t in await world.store.timers(game_id)} >= {"deadline"}
+    assert world.env.errors == []
+
+
+# The child runs the real bot in SimCord, starts a timed game and lets its deadline fire; the AI's second step of
+# the time-out kills the process with SIGKILL (after the first step was committed).
+CHILD = """
+import asyncio, os, signal, sys
+from bot import create_bot
+from simcord.env import Env
+from tests.botkit import NAMES, World, open_game
+
+async def main(path):
+    env = Env(create_bot(path))
+    await env.start()
+    with env.time_context():
+        guild = env.create_guild("Kokeshi Club")
+        channel = guild.create_text_channel("kokeshi")
+        members = [guild.add_member(env.create_user(n)) for n in NAMES]
+        w = World(env, guild, channel, members)
+        game_id, _ = await open_game(w, players=2, timer=3600)
+        store = w.store
+        real_apply = store.apply
+        steps = []
+
+        async def apply(game_id_, version, player, action, source="player", **options):
+            if source == "timeout":
+                steps.append(action)
+                if len(steps) == 2:
+                    print("KILL", game_id_, flush=True)
+                    os.kill(os.getpid(), signal.SIGKILL)
+            return await real_apply(game_id_, version, player, action, source=source, **options)
+
+        store.apply = apply
+        await env.advance_time(3600)
+        print("NOT KILLED", flush=True)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def test_sigkill_in_the_middle_of_a_time_out_leaves_a_game_the_next_bot_finishes(world, tmp_path):
+    # The test's own bot is replaced by one started on the database the child left behind.
+    db_path = str(tmp_path / "killed.sqlite3")
+    # In a thread, so this process's event loop (and its database thread) keeps running meanwhile.
+    child = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-c", CHILD, db_path], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    output = child.stdout + child.stderr
+    assert child.returncode == -signal.SIGKILL, output
+    game_id = int(output.split("KILL")[1].split()[0])
+    await world.env.restart_bot(create_bot(db_path))
+    store = world.store
+    half = await store.log(game_id)
+    assert len(half) == 1 and half[0].source == "timeout"
+    mover = half[0].player
+    assert any(t.kind == "deadline" for t in await store.timers(game_id))
+
+    await world.env.advance_time(HOUR + 120)
+    log = await world.store.log(game_id)
+    assert len(log) >= 2 and all(e.player == mover and e.source == "timeout" for e in log)
+    game, _ = await world.store.load_game(game_id)
+    assert game.prompt.player != mover
+    assert (await world.store.get_game(game_id)).seat_named(mover).expired == 1
+    # The next player's turn has its own deadline.
+    assert any(t.kind == "deadline" and t.due_at > world.env.now().timestamp() for t in await store.timers(game_id))

@@ -50,29 +50,31 @@ class Poster:
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
-        self._locks: dict[int, asyncio.Lock] = {}
+        # One lock per game being shown, with how many callers want it; dropped when the last one is done.
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
 
     @property
     def store(self):
         return self.tables.store
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
-
     async def show(self, game_id: int) -> bool:
         """Post what the thread lacks. False when Discord refused something; a retry is then scheduled."""
-        async with self._lock(game_id):
-            try:
+        lock, users = self._locks.get(game_id, (asyncio.Lock(), 0))
+        self._locks[game_id] = (lock, users + 1)
+        try:
+            async with lock:
                 shown = await self._show(game_id)
-            finally:
-                lock = self._locks.get(game_id)
-                if lock is not None and not lock._waiters:  # noqa: SLF001 - prune idle locks
-                    self._locks.pop(game_id, None)
-            if not shown:
-                game_version = (await self.store.get_game(game_id)).version
-                await self.store.set_timer(game_id, "repost", self.tables.clock() + RETRY_SECONDS, game_version)
-                self.tables.bot.wake_timers()
-            return shown
+                if not shown:
+                    version = (await self.store.get_game(game_id)).version
+                    await self.store.set_timer(game_id, "repost", self.tables.clock() + RETRY_SECONDS, version)
+                    self.tables.bot.wake_timers()
+                return shown
+        finally:
+            lock, users = self._locks[game_id]
+            if users == 1:
+                del self._locks[game_id]
+            else:
+                self._locks[game_id] = (lock, users - 1)
 
     async def _show(self, game_id: int) -> bool:
         record = await self.store.get_game(game_id)

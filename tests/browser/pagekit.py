@@ -242,7 +242,12 @@ def choose(page: Page, control: Locator, rng: random.Random) -> None:
 
 
 def is_over(page: Page) -> bool:
-    return any(OVER.search(text) for text in message_texts(page)[-3:])
+    """The final scores are among the newest messages."""
+    tail = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#channel-message-list article.channel-message'))
+            .slice(-3).map(m => m.innerText)"""
+    )
+    return any(OVER.search(text) for text in tail)
 
 
 def play_step(page: Page, rng: random.Random) -> float:
@@ -251,11 +256,14 @@ def play_step(page: Page, rng: random.Random) -> float:
     if who is not None:
         view_as(page, who)
     live = controls(page)
-    # While the page is busy with the last answer it greys its controls out; a person waits for them.
-    for _ in range(200):
+    # While the page is busy with the last answer it greys its controls out; a person waits for them (or for the
+    # final scores, when the last answer ended the game).
+    for _ in range(600):
         count = live.count()
         if count:
             break
+        if is_over(page):
+            return 0.0
         page.wait_for_timeout(50)
     else:
         shot(page, "failed-no-control")
@@ -276,7 +284,9 @@ def play_to_end(page: Page, rng: random.Random, *, limit: int = 800, every: int 
     for step in range(limit):
         if is_over(page):
             return latencies
-        latencies.append(play_step(page, rng))
+        took = play_step(page, rng)
+        if took:
+            latencies.append(took)
         if every and name and step % every == 0:
             shot(page, f"{name}-{step:03d}")
     raise AssertionError(f"the game did not end within {limit} decisions")

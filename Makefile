@@ -8,12 +8,13 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
 .DEFAULT_GOAL := help
-.PHONY: help venv $(VENV) test test-deps lint format run sandbox bench golden translations catalogs language clean
+.PHONY: help venv $(VENV) test test-deps test-browser lint format run sandbox bench golden translations catalogs language clean
 
 help:
 	@echo "make run      create $(VENV), install, start the bot (sandbox without DISCORD_TOKEN)"
 	@echo "make sandbox  start the bot in the local sandbox"
 	@echo "make test     lint, format check and the whole test suite"
+	@echo "make test-browser  whole games played through the sandbox page in Chromium"
 	@echo "make lint     ruff check and ruff format --check"
 	@echo "make format   sort imports and format the code with ruff"
 	@echo "make bench    run every bench/*_bench.py"
@@ -92,9 +93,10 @@ endef
 test-deps: $(DEV_STAMP)
 	$(call need_debian,$(CHROMIUM),chromium)
 
-# pytest exits 5 when it collects no test: that is a failure here too.
+# pytest exits 5 when it collects no test: that is a failure here too. The whole games played through the
+# sandbox page take minutes each: `make test-browser` runs them.
 test: lint test-deps catalogs
-	@$(BIN)/python -m pytest; rc=$$?; \
+	@$(BIN)/python -m pytest -m "not journey"; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
@@ -113,6 +115,9 @@ run: $(DEV_STAMP) catalogs
 
 sandbox: $(DEV_STAMP) catalogs
 	@if [ -f bot.py ]; then $(BIN)/python bot.py sandbox; else echo "$$NO_BOT_YET"; fi
+
+test-browser: test-deps catalogs
+	$(BIN)/python -m pytest tests/browser
 
 bench: $(DEV_STAMP)
 	@set -e; found=0; \

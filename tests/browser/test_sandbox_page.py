@@ -83,6 +83,7 @@ def test_welcome_names_the_bot_and_says_what_to_type(context, sandbox):
     assert abs(datetime.fromisoformat(stamp) - today) < timedelta(hours=1), stamp
 
 
+@pytest.mark.journey
 def test_a_two_player_game_is_played_to_the_end_in_the_page(context, sandbox):
     page = open_window(context, sandbox)
     rng = random.Random(2)
@@ -100,6 +101,7 @@ def test_a_two_player_game_is_played_to_the_end_in_the_page(context, sandbox):
     shot(phone, "two-player-final-phone")
 
 
+@pytest.mark.journey
 def test_a_solo_game_is_played_to_the_end_in_the_page(context, sandbox):
     page = open_window(context, sandbox)
     back_to_channel(page)
@@ -112,6 +114,7 @@ def test_a_solo_game_is_played_to_the_end_in_the_page(context, sandbox):
     shot(page, "solo-final")
 
 
+@pytest.mark.journey
 def test_daily_and_weekly_at_once_each_reachable_and_the_daily_finished(context, sandbox):
     page = open_window(context, sandbox)
     back_to_channel(page)
@@ -142,6 +145,7 @@ def test_daily_and_weekly_at_once_each_reachable_and_the_daily_finished(context,
     shot(page, "daily-final")
 
 
+@pytest.mark.journey
 def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sandbox):
     page = open_window(context, sandbox)
     back_to_channel(page)
@@ -170,6 +174,7 @@ def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sand
     shot(phone, "sandbox-phone")
 
 
+@pytest.mark.journey
 def test_the_clock_survives_a_burst_of_commands(context, sandbox):
     page = open_window(context, sandbox)
     back_to_channel(page)

@@ -1,4 +1,8 @@
-"""One sandbox, started as `make run` starts it, and one Chromium for every browser test."""
+"""One sandbox, started as `make run` starts it, and one Chromium for a module of browser tests.
+
+Module-scoped: Playwright's synchronous API keeps an event loop running while it is open, and the asyncio tests
+that follow need the thread to themselves.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from playwright.sync_api import sync_playwright
 from tests.browser.pagekit import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Sandbox
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def sandbox(tmp_path_factory) -> Sandbox:
     shutil.rmtree(ARTIFACTS, ignore_errors=True)
     if not Path(CHROMIUM).exists():
@@ -22,7 +26,7 @@ def sandbox(tmp_path_factory) -> Sandbox:
     assert "Sandbox stopped." in rest, rest
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import hashlib
 import io
 import logging
 import secrets
 import signal
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -44,6 +46,41 @@ def avatar_png(size: int = 256) -> bytes:
     buf = io.BytesIO()
     img.save(buf, format="PNG")
     return buf.getvalue()
+
+
+def picture_checker(keep: int = 256) -> Any:
+    """SimCord's media check for the preview, done once per picture.
+
+    The preview checks every picture in a fresh process each time a page needs it, and a page needs them all
+    again whenever "Viewing as" changes: with a thread of turn pictures, every switch of player cost seconds
+    per picture. The sandbox shows only the bot's own pictures, so each distinct picture is checked once, in a
+    worker thread, and the result is kept by its content's hash.
+    """
+    from simcord.preview._media import MediaWorker, _process_media
+
+    class PictureChecker(MediaWorker):
+        def __init__(self) -> None:
+            super().__init__()
+            self.known: OrderedDict[tuple[str, float | None], Any] = OrderedDict()
+            self.checks = 0
+
+        async def _decode(self, key: str, blob: bytes, media_time: float | None) -> Any:
+            self.checks += 1
+            return await asyncio.to_thread(_process_media, blob, media_time)
+
+        async def validate(self, key: str, blob: bytes, *, media_time: float | None = None) -> Any:
+            content = (hashlib.sha256(blob).hexdigest(), media_time)
+            info = self.known.get(content)
+            if info is None:
+                info = await super().validate(key, blob, media_time=media_time)
+                self.known[content] = info
+                while len(self.known) > keep:
+                    self.known.popitem(last=False)
+            else:
+                self.known.move_to_end(content)
+            return info
+
+    return PictureChecker()
 
 
 class SandboxPage:
@@ -248,6 +285,7 @@ async def run(bot: Any, *, port: int, ready: Callable[[str], None] | None = None
             port=0,
             assets={avatar_url: ("kokeshi.png", avatar_png())},
         ) as preview:
+            preview._media_worker = picture_checker()
             page = SandboxPage(env, preview, channel, bot)
             door = FrontDoor(page, "127.0.0.1", port)
             await door.start()

@@ -241,11 +241,13 @@ def play(job: tuple) -> dict:
     }
 
 
-def jobs(seeds: int, search_seeds: int, rules: int, kinds: tuple[str, ...]) -> list[tuple]:
+def jobs(
+    seeds: int, search_seeds: int, rules: int, kinds: tuple[str, ...], starts: tuple[str, ...] = ("dealt", "ready")
+) -> list[tuple]:
     """Every game of the bench."""
     out = []
     for mode, sides in (("solo", SIDES), ("2p", ("basic",))):
-        for start_kind in ("dealt", "ready"):
+        for start_kind in starts:
             for side in sides:
                 for kind in (HONEST, *kinds):
                     n = search_seeds if kind == "search" else seeds
@@ -292,13 +294,15 @@ def main() -> None:
     parser.add_argument("--search-seeds", type=int, default=20, help="deals per table for the search adversary")
     parser.add_argument("--rules", type=int, default=CURRENT_RULES, help="rules version to play under")
     parser.add_argument("--only", default=",".join(ADVERSARIES), help="comma-separated adversaries")
+    parser.add_argument("--starts", default="dealt,ready", help="comma-separated starts: dealt, ready")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--quick", action="store_true", help="a short run (3 deals, 1 search deal)")
     args = parser.parse_args()
     if args.quick:
         args.seeds, args.search_seeds = 3, 1
     kinds = tuple(k for k in args.only.split(",") if k)
-    todo = jobs(args.seeds, args.search_seeds, args.rules, kinds)
+    starts = tuple(k for k in args.starts.split(",") if k)
+    todo = jobs(args.seeds, args.search_seeds, args.rules, kinds, starts)
     print(f"Stall-seeking players against the honest `easy` player, rules version {args.rules}: {len(todo)} games")
     t0 = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 import render
 from engine import Prompt, vocab
-from engine.data import IDLE_ROUNDS
+from engine.data import IDLE_TURNS
 from storage import GameNotFound, GameRecord
 
 from .components import QUESTIONS, tile_choices
@@ -525,8 +525,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 "`+` = both); a **quality tile** moves it one more space; **past the top** scores 3. Tiles you "
                 "bought are placed at the end of your turn — same colours side by side cost 3 points a pair. "
                 "The game ends a round after someone has 5 recognitions (4 with 4 players) or the bag runs out. "
-                "Against stalling, this bot adds one rule: a turn without buying a tile counts +1, a turn that buys "
-                f"counts −1 (never below 0), and at {IDLE_ROUNDS} per player the end comes the same way.",
+                "Against stalling, this bot adds one rule: the game counts the turns in which a player takes no "
+                f"tile from the offer, and at {IDLE_TURNS} per player the end comes the same way.",
                 file=discord.File(io.BytesIO(picture), filename="kokeshi-tiles.png"),
                 ephemeral=True,
             )

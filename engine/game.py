@@ -30,6 +30,7 @@ from .data import (
     END_RECOGNITIONS,
     HEIGHTS,
     IDLE_ROUNDS,
+    IDLE_TURNS,
     IS_QUALITY,
     KOKESHI,
     LEAD_BONUS,
@@ -136,8 +137,10 @@ class Game:
         g = cls.__new__(cls)
         g.rules = rules
         g.tiles = TILESETS[rules]
-        g.idle = 0  # idle count: +1 per turn without a purchase, -1 per turn with one (rules 2 on)
-        g.bought = False  # the current player bought a tile this turn (rules 2 on)
+        # Idle count (rules 2 on): rules 2, +1 per turn without a purchase and -1 per turn with one; rules 3 on, +1
+        # per turn that takes no tile from the offer, never down.
+        g.idle = 0
+        g.bought = False  # the current player bought a tile this turn (rules 3 on: a tile from the offer)
         g.seating = list(seating)
         g.reseed(seed)
         g.side = side
@@ -581,7 +584,8 @@ class Game:
         self.quality_taken[k] += 1
         self.reserve[p].append((tile, k))
         self.recognitions[p] += 1
-        self.bought = True
+        # Rules 3 on: only a tile from the offer keeps the idle count from growing (a quality tile draws nothing).
+        self.bought = self.bought or self.rules == 2
         self._ev(events, "quality_bought", p, tile=TILES[tile].id, kokeshi=KOKESHI[k], level=level)
         self._quality_competition(k, p, events)
         self._check_end(p, events)
@@ -697,12 +701,12 @@ class Game:
         if self.recognitions[p] >= END_RECOGNITIONS[min(len(self.names), 4)]:
             self._trigger_end("recognitions", p, events)
 
-    def _trigger_end(self, reason: str, p: int, events: list[Event]) -> None:
+    def _trigger_end(self, reason: str, p: int, events: list[Event], **extra: int) -> None:
         if self.end_reason is not None:
             return
         self.end_reason = reason
         self.final_round = self.round + 1
-        self._ev(events, "end_triggered", p, reason=reason, final_round=self.final_round)
+        self._ev(events, "end_triggered", p, reason=reason, final_round=self.final_round, **extra)
 
     def _end_turn(self, events: list[Event]) -> None:
         p = self.current
@@ -714,12 +718,18 @@ class Game:
             self._ev(events, "setup_done", p, next=self.names[self.current])
             return
         self.turns[p] += 1
-        if self.rules >= 2:
+        if self.rules == 2:
             # The idle-round end (components.toml [end] idle_rounds): not in the rulebook, a guard against stalling.
             self.idle = max(0, self.idle - 1) if self.bought else self.idle + 1
             self.bought = False
             if self.idle >= IDLE_ROUNDS * self.humans:
                 self._trigger_end("stall", p, events)
+        elif self.rules >= 3:
+            # The idle-turn end (components.toml [end] idle_turns): not in the rulebook, a guard against stalling.
+            self.idle += not self.bought
+            self.bought = False
+            if self.idle >= IDLE_TURNS * self.humans:
+                self._trigger_end("stall", p, events, turns=self.idle)
         if last:
             if self.end_reason is not None and self.round >= self.final_round:
                 self.over = True

@@ -132,6 +132,11 @@ def describe(event: Event) -> str:
             return _("The end is triggered (a player has enough recognitions): round {round} is the last.").format(
                 round=d["final_round"]
             )
+        if d["reason"] == "stall" and "turns" in d:
+            return _(
+                "The end is triggered ({turns} turns went by without a tile taken from the offer): "
+                "round {round} is the last."
+            ).format(turns=d["turns"], round=d["final_round"])
         if d["reason"] == "stall":
             return _(
                 "The end is triggered ({rounds} rounds' worth of turns went by without a purchase): "

@@ -1,4 +1,4 @@
-"""Rules versions: games recorded under version 1 replay exactly; new games get version 2 and 128-bit seeds."""
+"""Rules versions: games recorded under versions 1 and 2 replay exactly; new games get version 3 and 128-bit seeds."""
 
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ from tests.botkit import open_game
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = json.loads((Path(__file__).with_name("fixtures") / "rules_v1_games.json").read_text(encoding="utf-8"))
 V1_GAMES = FIXTURE["games"]
+V2_GAMES = json.loads((Path(__file__).with_name("fixtures") / "rules_v2_games.json").read_text(encoding="utf-8"))[
+    "games"
+]
 
 
 def _replay_v1(spec: dict) -> Game:
@@ -32,10 +35,11 @@ def _replay_v1(spec: dict) -> Game:
 
 
 def test_new_games_take_the_current_rules_version():
-    assert RULES_VERSIONS == (1, 2) and CURRENT_RULES == 2
+    assert RULES_VERSIONS == (1, 2, 3) and CURRENT_RULES == 3
     assert new_game(["ana", "bo"], seed=1).rules == CURRENT_RULES
     assert new_game(["ana", "bo"], seed=1, rules=1).rules == 1
-    for bad in (0, 3, True, "2"):
+    assert new_game(["ana", "bo"], seed=1, rules=2).rules == 2
+    for bad in (0, 4, True, "2"):
         with pytest.raises(ValueError, match="rules"):
             new_game(["ana", "bo"], seed=1, rules=bad)
 
@@ -44,6 +48,25 @@ def test_new_games_take_the_current_rules_version():
 def test_a_game_recorded_under_rules_1_replays_to_the_same_end(spec):
     game = _replay_v1(spec)
     assert game.is_over and game.round == spec["round"]
+    assert hashlib.sha256(game.to_json().encode()).hexdigest() == spec["final_sha256"]
+    assert {name: s.to_dict() for name, s in game.scores().items()} == spec["scores"]
+    assert game.ranking() == spec["ranking"]
+
+
+@pytest.mark.parametrize(
+    "spec", V2_GAMES, ids=lambda s: f"{len(s['players'])}p-{s['side']}-seed{s['seed']}-{s['end_reason']}"
+)
+def test_a_game_recorded_under_rules_2_replays_to_the_same_end(spec):
+    """Version 2 keeps its idle-round end: two of these games ended by it, and replay to the same state."""
+    game = replay(
+        spec["players"],
+        seed=spec["seed"],
+        side=spec["side"],
+        solo=spec["solo"],
+        actions=[tuple(a) for a in spec["actions"]],
+        rules=2,
+    )
+    assert game.is_over and game.round == spec["round"] and game.end_reason == spec["end_reason"]
     assert hashlib.sha256(game.to_json().encode()).hexdigest() == spec["final_sha256"]
     assert {name: s.to_dict() for name, s in game.scores().items()} == spec["scores"]
     assert game.ranking() == spec["ranking"]
@@ -59,9 +82,10 @@ def test_the_same_log_does_not_replay_under_rules_2():
 def test_saves_keep_their_version_and_version_1_saves_their_old_form():
     old = new_game(["ana", "bo"], seed=5, rules=1)
     assert "rules" not in json.loads(old.to_json()) and "idle" not in json.loads(old.to_json())
+    two = new_game(["ana", "bo"], seed=5, rules=2)
     new = new_game(["ana", "bo"], seed=5)
-    assert json.loads(new.to_json())["rules"] == 2
-    for game in (old, new):
+    assert json.loads(two.to_json())["rules"] == 2 and json.loads(new.to_json())["rules"] == 3
+    for game in (old, two, new):
         policy = RandomPolicy(3)
         for _ in range(40):
             game.apply(game.prompt.player, policy.choose(game))

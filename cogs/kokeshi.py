@@ -61,8 +61,8 @@ def help_text() -> str:
         "`stats` a player's record.\n"
         "**Challenges** `/kokeshi daily` — the same solo game for everyone today (UTC); `/kokeshi weekly` — this "
         "week's, on the advanced side. Your first attempt is ranked; later ones are practice.\n"
-        "**Reminders** you get reminded at half and at 90 % of the turn timer; when it runs out the AI plays that "
-        "turn, and after 3 in a row it keeps your seat. `/kokeshi notify on` also sends you a DM when it's your turn."
+        "**Reminders** you get reminded when half the turn timer is gone and again at 90%; when it runs out the AI "
+        "plays that turn, and after 3 in a row it keeps your seat. `/kokeshi notify on` also sends you a DM when it's your turn."
     )
 
 

@@ -62,7 +62,8 @@ def help_text() -> str:
         "**Challenges** `/kokeshi daily` — the same solo game for everyone today (UTC); `/kokeshi weekly` — this "
         "week's, on the advanced side. Your first attempt is ranked; later ones are practice.\n"
         "**Reminders** you get reminded when half the turn timer is gone and again at 90%; when it runs out the AI "
-        "plays that turn, and after 3 in a row it keeps your seat. `/kokeshi notify on` also sends you a DM when it's your turn."
+        "plays that turn, and after 3 in a row it keeps your seat. `/kokeshi notify on` also sends you a DM when "
+        "it's your turn."
     )
 
 
@@ -479,7 +480,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 if not matches:
                     raise UserError(
                         _("No player called {player} in game #{number}: {players}.").format(
-                            player=quote(player), number=record.id, players=i18n.format_list(list(map(escape, names)))
+                            player=quote(player), number=record.id, players=", ".join(map(escape, names))
                         )
                     )
                 name = matches[0]

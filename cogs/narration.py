@@ -156,5 +156,5 @@ def since_last_turn(lines: Sequence[str]) -> str:
 
 
 def _gained(points: int) -> str:
-    """Points won (or lost) in a turn, always with a sign: "+7", "+0", "−3"."""
-    return vocab.signed(points) if points < 0 else f"+{i18n.format_number(points)}"
+    """Points won (or lost) in a turn, always with a sign: "+7", "+0", "-3"."""
+    return f"{points:+d}"

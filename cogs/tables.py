@@ -307,7 +307,8 @@ class Tables:
         for i, s in enumerate(record.seats):
             name = f"{'🤖 ' if s.ai and s.user_id is None else ''}{escape(s.name)}"
             seats.append(f"{i + 1}. " + (_("{name} (host)").format(name=name) if i == 0 else name))
-        seats += [f"{i + 1}. *{_('open seat')}*" for i in range(len(record.seats), record.players)]
+        open_seat = _("*open seat*")
+        seats += [f"{i + 1}. {open_seat}" for i in range(len(record.seats), record.players)]
         embed.add_field(
             name=_("Players ({seated}/{seats})").format(seated=len(record.seats), seats=record.players),
             value="\n".join(seats),

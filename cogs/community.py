@@ -11,12 +11,15 @@ from typing import TYPE_CHECKING
 
 import discord
 
+import i18n
 import render
 from engine import vocab
+from engine.vocab import N_
+from i18n import _, ngettext
 from storage import BoardRow, challenge_key
 
 from .narration import escape
-from .tables import UserError
+from .tables import UserError, challenge_day
 
 if TYPE_CHECKING:
     from bot import KokeshiBot
@@ -24,13 +27,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAGE_SIZE = 10
+# Looked up in the viewer's language when a page is shown.
 BOARD_TITLES = {
-    "rating": "Rating",
-    "wins": "Wins",
-    "best": "Best score",
-    "solo": "Best solo score",
-    "daily": "Daily challenge",
-    "weekly": "Weekly challenge",
+    "rating": N_("Rating"),
+    "wins": N_("Wins"),
+    "best": N_("Best score"),
+    "solo": N_("Best solo score"),
+    "daily": N_("Daily challenge"),
+    "weekly": N_("Weekly challenge"),
 }
 PAGE_TEMPLATE = r"kk:p:(?P<scope>[gw]\d*):(?P<board>[a-z]+):(?P<key>[0-9W-]*):(?P<page>\d+)"
 
@@ -78,11 +82,18 @@ class Community:
 
     @staticmethod
     def _value(board: str, row: BoardRow) -> str:
+        value = int(row.value)
+        number = i18n.format_number(value)
+        games = ngettext("{count} game", "{count} games", row.games).format(count=i18n.format_number(row.games))
         if board == "rating":
-            return f"**{int(row.value)}**" + (" *(provisional)*" if row.provisional else "") + f" · {row.games} games"
+            if row.provisional:
+                return _("**{rating}** *(provisional)* · {games}").format(rating=number, games=games)
+            return _("**{rating}** · {games}").format(rating=number, games=games)
         if board == "wins":
-            return f"**{int(row.value)}** win{'s' if row.value != 1 else ''} · {row.games} games"
-        return f"**{int(row.value)}** points"
+            return ngettext("**{count}** win · {games}", "**{count}** wins · {games}", value).format(
+                count=number, games=games
+            )
+        return ngettext("**{count}** point", "**{count}** points", value).format(count=number)
 
     async def page_content(
         self, viewer: int, scope: str, board: str, key: str, page: int
@@ -97,16 +108,22 @@ class Community:
             lines.append(f"▶ **{line}** ◀" if row.user_id == viewer else line)
         mine = await self.store.leaderboard_entry(board, guild_id, viewer, key or None)
         if mine is not None and mine not in shown:
-            lines += ["…", f"▶ **{mine.rank}. you — {self._value(board, mine)}** ◀"]
+            you = _("{rank}. you — {value}").format(rank=mine.rank, value=self._value(board, mine))
+            lines += ["…", f"▶ **{you}** ◀"]
         if not count:
-            lines = ["Nobody is on this board yet."]
-        where = "this server" if guild_id else "the world"
-        title = f"{BOARD_TITLES[board]} — {where}" + (f" — {key}" if key else "")
+            lines = [_("Nobody is on this board yet.")]
+        where = _("this server") if guild_id else _("the world")
+        title = f"{_(BOARD_TITLES[board])} — {where}"
+        if key:
+            title += f" — {challenge_day(key) if board == 'daily' else key}"
         embed = discord.Embed(title=title, description="\n".join(lines), colour=0xC8553D)
-        embed.set_footer(text=f"Page {page + 1} of {pages} · {count} players")
+        players = ngettext("{count} player", "{count} players", count).format(count=i18n.format_number(count))
+        embed.set_footer(
+            text=_("Page {page} of {pages} · {players}").format(page=page + 1, pages=pages, players=players)
+        )
         view = discord.ui.View(timeout=None)
-        view.add_item(PageButton(scope, board, key, max(page - 1, 0), "◀ Previous", disabled=page == 0))
-        view.add_item(PageButton(scope, board, key, page + 1, "Next ▶", disabled=page >= pages - 1))
+        view.add_item(PageButton(scope, board, key, max(page - 1, 0), _("◀ Previous"), disabled=page == 0))
+        view.add_item(PageButton(scope, board, key, page + 1, _("Next ▶"), disabled=page >= pages - 1))
         return embed, view
 
     async def show_page(
@@ -134,31 +151,44 @@ class Community:
         server = await self.store.rating(f"guild:{interaction.guild_id}", user.id)
         world = await self.store.rating("global", user.id)
         streak = await self.store.streak(user.id, utcnow().date())
-        embed = discord.Embed(title=f"{escape(user.display_name)[:200]} at Kokeshi", colour=0xC8553D)
+        title = _("{player} at Kokeshi").format(player=escape(user.display_name)[:200])
+        embed = discord.Embed(title=title, colour=0xC8553D)
+        number = i18n.format_number
         if record.games or record.solo_games:
             if record.games:  # multiplayer figures only for someone who has played with others
                 embed.add_field(
-                    name="Games",
-                    value=f"{record.games} played · {record.wins} won ({record.win_rate:.0%})\n"
-                    f"average {record.average:.1f} · best {record.best}",
+                    name=_("Games"),
+                    value=_("{played} played · {won} won ({rate})\naverage {average} · best {best}").format(
+                        played=number(record.games),
+                        won=number(record.wins),
+                        rate=i18n.format_percent(record.win_rate),
+                        average=_decimal(record.average),
+                        best=number(record.best),
+                    ),
                 )
                 b = record.breakdown
-                embed.add_field(name="Average score", value=_breakdown(b))
+                embed.add_field(name=_("Average score"), value=_breakdown(b))
                 embed.add_field(
-                    name="Rating",
-                    value=f"this server {server.display}{' (provisional)' if server.provisional else ''}\n"
-                    f"world {world.display}{' (provisional)' if world.provisional else ''}",
+                    name=_("Rating"),
+                    value=_("this server {rating}").format(rating=_rating(server))
+                    + "\n"
+                    + _("world {rating}").format(rating=_rating(world)),
                 )
+            days = ngettext("{count} day", "{count} days", streak).format(count=number(streak))
             embed.add_field(
-                name="Solo",
-                value=f"{record.solo_games} played · {record.solo_wins} won · best {record.solo_best}\n"
-                f"daily streak: {streak} day{'s' if streak != 1 else ''}",
+                name=_("Solo"),
+                value=_("{played} played · {won} won · best {best}\ndaily streak: {days}").format(
+                    played=number(record.solo_games),
+                    won=number(record.solo_wins),
+                    best=number(record.solo_best),
+                    days=days,
+                ),
             )
             if record.favourite:
-                embed.add_field(name="Favourite kokeshi", value=vocab.kokeshi(record.favourite))
+                embed.add_field(name=_("Favourite kokeshi"), value=vocab.kokeshi(record.favourite))
         else:
-            embed.description = "No finished games yet. `/kokeshi new`, `/kokeshi solo` or `/kokeshi daily`!"
-        picture = await asyncio.to_thread(render.history, user.display_name, record.history, "score history")
+            embed.description = _("No finished games yet. `/kokeshi new`, `/kokeshi solo` or `/kokeshi daily`!")
+        picture = await asyncio.to_thread(render.history, user.display_name, record.history)
         embed.set_image(url="attachment://history.png")
         await interaction.followup.send(
             embed=embed, file=discord.File(io.BytesIO(picture), filename="history.png"), ephemeral=True
@@ -178,13 +208,24 @@ class Community:
         if this is None:
             return ""
         if not this["rated"]:
-            return f"This was a practice run: only your first {kind} attempt of {key} is ranked."
+            if kind == "daily":
+                return _(
+                    "This was a practice run: only your first attempt at the daily challenge of {day} is ranked."
+                ).format(day=challenge_day(key))
+            return _(
+                "This was a practice run: only your first attempt at the weekly challenge {week} is ranked."
+            ).format(week=key)
         mine = await self.store.leaderboard_entry(kind, None, user_id, key)
-        _, players = await self.store.leaderboard_page(kind, None, key, size=1)
-        text = f"{'Daily' if kind == 'daily' else 'Weekly'} challenge {key}: #{mine.rank} of {players} so far."
+        _rows, players = await self.store.leaderboard_page(kind, None, key, size=1)
+        if kind == "daily":
+            text = _("Daily challenge of {day}: #{rank} of {players} so far.")
+        else:
+            text = _("Weekly challenge {week}: #{rank} of {players} so far.")
+        text = text.format(day=challenge_day(key), week=key, rank=mine.rank, players=i18n.format_number(players))
         if kind == "daily":
             streak = await self.store.streak(user_id, dt.date.fromisoformat(key))
-            text += f" Streak: {streak} day{'s' if streak != 1 else ''}."
+            days = ngettext("{count} day", "{count} days", streak).format(count=i18n.format_number(streak))
+            text += " " + _("Streak: {days}.").format(days=days)
         return text
 
     # ------------------------------------------------------------------ daily results
@@ -202,19 +243,12 @@ class Community:
             if channel is None:
                 continue
             local = {row.user_id for row in await self.store.leaderboard("daily", guild_id, yesterday)}
-            lines = [
-                f"{row.rank}. <@{row.user_id}> — **{int(row.value)}** points" + (" ⭐" if row.user_id in local else "")
-                for row in rows[:10]
-            ]
-            lines += [
-                f"{row.rank}. <@{row.user_id}> — {int(row.value)} points ⭐"
-                for row in rows[10:]
-                if row.user_id in local
-            ]
-            text = "\n".join(lines) + "\nToday's challenge is waiting: `/kokeshi daily`."
+            # Posted for the whole server: in the server's language.
+            with i18n.using(getattr(getattr(channel, "guild", None), "preferred_locale", None)):
+                text = _daily_results(rows, local, yesterday)
             try:
                 await channel.send(
-                    f"**Daily challenge {yesterday} — results** (⭐ = this server)\n{text}"[:1990],
+                    text,
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
             except discord.HTTPException as exc:
@@ -225,23 +259,58 @@ class Community:
     async def set_daily_channel(self, interaction: discord.Interaction, channel: discord.TextChannel | None) -> None:
         member = interaction.user
         if not getattr(getattr(member, "guild_permissions", None), "manage_guild", False):
-            raise UserError("Only server admins (Manage Server) can change this setting.")
+            raise UserError(_("Only server admins (Manage Server) can change this setting."))
         if channel is None:
             await self.store.set_guild_setting(interaction.guild_id, "daily_channel", None)
-            await self.bot.tables.tell(interaction, "Daily results will no longer be posted here.")
+            await self.bot.tables.tell(interaction, _("Daily results will no longer be posted here."))
             return
         if not channel.permissions_for(channel.guild.me).send_messages:
-            raise UserError(f"I can't send messages in {channel.mention}; pick another channel or grant me access.")
+            raise UserError(
+                _("I can't send messages in {channel}; pick another channel or grant me access.").format(
+                    channel=channel.mention
+                )
+            )
         await self.store.set_guild_setting(interaction.guild_id, "daily_channel", str(channel.id))
         await self.bot.tables.tell(
-            interaction, f"Each day's daily challenge results will be posted in {channel.mention}."
+            interaction,
+            _("Each day's daily challenge results will be posted in {channel}.").format(channel=channel.mention),
         )
 
 
 __all__ = ["Community", "PageButton", "escape"]
 
 
+def _decimal(value: float) -> str:
+    """A number with one decimal, as the current language writes it ("12.5", "12,5")."""
+    return i18n.format_number(value, format="#,##0.0")
+
+
+def _rating(rating) -> str:
+    return _("{rating} (provisional)").format(rating=rating.display) if rating.provisional else rating.display
+
+
+def _daily_results(rows: list[BoardRow], local: set[int], day: str) -> str:
+    """Yesterday's daily challenge results for a server (⭐ marks its members), in the current language."""
+
+    def line(row: BoardRow, bold: bool) -> str:
+        value = int(row.value)
+        count = i18n.format_number(value)
+        if bold:
+            points = ngettext("**{count}** point", "**{count}** points", value)
+        else:
+            points = ngettext("{count} point", "{count} points", value)
+        return f"{row.rank}. <@{row.user_id}> — " + points.format(count=count)
+
+    lines = [line(row, True) + (" ⭐" if row.user_id in local else "") for row in rows[:10]]
+    lines += [line(row, False) + " ⭐" for row in rows[10:] if row.user_id in local]
+    head = _("**Daily challenge of {day} — results** (⭐ = this server)").format(day=challenge_day(day))
+    tail = _("Today's challenge is waiting: `/kokeshi daily`.")
+    return "\n".join([head, *lines, tail])[:1990]
+
+
 def _breakdown(averages: dict[str, float]) -> str:
     """The average of each score item, named as in the pictures, two to a line."""
-    items = [f"{vocab.score_item(key)} {averages.get(key, 0.0):.1f}" for key in vocab.SCORE_ITEMS if key != "total"]
+    items = [
+        f"{vocab.score_item(key)} {_decimal(averages.get(key, 0.0))}" for key in vocab.SCORE_ITEMS if key != "total"
+    ]
     return "\n".join(" · ".join(items[i : i + 2]) for i in range(0, len(items), 2))

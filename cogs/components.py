@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from engine import Option, Prompt, vocab
+from engine.vocab import N_
+from i18n import _
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -46,7 +48,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
     def __init__(self, game_id: int, version: int, option: Option, style: discord.ButtonStyle | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=option.label[:80],
+                label=vocab.label(option)[:80],
                 style=style or discord.ButtonStyle.primary,
                 emoji=option_emoji(option.id),
                 custom_id=f"kk:a:{game_id}:{version}:{option.id}",
@@ -90,7 +92,7 @@ class ActionSelect(_GameSelect, template=r"kk:s:(?P<game>\d+):(?P<version>\d+)")
                 custom_id=f"kk:s:{game_id}:{version}",
                 placeholder=placeholder[:150],
                 options=[
-                    discord.SelectOption(label=o.label[:100], value=o.id, emoji=option_emoji(o.id))
+                    discord.SelectOption(label=vocab.label(o)[:100], value=o.id, emoji=option_emoji(o.id))
                     for o in options[:MAX_SELECT]
                 ],
             )
@@ -109,7 +111,7 @@ class TileSelect(_GameSelect, template=r"kk:t:(?P<game>\d+):(?P<version>\d+)"):
         super().__init__(
             discord.ui.Select(
                 custom_id=f"kk:t:{game_id}:{version}",
-                placeholder="Choose a tile to place",
+                placeholder=_("Choose a tile to place"),
                 options=[discord.SelectOption(label=label[:100], value=tile) for tile, label in tiles[:MAX_SELECT]],
             )
         )
@@ -123,16 +125,17 @@ class TileSelect(_GameSelect, template=r"kk:t:(?P<game>\d+):(?P<version>\d+)"):
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMPLATE):
     """Join, Leave, Start and Cancel on a lobby message."""
 
+    # Labels are looked up in the current language when a button is made (the lobby's: the game's language).
     STYLES: dict[str, tuple[str, discord.ButtonStyle]] = {
-        "join": ("Join", discord.ButtonStyle.success),
-        "leave": ("Leave", discord.ButtonStyle.secondary),
-        "start": ("Start", discord.ButtonStyle.primary),
-        "cancel": ("Cancel", discord.ButtonStyle.danger),
+        "join": (N_("Join"), discord.ButtonStyle.success),
+        "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+        "start": (N_("Start"), discord.ButtonStyle.primary),
+        "cancel": (N_("Cancel"), discord.ButtonStyle.danger),
     }
 
     def __init__(self, game_id: int, op: str) -> None:
         label, style = self.STYLES[op]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"kk:l:{game_id}:{op}"))
+        super().__init__(discord.ui.Button(label=_(label), style=style, custom_id=f"kk:l:{game_id}:{op}"))
         self.game_id = game_id
         self.op = op
 
@@ -174,7 +177,7 @@ def tile_choices(prompt: Prompt) -> list[tuple[str, str]]:
     """The distinct tiles of a placement prompt: (tile id, label)."""
     seen: dict[str, str] = {}
     for option in prompt.options:
-        kind, tile, _ = option.id.split(":")
+        kind, tile, _track = option.id.split(":")
         if kind == "place" and tile not in seen:
             seen[tile] = vocab.tile(tile)
     return list(seen.items())
@@ -189,4 +192,5 @@ def track_view(game_id: int, version: int, prompt: Prompt, tile: str) -> discord
     return view
 
 
-QUESTIONS = {kind: vocab.question(kind) for kind in ("setup", "advance", "effect", "kokeshi", "animal", "buy", "place")}
+# Each prompt kind's question, looked up in the current language whenever it is read.
+QUESTIONS = vocab.Names(("setup", "advance", "effect", "kokeshi", "animal", "buy", "place"), vocab.question)

@@ -13,14 +13,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 import render
 from engine import Prompt, vocab
 from engine.data import IDLE_TURNS
+from engine.vocab import N_
+from i18n import _
 from storage import GameNotFound, GameRecord
 
 from .components import QUESTIONS, tile_choices
-from .narration import escape, quote
-from .tables import Tables, UserError, duration, fit_lines, now
+from .narration import escape, quote, speaking
+from .tables import Tables, UserError, duration, fit_lines, now, side_name
 
 if TYPE_CHECKING:
     from bot import KokeshiBot
@@ -39,38 +42,77 @@ TIMERS = [
     Choice(name="no timer", value=0),
 ]
 SIDES = [Choice(name="basic (recommended first)", value="basic"), Choice(name="advanced", value="advanced")]
+# The languages a game can speak, each named in itself.
+LANGUAGES = [Choice(name=i18n.NATIVE_NAMES[locale], value=locale) for locale in i18n.LOCALES]
 
-HELP = """**Kokeshi** — build tracks of tiles on your workshop board, move your kokeshi up to trigger them, and \
-collect happiness points. Every game lives in its own thread; every choice is a button.
 
-**Start** `/kokeshi new` opens a lobby (2–4 seats, board side, turn timer, AI players) · `/kokeshi solo` plays \
-against the automa · `join` `leave` `start` `cancel` manage a lobby.
-**Play** press the buttons in the game's thread, or use `/kokeshi play` (any decision), `advance`, `place` · \
-`undo` takes back your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to the AI.
-**Look** `board` shows a workshop large · `table` the whole table · `status` your games and whose turn it is · \
-`log` the last moves · `rules` every tile · `leaderboard` wins, ratings, best scores and challenges · \
-`stats` a player's record.
-**Challenges** `/kokeshi daily` — the same solo game for everyone today (UTC); `/kokeshi weekly` — this \
-week's, on the advanced side. Your first attempt is ranked; later ones are practice.
-**Reminders** you get reminded at half and at 90 % of the turn timer; when it runs out the AI plays that turn, \
-and after 3 in a row it keeps your seat. `/kokeshi notify on` also sends you a DM when it's your turn."""
+def help_text() -> str:
+    """`/kokeshi help`, in the current language."""
+    return _(
+        "**Kokeshi** — build tracks of tiles on your workshop board, move your kokeshi up to trigger them, and "
+        "collect happiness points. Every game lives in its own thread; every choice is a button.\n\n"
+        "**Start** `/kokeshi new` opens a lobby (2–4 seats, board side, turn timer, AI players, language) · "
+        "`/kokeshi solo` plays against the automa · `join` `leave` `start` `cancel` manage a lobby.\n"
+        "**Play** press the buttons in the game's thread, or use `/kokeshi play` (any decision), `advance`, `place` · "
+        "`undo` takes back your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to "
+        "the AI.\n"
+        "**Look** `board` shows a workshop large · `table` the whole table · `status` your games and whose turn it "
+        "is · `log` the last moves · `rules` every tile · `leaderboard` wins, ratings, best scores and challenges · "
+        "`stats` a player's record.\n"
+        "**Challenges** `/kokeshi daily` — the same solo game for everyone today (UTC); `/kokeshi weekly` — this "
+        "week's, on the advanced side. Your first attempt is ranked; later ones are practice.\n"
+        "**Reminders** you get reminded when half the turn timer is gone and again at 90%; when it runs out the AI "
+        "plays that turn, and after 3 in a row it keeps your seat. `/kokeshi notify on` also sends you a DM when "
+        "it's your turn."
+    )
+
+
+def rules_text() -> str:
+    """The rules in a paragraph, for `/kokeshi rules`, in the current language."""
+    return _(
+        "On your turn, advance one kokeshi one space up its track. An **empty space** sends it home and you buy a "
+        "tile (or a quality tile, high enough); a **tile** activates (`/` = choose one side, `+` = both); a "
+        "**quality tile** moves it one more space; **past the top** scores 3. Tiles you bought are placed at the end "
+        "of your turn — same colours side by side cost 3 points a pair. The game ends a round after someone has 5 "
+        "recognitions (4 with 4 players) or the bag runs out. Against stalling, this bot adds one rule: the game "
+        "counts the turns in which a player takes no tile from the offer, and at {turns} per player the end comes "
+        "the same way."
+    ).format(turns=IDLE_TURNS)
 
 
 def _expect(prompt: Prompt, kinds: tuple[str, ...]) -> None:
     """Refuse a play command that does not answer the current kind of decision."""
     if prompt.kind not in kinds:
-        raise UserError(f"Right now: {QUESTIONS[prompt.kind].lower()}. Use the buttons in the game's thread.")
+        raise UserError(
+            _("Right now: {question}. Use the buttons in the game's thread.").format(
+                question=QUESTIONS[prompt.kind].lower()
+            )
+        )
+
+
+STATUSES = {
+    "lobby": N_("lobby"),
+    "active": N_("in progress"),
+    "finished": N_("finished"),
+    "cancelled": N_("cancelled"),
+    "broken": N_("stopped"),
+}
+
+
+def status_name(status: str) -> str:
+    """A game's status as players read it, in the current language."""
+    return _(STATUSES[status]) if status in STATUSES else status
 
 
 def _chosen(choice: str, prompt: Prompt, version: int) -> tuple[int, str]:
     """(version, action) from `/kokeshi play`: an autocomplete value 'version:action', an action id, or a label
     typed out in full (these two answer the current version)."""
     text = choice.strip()
-    head, _, rest = text.partition(":")
+    head, _colon, rest = text.partition(":")
     if head.isdigit() and rest:
         return int(head), rest
     for option in prompt.options:
-        if text == option.id or text.lower() == option.label.lower():
+        if text == option.id or text.lower() in (option.label.lower(), vocab.label(option).lower()):
             return version, option.id
     return version, text
 
@@ -99,8 +141,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         log.error(
             "unexpected error in /%s", interaction.command and interaction.command.qualified_name, exc_info=original
         )
-        with contextlib.suppress(discord.HTTPException):
-            await self.tables.tell(interaction, "Sorry, something went wrong on my side. Nothing was lost.")
+        with contextlib.suppress(discord.HTTPException), i18n.using(interaction.locale):
+            await self.tables.tell(interaction, _("Sorry, something went wrong on my side. Nothing was lost."))
 
     # ------------------------------------------------------------------ finding the game
 
@@ -116,7 +158,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 record = None
             # The same answer for a missing game and another server's game: nothing leaks across servers.
             if record is None or record.guild_id != interaction.guild_id:
-                raise UserError(f"There is no game #{game_id} in this server. `/kokeshi status` lists your games.")
+                raise UserError(
+                    _("There is no game #{number} in this server. `/kokeshi status` lists your games.").format(
+                        number=game_id
+                    )
+                )
             return record
         channel = interaction.channel
         if isinstance(channel, discord.Thread):
@@ -129,7 +175,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         if lobby:
             found = [g for g in await self.store.open_lobbies(interaction.guild_id) if g.channel_id == channel_id]
             if not found:
-                raise UserError("There is no open lobby in this channel. `/kokeshi new` opens one.")
+                raise UserError(_("There is no open lobby in this channel. `/kokeshi new` opens one."))
         else:
             found = [
                 g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == interaction.guild_id
@@ -142,10 +188,10 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                     return done[-1]
             found = here or found
             if not found:
-                raise UserError("You are not in a game here. `/kokeshi new` or `/kokeshi solo` starts one.")
+                raise UserError(_("You are not in a game here. `/kokeshi new` or `/kokeshi solo` starts one."))
         if len(found) > 1:
             listed = ", ".join(f"#{g.id}" for g in found[:10])
-            raise UserError(f"Several games match ({listed}): choose one with the `game` option.")
+            raise UserError(_("Several games match ({games}): choose one with the `game` option.").format(games=listed))
         return found[0]
 
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
@@ -154,17 +200,24 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             g for g in await self.store.open_lobbies(interaction.guild_id) if g.seat_of(interaction.user.id) is None
         ]
         choices = []
-        for g in games + lobbies:
-            label = f"#{g.id} — {g.status}, {len(g.seats)}/{g.players} players, {g.side} side"
-            if current in str(g.id) or current.lower() in label.lower():
-                choices.append(Choice(name=label[:100], value=g.id))
+        with i18n.using(interaction.locale):
+            for g in games + lobbies:
+                label = _("#{number} — {status}, {seated}/{seats} players, {side}").format(
+                    number=g.id,
+                    status=status_name(g.status),
+                    seated=len(g.seats),
+                    seats=g.players,
+                    side=side_name(g.side),
+                )
+                if current in str(g.id) or current.lower() in label.lower():
+                    choices.append(Choice(name=label[:100], value=g.id))
         return choices[:25]
 
     async def _prompt_for(self, interaction: discord.Interaction, kinds: tuple[str, ...]) -> Prompt | None:
         """The caller's current prompt if it is one of these kinds (for autocomplete), else None."""
         try:
             record = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
-            game, _ = await self.store.load_game(record.id)
+            game, _version = await self.store.load_game(record.id)
         except Exception:
             return None
         prompt = game.prompt
@@ -181,8 +234,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         side="Happiness board side",
         timer="Time each player has for a turn",
         ai="How many seats the AI plays",
+        language="The language of the game's thread and pictures (default: the server's)",
     )
-    @app_commands.choices(side=SIDES, timer=TIMERS)
+    @app_commands.choices(side=SIDES, timer=TIMERS, language=LANGUAGES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -190,11 +244,14 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         side: str = "basic",
         timer: int = 24 * 3600,
         ai: app_commands.Range[int, 0, 3] = 0,
+        language: str | None = None,
     ) -> None:
         await self.tables.guard(
             interaction,
             None,
-            self.tables.open_lobby(interaction, players=players, side=side, turn_timer=timer or None, ai_seats=ai),
+            self.tables.open_lobby(
+                interaction, players=players, side=side, turn_timer=timer or None, ai_seats=ai, language=language
+            ),
         )
 
     @app_commands.command(name="solo", description="Play alone against the automa")
@@ -245,9 +302,13 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             record, seat_name, state, version = await self.tables.check_turn(interaction, record.id)
             action = choose(state.prompt)
             if action not in state.legal_actions():
-                raise UserError(f"That is not possible now. {QUESTIONS[state.prompt.kind]}: use the buttons.")
+                raise UserError(
+                    _("That is not possible now. {question}: use the buttons.").format(
+                        question=QUESTIONS[state.prompt.kind]
+                    )
+                )
             if not await self.tables.play(interaction, record, seat_name, version, action):
-                await interaction.followup.send("Done.", ephemeral=True)
+                await interaction.followup.send(_("Done."), ephemeral=True)
 
         await self.tables.guard(interaction, game, run())
 
@@ -265,11 +326,12 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         prompt = await self._prompt_for(interaction, ("advance", "kokeshi"))
         if prompt is None:
             return []
-        return [
-            Choice(name=o.label[:100], value=o.id.split(":")[1])
-            for o in prompt.options
-            if current.lower() in o.id.lower()
-        ][:25]
+        with i18n.using(interaction.locale):
+            return [
+                Choice(name=vocab.label(o)[:100], value=o.id.split(":")[1])
+                for o in prompt.options
+                if current.lower() in o.id.lower() or current.lower() in vocab.label(o).lower()
+            ][:25]
 
     @app_commands.command(name="place", description="Place a tile you bought on a track")
     @app_commands.describe(tile="The tile", track="The track (kokeshi)")
@@ -285,11 +347,12 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         prompt = await self._prompt_for(interaction, ("place", "setup"))
         if prompt is None:
             return []
-        return [
-            Choice(name=label[:100], value=t)
-            for t, label in tile_choices(prompt)
-            if current.lower() in label.lower() + t
-        ][:25]
+        with i18n.using(interaction.locale):
+            return [
+                Choice(name=label[:100], value=t)
+                for t, label in tile_choices(prompt)
+                if current.lower() in label.lower() + t
+            ][:25]
 
     @place.autocomplete("track")
     async def track_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -299,10 +362,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         tile = getattr(interaction.namespace, "tile", None)
         tracks = []
         for o in prompt.options:
-            _, t, k = o.id.split(":")
+            _kind, t, k = o.id.split(":")
             if (tile is None or t == tile) and k not in tracks:
                 tracks.append(k)
-        named = [(vocab.kokeshi(k), k) for k in tracks]
+        with i18n.using(interaction.locale):
+            named = [(vocab.kokeshi(k), k) for k in tracks]
         return [Choice(name=name, value=k) for name, k in named if current.lower() in name.lower()][:25]
 
     @app_commands.command(name="play", description="Make your current decision: pick one of your choices")
@@ -315,16 +379,18 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             version, action = _chosen(choice, state.prompt, current)
             if version != current:
                 await self.tables.send_current_prompt(
-                    interaction, record, state, current, "That choice is out of date."
+                    interaction, record, state, current, _("That choice is out of date.")
                 )
                 return
             if action not in state.legal_actions():
                 raise UserError(
-                    f"{quote(choice)} is not one of your choices now. {QUESTIONS[state.prompt.kind]}: start typing "
-                    "in `choice` and pick from the list, or use the buttons in the game's thread."
+                    _(
+                        "{choice} is not one of your choices now. {question}: start typing in `choice` and pick from "
+                        "the list, or use the buttons in the game's thread."
+                    ).format(choice=quote(choice), question=QUESTIONS[state.prompt.kind])
                 )
             if not await self.tables.play(interaction, record, seat_name, version, action):
-                await interaction.followup.send("Done.", ephemeral=True)
+                await interaction.followup.send(_("Done."), ephemeral=True)
 
         await self.tables.guard(interaction, game, run())
 
@@ -340,10 +406,12 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         if prompt is None or seat is None or seat.ai or prompt.player != seat.name:
             return []
         typed = current.lower().strip()
+        with i18n.using(interaction.locale):
+            labels = [(o, vocab.label(o)) for o in prompt.options]
         return [
-            Choice(name=o.label[:100], value=f"{version}:{o.id}"[:100])
-            for o in prompt.options
-            if typed in o.label.lower() or typed in o.id
+            Choice(name=label[:100], value=f"{version}:{o.id}"[:100])
+            for o, label in labels
+            if typed in label.lower() or typed in o.id
         ][:25]
 
     @app_commands.command(name="undo", description="Take back your last choice of this turn")
@@ -353,16 +421,17 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             record = await self.resolve(interaction, game)
             seat = record.seat_of(interaction.user.id)
             if seat is None:
-                raise UserError("You are not playing in this game.")
+                raise UserError(_("You are not playing in this game."))
             if record.status != "active":
-                raise UserError("This game is not being played.")
+                raise UserError(_("This game is not being played."))
             await self.store.undo(record.id, seat.name)
             channel = await self.tables.game_channel(record)
             if channel is not None:
-                note = f"↩️ **{escape(seat.name)}** took back their last choice."
+                with speaking(record):
+                    note = _("↩️ **{player}** took back their last choice.").format(player=escape(seat.name))
                 await self.tables.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
             await self.tables.poster.show(record.id)
-            await interaction.followup.send("Undone.", ephemeral=True)
+            await interaction.followup.send(_("Undone."), ephemeral=True)
 
         await self.tables.guard(interaction, game, run())
 
@@ -373,20 +442,23 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             record = await self.resolve(interaction, game)
             seat = record.seat_of(interaction.user.id)
             if seat is None:
-                raise UserError("You are not playing in this game.")
+                raise UserError(_("You are not playing in this game."))
             if record.status != "active":
-                raise UserError("Only a game in progress can be resigned; leave or cancel a lobby instead.")
+                raise UserError(_("Only a game in progress can be resigned; leave or cancel a lobby instead."))
             if seat.resigned:
-                raise UserError("You have already resigned from this game.")
+                raise UserError(_("You have already resigned from this game."))
             await self.store.update_seat(record.id, seat.name, ai=True, resigned=True)
             record = await self.store.get_game(record.id)
             channel = await self.tables.game_channel(record)
             if channel is not None:
-                note = f"🏳️ **{escape(seat.name)}** resigned; the AI plays their seat, and they rank last."
+                with speaking(record):
+                    note = _("🏳️ **{player}** resigned; the AI plays their seat, and they rank last.").format(
+                        player=escape(seat.name)
+                    )
                 await self.tables.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
             await self.tables.drive_ai(record)
             await self.tables.poster.show(record.id)
-            await interaction.followup.send("You resigned. Thanks for playing!", ephemeral=True)
+            await interaction.followup.send(_("You resigned. Thanks for playing!"), ephemeral=True)
 
         await self.tables.guard(interaction, game, run())
 
@@ -398,7 +470,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         async def run() -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
             record = await self.resolve(interaction, game)
-            state, _ = await self.store.load_game(record.id)
+            state, _version = await self.store.load_game(record.id)
             names = state.players
             if player is None:
                 seat = record.seat_of(interaction.user.id)
@@ -407,12 +479,16 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 matches = [n for n in names if n.lower() == player.lower()]
                 if not matches:
                     raise UserError(
-                        f"No player called {quote(player)} in game #{record.id}: {', '.join(map(escape, names))}."
+                        _("No player called {player} in game #{number}: {players}.").format(
+                            player=quote(player), number=record.id, players=", ".join(map(escape, names))
+                        )
                     )
                 name = matches[0]
             picture = await asyncio.to_thread(render.board, state.view(), name)
             await interaction.followup.send(
-                f"{escape(name)}'s workshop in Kokeshi #{record.id}",
+                _("{player}'s workshop in Kokeshi #{number}").format(
+                    player=escape(vocab.seat_name(name)), number=record.id
+                ),
                 file=discord.File(io.BytesIO(picture), filename="board.png"),
                 ephemeral=True,
             )
@@ -423,7 +499,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def player_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         try:
             record = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
-            state, _ = await self.store.load_game(record.id)
+            state, _version = await self.store.load_game(record.id)
         except Exception:
             return []
         return [Choice(name=n, value=n) for n in state.players if current.lower() in n.lower()][:25]
@@ -433,10 +509,10 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         async def run() -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
             record = await self.resolve(interaction, game)
-            state, _ = await self.store.load_game(record.id)
+            state, _version = await self.store.load_game(record.id)
             picture = await asyncio.to_thread(render.table, state.view())
             await interaction.followup.send(
-                f"The table of Kokeshi #{record.id}",
+                _("The table of Kokeshi #{number}").format(number=record.id),
                 file=discord.File(io.BytesIO(picture), filename=render.filename(f"kokeshi-{record.id}-table")),
                 ephemeral=True,
             )
@@ -454,9 +530,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                     if g.guild_id == interaction.guild_id
                 ]
                 if not games:
-                    raise UserError("You are not in any game in this server. `/kokeshi new` starts one.")
+                    raise UserError(_("You are not in any game in this server. `/kokeshi new` starts one."))
                 lines = [await self._status_line(g, interaction.user.id) for g in games]
-                text = fit_lines(lines, head="**Your games**", tail=self.tables.home(games[0]))
+                text = fit_lines(lines, head=_("**Your games**"), tail=self.tables.home(games[0]))
                 await self.tables.tell(interaction, text)
                 return
             record = await self.resolve(interaction, game)
@@ -467,28 +543,52 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def _status_line(self, record: GameRecord, user_id: int) -> str:
         where = self.tables.where(record)
         if record.status == "lobby":
-            return f"• {where}: lobby, {len(record.seats)}/{record.players} players"
-        state, _ = await self.store.load_game(record.id)
+            return _("• {game}: lobby, {seated}/{seats} players").format(
+                game=where, seated=len(record.seats), seats=record.players
+            )
+        state, _version = await self.store.load_game(record.id)
         prompt = state.prompt
         seat = record.seat_of(user_id)
-        turn = "**your turn**" if prompt and seat and prompt.player == seat.name else f"{escape(prompt.player)}'s turn"
-        return f"• {where}: {vocab.round_name(state.round_number)}, {turn}"
+        if prompt is None:
+            turn = _("the game is over")
+        elif seat and prompt.player == seat.name:
+            turn = _("**your turn**")
+        else:
+            turn = _("{player}'s turn").format(player=escape(vocab.seat_name(prompt.player)))
+        return _("• {game}: {round}, {turn}").format(game=where, round=vocab.round_name(state.round_number), turn=turn)
 
     async def _status_text(self, record: GameRecord) -> str:
         if record.status == "lobby":
-            return f"Kokeshi #{record.id} is waiting for players ({len(record.seats)}/{record.players})."
-        state, _ = await self.store.load_game(record.id)
+            return _("Kokeshi #{number} is waiting for players ({seated}/{seats}).").format(
+                number=record.id, seated=len(record.seats), seats=record.players
+            )
+        state, _version = await self.store.load_game(record.id)
         scores = state.scores()
-        lines = [f"**Kokeshi #{record.id}** — {record.side} side, {vocab.round_name(state.round_number)}"]
+        lines = [
+            _("**Kokeshi #{number}** — {side}, {round}").format(
+                number=record.id, side=side_name(record.side), round=vocab.round_name(state.round_number)
+            )
+        ]
         if state.prompt:
-            lines.append(f"Waiting for **{escape(state.prompt.player)}**: {QUESTIONS[state.prompt.kind].lower()}.")
+            lines.append(
+                _("Waiting for **{player}**: {question}.").format(
+                    player=escape(vocab.seat_name(state.prompt.player)), question=QUESTIONS[state.prompt.kind].lower()
+                )
+            )
             deadline = next((t for t in await self.store.timers(record.id) if t.kind == "deadline"), None)
             if deadline:
-                lines.append(f"Time left for this turn: {duration(deadline.due_at - now())}.")
+                lines.append(
+                    _("Time left for this turn: {duration}.").format(duration=duration(deadline.due_at - now()))
+                )
         else:
-            lines.append("The game is over.")
+            lines.append(_("The game is over."))
         for name in state.ranking():
-            lines.append(f"• {escape(name)}: {scores[name].total} points")
+            total = scores[name].total
+            lines.append(
+                i18n.ngettext("• {player}: {total} point", "• {player}: {total} points", total).format(
+                    player=escape(vocab.seat_name(name)), total=i18n.format_number(total)
+                )
+            )
         return "\n".join(lines)
 
     @app_commands.command(name="log", description="The last moves of a game")
@@ -500,12 +600,16 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             record = await self.resolve(interaction, game, finished=True)
             entries = (await self.store.log(record.id))[-count:]
             if not entries:
-                raise UserError("No moves yet.")
+                raise UserError(_("No moves yet."))
             lines = []
             for entry in entries:
-                by = {"timeout": " (time ran out)", "ai": " (AI)"}.get(entry.source, "")
                 steps = escape("; ".join(e.text for e in entry.events if e.kind not in ("tile_drawn", "turn_ended")))
-                lines.append(f"`{entry.seq:>3}` {escape(entry.player)}{by}: {steps}")
+                player = escape(vocab.seat_name(entry.player))
+                if entry.source == "timeout":
+                    player = _("{player} (time ran out)").format(player=player)
+                elif entry.source == "ai":
+                    player = _("{player} (AI)").format(player=player)
+                lines.append(f"`{entry.seq:>3}` {player}: {steps}")
             text = "\n".join(lines)
             while len(text) > 1900:
                 lines.pop(0)
@@ -520,13 +624,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             await interaction.response.defer(ephemeral=True, thinking=True)
             picture = await asyncio.to_thread(render.glossary)
             await interaction.followup.send(
-                "On your turn, advance one kokeshi one space up its track. An **empty space** sends it home and "
-                "you buy a tile (or a quality tile, high enough); a **tile** activates (`/` = choose one side, "
-                "`+` = both); a **quality tile** moves it one more space; **past the top** scores 3. Tiles you "
-                "bought are placed at the end of your turn — same colours side by side cost 3 points a pair. "
-                "The game ends a round after someone has 5 recognitions (4 with 4 players) or the bag runs out. "
-                "Against stalling, this bot adds one rule: the game counts the turns in which a player takes no "
-                f"tile from the offer, and at {IDLE_TURNS} per player the end comes the same way.",
+                rules_text(),
                 file=discord.File(io.BytesIO(picture), filename="kokeshi-tiles.png"),
                 ephemeral=True,
             )
@@ -584,14 +682,20 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def notify(self, interaction: discord.Interaction, setting: str) -> None:
         async def run() -> None:
             await self.store.set_user_setting(interaction.user.id, "notify", setting)
-            text = "I'll DM you when it's your turn." if setting == "on" else "No more DMs; the thread mention stays."
+            # The DMs speak the language the player asked in.
+            await self.store.set_user_setting(interaction.user.id, "language", i18n.resolve(interaction.locale))
+            if setting == "on":
+                text = _("I'll DM you when it's your turn.")
+            else:
+                text = _("No more DMs; the thread mention stays.")
             await self.tables.tell(interaction, text)
 
         await self.tables.guard(interaction, None, run())
 
     @app_commands.command(name="help", description="How to play Kokeshi here")
     async def help(self, interaction: discord.Interaction) -> None:
-        await self.tables.tell(interaction, HELP)
+        with i18n.using(interaction.locale):
+            await self.tables.tell(interaction, help_text())
 
     # The `game` option of every command gets the same autocomplete.
     for _command in (join, leave, start, cancel, advance, place, undo, resign, board, status, log_):

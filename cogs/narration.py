@@ -1,11 +1,27 @@
-"""Short turn narrations for Discord messages, built from the engine's events."""
+"""Short turn narrations for Discord messages, built from the engine's events, and the language a game speaks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
-from engine import Event, Game
-from storage import LoggedAction
+import i18n
+from engine import Event, Game, vocab
+from i18n import _, ngettext
+from storage import GameRecord, LoggedAction
+
+
+def game_language(record: GameRecord) -> str:
+    """The locale a game's thread and pictures speak: the one chosen when it was created, English for older games."""
+    return i18n.resolve(record.language)
+
+
+@contextmanager
+def speaking(record: GameRecord) -> Iterator[str]:
+    """`with speaking(record):` words a block (messages, buttons, pictures) in the game's language."""
+    with i18n.using(game_language(record)) as locale:
+        yield locale
+
 
 # Steps a player does not need to read about after every turn; the full log still has them.
 _QUIET = frozenset({"turn_ended", "setup_done", "tile_drawn", "effect_chosen"})
@@ -24,7 +40,7 @@ def narrate(events: Iterable[Event], *, limit: int = MAX_LINES) -> str:
         if event.kind in _QUIET:
             continue
         text = _escape(event.text)
-        name = _escape(event.player) if event.player else ""
+        name = _escape(vocab.seat_name(event.player)) if event.player else ""
         if name and text.startswith(name):
             text = f"**{name}**{text[len(name) :]}"
         lines.append((event.kind in KEY_EVENTS, f"• {text}"))
@@ -38,7 +54,12 @@ def narrate(events: Iterable[Event], *, limit: int = MAX_LINES) -> str:
                 room -= not key
             else:
                 hidden += 1
-        lines = [*kept, (False, f"• …and {hidden} more steps (`/kokeshi log` shows them all)")]
+        more = ngettext(
+            "…and {count} more step (`/kokeshi log` shows them all)",
+            "…and {count} more steps (`/kokeshi log` shows them all)",
+            hidden,
+        ).format(count=i18n.format_number(hidden))
+        lines = [*kept, (False, f"• {more}")]
     return "\n".join(line for _, line in lines)
 
 
@@ -90,8 +111,14 @@ def turn_record(turn: Sequence[LoggedAction], before: Game, after: Game) -> str:
     """A finished turn, for the thread's permanent history: who, what they did, the points it brought."""
     player = turn[0].player
     gained, total = _gain(player, before, after)
-    when = "setup" if before.round_number == 0 else f"round {before.round_number}"
-    head = f"**{escape(player)}** · {when} · {gained:+d} → {total} points"
+    head = ngettext(
+        "**{player}** · {when} · {gained} → {total} point", "**{player}** · {when} · {gained} → {total} points", total
+    ).format(
+        player=escape(vocab.seat_name(player)),
+        when=vocab.round_name(before.round_number),
+        gained=_gained(gained),
+        total=i18n.format_number(total),
+    )
     story = narrate([e for entry in turn for e in entry.events], limit=8)
     return f"{head}\n{story}" if story else head
 
@@ -99,7 +126,7 @@ def turn_record(turn: Sequence[LoggedAction], before: Game, after: Game) -> str:
 def turn_line(turn: Sequence[LoggedAction], before: Game, after: Game) -> str:
     """The same turn in one line, for a ping: 'Aiko +7: buys …; places …'."""
     player = turn[0].player
-    gained, _ = _gain(player, before, after)
+    gained, _total = _gain(player, before, after)
     bits = []
     for entry in turn:
         for event in entry.events:
@@ -108,7 +135,7 @@ def turn_line(turn: Sequence[LoggedAction], before: Game, after: Game) -> str:
                 if event.player and text.startswith(event.player):
                     text = text[len(event.player) :].lstrip(" :")
                 bits.append(text)
-    line = f"{escape(player)} {gained:+d}"
+    line = f"{escape(vocab.seat_name(player))} {_gained(gained)}"
     return f"{line}: {escape('; '.join(bits))}" if bits else line
 
 
@@ -118,5 +145,16 @@ def since_last_turn(lines: Sequence[str]) -> str:
         return ""
     shown = list(lines[-MAX_SINCE_LINES:])
     if len(lines) > MAX_SINCE_LINES:
-        shown.insert(0, f"…and {len(lines) - MAX_SINCE_LINES} earlier turns")
-    return "since your last turn: " + " · ".join(shown)
+        earlier = len(lines) - MAX_SINCE_LINES
+        shown.insert(
+            0,
+            ngettext("…and {count} earlier turn", "…and {count} earlier turns", earlier).format(
+                count=i18n.format_number(earlier)
+            ),
+        )
+    return _("since your last turn: {turns}").format(turns=" · ".join(shown))
+
+
+def _gained(points: int) -> str:
+    """Points won (or lost) in a turn, always with a sign: "+7", "+0", "-3"."""
+    return f"{points:+d}"

@@ -17,13 +17,15 @@ import discord
 
 import render
 from engine import Game
+from i18n import _
 from storage import GameRecord, LoggedAction, TurnPosts
 
 from .components import QUESTIONS, prompt_view
-from .narration import narrate, since_last_turn, split_turns, turn_line, turn_record
+from .narration import narrate, since_last_turn, speaking, split_turns, turn_line, turn_record
 
 if TYPE_CHECKING:
     from .tables import Tables
+
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +65,9 @@ class Poster:
         self._locks[game_id] = (lock, users + 1)
         try:
             async with lock:
-                shown = await self._show(game_id)
+                # Everything the thread shows (words, buttons, pictures) speaks the game's language.
+                with speaking(await self.store.get_game(game_id)):
+                    shown = await self._show(game_id)
                 if not shown:
                     version = (await self.store.get_game(game_id)).version
                     await self.store.set_timer(game_id, "repost", self.tables.clock() + RETRY_SECONDS, version)
@@ -125,7 +129,9 @@ class Poster:
     ) -> bool:
         prompt = game.prompt
         key = turn_key(game)
-        question = f"{self.tables.mention(record, prompt.player)} — {QUESTIONS[prompt.kind].lower()}."
+        question = _("{player} — {question}.").format(
+            player=self.tables.mention(record, prompt.player), question=QUESTIONS[prompt.kind].lower()
+        )
         so_far = narrate([e for entry in current for e in entry.events])
         # The prompt's picture is made for a phone: what this decision needs, the player's workshop, the scores.
         events = [e for entry in current for e in entry.events]
@@ -150,7 +156,11 @@ class Poster:
         since = await self._since_last_turn(record.id, prompt.player)
         mention = self.tables.mention(record, prompt.player)
         # The ping opens with what happened since the player's last turn: that is what a lock screen shows.
-        opening = f"{mention} — {since}\n**Your turn:** {QUESTIONS[prompt.kind].lower()}." if since else question
+        opening = question
+        if since:
+            opening = _("{player} — {since}\n**Your turn:** {question}.").format(
+                player=mention, since=since, question=QUESTIONS[prompt.kind].lower()
+            )
         content = "\n\n".join(p for p in (opening, so_far) if p)
         seat = record.seat_named(prompt.player)
         person = seat is not None and seat.user_id is not None and not seat.ai
@@ -175,7 +185,7 @@ class Poster:
 
     async def _since_last_turn(self, game_id: int, player: str) -> str:
         """One line per turn played by the others since this player's last turn (AI and automa included)."""
-        turns, _ = split_turns(await self.store.log(game_id))
+        turns, _current = split_turns(await self.store.log(game_id))
         own = [i for i, turn in enumerate(turns) if turn[0].player == player]
         others = turns[own[-1] + 1 :] if own else turns
         if not others:

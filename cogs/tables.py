@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import io
 import logging
+import re
 import secrets
 from typing import TYPE_CHECKING
 
 import discord
 
+import i18n
 import render
 from engine import Event, Game, GreedyPolicy, IllegalAction, vocab
+from engine.vocab import N_
+from i18n import _, ngettext
 from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, TurnPosts
 
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
-from .narration import escape
+from .narration import escape, game_language, speaking
 from .posting import Poster, pinging, turn_key
 
 if TYPE_CHECKING:
@@ -26,11 +31,11 @@ log = logging.getLogger(__name__)
 
 # Permissions the bot needs where it creates a game, with the names Discord shows in its settings.
 NEEDED_PERMISSIONS = {
-    "send_messages": "Send Messages",
-    "create_public_threads": "Create Public Threads",
-    "send_messages_in_threads": "Send Messages in Threads",
-    "attach_files": "Attach Files",
-    "embed_links": "Embed Links",
+    "send_messages": N_("Send Messages"),
+    "create_public_threads": N_("Create Public Threads"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "attach_files": N_("Attach Files"),
+    "embed_links": N_("Embed Links"),
 }
 # Bits of operating-system randomness in the seed of a new game: far too many to search from its opening.
 SEED_BITS = 128
@@ -41,6 +46,49 @@ _TURN_EVENTS = frozenset({"turn_ended", "setup_done", "game_over"})
 LIMITS = {"open_per_user": 5, "open_per_channel": 20}
 MAX_LIMIT = 500
 _REMINDERS = (("reminder_half", 0.5), ("reminder_late", 0.9), ("deadline", 1.0))
+# What the store says when it refuses something, as it words it (`storage/store.py`), for the catalog: shown in
+# the language of the person who asked.
+_STORE_MESSAGES = (
+    N_("A game has 2 to 4 players, or 1 in solo."),
+    N_("At least one seat must be left for a person."),
+    N_("The happiness board side is basic or advanced."),
+    N_("This game has already started or ended."),
+    N_("You are already in this game."),
+    N_("This game is full."),
+    N_("This game has already started: use resign instead."),
+    N_("You are not in this game."),
+    N_("The host cannot leave; cancel the game instead."),
+    N_("At least two players are needed to start."),
+    N_("This game has already ended."),
+    N_("This game has not started yet."),
+    N_("This game is not being played."),
+    N_("The game is over."),
+    N_("You have not made a move yet this turn."),
+    N_("That move was made for you when your time ran out; it cannot be undone."),
+    N_("Your last move drew a tile from the bag, so it cannot be taken back."),
+)
+_OTHERS_TURN = re.compile(r"Only the player whose turn it is can undo, and it is (?P<player>.+)'s turn\.")
+
+
+def refusal(exc: GameStateError) -> str:
+    """The store's refusal in the current language."""
+    found = _OTHERS_TURN.fullmatch(exc.message)
+    if found:
+        return _("Only the player whose turn it is can undo, and it is {player}'s turn.").format(
+            player=escape(vocab.seat_name(found["player"]))
+        )
+    if exc.code == "broken":
+        return _("This game cannot be loaded any more, so it cannot continue.")
+    return _(exc.message) if exc.message in _STORE_MESSAGES else exc.message
+
+
+def illegal(exc: IllegalAction) -> str:
+    """The engine's refusal of an action, in the current language."""
+    return {
+        "game_over": _("The game is over."),
+        "not_your_turn": _("It is not your turn."),
+        "unknown_player": _("You are not playing in this game."),
+    }.get(exc.code, _("That is not possible now. Choose one of the buttons of the current prompt."))
 
 
 def fit_lines(lines: list[str], *, head: str = "", tail: str = "", limit: int = MESSAGE_LIMIT) -> str:
@@ -54,12 +102,18 @@ def fit_lines(lines: list[str], *, head: str = "", tail: str = "", limit: int = 
         return whole
     shown: list[str] = []
     for line in lines:
-        note = f"…and {len(lines) - len(shown) - 1} more (the `game` option picks one)"
+        note = _more(len(lines) - len(shown) - 1)
         if len(join((head, *shown, line, note, tail))) > limit:
             break
         shown.append(line)
-    note = f"…and {len(lines) - len(shown)} more (the `game` option picks one)"
+    note = _more(len(lines) - len(shown))
     return join((head, *shown, note, tail))[:limit]
+
+
+def _more(count: int) -> str:
+    return ngettext(
+        "…and {count} more (the `game` option picks one)", "…and {count} more (the `game` option picks one)", count
+    ).format(count=i18n.format_number(count))
 
 
 class UserError(Exception):
@@ -72,21 +126,42 @@ def now() -> float:
 
 
 def duration(seconds: float) -> str:
-    """'3 h 20 min', '2 days', '45 min' — for reminders and the lobby."""
+    """'3 h 20 min', '2 days', '45 min' — for reminders and the lobby, in the current language."""
     seconds = max(0, int(seconds))
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
     if days:
-        return f"{days} day{'s' if days != 1 else ''}" + (f" {hours} h" if hours else "")
+        text = ngettext("{count} day", "{count} days", days).format(count=i18n.format_number(days))
+        return _("{days} {hours} h").format(days=text, hours=hours) if hours else text
     if hours:
-        return f"{hours} h" + (f" {minutes} min" if minutes else "")
-    return f"{max(minutes, 1)} min"
+        return (
+            _("{hours} h {minutes} min").format(hours=hours, minutes=minutes)
+            if minutes
+            else _("{hours} h").format(hours=hours)
+        )
+    return _("{minutes} min").format(minutes=max(minutes, 1))
+
+
+SIDES = {"basic": N_("basic side"), "advanced": N_("advanced side")}
+
+
+def side_name(side: str) -> str:
+    """A board side as players read it, in the current language."""
+    return _(SIDES[side]) if side in SIDES else side
+
+
+def challenge_day(key: str) -> str:
+    """A daily challenge's day (an ISO date) in the current language's words."""
+    try:
+        return i18n.format_date(dt.date.fromisoformat(key))
+    except ValueError:
+        return key
 
 
 def missing_permissions(permissions: discord.Permissions) -> list[str]:
-    """The names of the needed permissions that are missing."""
-    return [label for attr, label in NEEDED_PERMISSIONS.items() if not getattr(permissions, attr)]
+    """The names of the needed permissions that are missing, in the current language."""
+    return [_(label) for attr, label in NEEDED_PERMISSIONS.items() if not getattr(permissions, attr)]
 
 
 class Tables:
@@ -121,21 +196,23 @@ class Tables:
             await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
     async def guard(self, interaction: discord.Interaction, game_id: int | None, coro) -> None:
-        """Run a handler; user mistakes become private replies, surprises an apology and a log line."""
-        try:
-            await coro
-        except UserError as exc:
-            await self.tell(interaction, str(exc))
-        except GameStateError as exc:
-            await self.tell(interaction, exc.message)
-        except GameNotFound:
-            await self.tell(interaction, "That game does not exist (any more).")
-        except Exception:
-            log.exception("unexpected error in game %s (user %s)", game_id, interaction.user.id)
-            with contextlib.suppress(discord.HTTPException):
-                await self.tell(
-                    interaction, "Sorry, something went wrong on my side. Nothing was lost; please try again."
-                )
+        """Run a handler in the user's language; user mistakes become private replies, surprises an apology and a
+        log line. What the handler posts for everyone is worded in the game's language (`speaking`)."""
+        with i18n.using(interaction.locale):
+            try:
+                await coro
+            except UserError as exc:
+                await self.tell(interaction, str(exc))
+            except GameStateError as exc:
+                await self.tell(interaction, refusal(exc))
+            except GameNotFound:
+                await self.tell(interaction, _("That game does not exist (any more)."))
+            except Exception:
+                log.exception("unexpected error in game %s (user %s)", game_id, interaction.user.id)
+                with contextlib.suppress(discord.HTTPException):
+                    await self.tell(
+                        interaction, _("Sorry, something went wrong on my side. Nothing was lost; please try again.")
+                    )
 
     # ------------------------------------------------------------------ names and channels
 
@@ -144,7 +221,7 @@ class Tables:
         seat = record.seat_named(name)
         if seat is not None and seat.user_id is not None and not seat.ai:
             return f"<@{seat.user_id}>"
-        return f"**{escape(name)}**"
+        return f"**{escape(vocab.seat_name(name))}**"
 
     def where(self, record: GameRecord) -> str:
         """A clickable pointer to the game's thread."""
@@ -157,7 +234,9 @@ class Tables:
         channel = self.bot.get_channel(record.channel_id) if record.channel_id else None
         if channel is None:
             return ""
-        return f"New games and lobbies: {self.bot.channel_link(channel.id, '#' + channel.name)}"
+        return _("New games and lobbies: {channel}").format(
+            channel=self.bot.channel_link(channel.id, "#" + channel.name)
+        )
 
     async def thread_of(self, record: GameRecord) -> discord.abc.Messageable | None:
         """The game's thread (or its channel), if Discord still has it."""
@@ -183,12 +262,15 @@ class Tables:
         parent = self.bot.get_channel(record.channel_id) if record.channel_id else None
         if parent is None:
             return None
+        with speaking(record):
+            text = _("The thread of Kokeshi #{number} was deleted, so the game goes on in a new one. Nothing was lost.")
+            name = _("Kokeshi #{number} (continued)").format(number=record.id)
         try:
             note = await parent.send(
-                f"The thread of Kokeshi #{record.id} was deleted, so the game goes on in a new one. Nothing was lost.",
+                text.format(number=record.id),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            thread = await note.create_thread(name=f"Kokeshi #{record.id} (continued)", auto_archive_duration=10080)
+            thread = await note.create_thread(name=name, auto_archive_duration=10080)
         except discord.HTTPException as exc:
             log.warning("game %d: could not open a new thread: %s", record.id, exc)
             return None
@@ -203,25 +285,39 @@ class Tables:
     # ------------------------------------------------------------------ lobby
 
     def lobby_embed(self, record: GameRecord) -> discord.Embed:
-        timer = "no turn timer" if not record.turn_timer else f"{duration(record.turn_timer)} per turn"
+        """The lobby message's embed, in the game's language."""
+        with speaking(record):
+            return self._lobby_embed(record)
+
+    def _lobby_embed(self, record: GameRecord) -> discord.Embed:
+        if record.turn_timer:
+            timer = _("{duration} per turn").format(duration=duration(record.turn_timer))
+        else:
+            timer = _("no turn timer")
         title = f"Kokeshi #{record.id}"
         status = {
-            "lobby": "Waiting for players",
-            "active": f"Playing — follow the game in {self.where(record)}",
-            "finished": "Finished",
-            "cancelled": "Cancelled",
-            "broken": "Stopped",
+            "lobby": _("Waiting for players"),
+            "active": _("Playing — follow the game in {thread}").format(thread=self.where(record)),
+            "finished": _("Finished"),
+            "cancelled": _("Cancelled"),
+            "broken": _("Stopped"),
         }[record.status]
         embed = discord.Embed(title=title, description=f"**{status}**", colour=0xC8553D)
-        seats = [
-            f"{i + 1}. {'🤖 ' if s.ai and s.user_id is None else ''}{escape(s.name)}" + (" (host)" if i == 0 else "")
-            for i, s in enumerate(record.seats)
-        ]
-        seats += [f"{i + 1}. *open seat*" for i in range(len(record.seats), record.players)]
-        embed.add_field(name=f"Players ({len(record.seats)}/{record.players})", value="\n".join(seats), inline=True)
-        embed.add_field(name="Game", value=f"{record.side} side\n{timer}", inline=True)
+        seats = []
+        for i, s in enumerate(record.seats):
+            name = f"{'🤖 ' if s.ai and s.user_id is None else ''}{escape(s.name)}"
+            seats.append(f"{i + 1}. " + (_("{name} (host)").format(name=name) if i == 0 else name))
+        open_seat = _("*open seat*")
+        seats += [f"{i + 1}. {open_seat}" for i in range(len(record.seats), record.players)]
+        embed.add_field(
+            name=_("Players ({seated}/{seats})").format(seated=len(record.seats), seats=record.players),
+            value="\n".join(seats),
+            inline=True,
+        )
+        language = i18n.NATIVE_NAMES[game_language(record)]
+        embed.add_field(name=_("Game"), value=f"{side_name(record.side)}\n{timer}\n{language}", inline=True)
         if record.status == "lobby":
-            embed.set_footer(text="Press Join to take a seat; the host presses Start.")
+            embed.set_footer(text=_("Press Join to take a seat; the host presses Start."))
         return embed
 
     async def refresh_lobby(self, record: GameRecord) -> None:
@@ -232,9 +328,11 @@ class Tables:
         if channel is None:
             return
         try:
+            with speaking(record):
+                view = lobby_view(record.id, record.status == "lobby")
             await channel.get_partial_message(found[1]).edit(  # type: ignore[union-attr]
                 embed=self.lobby_embed(record),
-                view=lobby_view(record.id, record.status == "lobby"),
+                view=view,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as exc:
@@ -244,12 +342,14 @@ class Tables:
         """The text channel a game can be created in, or a UserError saying what is wrong."""
         channel = interaction.channel
         if interaction.guild is None or not isinstance(channel, discord.TextChannel):
-            raise UserError("Start games from a text channel of a server (not a thread or a DM).")
+            raise UserError(_("Start games from a text channel of a server (not a thread or a DM)."))
         missing = missing_permissions(interaction.app_permissions)
         if missing:
             raise UserError(
-                f"I can't run a game in {channel.mention}: I'm missing {', '.join(missing)}. "
-                "Ask a server admin to grant them to me here, or use another channel."
+                _(
+                    "I can't run a game in {channel}: I'm missing {permissions}. Ask a server admin to grant them "
+                    "to me here, or use another channel."
+                ).format(channel=channel.mention, permissions=i18n.format_list(missing))
             )
         return channel
 
@@ -268,34 +368,51 @@ class Tables:
         if len(mine) >= limits["open_per_user"]:
             count = len(mine)
             raise UserError(
-                f"You are already in {count} open game{'s' if count != 1 else ''} in this server, the most it allows "
-                f"({limits['open_per_user']}). Finish, leave or cancel one first (`/kokeshi status` lists them)."
+                ngettext(
+                    "You are already in {count} open game in this server, the most it allows ({limit}). Finish, "
+                    "leave or cancel one first (`/kokeshi status` lists them).",
+                    "You are already in {count} open games in this server, the most it allows ({limit}). Finish, "
+                    "leave or cancel one first (`/kokeshi status` lists them).",
+                    count,
+                ).format(count=i18n.format_number(count), limit=i18n.format_number(limits["open_per_user"]))
             )
         if channel_id is None:
             return
         here = await self.store.games_in_channel(channel_id)
         if len(here) >= limits["open_per_channel"]:
             raise UserError(
-                f"This channel already has {len(here)} open games, the most this server allows per channel "
-                f"({limits['open_per_channel']}). Join one of them, or start yours in another channel."
+                ngettext(
+                    "This channel already has {count} open game, the most this server allows per channel ({limit}). "
+                    "Join it, or start yours in another channel.",
+                    "This channel already has {count} open games, the most this server allows per channel ({limit}). "
+                    "Join one of them, or start yours in another channel.",
+                    len(here),
+                ).format(count=i18n.format_number(len(here)), limit=i18n.format_number(limits["open_per_channel"]))
             )
 
     async def set_limits(self, interaction: discord.Interaction, per_user: int | None, per_channel: int | None) -> None:
         """`/kokeshi settings limits`: admins see or change how many open games a person and a channel may have."""
         perms = getattr(interaction.user, "guild_permissions", None)
         if (per_user is not None or per_channel is not None) and not (perms and perms.manage_guild):
-            raise UserError("Only server admins (Manage Server) can change the limits.")
+            raise UserError(_("Only server admins (Manage Server) can change the limits."))
         for value in (per_user, per_channel):
             if value is not None and not 1 <= value <= MAX_LIMIT:
-                raise UserError(f"A limit must be at least 1 and at most {MAX_LIMIT}.")
+                raise UserError(
+                    _("A limit must be at least 1 and at most {limit}.").format(limit=i18n.format_number(MAX_LIMIT))
+                )
         for key, value in (("open_per_user", per_user), ("open_per_channel", per_channel)):
             if value is not None:
                 await self.store.set_guild_setting(interaction.guild_id, key, str(value))
         limits = await self.limits(interaction.guild_id)
         await self.tell(
             interaction,
-            f"Open games (lobbies and games in progress) allowed here: {limits['open_per_user']} per person, "
-            f"{limits['open_per_channel']} per channel.",
+            _(
+                "Open games (lobbies and games in progress) allowed here: {per_user} per person, {per_channel} per "
+                "channel."
+            ).format(
+                per_user=i18n.format_number(limits["open_per_user"]),
+                per_channel=i18n.format_number(limits["open_per_channel"]),
+            ),
         )
 
     async def open_lobby(
@@ -307,10 +424,14 @@ class Tables:
         turn_timer: int | None,
         ai_seats: int,
         solo: bool = False,
+        language: str | None = None,
     ) -> None:
+        """A new lobby (or solo game) speaking `language`: by default the server's language for a table, the
+        player's for a solo game, English when the bot does not speak it."""
         channel = self.check_channel(interaction)
         if ai_seats >= players:
-            raise UserError("Leave at least one seat for a person: fewer AI players than seats.")
+            raise UserError(_("Leave at least one seat for a person: fewer AI players than seats."))
+        language = i18n.resolve(language, interaction.locale if solo else interaction.guild_locale)
         await self.check_limits(interaction, channel.id)
         user = interaction.user
         game_id = await self.store.create_game(
@@ -323,9 +444,13 @@ class Tables:
             solo=solo,
             turn_timer=None if solo else turn_timer,
             ai_seats=ai_seats,
+            language=language,
         )
         if solo:
-            text = f"{user.mention} starts a solo game against the automa: Kokeshi #{game_id}."
+            with i18n.using(language):
+                text = _("{player} starts a solo game against the automa: Kokeshi #{number}.").format(
+                    player=user.mention, number=game_id
+                )
             await self._open_thread(interaction, game_id, text, start=True)
         else:
             await self._open_thread(interaction, game_id, None, start=False)
@@ -335,6 +460,7 @@ class Tables:
         channel = self.check_channel(interaction)
         await self.check_limits(interaction, channel.id)
         user = interaction.user
+        language = i18n.resolve(interaction.locale)
         game_id, rated = await self.store.create_challenge(
             kind=kind,
             key=key,
@@ -342,10 +468,24 @@ class Tables:
             channel_id=channel.id,
             user_id=user.id,
             name=user.display_name,
+            language=language,
         )
-        label = "Daily challenge" if kind == "daily" else "Weekly challenge"
-        counted = "ranked" if rated else "practice: your first attempt is the one that counts"
-        text = f"{user.mention} takes on the {label.lower()} {key} ({counted}): Kokeshi #{game_id}."
+        with i18n.using(language):
+            if kind == "daily":
+                text = _("{player} takes on the daily challenge of {day} (ranked): Kokeshi #{number}.")
+                practice = _(
+                    "{player} takes on the daily challenge of {day} (practice: your first attempt is the one that "
+                    "counts): Kokeshi #{number}."
+                )
+            else:
+                text = _("{player} takes on the weekly challenge {week} (ranked): Kokeshi #{number}.")
+                practice = _(
+                    "{player} takes on the weekly challenge {week} (practice: your first attempt is the one that "
+                    "counts): Kokeshi #{number}."
+                )
+            text = (text if rated else practice).format(
+                player=user.mention, day=challenge_day(key), week=key, number=game_id
+            )
         await self._open_thread(interaction, game_id, text, start=True)
 
     async def _open_thread(self, interaction: discord.Interaction, game_id: int, text: str | None, *, start: bool):
@@ -353,7 +493,9 @@ class Tables:
         record = await self.store.get_game(game_id)
         try:
             if text is None:
-                await interaction.response.send_message(embed=self.lobby_embed(record), view=lobby_view(game_id))
+                with speaking(record):
+                    view = lobby_view(game_id)
+                await interaction.response.send_message(embed=self.lobby_embed(record), view=view)
             else:
                 await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
             message = await interaction.original_response()
@@ -362,15 +504,21 @@ class Tables:
             log.warning("game %d: Discord refused its first message (%s); cancelled", game_id, exc)
             await self.store.cancel_game(game_id)
             raise UserError(
-                f"Discord would not show the game here ({exc.status}), so nothing was opened. Please try again."
+                _("Discord would not show the game here ({status}), so nothing was opened. Please try again.").format(
+                    status=exc.status
+                )
             ) from None
         await self.store.set_message(game_id, "lobby", message.channel.id, message.id)
-        name = f"Kokeshi #{game_id} — {interaction.user.display_name}" + (" (solo)" if record.solo else "")
+        with speaking(record):
+            name = _("Kokeshi #{number} — {player} (solo)") if record.solo else _("Kokeshi #{number} — {player}")
+            name = name.format(number=game_id, player=interaction.user.display_name)
         try:
             thread = await message.create_thread(name=name[:100], auto_archive_duration=10080)
         except discord.HTTPException as exc:
             await self.store.cancel_game(game_id)
-            raise UserError(f"I could not create the game's thread here ({exc.text or exc}).") from None
+            raise UserError(
+                _("I could not create the game's thread here ({reason}).").format(reason=exc.text or exc)
+            ) from None
         await self.store.set_thread(game_id, thread.id)
         if start:
             await self.start(interaction, await self.store.get_game(game_id))
@@ -391,19 +539,34 @@ class Tables:
 
     async def join(self, interaction: discord.Interaction, record: GameRecord) -> None:
         if record.status != "lobby":
-            raise UserError(f"Kokeshi #{record.id} is not taking players any more. `/kokeshi new` opens a new lobby.")
+            raise UserError(
+                _("Kokeshi #{number} is not taking players any more. `/kokeshi new` opens a new lobby.").format(
+                    number=record.id
+                )
+            )
         if record.seat_of(interaction.user.id) is not None:
-            raise UserError(f"You already have a seat in Kokeshi #{record.id}; it begins when the host presses Start.")
+            raise UserError(
+                _("You already have a seat in Kokeshi #{number}; it begins when the host presses Start.").format(
+                    number=record.id
+                )
+            )
         if record.is_full:
-            raise UserError(f"Kokeshi #{record.id} is full. `/kokeshi new` opens another lobby.")
+            raise UserError(
+                _("Kokeshi #{number} is full. `/kokeshi new` opens another lobby.").format(number=record.id)
+            )
         await self.check_limits(interaction, None)
         record = await self.store.add_seat(record.id, interaction.user.id, interaction.user.display_name)
-        await self.tell(interaction, f"You joined Kokeshi #{record.id}. Seats: {len(record.seats)}/{record.players}.")
+        await self.tell(
+            interaction,
+            _("You joined Kokeshi #{number}. Seats: {seated}/{seats}.").format(
+                number=record.id, seated=len(record.seats), seats=record.players
+            ),
+        )
         await self.refresh_lobby(record)
 
     async def leave(self, interaction: discord.Interaction, record: GameRecord) -> None:
         record = await self.store.remove_seat(record.id, interaction.user.id)
-        await self.tell(interaction, f"You left Kokeshi #{record.id}.")
+        await self.tell(interaction, _("You left Kokeshi #{number}.").format(number=record.id))
         await self.refresh_lobby(record)
 
     def may_manage(self, interaction: discord.Interaction, record: GameRecord) -> bool:
@@ -415,27 +578,29 @@ class Tables:
 
     async def cancel(self, interaction: discord.Interaction, record: GameRecord) -> None:
         if not self.may_manage(interaction, record):
-            raise UserError("Only the host (or someone with Manage Threads) can cancel this game.")
+            raise UserError(_("Only the host (or someone with Manage Threads) can cancel this game."))
         record = await self.store.cancel_game(record.id)
-        await self.tell(interaction, f"Kokeshi #{record.id} is cancelled.")
+        await self.tell(interaction, _("Kokeshi #{number} is cancelled.").format(number=record.id))
         await self.refresh_lobby(record)
         await self.store.clear_timers(record.id)
         thread = await self.thread_of(record)
         if thread is not None and record.thread_id:
+            with speaking(record):
+                note = _("This game was cancelled by {player}.").format(player=interaction.user.mention)
             await self.send(
                 record,
                 thread,
-                f"This game was cancelled by {interaction.user.mention}.",
+                note,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
 
     async def start(self, interaction: discord.Interaction, record: GameRecord) -> None:
         if record.status != "lobby":
-            raise UserError("This game has already started.")
+            raise UserError(_("This game has already started."))
         if interaction.user.id != record.host_id:
-            raise UserError("Only the host can start the game.")
+            raise UserError(_("Only the host can start the game."))
         if not record.solo and len(record.seats) < 2:
-            raise UserError("Wait for at least one more player (or create the game with AI players).")
+            raise UserError(_("Wait for at least one more player (or create the game with AI players)."))
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
         seed = self.store.challenge_seed(record.challenge) if record.challenge else secrets.randbits(SEED_BITS)
@@ -445,16 +610,20 @@ class Tables:
         order = ", ".join(self.mention(record, n) for n in (await self.store.load_game(record.id))[0].players)
         channel = await self.game_channel(record)
         if channel is not None:
-            back = self.home(record)
-            intro = f"**Kokeshi #{record.id} begins!** Turn order: {order}." + (f"\n{back}" if back else "")
+            with speaking(record):
+                back = self.home(record)
+                intro = _("**Kokeshi #{number} begins!** Turn order: {order}.").format(number=record.id, order=order)
+            intro += f"\n{back}" if back else ""
             await self.send(record, channel, intro, allowed_mentions=discord.AllowedMentions.none())
         await self.drive_ai(record)
         await self.poster.show(record.id)
         where = self.where(record)
         if not record.solo:
-            await self.tell(interaction, f"Kokeshi #{record.id} has started: {where}.")
+            await self.tell(
+                interaction, _("Kokeshi #{number} has started: {thread}.").format(number=record.id, thread=where)
+            )
         else:
-            await self.tell(interaction, f"Your solo game has started: {where}. Good luck!")
+            await self.tell(interaction, _("Your solo game has started: {thread}. Good luck!").format(thread=where))
         if record.thread_id:
             self.bot.follow_channel(record.thread_id)
 
@@ -467,19 +636,19 @@ class Tables:
         await interaction.response.defer()
         record, seat_name, game, current = await self.check_turn(interaction, game_id)
         if version != current:
-            await self.send_current_prompt(interaction, record, game, current, "This prompt is out of date.")
+            await self.send_current_prompt(interaction, record, game, current, _("This prompt is out of date."))
             return
         await self.play(interaction, record, seat_name, current, action)
 
     async def on_tile_chosen(self, interaction: discord.Interaction, game_id: int, version: int, tile: str) -> None:
         async def run() -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            record, _, game, current = await self.check_turn(interaction, game_id)
+            record, _seat, game, current = await self.check_turn(interaction, game_id)
             if version != current:
-                await self.send_current_prompt(interaction, record, game, current, "This prompt is out of date.")
+                await self.send_current_prompt(interaction, record, game, current, _("This prompt is out of date."))
                 return
             await interaction.followup.send(
-                "Which track?", view=track_view(game_id, current, game.prompt, tile), ephemeral=True
+                _("Which track?"), view=track_view(game_id, current, game.prompt, tile), ephemeral=True
             )
 
         await self.guard(interaction, game_id, run())
@@ -488,22 +657,24 @@ class Tables:
         """The game, the caller's seat name, the engine state and version, if it is the caller's turn."""
         record = await self.store.get_game(game_id)
         if record.status == "lobby":
-            raise UserError("This game has not started yet.")
+            raise UserError(_("This game has not started yet."))
         if record.status == "finished":
-            raise UserError("This game is over. `/kokeshi new` starts another one.")
+            raise UserError(_("This game is over. `/kokeshi new` starts another one."))
         if record.status == "cancelled":
-            raise UserError("This game was cancelled. `/kokeshi new` starts another one.")
+            raise UserError(_("This game was cancelled. `/kokeshi new` starts another one."))
         if record.status == "broken":
-            raise UserError(f"This game cannot continue: {record.broken_reason}")
+            raise UserError(_("This game cannot be loaded any more, so it cannot continue."))
         seat = record.seat_of(interaction.user.id)
         if seat is None:
-            raise UserError("You are not playing in this game.")
+            raise UserError(_("You are not playing in this game."))
         game, version = await self.store.load_game(game_id)
         prompt = game.prompt
         if seat.ai:
-            raise UserError("The AI plays your seat now, so you can only watch this game.")
-        if prompt is None or prompt.player != seat.name:
-            raise UserError(f"It's {escape(prompt.player)}'s turn, not yours." if prompt else "This game is over.")
+            raise UserError(_("The AI plays your seat now, so you can only watch this game."))
+        if prompt is None:
+            raise UserError(_("This game is over."))
+        if prompt.player != seat.name:
+            raise UserError(_("It's {player}'s turn, not yours.").format(player=escape(vocab.seat_name(prompt.player))))
         return record, seat.name, game, version
 
     async def send_current_prompt(
@@ -511,7 +682,7 @@ class Tables:
     ) -> None:
         prompt = game.prompt
         await interaction.followup.send(
-            f"{why} Here is the current one — {QUESTIONS[prompt.kind].lower()}:",
+            _("{why} Here is the current one — {question}:").format(why=why, question=QUESTIONS[prompt.kind].lower()),
             view=prompt_view(record.id, version, prompt),
             ephemeral=True,
         )
@@ -526,12 +697,12 @@ class Tables:
         except StaleVersion:
             game, current = await self.store.load_game(record.id)
             if game.prompt is None:
-                await self.tell(interaction, "That was already answered, and the game is over.")
+                await self.tell(interaction, _("That was already answered, and the game is over."))
             else:
-                await self.send_current_prompt(interaction, record, game, current, "That was already answered.")
+                await self.send_current_prompt(interaction, record, game, current, _("That was already answered."))
             return True
         except IllegalAction as exc:
-            raise UserError(exc.message) from None
+            raise UserError(illegal(exc)) from None
         seat = record.seat_named(seat_name)
         if seat is not None and seat.expired:
             await self.store.update_seat(record.id, seat_name, expired=0)
@@ -540,9 +711,11 @@ class Tables:
         if not await self.poster.show(record.id):
             await self.tell(
                 interaction,
-                "Your move is saved, but I could not post in the game's thread; I will try again in a minute. If it "
-                "keeps failing, please ask a server admin to give me Send Messages in Threads, Attach Files and "
-                "Embed Links there.",
+                _(
+                    "Your move is saved, but I could not post in the game's thread; I will try again in a minute. If "
+                    "it keeps failing, please ask a server admin to give me Send Messages in Threads, Attach Files "
+                    "and Embed Links there."
+                ),
             )
             told = True
         else:
@@ -550,18 +723,20 @@ class Tables:
             if moved.thread_id != record.thread_id:
                 await self.tell(
                     interaction,
-                    f"Your move is saved. The game's thread was deleted, so Kokeshi #{record.id} goes on in a new "
-                    f"one: {self.where(moved)}.",
+                    _(
+                        "Your move is saved. The game's thread was deleted, so Kokeshi #{number} goes on in a new "
+                        "one: {thread}."
+                    ).format(number=record.id, thread=self.where(moved)),
                 )
                 told = True
         if not told and interaction.message is not None and interaction.message.flags.ephemeral:
-            await interaction.edit_original_response(content="Done.", view=None)
+            await interaction.edit_original_response(content=_("Done."), view=None)
         return told
 
     async def drive_ai(self, record: GameRecord) -> list[Event]:
         """Let the AI play every decision that belongs to an AI seat, until a person must decide."""
         events: list[Event] = []
-        for _ in range(10_000):
+        for _step in range(10_000):
             record = await self.store.get_game(record.id)
             if record.status != "active":
                 break
@@ -602,14 +777,21 @@ class Tables:
         for i, name in enumerate(ranking):
             s = scores[name]
             resigned = any(r.name == name and r.resigned for r in results)
-            lines.append(
-                f"{medals[i]} {self.mention(record, name)} — **{s.total}** points ({vocab.score_line(s)})"
-                + (" — resigned" if resigned else "")
+            line = ngettext(
+                "{place} {player} — **{total}** point ({items})",
+                "{place} {player} — **{total}** points ({items})",
+                s.total,
+            ).format(
+                place=medals[i],
+                player=self.mention(record, name),
+                total=i18n.format_number(s.total),
+                items=vocab.score_line(s),
             )
-        headline = f"**Kokeshi #{record.id} is over!**"
+            lines.append(_("{line} — resigned").format(line=line) if resigned else line)
+        headline = _("**Kokeshi #{number} is over!**").format(number=record.id)
         if record.solo:
             human = next(n for n in ranking if n != "automa")
-            headline += " You beat the automa! 🎉" if ranking[0] == human else " The automa wins this time."
+            headline += " " + (_("You beat the automa! 🎉") if ranking[0] == human else _("The automa wins this time."))
             if record.challenge:
                 summary = await self.bot.community.challenge_summary(record.id, record.challenge, record.host_id)
                 headline += f"\n{summary}" if summary else ""
@@ -627,12 +809,16 @@ class Tables:
         return message is not None
 
     async def notify(self, record: GameRecord, user_id: int, message: discord.Message) -> None:
-        """A DM to players who asked for one; closed DMs are fine, the thread mention is enough."""
+        """A DM to players who asked for one, in the language they asked in; closed DMs are fine, the thread mention
+        is enough."""
         if await self.store.user_setting(user_id, "notify") != "on":
             return
+        language = await self.store.user_setting(user_id, "language")
+        with i18n.using(language or game_language(record)):
+            text = _("Your turn in Kokeshi #{number}: {link}").format(number=record.id, link=message.jump_url)
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(f"Your turn in Kokeshi #{record.id}: {message.jump_url}")
+            await user.send(text)
         except discord.HTTPException:
             log.info("game %d: could not DM user %d", record.id, user_id)
 
@@ -664,7 +850,8 @@ class Tables:
         lock = self._firing.setdefault(game_id, asyncio.Lock())
         try:
             async with lock:
-                await self._fire(game_id, kind, version)
+                with speaking(await self.store.get_game(game_id)):
+                    await self._fire(game_id, kind, version)
         finally:
             if not lock.locked() and not lock._waiters:  # noqa: SLF001 - prune idle locks
                 self._firing.pop(game_id, None)
@@ -695,12 +882,16 @@ class Tables:
         channel = await self.game_channel(record)
         if kind != "deadline":
             deadline = next((t for t in await self.store.timers(game_id) if t.kind == "deadline"), None)
-            left = f" You have {duration(deadline.due_at - now())} left." if deadline else ""
+            text = _("⏰ {player}, Kokeshi #{number} is waiting for you.").format(
+                player=self.mention(record, seat.name), number=record.id
+            )
+            if deadline:
+                text += " " + _("You have {duration} left.").format(duration=duration(deadline.due_at - now()))
             if channel is not None:
                 await self.send(
                     record,
                     channel,
-                    f"⏰ {self.mention(record, seat.name)}, Kokeshi #{record.id} is waiting for you.{left}",
+                    text,
                     allowed_mentions=pinging(seat.user_id),
                 )
             await self.store.clear_timer(game_id, kind, version)
@@ -725,9 +916,13 @@ class Tables:
         expired = seat.expired + 1
         handed = expired >= EXPIRED_TURNS_BEFORE_AI
         await self.store.update_seat(game_id, seat.name, expired=expired, ai=True if handed else None)
-        note = f"⌛ {escape(seat.name)}'s time ran out, so the AI played that turn."
+        note = _("⌛ {player}'s time ran out, so the AI played that turn.").format(player=escape(seat.name))
         if handed:
-            note += f" After {EXPIRED_TURNS_BEFORE_AI} turns in a row, the AI now plays this seat for good."
+            note += " " + ngettext(
+                "After {count} turn in a row, the AI now plays this seat for good.",
+                "After {count} turns in a row, the AI now plays this seat for good.",
+                EXPIRED_TURNS_BEFORE_AI,
+            ).format(count=EXPIRED_TURNS_BEFORE_AI)
         if channel is not None:
             await self.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
         for stale in ("deadline", "reminder_half", "reminder_late"):

@@ -156,11 +156,12 @@ def _babel_locale(locale: str | None) -> str:
     return locale or current()
 
 
-def format_number(value: float, locale: str | None = None) -> str:
-    """A number as the locale writes it: "1,234.5" in English, "1.234,5" in Portuguese."""
+def format_number(value: float, locale: str | None = None, format: str | None = None) -> str:
+    """A number as the locale writes it: "1,234.5" in English, "1.234,5" in Portuguese; `format` is a Babel
+    (CLDR) number pattern, e.g. "#,##0.0" for one decimal."""
     from babel.numbers import format_decimal
 
-    return format_decimal(value, locale=_babel_locale(locale))
+    return format_decimal(value, format=format, locale=_babel_locale(locale))
 
 
 def format_percent(value: float, locale: str | None = None) -> str:

@@ -87,6 +87,9 @@ def draw_history(name: str, points: Sequence[tuple[float, int]], subtitle: str =
     # The best game's label goes above its point, or below it when the legend line is in the way.
     above = by - 16 - 24 > legend_y + 12
     best_label = _("best {points}").format(points=text.number(totals[best]))
+    # Centred on its point, but kept inside the panel when the best game is the first or the last.
+    half = text.width(best_label, 18, True) / 2
+    bx = min(max(bx, 24 + 12 + half), WIDTH - 24 - 12 - half)
     text.draw(
         d, (bx, by - 16 if above else by + 16), best_label, 18, pal.INK, bold=True, anchor="mb" if above else "ma"
     )

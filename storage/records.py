@@ -85,6 +85,7 @@ class GameRecord:
     finished_at: float | None
     seats: tuple[Seat, ...] = field(default=())
     challenge: str | None = None  # e.g. daily:2026-11-22
+    language: str | None = None  # the locale its thread and pictures speak, e.g. pt_BR; None: English
 
     @property
     def is_full(self) -> bool:

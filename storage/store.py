@@ -69,7 +69,7 @@ _IN_TX: contextvars.ContextVar[tuple[Store, aiosqlite.Connection] | None] = cont
 )
 _GAME_COLUMNS = (
     f"id, guild_id, channel_id, thread_id, host_id, status, players, side, solo, turn_timer, {_SEED}, version, "
-    "moves, broken_reason, created_at, updated_at, finished_at, challenge"
+    "moves, broken_reason, created_at, updated_at, finished_at, challenge, language"
 )
 
 
@@ -387,6 +387,7 @@ class Store(CommunityStore):
                 r["finished_at"],
                 tuple(seats[r["id"]]),
                 r["challenge"],
+                r["language"],
             )
             for r in rows
         ]
@@ -449,8 +450,10 @@ class Store(CommunityStore):
         ai_seats: int = 0,
         thread_id: int | None = None,
         challenge: str | None = None,
+        language: str | None = None,
     ) -> int:
-        """A new lobby with the host in seat 0 and `ai_seats` AI players; returns the game id."""
+        """A new lobby with the host in seat 0 and `ai_seats` AI players; returns the game id. `language` is the
+        locale its thread speaks ("pt_BR"; None: English)."""
         if solo:
             players, ai_seats = 1, 0
         if not 1 <= players <= 4 or (not solo and players < 2):
@@ -464,8 +467,21 @@ class Store(CommunityStore):
             row = await self._one_on(
                 db,
                 "INSERT INTO games (guild_id, channel_id, thread_id, host_id, players, side, solo, turn_timer, "
-                "created_at, updated_at, challenge) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (guild_id, channel_id, thread_id, host_id, players, side, int(solo), turn_timer, now, now, challenge),
+                "created_at, updated_at, challenge, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (
+                    guild_id,
+                    channel_id,
+                    thread_id,
+                    host_id,
+                    players,
+                    side,
+                    int(solo),
+                    turn_timer,
+                    now,
+                    now,
+                    challenge,
+                    language,
+                ),
             )
             game_id = row[0]
             names = [clean_name(host_name)]
@@ -550,7 +566,15 @@ class Store(CommunityStore):
         return game.clone(), version
 
     async def create_challenge(
-        self, *, kind: str, key: str, guild_id: int | None, channel_id: int | None, user_id: int, name: str
+        self,
+        *,
+        kind: str,
+        key: str,
+        guild_id: int | None,
+        channel_id: int | None,
+        user_id: int,
+        name: str,
+        language: str | None = None,
     ) -> tuple[int, bool]:
         """A solo game on the challenge's seed and side, not yet started; returns (game id, rated).
 
@@ -566,6 +590,7 @@ class Store(CommunityStore):
             solo=True,
             turn_timer=None,
             challenge=f"{kind}:{key}",
+            language=language,
         )
         async with self._tx() as db:
             earlier = await self._one(

@@ -73,7 +73,7 @@ async def test_leaderboard_pages_and_the_callers_row_when_off_the_page(world):
     first = await last.slash(world.channel, "kokeshi leaderboard", board="weekly", scope="global")
     text = _descriptions(first)
     assert text.count("\n") >= 10 and "1. <@9000>" in text and "11. <@9010>" not in text
-    assert "▶ **24. you — **1** points** ◀" in text
+    assert "▶ **24. you — **1** point** ◀" in text
     assert first.response.embeds[0].footer.text == "Page 1 of 3 · 24 players"
     previous, following = custom_ids(first.response)
     assert [c.get("disabled", False) for c in components(first.response)] == [True, False]
@@ -88,7 +88,7 @@ async def test_leaderboard_pages_and_the_callers_row_when_off_the_page(world):
 async def test_the_daily_challenge_is_the_same_game_for_everyone_and_only_the_first_attempt_is_ranked(world):
     aiko, botan = world.members[:2]
     first = await aiko.slash(world.channel, "kokeshi daily")
-    assert "daily challenge 2026-01-01 (ranked)" in first.response.content
+    assert "daily challenge of Jan 1, 2026 (ranked)" in first.response.content
     other = await botan.slash(world.channel, "kokeshi daily")
     again = await aiko.slash(world.channel, "kokeshi daily")
     assert "(practice" in again.response.content
@@ -101,7 +101,7 @@ async def test_the_daily_challenge_is_the_same_game_for_everyone_and_only_the_fi
     thread = next(t for t in world.channel.threads if t.id == record.thread_id)
     await play_to_end(world, record.id, thread, seed=1)
     final = thread.history()[-1].content
-    assert "Daily challenge 2026-01-01: #1 of 1 so far. Streak: 1 day." in final
+    assert "Daily challenge of Jan 1, 2026: #1 of 1 so far. Streak: 1 day." in final
     board = await botan.slash(world.channel, "kokeshi leaderboard", board="daily", scope="global")
     assert f"1. <@{aiko.id}>" in _descriptions(board)
     assert other.acknowledged
@@ -123,12 +123,12 @@ async def test_a_new_utc_day_brings_a_new_daily_challenge_and_the_results_are_po
     for _ in range(4):
         await world.env.advance_time(6 * 3600)  # to UTC midnight
     posted = results_channel.history()
-    assert len(posted) == 1 and "Daily challenge 2026-01-01 — results" in posted[0].content
+    assert len(posted) == 1 and "Daily challenge of Jan 1, 2026 — results" in posted[0].content
     assert f"<@{aiko.id}>" in posted[0].content
     await world.env.advance_time(3600)
     assert len(results_channel.history()) == 1  # once a day
     tomorrow = await aiko.slash(world.channel, "kokeshi daily")
-    assert "daily challenge 2026-01-02 (ranked)" in tomorrow.response.content
+    assert "daily challenge of Jan 2, 2026 (ranked)" in tomorrow.response.content
     games = await world.store.games_in_channel(world.channel.id, statuses=("active",))
     assert games[-1].seed == world.store.challenge_seed("daily:2026-01-02") != record.seed
     assert await world.store.streak(aiko.id, world.env.now().date()) == 2

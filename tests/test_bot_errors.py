@@ -110,7 +110,7 @@ async def test_a_new_game_is_refused_where_the_bot_lacks_a_permission(world, per
 async def test_the_permission_refusal_names_every_missing_permission(world):
     channel = deny_bot(world, "bare", "attach_files", "embed_links")
     text = await refused(world, world.members[0].slash(channel, "kokeshi new"))
-    assert "I'm missing Attach Files, Embed Links." in text
+    assert "I'm missing Attach Files and Embed Links." in text
     assert "Send Messages" not in text
 
 

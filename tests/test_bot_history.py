@@ -22,7 +22,7 @@ async def test_every_finished_turn_leaves_a_record_with_its_purchases_placements
     for turn, message in zip(turns, posted, strict=True):
         player = turn[0].player
         assert message.content.startswith(f"**{escape(player)}** · ")
-        assert re.search(r" · [+-]\d+ → -?\d+ points", message.content.splitlines()[0])
+        assert re.search(r" · [+-]\d+ → -?\d+ points?", message.content.splitlines()[0])
         for event in (e for entry in turn for e in entry.events):
             if event.kind in ("tile_bought", "tile_placed", "quality_bought"):
                 assert escape(event.text)[len(escape(player)) :] in message.content, (event.text, message.content)

@@ -120,8 +120,10 @@ def test_glossary_descriptions_fit_their_three_lines_in_every_language() -> None
 
 @pytest.mark.parametrize("locale", ["en", "pt_BR"])
 @pytest.mark.parametrize("games", [0, 1, 12])
-def test_the_history_picture_fits_in_every_language(locale: str, games: int) -> None:
-    points = [(1_780_000_000 + i * 86_400, 40 + (i * 7) % 30) for i in range(games)]
+@pytest.mark.parametrize("trend", [1, -1, 0])
+def test_the_history_picture_fits_in_every_language(locale: str, games: int, trend: int) -> None:
+    # Scores that zigzag, or climb (the best game last, at the right edge), or fall (the best first).
+    points = [(1_780_000_000 + i * 86_400, 40 + (trend * i * 3 if trend else (i * 7) % 30)) for i in range(games)]
     with i18n.using(locale):
         assert check_lines(lambda: render.history("Aiko", points)) == []
 

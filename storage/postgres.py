@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -15,11 +16,10 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from .records import StoreError
-from .store import _IN_TX, Store, migrations
+from .store import _IN_TX, MIGRATIONS_PG, Store, migrations
 
 log = logging.getLogger(__name__)
 
-MIGRATIONS_PG = Path(__file__).with_name("migrations_pg")
 # Held while migrating, so that shard processes starting together migrate once; and around totals shared between
 # games (see `_lock_shared_totals`). Any two numbers this database uses for nothing else.
 _MIGRATION_LOCK = 0x6B6F6B65
@@ -207,3 +207,66 @@ class PgStore(Store):
     async def backup(self, dest: str | Path) -> None:
         """PostgreSQL databases are backed up with its own tools."""
         raise StoreError("Back up a PostgreSQL database with pg_dump (see the README), not with this command.")
+
+
+# Parents before children, so that every foreign key finds its row.
+COPIED_TABLES = (
+    "games",
+    "seats",
+    "actions",
+    "results",
+    "timers",
+    "messages",
+    "turn_posts",
+    "guild_settings",
+    "user_settings",
+    "meta",
+    "ratings",
+    "rating_changes",
+    "challenge_attempts",
+    "daily_posts",
+    "player_totals",
+    "board_counts",
+    "kokeshi_counts",
+)
+_COPY_BATCH = 5000
+
+
+async def copy_sqlite(path: str, url: str) -> dict[str, int]:
+    """Copy every row of the SQLite database at `path` into the empty PostgreSQL database at `url`, in one commit.
+
+    Returns the rows copied per table. The source must have the current schema (open it once with the bot first);
+    the target is migrated first and must hold no games.
+    """
+    source = await Store.open(path, readonly=True)  # checks that it exists and has the current schema
+    await source.close()
+    target = await PgStore.connect(url)
+    try:
+        if await target._one("SELECT 1 FROM games LIMIT 1"):
+            raise StoreError(f"The database {target.path} already holds games: copy only into an empty database.")
+        with sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True) as db:
+            present = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            unknown = present - set(COPIED_TABLES) - {"sqlite_sequence"}
+            if unknown:
+                raise StoreError(f"The database {path} has tables this command does not know: {sorted(unknown)}.")
+            counts = {}
+            async with target._pool.acquire() as pg, pg.transaction():
+                await pg.execute("DELETE FROM meta")  # the new database's own secret gives way to the copied one
+                for table in COPIED_TABLES:
+                    counts[table] = await _copy_table(db, pg, table)
+                await pg.execute(
+                    "SELECT setval(pg_get_serial_sequence('games', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM games"
+                )
+    finally:
+        await target.close()
+    return counts
+
+
+async def _copy_table(db: sqlite3.Connection, pg: asyncpg.Connection, table: str) -> int:
+    columns = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
+    cursor = db.execute(f"SELECT {', '.join(columns)} FROM {table}")
+    copied = 0
+    while rows := cursor.fetchmany(_COPY_BATCH):
+        await pg.copy_records_to_table(table, records=rows, columns=columns)
+        copied += len(rows)
+    return copied

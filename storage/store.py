@@ -55,6 +55,7 @@ class _NoStatements(logging.Filter):
 logging.getLogger("aiosqlite").addFilter(_NoStatements())
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATIONS_PG = Path(__file__).with_name("migrations_pg")
 NAME_LIMIT = 32
 _CACHE_SIZE = 1024
 # An action whose events include one of these ends a turn: undo never reaches back past it.

@@ -43,8 +43,8 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 """
 
 
-async def test_killing_the_writer_at_random_never_loses_an_acknowledged_move(tmp_path):
-    path = tmp_path / "crash.sqlite3"
+async def test_killing_the_writer_at_random_never_loses_an_acknowledged_move(database):
+    path = database
     rng = random.Random(2024)
     acked: dict[int, int] = {}
     kills = 0

@@ -109,6 +109,7 @@ class PgStore(Store):
         except BaseException:
             await pool.close()
             raise
+        log.debug("database %s open (pool of up to %d connections)", store.path, pool_size)
         return store
 
     async def _prepare(self) -> None:

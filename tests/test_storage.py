@@ -546,3 +546,35 @@ async def test_backup_command_copies_a_database_that_is_being_written(tmp_path):
         assert await restored.verify() == []
     finally:
         await restored.close()
+
+
+async def test_copy_command_moves_a_sqlite_database_into_postgresql_whole_and_verified(tmp_path, pg_server):
+    path = tmp_path / "server.sqlite3"
+    store = await Store.open(path)
+    finished, active = await started(store, players=3, seed=8), await started(store, seed=9)
+    await play_moves(store, finished, 10_000)
+    await play_moves(store, active, 15)
+    lobby = await store.create_game(guild_id=2, channel_id=20, host_id=300, host_name="Cy", players=2)
+    await store.set_guild_setting(1, "channel", "10")
+    await store.set_timer(active, "deadline", 5000.0, 16)
+    games = [await store.get_game(g) for g in (finished, active, lobby)]
+    board = await store.leaderboard("wins", 1)
+    secret = await store.meta("challenge_secret")
+    game, version = await store.load_game(active)
+    await store.close()
+    url = fresh_pg_database(pg_server, migrated=False)
+    done = _cli("copy", str(path), url)
+    assert done.returncode == 0, done.stderr
+    assert "copied 3 games" in done.stdout and "2 games checked, 0 with problems" in done.stdout
+    copy = await Store.open(url)
+    try:
+        assert [await copy.get_game(g) for g in (finished, active, lobby)] == games
+        assert await copy.leaderboard("wins", 1) == board and await copy.meta("challenge_secret") == secret
+        assert await copy.guild_setting(1, "channel") == "10" and len(await copy.timers(active)) == 1
+        assert await copy.load_game(active) == (game, version)
+        await copy.apply(active, version, game.prompt.player, game.legal_actions()[0])
+        assert await copy.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Di", players=2) == lobby + 1
+    finally:
+        await copy.close()
+    again = _cli("copy", str(path), url)
+    assert again.returncode == 2 and "already holds games" in again.stderr

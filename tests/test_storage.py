@@ -11,7 +11,6 @@ import pytest
 
 from engine import GreedyPolicy, IllegalAction, RandomPolicy, new_game
 from storage import (
-    MIGRATIONS_PG,
     BrokenGame,
     GameNotFound,
     GameStateError,
@@ -22,6 +21,7 @@ from storage import (
     clean_name,
     migrations,
 )
+from storage.postgres import pg_migration, pg_migrations
 from tests.dbkit import fresh_pg_database, sql
 from tests.pgserver import free_port
 
@@ -94,16 +94,25 @@ async def test_the_postgresql_migrations_build_every_table_and_rerunning_them_ch
     url = fresh_pg_database(pg_server, migrated=False)
     columns = "SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = 'public'"
     first = await Store.open(url)
-    assert await first.schema_version() == len(migrations(MIGRATIONS_PG))
+    assert await first.schema_version() == len(pg_migrations())
     await first.close()
     schema = sorted(sql(url, columns))
     again = await Store.open(url)
-    assert await again.schema_version() == len(migrations(MIGRATIONS_PG))
+    assert await again.schema_version() == len(pg_migrations())
     await again.close()
     assert sorted(sql(url, columns)) == schema
     tables = {t for t, _, _ in schema}
     assert {"games", "seats", "actions", "results", "player_totals", "kokeshi_counts", "timers", "turn_posts"} <= tables
-    assert ("games", "language", "text") in schema
+    assert ("games", "language", "text") in schema and ("games", "log", "bytea") in schema
+    assert ("games", "guild_id", "bigint") in schema and ("results", "finished_at", "double precision") in schema
+
+
+def test_sqlite_migrations_are_translated_for_postgresql_where_it_has_no_file_of_its_own():
+    sqlite = dict(migrations())
+    for number, script in pg_migrations():
+        if number in sqlite:
+            assert script == pg_migration(sqlite[number]) or number == 7
+    assert "WITHOUT ROWID" not in pg_migration(sqlite[5]) and "SUM(r.rank = 1)" not in pg_migration(sqlite[5])
 
 
 async def test_database_uses_wal_and_foreign_keys(tmp_path):

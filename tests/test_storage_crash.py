@@ -24,13 +24,13 @@ async def main(path, seed):
     store = await Store.open(path)
     rng = random.Random(seed)
     games = [g.id for g in await store.active_games()]
-    while len(games) < 3:
-        gid = await store.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Ana", players=2)
-        await store.add_seat(gid, 2, "Bo")
-        await store.start_game(gid, rng.randrange(10**6))
-        games.append(gid)
     policy = RandomPolicy(seed)
     while True:
+        while len(games) < 3:  # finished games are replaced, so a fast writer never runs out
+            gid = await store.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Ana", players=2)
+            await store.add_seat(gid, 2, "Bo")
+            await store.start_game(gid, rng.randrange(10**6))
+            games.append(gid)
         gid = rng.choice(games)
         game, version = await store.load_game(gid)
         if game.prompt is None:

@@ -22,6 +22,7 @@ from storage import Store
 
 async def main(path, seed):
     store = await Store.open(path)
+    print("OPEN", flush=True)
     rng = random.Random(seed)
     games = [g.id for g in await store.active_games()]
     policy = RandomPolicy(seed)
@@ -57,6 +58,8 @@ async def test_killing_the_writer_at_random_never_loses_an_acknowledged_move(dat
             text=True,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
+        # The kill comes at a random moment of the writing, not of the start-up (slow on a busy machine).
+        assert child.stdout.readline().strip() == "OPEN", child.stderr.read()
         time.sleep(rng.uniform(0.4, 1.2))
         child.send_signal(signal.SIGKILL)
         out, err = child.communicate(timeout=30)

@@ -90,8 +90,12 @@ define need_debian
 	fi
 endef
 
+# The store tests start a throwaway PostgreSQL server of their own with Debian's initdb and pg_ctl.
+PG_INITDB ?= $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb) /usr/lib/postgresql/15/bin/initdb)
+
 test-deps: $(DEV_STAMP)
 	$(call need_debian,$(CHROMIUM),chromium)
+	$(call need_debian,$(PG_INITDB),postgresql)
 
 # pytest exits 5 when it collects no test: that is a failure here too. The whole games played through the
 # sandbox page take minutes each: `make test-browser` runs them.

@@ -55,7 +55,10 @@ class Settings:
             raise SystemExit(f"Bad setting: {exc}. DEV_GUILD_ID and SANDBOX_PORT must be numbers.") from None
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
-            database_path=os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
+            # DATABASE_URL (postgresql://…) selects PostgreSQL; otherwise the SQLite file at DATABASE_PATH.
+            database_path=os.environ.get("DATABASE_URL", "").strip()
+            or os.environ.get("DATABASE_PATH", "").strip()
+            or DEFAULT_DATABASE,
             log_level=(os.environ.get("LOG_LEVEL", "").strip() or "INFO").upper(),
             dev_guild_id=dev_guild_id,
             sandbox_port=sandbox_port,

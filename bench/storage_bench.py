@@ -1,16 +1,19 @@
-"""Store benchmark: bytes per finished game, boards at 1M results, per-move latency, saturation and commit cost."""
+"""Store benchmark, SQLite and PostgreSQL side by side: bytes per game, boards at 1M results, moves, saturation."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,18 +21,18 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import percentile  # noqa: E402
 from engine import RandomPolicy, new_game  # noqa: E402
-from storage import Store  # noqa: E402
+from storage import Store, is_url  # noqa: E402
 from storage.store import flags_of  # noqa: E402
+from tests.pgserver import PgServer  # noqa: E402
 
 NAMES = ["Ana", "Bo", "Cy", "Di"]
 
 
-def fill(path: Path, games: int, seed: int) -> None:
+async def fill(target: str, games: int, seed: int) -> None:
     """Write `games` started games, each 20–80 moves in, straight into the schema in one transaction."""
     rng = random.Random(seed)
-    db = sqlite3.connect(path, isolation_level=None)
-    db.execute("BEGIN")
     now = time.time()
+    game_rows, seat_rows, action_rows = [], [], []
     for game_id in range(1, games + 1):
         players = rng.choice((2, 3, 4))
         names = NAMES[:players]
@@ -44,32 +47,63 @@ def fill(path: Path, games: int, seed: int) -> None:
             action = policy.choose(game)
             flags = flags_of(game.apply(player, action))
             actions.append((game_id, seq, player, action, "player", now, flags))
-        db.execute(
-            "INSERT INTO games (id, guild_id, channel_id, host_id, status, players, side, solo, turn_timer, seed, "
-            "rules, version, moves, snapshot, created_at, updated_at) VALUES (?, 1, 1, 1, 'active', ?, 'basic', 0, "
-            "86400, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, players, game_seed, game.rules, len(actions) + 1, len(actions), game.to_json(), now, now),
+        game_rows.append(
+            (game_id, players, game_seed, game.rules, len(actions) + 1, len(actions), game.to_json(), now, now)
         )
-        db.executemany(
-            "INSERT INTO seats (game_id, seat, name, user_id, ai) VALUES (?, ?, ?, ?, 0)",
-            [(game_id, i, n, 1000 + i) for i, n in enumerate(names)],
-        )
-        db.executemany(
-            "INSERT INTO actions (game_id, seq, player, action, source, created_at, flags) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            actions,
-        )
-    db.execute("COMMIT")
-    db.close()
+        seat_rows += [(game_id, i, n, 1000 + i) for i, n in enumerate(names)]
+        action_rows += actions
+    await bulk(
+        target,
+        [
+            (
+                "INSERT INTO games (id, guild_id, channel_id, host_id, status, players, side, solo, turn_timer, seed, "
+                "rules, version, moves, snapshot, created_at, updated_at) VALUES (?, 1, 1, 1, 'active', ?, 'basic', "
+                "0, 86400, ?, ?, ?, ?, ?, ?, ?)",
+                game_rows,
+            ),
+            ("INSERT INTO seats (game_id, seat, name, user_id, ai) VALUES (?, ?, ?, ?, 0)", seat_rows),
+            (
+                "INSERT INTO actions (game_id, seq, player, action, source, created_at, flags) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                action_rows,
+            ),
+        ],
+    )
 
 
-def fill_results(path: Path, results: int, seed: int) -> tuple[int, int]:
+async def bulk(target: str, steps: Sequence[tuple[str, Sequence[Sequence] | None]]) -> None:
+    """Run statements (with many rows each, or None for one plain statement) in one transaction of the store's."""
+    store = await Store.open(target)
+    try:
+        async with store._tx() as db:
+            for sql, rows in steps:
+                if rows is None:
+                    await store._run(db, sql)
+                else:
+                    await store._run_many(db, sql, rows)
+    finally:
+        await store.close()
+
+
+async def analyze(target: str) -> None:
+    """Refresh the planner's statistics after a bulk load."""
+    if is_url(target):
+        store = await Store.open(target)
+        try:
+            await store._pool.execute("VACUUM ANALYZE")  # what autovacuum does later: index-only scans
+        finally:
+            await store.close()
+    else:
+        db = sqlite3.connect(target)
+        db.execute("ANALYZE")
+        db.close()
+
+
+async def fill_results(target: str, results: int, seed: int) -> tuple[int, int]:
     """About `results` stored results of finished games in 1,000 servers by 100,000 players, with their totals,
     global ratings and one day's daily challenge (10,000 players); returns (results, players)."""
     rng = random.Random(seed)
     users = 100_000
-    db = sqlite3.connect(path, isolation_level=None)
-    db.execute("BEGIN")
     now = 1.7e9
     game_id, stored = 10_000_000, 0
     games, rows = [], []
@@ -82,41 +116,52 @@ def fill_results(path: Path, results: int, seed: int) -> tuple[int, int]:
         for rank, (user, total) in enumerate(zip(rng.sample(range(1, users + 1), players), totals, strict=True), 1):
             rows.append((game_id, rank - 1, f"P{rank}", user, rank, total, at))
         stored += players
-    db.executemany(
-        "INSERT INTO games (id, guild_id, channel_id, host_id, status, players, side, solo, seed, version, moves, "
-        "created_at, updated_at, finished_at) VALUES (?, ?, 1, 1, 'finished', ?, 'basic', 0, ?, 1, 0, ?, ?, ?)",
-        games,
-    )
-    db.executemany(
-        "INSERT INTO results (game_id, seat, name, user_id, rank, total, in_play, tracks, quality, animals, leads, "
-        "adjacency, finished_at) VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)",
-        rows,
-    )
+    challenges = [(game_id + u, u) for u in range(1, 10_001)]
+    games += [(g, rng.randrange(1000), 1, rng.randrange(2**31), now + u, now + u, now + u) for g, u in challenges]
+    steps: list[tuple[str, Sequence[Sequence] | None]] = [
+        (
+            "INSERT INTO games (id, guild_id, channel_id, host_id, status, players, side, solo, seed, version, moves, "
+            "created_at, updated_at, finished_at) VALUES (?, ?, 1, 1, 'finished', ?, 'basic', 0, ?, 1, 0, ?, ?, ?)",
+            games,
+        ),
+        (
+            "INSERT INTO results (game_id, seat, name, user_id, rank, total, in_play, tracks, quality, animals, "
+            "leads, adjacency, finished_at) VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)",
+            rows,
+        ),
+    ]
     for scope, extra in (("'global'", ""), ("'guild:' || g.guild_id", "g.guild_id, ")):
-        db.execute(
-            "INSERT INTO player_totals (scope, solo, user_id, games, wins, best, first_at) "
-            f"SELECT {scope}, 0, r.user_id, COUNT(*), SUM(r.rank = 1), MAX(r.total), MIN(r.finished_at) "
-            f"FROM results r JOIN games g ON g.id = r.game_id GROUP BY {extra}r.user_id"
+        steps.append(
+            (
+                "INSERT INTO player_totals (scope, solo, user_id, games, wins, best, first_at) "
+                f"SELECT {scope}, 0, r.user_id, COUNT(*), SUM(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END), MAX(r.total), "
+                f"MIN(r.finished_at) FROM results r JOIN games g ON g.id = r.game_id GROUP BY {extra}r.user_id",
+                None,
+            )
         )
-    db.executemany(
-        "INSERT INTO ratings (scope, user_id, mu, sigma, games, updated_at) VALUES ('global', ?, ?, ?, 10, 0)",
-        [(u, rng.gauss(25, 5), rng.uniform(1, 8)) for u in range(1, users + 1)],
-    )
-    db.executemany(
-        "INSERT INTO challenge_attempts (game_id, kind, key, user_id, guild_id, rated, started_at, score, won, "
-        "finished_at) VALUES (?, 'daily', '2026-11-22', ?, ?, 1, 0, ?, 0, ?)",
-        [(game_id + u, u, rng.randrange(1000), rng.randint(20, 120), now + u) for u in range(1, 10_001)],
-    )
-    db.execute(
-        "INSERT INTO board_counts (scope, board, players) SELECT scope, CASE solo WHEN 1 THEN 'solo' ELSE 'multi' END, "
-        "COUNT(*) FROM player_totals GROUP BY scope, solo"
-    )
-    db.execute(
-        "INSERT INTO board_counts (scope, board, players) SELECT scope, 'rating', COUNT(*) FROM ratings GROUP BY scope"
-    )
-    db.execute("COMMIT")
-    db.execute("ANALYZE")
-    db.close()
+    steps += [
+        (
+            "INSERT INTO ratings (scope, user_id, mu, sigma, games, updated_at) VALUES ('global', ?, ?, ?, 10, 0)",
+            [(u, rng.gauss(25, 5), rng.uniform(1, 8)) for u in range(1, users + 1)],
+        ),
+        (
+            "INSERT INTO challenge_attempts (game_id, kind, key, user_id, guild_id, rated, started_at, score, won, "
+            "finished_at) VALUES (?, 'daily', '2026-11-22', ?, ?, 1, 0, ?, 0, ?)",
+            [(g, u, rng.randrange(1000), rng.randint(20, 120), now + u) for g, u in challenges],
+        ),
+        (
+            "INSERT INTO board_counts (scope, board, players) SELECT scope, "
+            "CASE solo WHEN 1 THEN 'solo' ELSE 'multi' END, COUNT(*) FROM player_totals GROUP BY scope, solo",
+            None,
+        ),
+        (
+            "INSERT INTO board_counts (scope, board, players) SELECT scope, 'rating', COUNT(*) FROM ratings "
+            "GROUP BY scope",
+            None,
+        ),
+    ]
+    await bulk(target, steps)
+    await analyze(target)
     return stored, users
 
 
@@ -176,12 +221,21 @@ async def play_finished(path: Path, games: int, first: int) -> int:
     return moves
 
 
-def db_size(path: Path) -> int:
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.execute("VACUUM")
-    db.close()
-    return path.stat().st_size
+async def db_size(target: str) -> int:
+    """Bytes the database takes once compacted: the vacuumed SQLite file, or PostgreSQL's database size."""
+    if not is_url(target):
+        db = sqlite3.connect(target)
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.execute("VACUUM")
+        db.close()
+        return Path(target).stat().st_size
+    store = await Store.open(target)
+    try:
+        await store._pool.execute("VACUUM FULL")
+        await store._pool.execute("CHECKPOINT")
+        return await store._pool.fetchval("SELECT pg_database_size(current_database())")
+    finally:
+        await store.close()
 
 
 async def one_move(store: Store, game_id: int, policy: RandomPolicy) -> float | None:
@@ -219,7 +273,7 @@ async def bare_commits(path: Path, count: int) -> list[float]:
     times = []
     try:
         async with store._tx() as db:
-            await store._run(db, "CREATE TABLE IF NOT EXISTS bench_bare (id INTEGER PRIMARY KEY, v TEXT)")
+            await store._run(db, "CREATE TABLE IF NOT EXISTS bench_bare (v TEXT)")
         for i in range(count):
             start = time.perf_counter()
             async with store._tx() as db:
@@ -230,10 +284,11 @@ async def bare_commits(path: Path, count: int) -> list[float]:
     return times
 
 
-async def saturation(path: Path, tables: int, moves: int) -> tuple[int, float, int, list[str]]:
+async def saturation(path: str, tables: int, moves: int, *, check: bool = True) -> tuple[int, float, int, list[str]]:
     """`tables` games played flat out, one task each, with board reads beside them, until `moves` are made.
 
-    Finished games are replaced by new ones. Returns (moves, seconds, games played, errors).
+    Finished games are replaced by new ones. Returns (moves, seconds, games played, errors), `verify` included
+    when `check`.
     """
     store = await Store.open(path)
     errors: list[str] = []
@@ -272,72 +327,170 @@ async def saturation(path: Path, tables: int, moves: int) -> tuple[int, float, i
     try:
         await asyncio.gather(*(table(n) for n in range(tables)), reader())
         elapsed = time.perf_counter() - begin
-        problems = await store.verify()
-        errors += [f"verify: game {g}: {p}" for g, p in problems]
+        if check:
+            errors += [f"verify: game {g}: {p}" for g, p in await store.verify()]
     finally:
         await store.close()
     return made, elapsed, games, errors
 
 
+WORKER = """
+import asyncio, json, os, sys, time
+sys.path.insert(0, {root!r})
+from bench.storage_bench import saturation
+
+url, tables, moves, go = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+print("READY", flush=True)
+while not os.path.exists(go):
+    time.sleep(0.001)
+made, elapsed, games, errors = asyncio.run(saturation(url, tables, moves, check=False))
+print(json.dumps([made, elapsed, games, errors]), flush=True)
+"""
+
+
+def saturation_processes(target: str, processes: int, tables: int, moves: int, folder: Path) -> tuple:
+    """The saturation run split over OS processes on one database, started together: (moves, s, games, errors)."""
+    go = folder / f"go-{processes}"
+    workers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                WORKER.format(root=str(ROOT)),
+                target,
+                str(tables // processes),
+                str(moves // processes),
+                str(go),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(processes)
+    ]
+    for worker in workers:
+        assert worker.stdout.readline().strip() == "READY"
+    begin = time.perf_counter()
+    go.touch()
+    outputs = [json.loads(w.communicate()[0].strip().splitlines()[-1]) for w in workers]
+    elapsed = time.perf_counter() - begin
+    errors = [e for out in outputs for e in out[3]]
+    errors += [f"verify: game {g}: {p}" for g, p in asyncio.run(verify(target))]
+    return sum(o[0] for o in outputs), elapsed, sum(o[2] for o in outputs), errors
+
+
+async def verify(target: str) -> list[tuple[int, str]]:
+    store = await Store.open(target)
+    try:
+        return await store.verify()
+    finally:
+        await store.close()
+
+
+class Places:
+    """Fresh databases of one backend: SQLite files in a folder, or databases on a throwaway PostgreSQL server."""
+
+    def __init__(self, backend: str, folder: Path, server: PgServer | None) -> None:
+        self.backend, self.folder, self.server = backend, folder, server
+
+    def new(self, name: str) -> str:
+        if self.server is None:
+            return str(self.folder / f"{name}.sqlite3")
+        self.server.psql(f"CREATE DATABASE {name}")
+        return self.server.url(name)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller databases and shorter runs")
+    parser.add_argument("--pg-results", type=int, help="results stored for the PostgreSQL boards (default: as SQLite)")
     args = parser.parse_args()
     quick = args.quick
-    with tempfile.TemporaryDirectory() as folder:
-        folder = Path(folder)
-        print("== SQLite")
-        # Bytes per finished game: the growth of a vacuumed file between two numbers of finished games.
-        sized = folder / "size.sqlite3"
-        asyncio.run(play_finished(sized, 10, 0))
-        before = db_size(sized)
-        extra = 40 if quick else 150
-        asyncio.run(play_finished(sized, extra, 10))
-        print(
-            f"bytes per finished game (2–4 players, with results and ratings): {(db_size(sized) - before) / extra:,.0f}"
-        )
+    figures: dict[str, dict[str, str]] = {}
+    with tempfile.TemporaryDirectory() as tmp, PgServer(durable=True) as server:
+        folder = Path(tmp)
+        for backend in ("sqlite", "postgresql"):
+            print(f"== {backend}", flush=True)
+            places = Places(backend, folder, server if backend == "postgresql" else None)
+            figures[backend] = run_backend(places, quick, args.pg_results)
+    print("\n== side by side")
+    labels = list(dict.fromkeys(k for f in figures.values() for k in f))
+    for label in labels:
+        print(f"{label:<58} | " + " | ".join(f"{b}: {figures[b].get(label, '-')}" for b in figures))
+    if os.environ.get("BENCH_STRICT") and any(
+        " 0 errors" not in v for f in figures.values() for k, v in f.items() if "saturation" in k
+    ):
+        sys.exit(1)
 
-        # Boards at scale.
-        big = folder / "big.sqlite3"
-        asyncio.run(_close_after_open(big))
-        started = time.perf_counter()
-        results, users = fill_results(big, 100_000 if quick else 1_000_000, seed=4)
-        print(f"filled {results:,} results of {users:,} players in {time.perf_counter() - started:.0f} s")
-        took = asyncio.run(boards_at_scale(big, users, 5 if quick else 20))
-        for label, values in took.items():
-            print(f"  {label:<40}: p50 {statistics.median(values):6.2f} ms  max {max(values):6.2f} ms")
-        worst = max(max(v) for v in took.values())
-        print(f"  slowest answer {worst:.1f} ms (goal <= 20 ms)")
 
-        # Per-move latency on mid-game games.
-        games = 1_000 if quick else 10_000
-        path = folder / "bench.sqlite3"
-        asyncio.run(_close_after_open(path))
-        fill(path, games, seed=1)
-        seq = asyncio.run(sequential(path, games, 300 if quick else 2_000, seed=2))
-        print(
-            f"load + apply + commit, cold cache, {games:,} games: p50 {statistics.median(seq):.2f} ms"
-            f"  p99 {percentile(seq, 0.99):.2f} ms"
-        )
-        bare = asyncio.run(bare_commits(path, 300 if quick else 1_000))
-        print(
-            f"bare INSERT + COMMIT: p50 {statistics.median(bare):.2f} ms; a move's load + apply + commit is "
-            f"{statistics.median(seq) / statistics.median(bare):.2f}× that"
-        )
+def run_backend(places: Places, quick: bool, pg_results: int | None) -> dict[str, str]:
+    """Every figure on one backend."""
+    out: dict[str, str] = {}
 
-        # Saturation.
-        load = folder / "load.sqlite3"
-        target = 4_000 if quick else 20_000
-        made, elapsed, played, errors = asyncio.run(saturation(load, 120, target))
-        print(
-            f"saturation: {made:,} moves over {played} games by 120 tables in {elapsed:.0f} s = "
-            f"{made / elapsed:,.0f} moves/s, {len(errors)} errors (verify included)"
+    def say(label: str, value: str) -> None:
+        out[label] = value
+        print(f"{label}: {value}", flush=True)
+
+    # Bytes per finished game: the growth of a compacted database between two numbers of finished games.
+    sized = places.new("size")
+    asyncio.run(play_finished(sized, 10, 0))
+    before = asyncio.run(db_size(sized))
+    extra = 40 if quick else 150
+    asyncio.run(play_finished(sized, extra, 10))
+    say("bytes per finished game", f"{(asyncio.run(db_size(sized)) - before) / extra:,.0f}")
+
+    # Boards at scale.
+    big = places.new("big")
+    asyncio.run(_close_after_open(big))
+    wanted = 100_000 if quick else 1_000_000
+    if places.server is not None and pg_results:
+        wanted = pg_results
+    started = time.perf_counter()
+    results, users = asyncio.run(fill_results(big, wanted, seed=4))
+    print(f"filled {results:,} results of {users:,} players in {time.perf_counter() - started:.0f} s")
+    took = asyncio.run(boards_at_scale(big, users, 5 if quick else 20))
+    for label, values in took.items():
+        print(f"  {label:<40}: p50 {statistics.median(values):6.2f} ms  max {max(values):6.2f} ms")
+    pages = {k: v for k, v in took.items() if "page" in k}
+    say(
+        f"board page at {results:,} results, p50 worst / max",
+        f"{max(statistics.median(v) for v in pages.values()):.1f} / {max(max(v) for v in pages.values()):.1f} ms",
+    )
+    lines = [statistics.median(v) for k, v in took.items() if "own line" in k]
+    status = statistics.median(took["status (a player's games)"])
+    say(
+        "own line p50 worst; stats; status",
+        f"{max(lines):.1f}; {statistics.median(took['stats']):.1f}; {status:.1f} ms",
+    )
+
+    # Per-move latency on mid-game games.
+    games = 1_000 if quick else 10_000
+    path = places.new("bench")
+    asyncio.run(_close_after_open(path))
+    asyncio.run(fill(path, games, seed=1))
+    seq = asyncio.run(sequential(path, games, 300 if quick else 2_000, seed=2))
+    say(
+        f"load + apply + commit, cold, {games:,} games, p50 / p99",
+        f"{statistics.median(seq):.2f} / {percentile(seq, 0.99):.2f} ms",
+    )
+    bare = asyncio.run(bare_commits(path, 300 if quick else 1_000))
+    say(
+        "move ÷ bare INSERT + COMMIT, p50",
+        f"{statistics.median(seq) / statistics.median(bare):.2f}× (bare {statistics.median(bare):.2f} ms)",
+    )
+
+    # Saturation: 120 tables flat out; SQLite in one process, PostgreSQL in 1, 2 and 4.
+    target = 4_000 if quick else 20_000
+    for processes in (1,) if places.server is None else (1, 2, 4):
+        load = places.new(f"load{processes}")
+        asyncio.run(_close_after_open(load))
+        made, elapsed, played, errors = saturation_processes(load, processes, 120, target, places.folder)
+        say(
+            f"saturation, {processes} process{'es' if processes > 1 else ''}",
+            f"{made / elapsed:,.0f} moves/s ({made:,} moves, {played} games, {len(errors)} errors, verify included)",
         )
         for error in errors[:5]:
             print("   ", error)
-        print("PostgreSQL: not measured (no PostgreSQL backend yet)")
-        if os.environ.get("BENCH_STRICT") and errors:
-            sys.exit(1)
+    return out
 
 
 async def _close_after_open(path: Path) -> None:

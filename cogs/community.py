@@ -129,12 +129,15 @@ class Community:
     async def show_page(
         self, interaction: discord.Interaction, scope: str, board: str, key: str, page: int, *, edit: bool = False
     ) -> None:
-        embed, view = await self.page_content(interaction.user.id, scope, board, key, page)
         mentions = discord.AllowedMentions.none()
         if edit:
+            embed, view = await self.page_content(interaction.user.id, scope, board, key, page)
             await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=mentions)
-        else:
-            await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=mentions)
+            return
+        # Acknowledge first: a board read on a busy database must not run into Discord's 3 s answer limit.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        embed, view = await self.page_content(interaction.user.id, scope, board, key, page)
+        await interaction.followup.send(embed=embed, view=view, ephemeral=True, allowed_mentions=mentions)
 
     async def leaderboard(self, interaction: discord.Interaction, scope: str, board: str) -> None:
         key = ""

@@ -1,4 +1,4 @@
-"""SQLite store for games, built on aiosqlite: the action log is the truth, snapshots are a cache."""
+"""The store for games on SQLite (aiosqlite) or PostgreSQL (asyncpg): the action log is the truth, snapshots a cache."""
 
 from .community import BOARDS, BoardRow, Stats, scope_of
 from .ratings import PROVISIONAL_GAMES, Rating, challenge_key, challenge_seed, streak
@@ -16,10 +16,11 @@ from .records import (
     TurnPosts,
     UndoRefused,
 )
-from .store import Store, backup_file, clean_name, migrations
+from .store import MIGRATIONS_PG, Store, backup_file, clean_name, is_url, migrations
 
 __all__ = [
     "BOARDS",
+    "MIGRATIONS_PG",
     "PROVISIONAL_GAMES",
     "BoardRow",
     "Rating",
@@ -43,5 +44,6 @@ __all__ = [
     "UndoRefused",
     "backup_file",
     "clean_name",
+    "is_url",
     "migrations",
 ]

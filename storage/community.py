@@ -88,8 +88,10 @@ class CommunityStore:
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:  # provided by Store
         raise NotImplementedError
 
-    @staticmethod
-    async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:  # provided by Store
+    _GREATEST: str  # the scalar max and min of two values in the backend's SQL
+    _LEAST: str
+
+    async def _run(self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:  # provided by Store
         raise NotImplementedError
 
     async def _add_totals(
@@ -104,8 +106,8 @@ class CommunityStore:
             for scope in scopes:
                 added = await self._run(
                     db,
-                    "INSERT OR IGNORE INTO player_totals (scope, solo, user_id, games, wins, best, first_at) "
-                    "VALUES (?, ?, ?, 1, ?, ?, ?)",
+                    "INSERT INTO player_totals (scope, solo, user_id, games, wins, best, first_at) "
+                    "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT DO NOTHING",
                     (scope, int(solo), user_id, int(rank == 1), total, at),
                 )
                 if added:
@@ -113,8 +115,8 @@ class CommunityStore:
                     continue
                 await self._run(
                     db,
-                    "UPDATE player_totals SET games = games + 1, wins = wins + ?, best = MAX(best, ?), "
-                    "first_at = MIN(first_at, ?) WHERE scope = ? AND solo = ? AND user_id = ?",
+                    f"UPDATE player_totals SET games = games + 1, wins = wins + ?, best = {self._GREATEST}(best, ?), "
+                    f"first_at = {self._LEAST}(first_at, ?) WHERE scope = ? AND solo = ? AND user_id = ?",
                     (int(rank == 1), total, at, scope, int(solo), user_id),
                 )
 
@@ -123,7 +125,7 @@ class CommunityStore:
         await self._run(
             db,
             "INSERT INTO board_counts (scope, board, players) VALUES (?, ?, ?) "
-            "ON CONFLICT (scope, board) DO UPDATE SET players = players + excluded.players",
+            "ON CONFLICT (scope, board) DO UPDATE SET players = board_counts.players + excluded.players",
             (scope, board, added),
         )
 
@@ -144,7 +146,7 @@ class CommunityStore:
                 await self._run(
                     db,
                     "INSERT INTO kokeshi_counts (scope, user_id, kokeshi, n) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (scope, user_id, kokeshi) DO UPDATE SET n = n + excluded.n",
+                    "ON CONFLICT (scope, user_id, kokeshi) DO UPDATE SET n = kokeshi_counts.n + excluded.n",
                     (scope, user_id, kokeshi, n),
                 )
 
@@ -314,7 +316,8 @@ class CommunityStore:
         async with self._tx() as db:  # type: ignore[attr-defined]
             await self._run(
                 db,
-                "INSERT OR IGNORE INTO daily_posts (guild_id, day, channel_id, posted_at) VALUES (?, ?, ?, ?)",
+                "INSERT INTO daily_posts (guild_id, day, channel_id, posted_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
                 (guild_id, day, channel_id, now),
             )
 

@@ -1,4 +1,8 @@
-"""The SQLite store: games as (rules version, options, seed, seats, append-only action log), snapshots as a cache."""
+"""The store: games as (rules version, options, seed, seats, append-only action log), snapshots as a cache.
+
+SQLite (a file) is the default; `Store.open` with a postgresql:// URL gives the PostgreSQL store of `postgres.py`,
+which runs the same SQL through a small dialect layer.
+"""
 
 from __future__ import annotations
 
@@ -51,6 +55,7 @@ class _NoStatements(logging.Filter):
 logging.getLogger("aiosqlite").addFilter(_NoStatements())
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATIONS_PG = Path(__file__).with_name("migrations_pg")
 NAME_LIMIT = 32
 _CACHE_SIZE = 1024
 # An action whose events include one of these ends a turn: undo never reaches back past it.
@@ -61,7 +66,7 @@ _STARTED = "(seed_text IS NOT NULL OR seed IS NOT NULL)"
 # Bits of `actions.flags`: what undo needs to know about an action without replaying the game.
 ENDS_TURN = 1
 REVEALS = 2
-_FAR = 2**62
+_FAR = 2**31 - 1  # past any action number; fits the 32-bit INTEGER of either backend
 # The write connection, while the current task is in a write transaction or holds a game's lock (per store);
 # every other read uses the read connection.
 _IN_TX: contextvars.ContextVar[tuple[Store, aiosqlite.Connection] | None] = contextvars.ContextVar(
@@ -73,10 +78,10 @@ _GAME_COLUMNS = (
 )
 
 
-def migrations() -> list[tuple[int, str]]:
-    """The numbered schema migrations, in order: (number, SQL)."""
+def migrations(folder: Path = MIGRATIONS) -> list[tuple[int, str]]:
+    """The numbered schema migrations, in order: (number, SQL); SQLite's unless another folder is named."""
     found = []
-    for path in sorted(MIGRATIONS.glob("*.sql")):
+    for path in sorted(folder.glob("*.sql")):
         found.append((int(path.name.split("_", 1)[0]), path.read_text(encoding="utf-8")))
     numbers = [n for n, _ in found]
     if numbers != list(range(1, len(found) + 1)):
@@ -119,8 +124,20 @@ def unpack_log(blob: bytes, created_at: float) -> list[tuple[int, str, str, str,
     return [(i, p, a, _SOURCES[src], created_at + ms / 1000, 0) for i, (p, a, src, ms) in enumerate(items, start=1)]
 
 
+def is_url(target: str | Path) -> bool:
+    """Whether a database setting names a PostgreSQL server (postgresql://…) rather than a SQLite file."""
+    return str(target).startswith(("postgresql://", "postgres://"))
+
+
 class Store(CommunityStore):
-    """All persistent state of the bot. Open it with `await Store.open(path)`."""
+    """All persistent state of the bot. Open it with `await Store.open(path or postgresql:// URL)`."""
+
+    # Dialect: what differs between the backends in otherwise shared SQL.
+    _GREATEST = "MAX"
+    _LEAST = "MIN"
+    _DB_ERROR: type[Exception] = sqlite3.DatabaseError
+    # SQLite reads a game its task holds on the write connection (see `_game_lock`); PostgreSQL reads from its pool.
+    _READ_HELD_GAMES_ON_WRITER = True
 
     def __init__(
         self,
@@ -155,9 +172,14 @@ class Store(CommunityStore):
     ) -> Store:
         """Open (creating or migrating) the database at `path`; StoreError says clearly what is wrong.
 
-        `readonly` opens an existing file without writing to it (for `verify`); `challenge_secret` overrides the
-        secret kept in the database from which challenge seeds are derived.
+        `path` is a SQLite file, or a postgresql:// URL for the PostgreSQL store. `readonly` opens an existing
+        database without writing to it (for `verify`); `challenge_secret` overrides the secret kept in the database
+        from which challenge seeds are derived.
         """
+        if is_url(path):
+            from .postgres import PgStore
+
+            return await PgStore.connect(str(path), clock=clock, readonly=readonly, challenge_secret=challenge_secret)
         path = str(path)
         if readonly:
             if not Path(path).exists():
@@ -253,7 +275,7 @@ class Store(CommunityStore):
             async with self._tx() as db:
                 await self._run(
                     db,
-                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('challenge_secret', ?)",
+                    "INSERT INTO meta (key, value) VALUES ('challenge_secret', ?) ON CONFLICT DO NOTHING",
                     (secrets.token_hex(32),),
                 )
         row = await self._one("SELECT value FROM meta WHERE key = 'challenge_secret'")
@@ -308,19 +330,16 @@ class Store(CommunityStore):
         current = _IN_TX.get()
         return current[1] if current is not None and current[0] is self else self._rdb
 
-    @staticmethod
-    async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:
+    async def _run(self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:
         """Execute one statement, closing its cursor on the connection's own thread; returns the row count."""
         async with db.execute(sql, params) as cursor:
             return cursor.rowcount
 
-    @staticmethod
-    async def _run_many(db: aiosqlite.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    async def _run_many(self, db: aiosqlite.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         async with db.executemany(sql, rows):
             pass
 
-    @staticmethod
-    async def _one_on(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+    async def _one_on(self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         async with db.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
@@ -343,11 +362,12 @@ class Store(CommunityStore):
             async with entry[0]:
                 # Holding the game, read it on the write connection: its rows change only under this lock, and a
                 # move never queues behind a long leaderboard read on the read connection.
-                token = _IN_TX.set((self, self._db))
+                token = _IN_TX.set((self, self._db)) if self._READ_HELD_GAMES_ON_WRITER else None
                 try:
                     yield
                 finally:
-                    _IN_TX.reset(token)
+                    if token is not None:
+                        _IN_TX.reset(token)
         finally:
             entry[1] -= 1
             if entry[1] == 0:
@@ -791,7 +811,11 @@ class Store(CommunityStore):
             )
         return True
 
+    async def _lock_shared_totals(self, db: aiosqlite.Connection) -> None:
+        """Serialise the transactions that add to totals shared between games (SQLite's write lock already does)."""
+
     async def _finish(self, db: aiosqlite.Connection, game_id: int, game: Game, now: float) -> None:
+        await self._lock_shared_totals(db)
         seats = {
             r["name"]: r
             for r in await self._all(
@@ -1180,7 +1204,7 @@ class Store(CommunityStore):
                 f"SELECT id, status, {_SEED}, rules, side, solo, snapshot, broken_reason, moves, log, created_at "
                 f"FROM games WHERE {_STARTED} ORDER BY id"
             )
-        except sqlite3.DatabaseError as exc:
+        except self._DB_ERROR as exc:
             return [*problems, (0, f"the games table cannot be read: {exc}")]
         for g in games:
             if g["status"] == "broken":

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot import create_bot
 from tests.botkit import answer, attachments, is_png, open_game, play_to_end, prompt_message
+
+
+@pytest.fixture
+def db_path(database: str) -> str:
+    """Every game here is played through the bot twice: on a SQLite file and on PostgreSQL."""
+    return database
 
 
 async def test_a_complete_two_player_game_ends_with_the_final_picture_and_the_leaderboard(world):

@@ -33,3 +33,11 @@ def test_bad_shard_settings_are_refused_with_a_clear_message(monkeypatch, count,
     with pytest.raises(SystemExit) as info:
         Settings.from_env()
     assert says in str(info.value)
+
+
+def test_database_url_selects_postgresql_over_the_sqlite_path(monkeypatch):
+    monkeypatch.setenv("DATABASE_PATH", "data/elsewhere.sqlite3")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://kokeshi@127.0.0.1:5432/kokeshi")
+    assert Settings.from_env().database_path == "postgresql://kokeshi@127.0.0.1:5432/kokeshi"
+    monkeypatch.setenv("DATABASE_URL", " ")
+    assert Settings.from_env().database_path == "data/elsewhere.sqlite3"

@@ -1,4 +1,4 @@
-"""The SQLite store: round trips, races, undo, broken games, start-up errors and the maintenance commands."""
+"""The store on both backends: round trips, races, undo, broken games, start-up errors, maintenance commands."""
 
 from __future__ import annotations
 
@@ -21,6 +21,9 @@ from storage import (
     clean_name,
     migrations,
 )
+from storage.postgres import pg_migration, pg_migrations
+from tests.dbkit import fresh_pg_database, sql
+from tests.pgserver import free_port
 
 
 class Clock:
@@ -34,8 +37,8 @@ class Clock:
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "kokeshi.sqlite3", clock=Clock())
+async def store(database):
+    s = await Store.open(database, clock=Clock())
     yield s
     await s.close()
 
@@ -87,9 +90,36 @@ async def test_migrations_build_every_table_from_an_empty_file_and_rerunning_the
     } <= tables
 
 
-async def test_database_uses_wal_and_foreign_keys(store):
+async def test_the_postgresql_migrations_build_every_table_and_rerunning_them_changes_nothing(pg_server):
+    url = fresh_pg_database(pg_server, migrated=False)
+    columns = "SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = 'public'"
+    first = await Store.open(url)
+    assert await first.schema_version() == len(pg_migrations())
+    await first.close()
+    schema = sorted(sql(url, columns))
+    again = await Store.open(url)
+    assert await again.schema_version() == len(pg_migrations())
+    await again.close()
+    assert sorted(sql(url, columns)) == schema
+    tables = {t for t, _, _ in schema}
+    assert {"games", "seats", "actions", "results", "player_totals", "kokeshi_counts", "timers", "turn_posts"} <= tables
+    assert ("games", "language", "text") in schema and ("games", "log", "bytea") in schema
+    assert ("games", "guild_id", "bigint") in schema and ("results", "finished_at", "double precision") in schema
+
+
+def test_sqlite_migrations_are_translated_for_postgresql_where_it_has_no_file_of_its_own():
+    sqlite = dict(migrations())
+    for number, script in pg_migrations():
+        if number in sqlite:
+            assert script == pg_migration(sqlite[number]) or number == 7
+    assert "WITHOUT ROWID" not in pg_migration(sqlite[5]) and "SUM(r.rank = 1)" not in pg_migration(sqlite[5])
+
+
+async def test_database_uses_wal_and_foreign_keys(tmp_path):
+    store = await Store.open(tmp_path / "wal.sqlite3")
     assert (await (await store._db.execute("PRAGMA journal_mode")).fetchone())[0] == "wal"
     assert (await (await store._db.execute("PRAGMA foreign_keys")).fetchone())[0] == 1
+    await store.close()
 
 
 # ---------------------------------------------------------------- round trips
@@ -245,9 +275,8 @@ async def test_two_applies_with_the_same_version_exactly_one_succeeds(store):
         assert len(await store.log(game_id)) == 1
 
 
-async def test_two_connections_racing_on_one_game_apply_only_once(tmp_path):
-    path = tmp_path / "race.sqlite3"
-    a, b = await Store.open(path), await Store.open(path)
+async def test_two_connections_racing_on_one_game_apply_only_once(database):
+    a, b = await Store.open(database), await Store.open(database)
     try:
         for seed in range(10):
             game_id = await started(a, seed=seed)
@@ -389,32 +418,28 @@ async def test_undo_is_refused_to_others_and_across_the_start_of_a_turn(store):
 # ---------------------------------------------------------------- repair and broken games
 
 
-async def test_a_wrong_snapshot_is_rebuilt_from_the_log_on_load(tmp_path):
-    path = tmp_path / "db.sqlite3"
-    store = await Store.open(path)
+async def test_a_wrong_snapshot_is_rebuilt_from_the_log_on_load(database):
+    store = await Store.open(database)
     game_id = await started(store)
     await play_moves(store, game_id, 12)
     good, _ = await store.load_game(game_id)
     await store.close()
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE games SET snapshot = '{}' WHERE id = ?", (game_id,))
-    store = await Store.open(path)
+    sql(database, "UPDATE games SET snapshot = '{}' WHERE id = ?", (game_id,))
+    store = await Store.open(database)
     assert [p for _, p in await store.verify()] == ["the snapshot differs from a replay of the log"]
     loaded, _ = await store.load_game(game_id)
     assert loaded == good and await store.verify() == []
     await store.close()
 
 
-async def test_a_game_whose_log_no_longer_replays_is_marked_broken_and_others_keep_working(tmp_path):
-    path = tmp_path / "db.sqlite3"
-    store = await Store.open(path)
+async def test_a_game_whose_log_no_longer_replays_is_marked_broken_and_others_keep_working(database):
+    store = await Store.open(database)
     bad, good = await started(store, seed=1), await started(store, seed=2)
     await play_moves(store, bad, 6)
     await play_moves(store, good, 6)
     await store.close()
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE actions SET action = 'advance:dragon' WHERE game_id = ? AND seq = 3", (bad,))
-    store = await Store.open(path)
+    sql(database, "UPDATE actions SET action = 'advance:dragon' WHERE game_id = ? AND seq = 3", (bad,))
+    store = await Store.open(database)
     try:
         with pytest.raises(BrokenGame) as info:
             await store.load_game(bad)
@@ -470,6 +495,18 @@ async def test_a_database_locked_by_another_process_gives_a_clear_error(tmp_path
         holder.close()
 
 
+async def test_a_postgresql_server_that_does_not_answer_or_is_newer_gives_a_clear_error(pg_server):
+    with pytest.raises(StoreError) as info:
+        await Store.open(f"postgresql://kokeshi:secret@127.0.0.1:{free_port()}/kokeshi")
+    assert "Cannot connect" in str(info.value) and "DATABASE_URL" in str(info.value)
+    assert "secret" not in str(info.value)
+    url = fresh_pg_database(pg_server)
+    sql(url, "UPDATE schema_version SET version = 99")
+    with pytest.raises(StoreError) as info:
+        await Store.open(url)
+    assert "newer" in str(info.value)
+
+
 async def test_an_unwritable_location_gives_a_clear_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
@@ -485,20 +522,18 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "storage", *args], capture_output=True, text=True, timeout=120)
 
 
-async def test_verify_command_is_clean_for_a_good_database_and_reports_tampered_logs_and_results(tmp_path):
-    path = tmp_path / "db.sqlite3"
-    store = await Store.open(path)
+async def test_verify_command_is_clean_for_a_good_database_and_reports_tampered_logs_and_results(database, tmp_path):
+    store = await Store.open(database)
     game_id = await started(store)
     await play_moves(store, game_id, 20)
     finished = await started(store, seed=8)
     await play_moves(store, finished, 10_000)
     await store.close()
-    ok = _cli("verify", str(path))
+    ok = _cli("verify", database)
     assert ok.returncode == 0 and "2 games checked, 0 with problems" in ok.stdout
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE actions SET flags = (flags | 3) - (flags & 3) WHERE game_id = ? AND seq = 2", (game_id,))
-        db.execute("UPDATE results SET total = total + 1 WHERE game_id = ? AND rank = 1", (finished,))
-    bad = _cli("verify", str(path))
+    sql(database, "UPDATE actions SET flags = (flags | 3) - (flags & 3) WHERE game_id = ? AND seq = 2", (game_id,))
+    sql(database, "UPDATE results SET total = total + 1 WHERE game_id = ? AND rank = 1", (finished,))
+    bad = _cli("verify", database)
     assert bad.returncode == 1 and f"game {game_id}: what is stored about move 2 differs from a replay" in bad.stdout
     assert f"game {finished}: the stored results differ from a replay" in bad.stdout
     missing = _cli("verify", str(tmp_path / "nothing.sqlite3"))
@@ -520,3 +555,35 @@ async def test_backup_command_copies_a_database_that_is_being_written(tmp_path):
         assert await restored.verify() == []
     finally:
         await restored.close()
+
+
+async def test_copy_command_moves_a_sqlite_database_into_postgresql_whole_and_verified(tmp_path, pg_server):
+    path = tmp_path / "server.sqlite3"
+    store = await Store.open(path)
+    finished, active = await started(store, players=3, seed=8), await started(store, seed=9)
+    await play_moves(store, finished, 10_000)
+    await play_moves(store, active, 15)
+    lobby = await store.create_game(guild_id=2, channel_id=20, host_id=300, host_name="Cy", players=2)
+    await store.set_guild_setting(1, "channel", "10")
+    await store.set_timer(active, "deadline", 5000.0, 16)
+    games = [await store.get_game(g) for g in (finished, active, lobby)]
+    board = await store.leaderboard("wins", 1)
+    secret = await store.meta("challenge_secret")
+    game, version = await store.load_game(active)
+    await store.close()
+    url = fresh_pg_database(pg_server, migrated=False)
+    done = _cli("copy", str(path), url)
+    assert done.returncode == 0, done.stderr
+    assert "copied 3 games" in done.stdout and "2 games checked, 0 with problems" in done.stdout
+    copy = await Store.open(url)
+    try:
+        assert [await copy.get_game(g) for g in (finished, active, lobby)] == games
+        assert await copy.leaderboard("wins", 1) == board and await copy.meta("challenge_secret") == secret
+        assert await copy.guild_setting(1, "channel") == "10" and len(await copy.timers(active)) == 1
+        assert await copy.load_game(active) == (game, version)
+        await copy.apply(active, version, game.prompt.player, game.legal_actions()[0])
+        assert await copy.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Di", players=2) == lobby + 1
+    finally:
+        await copy.close()
+    again = _cli("copy", str(path), url)
+    assert again.returncode == 2 and "already holds games" in again.stderr

@@ -22,15 +22,16 @@ from storage import Store
 
 async def main(path, seed):
     store = await Store.open(path)
+    print("OPEN", flush=True)
     rng = random.Random(seed)
     games = [g.id for g in await store.active_games()]
-    while len(games) < 3:
-        gid = await store.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Ana", players=2)
-        await store.add_seat(gid, 2, "Bo")
-        await store.start_game(gid, rng.randrange(10**6))
-        games.append(gid)
     policy = RandomPolicy(seed)
     while True:
+        while len(games) < 3:  # finished games are replaced, so a fast writer never runs out
+            gid = await store.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Ana", players=2)
+            await store.add_seat(gid, 2, "Bo")
+            await store.start_game(gid, rng.randrange(10**6))
+            games.append(gid)
         gid = rng.choice(games)
         game, version = await store.load_game(gid)
         if game.prompt is None:
@@ -43,8 +44,8 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 """
 
 
-async def test_killing_the_writer_at_random_never_loses_an_acknowledged_move(tmp_path):
-    path = tmp_path / "crash.sqlite3"
+async def test_killing_the_writer_at_random_never_loses_an_acknowledged_move(database):
+    path = database
     rng = random.Random(2024)
     acked: dict[int, int] = {}
     kills = 0
@@ -57,6 +58,8 @@ async def test_killing_the_writer_at_random_never_loses_an_acknowledged_move(tmp
             text=True,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
+        # The kill comes at a random moment of the writing, not of the start-up (slow on a busy machine).
+        assert child.stdout.readline().strip() == "OPEN", child.stderr.read()
         time.sleep(rng.uniform(0.4, 1.2))
         child.send_signal(signal.SIGKILL)
         out, err = child.communicate(timeout=30)

@@ -60,13 +60,13 @@ def _run(args: list[str]) -> subprocess.CompletedProcess:
 # ---------------------------------------------------------------- logs
 
 
-async def test_no_log_level_writes_a_seed_a_snapshot_a_bag_or_the_challenge_secret(tmp_path, caplog):
+async def test_no_log_level_writes_a_seed_a_snapshot_a_bag_or_the_challenge_secret(database, caplog):
     # What LOG_LEVEL=DEBUG does in bot.py: every logger at DEBUG, every record kept.
     caplog.set_level(logging.DEBUG)
     logging.getLogger("aiosqlite").setLevel(logging.DEBUG)
     try:
         seed = 918_273_645_546_372_819
-        store = await Store.open(tmp_path / "logs.sqlite3")
+        store = await Store.open(database)
         try:
             game_id = await _two_player_game(store, seed)
             await _play(store, game_id)
@@ -92,10 +92,9 @@ async def test_no_log_level_writes_a_seed_a_snapshot_a_bag_or_the_challenge_secr
 # ---------------------------------------------------------------- undo races
 
 
-async def test_undo_racing_a_move_from_another_connection_is_stale_and_the_log_stays_whole(tmp_path):
-    path = tmp_path / "race.sqlite3"
-    first = await Store.open(path)
-    second = await Store.open(path)
+async def test_undo_racing_a_move_from_another_connection_is_stale_and_the_log_stays_whole(database):
+    first = await Store.open(database)
+    second = await Store.open(database)
     try:
         game_id = await _two_player_game(first, 5)
         player = await _undoable(first, game_id)

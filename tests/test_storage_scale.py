@@ -19,6 +19,7 @@ import aiosqlite
 from engine import GreedyPolicy, RandomPolicy, new_game
 from storage import Store, migrations
 from storage.store import flags_of, pack_log, unpack_log
+from tests.dbkit import sql
 
 SLOW_READ = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 4000000) SELECT COUNT(*) FROM c"
 
@@ -41,9 +42,8 @@ async def _finish(store: Store, game_id: int, seed: int = 1) -> None:
         await store.apply(game_id, version, game.prompt.player, policy.choose(game))
 
 
-async def test_a_finished_game_keeps_its_log_packed_and_still_replays_and_verifies(tmp_path):
-    path = tmp_path / "packed.sqlite3"
-    store = await Store.open(path)
+async def test_a_finished_game_keeps_its_log_packed_and_still_replays_and_verifies(database):
+    store = await Store.open(database)
     try:
         game_id = await _game(store, 31, players=3)
         await _finish(store, game_id)
@@ -54,9 +54,8 @@ async def test_a_finished_game_keeps_its_log_packed_and_still_replays_and_verifi
         assert await store.verify() == []
     finally:
         await store.close()
-    db = sqlite3.connect(path)
-    assert db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)).fetchone()[0] == 0
-    blob, snapshot = db.execute("SELECT log, snapshot FROM games WHERE id = ?", (game_id,)).fetchone()
+    assert sql(database, "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)) == [(0,)]
+    [(blob, snapshot)] = sql(database, "SELECT log, snapshot FROM games WHERE id = ?", (game_id,))
     assert snapshot is None and len(blob) < 4000
     # The events the log shows are the engine's own, by replay.
     again = new_game(["Ana", "P1", "P2"], seed=31)
@@ -73,24 +72,22 @@ def test_packing_a_log_keeps_every_player_action_source_and_time_to_the_millisec
     assert all(abs(a[4] - b[4]) <= 0.001 for a, b in zip(back, rows, strict=True))
 
 
-async def test_leaderboard_totals_kept_with_each_game_match_a_scan_of_the_results(tmp_path):
-    store = await Store.open(tmp_path / "boards.sqlite3")
+async def test_leaderboard_totals_kept_with_each_game_match_a_scan_of_the_results(database):
+    store = await Store.open(database)
     rng = random.Random(4)
     try:
         for i in range(14):
             players = rng.choice((2, 3))
             users = tuple(rng.sample(range(1, 7), players))
             await _finish(store, await _game(store, 500 + i, players, guild=1 + i % 2, users=users), seed=i)
-        db = store._rdb
         for guild in (None, 1, 2):
             where = "" if guild is None else f" AND g.guild_id = {guild}"
-            async with db.execute(
-                "SELECT r.user_id, SUM(r.rank = 1) AS wins, COUNT(*) AS games, MAX(r.total) AS best, "
-                "MIN(r.finished_at) AS first FROM results r JOIN games g ON g.id = r.game_id "
+            scan = await store._all(
+                "SELECT r.user_id, SUM(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END) AS wins, COUNT(*) AS games, "
+                "MAX(r.total) AS best, MIN(r.finished_at) AS first_at FROM results r JOIN games g ON g.id = r.game_id "
                 f"WHERE r.user_id IS NOT NULL AND g.solo = 0{where} GROUP BY r.user_id "
-                "ORDER BY wins DESC, games DESC, first, r.user_id"
-            ) as cursor:
-                scan = list(await cursor.fetchall())
+                "ORDER BY wins DESC, games DESC, first_at, r.user_id"
+            )
             board = await store.leaderboard("wins", guild)
             assert [(b.user_id, b.value, b.games) for b in board] == [(r[0], r[1], r[2]) for r in scan]
             best = sorted(scan, key=lambda r: (-r[3], r[4], r[0]))
@@ -118,8 +115,8 @@ async def test_leaderboard_totals_kept_with_each_game_match_a_scan_of_the_result
         await store.close()
 
 
-async def test_a_long_read_never_holds_up_a_move_and_reads_never_see_an_uncommitted_write(tmp_path):
-    store = await Store.open(tmp_path / "reads.sqlite3")
+async def test_a_long_read_never_holds_up_a_move_and_reads_never_see_an_uncommitted_write(database):
+    store = await Store.open(database)
     try:
         game_id = await _game(store, 3)
         slow = asyncio.create_task(store._all(SLOW_READ))
@@ -147,8 +144,8 @@ async def test_a_long_read_never_holds_up_a_move_and_reads_never_see_an_uncommit
         await store.close()
 
 
-async def test_the_per_game_locks_are_dropped_once_nobody_needs_them(tmp_path):
-    store = await Store.open(tmp_path / "locks.sqlite3")
+async def test_the_per_game_locks_are_dropped_once_nobody_needs_them(database):
+    store = await Store.open(database)
     try:
         games = [await _game(store, 60 + i) for i in range(30)]
         policy = RandomPolicy(5)
@@ -203,9 +200,9 @@ async def test_a_move_that_ends_a_turn_sets_the_next_turns_timers_in_its_own_sin
         await store.close()
 
 
-async def test_many_games_played_at_once_flat_out_give_no_error_and_verify_clean(tmp_path):
+async def test_many_games_played_at_once_flat_out_give_no_error_and_verify_clean(database):
     """A short saturation run in the suite; `bench/storage_bench.py --saturation` runs 20,000+ moves."""
-    store = await Store.open(tmp_path / "load.sqlite3")
+    store = await Store.open(database)
     errors: list[BaseException] = []
     moves = 0
     try:
@@ -232,8 +229,8 @@ async def test_many_games_played_at_once_flat_out_give_no_error_and_verify_clean
         await store.close()
 
 
-async def test_a_shard_process_sees_only_the_timers_of_games_in_its_guilds(tmp_path):
-    store = await Store.open(tmp_path / "shards.sqlite3")
+async def test_a_shard_process_sees_only_the_timers_of_games_in_its_guilds(database):
+    store = await Store.open(database)
     try:
         # Discord puts a guild on shard (guild id >> 22) % shard count.
         guilds = {shard: (123_456 << 22) * 4 + (shard << 22) + 77 for shard in range(4)}
@@ -254,8 +251,8 @@ async def test_a_shard_process_sees_only_the_timers_of_games_in_its_guilds(tmp_p
 async def test_a_database_of_the_previous_schema_migrates_with_its_events_folded_into_flags_and_totals(tmp_path):
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path, isolation_level=None)
-    for number, sql in migrations()[:3]:
-        db.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+    for number, script in migrations()[:3]:
+        db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
     expected_flags = {}
     for game_id, finish in ((1, True), (2, False)):
         names = ["Ana", "Bo"]
@@ -338,8 +335,10 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))
 """
 
 
-async def test_two_processes_racing_on_one_game_exactly_one_applies_and_the_other_is_told_it_is_stale(tmp_path):
-    path = tmp_path / "processes.sqlite3"
+async def test_two_processes_racing_on_one_game_exactly_one_applies_and_the_other_is_told_it_is_stale(
+    database, tmp_path
+):
+    path = database
     store = await Store.open(path)
     game_id = await _game(store, 21)
     await store.close()

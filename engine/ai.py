@@ -159,6 +159,8 @@ class SearchPolicy(_Policy):
     `horizon`: the look-ahead in the player's own turns (`None`: to the end of the game).
     `win_bonus`: points added to a sampled finished game's margin for a win (subtracted for a loss).
     `greedy`: play-outs by the greedy player (1) or uniformly random moves (0, cheaper and much weaker).
+    `stop_z`: stop early once the leader beats every other surviving action on the same sampled futures by more
+    than `stop_z` standard errors of the paired difference, after at least `min_rounds` rounds (0: never).
     """
 
     def __init__(
@@ -169,6 +171,8 @@ class SearchPolicy(_Policy):
         horizon: int | None = None,
         win_bonus: float = 0.0,
         greedy: int = 1,
+        stop_z: float = 0.0,
+        min_rounds: int = 6,
         level: str = "custom",
     ) -> None:
         super().__init__(seed)
@@ -180,6 +184,8 @@ class SearchPolicy(_Policy):
         self.horizon = horizon
         self.win_bonus = win_bonus
         self.greedy = bool(greedy)
+        self.stop_z = stop_z
+        self.min_rounds = min_rounds
         self.level = level
 
     def explain(self, game: Game) -> Hint:
@@ -195,7 +201,9 @@ class SearchPolicy(_Policy):
         counts = dict.fromkeys(options, 0)
         alive = list(options)
         phases = max(1, math.ceil(math.log2(len(alive))))
+        samples: dict[str, list[float]] = {a: [] for a in options}
         spent = 0
+        settled = False
         for phase in range(phases):
             share = (self.budget - spent) / (phases - phase)
             used = 0
@@ -206,12 +214,17 @@ class SearchPolicy(_Policy):
                     trial = base.clone()
                     trial.apply(player, action)
                     used += 1 + _roll(trial, seat, stop, random.Random(roll_seed), self.greedy)
-                    totals[action] += _margin(trial, seat, self.win_bonus)
+                    value = _margin(trial, seat, self.win_bonus)
+                    totals[action] += value
                     counts[action] += 1
+                    samples[action].append(value)
+                if self.stop_z and self._settled(alive, samples):
+                    settled = True
+                    break
                 if used >= share:
                     break
             spent += used
-            if spent >= self.budget:
+            if settled or spent >= self.budget:
                 break  # a wide first round may use it all: the survivors so far are compared as they stand
             if phase < phases - 1:
                 alive.sort(key=lambda a: (-totals[a] / counts[a], options.index(a)))
@@ -220,6 +233,28 @@ class SearchPolicy(_Policy):
         action = max(alive, key=lambda a: (means[a], -options.index(a)))
         others = [means[a] for a in options if a != action]
         return Hint(action, means[action] - sum(others) / len(others))
+
+    def _settled(self, alive: list[str], samples: dict[str, list[float]]) -> bool:
+        """Whether the best surviving action is clearly ahead of each other survivor on the same sampled futures.
+
+        Survivors have been tried on every sampled future since the start, so their samples pair up by index.
+        """
+        if len(alive) < 2:
+            return True
+        rounds = len(samples[alive[0]])
+        if rounds < self.min_rounds:
+            return False
+        leader = max(alive, key=lambda a: sum(samples[a]))
+        lead = samples[leader]
+        for other in alive:
+            if other == leader:
+                continue
+            diffs = [x - y for x, y in zip(lead, samples[other], strict=True)]
+            mean = sum(diffs) / rounds
+            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (rounds - 1))
+            if mean - self.stop_z * spread / math.sqrt(rounds) <= 0:
+                return False
+        return True
 
 
 # Per level: simulated-move budget, look-ahead in own turns, win bonus. Chosen by measuring in bench/ai_bench.py.

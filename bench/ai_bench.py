@@ -6,20 +6,24 @@ same deal. Solo: the policy against the automa on both sides of the happiness bo
 greedy games, as the CPU time of each decision (process time), so other work sharing the machine does not count.
 
 A spec is a level (`easy`, `normal`, `hard`), `greedy` (the baseline `GreedyPolicy`), or a search with its own
-settings for tuning, e.g. `search:budget=8000,horizon=2,win_bonus=5`.
+settings for tuning, e.g. `search:budget=8000,horizon=2,win_bonus=5`, or a level as the code was at a git
+revision, e.g. `hard@0bd6a5f`, to time today's code against an older one in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import math
 import os
 import platform
+import subprocess
 import sys
 import tempfile
 import time
+import types
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
@@ -39,16 +43,35 @@ SIDES = ("basic", "advanced")
 RESULTS = ROOT / "bench" / "results" / "arena.jsonl"
 
 
+@functools.cache
+def baseline(ref: str) -> types.ModuleType:
+    """`engine/ai.py` as it was at git revision `ref`, loaded beside today's engine (to compare the two)."""
+    source = subprocess.run(
+        ["git", "show", f"{ref}:engine/ai.py"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    name = f"engine._ai_at_{ref.replace('-', '_').replace('~', '_')}"
+    module = types.ModuleType(name)
+    module.__package__ = "engine"
+    sys.modules[name] = module
+    exec(compile(source, f"{ref}:engine/ai.py", "exec"), module.__dict__)  # noqa: S102 - our own file at a revision
+    return module
+
+
 def make(spec: str, seed: int):
     """A policy from its spec (see the module docstring)."""
+    if "@" in spec:
+        level, ref = spec.split("@", 1)
+        return baseline(ref).policy(level, seed=seed)
     if spec == "greedy":
         return GreedyPolicy(seed)
     if spec.startswith("search:"):
         settings: dict = {}
         for item in filter(None, spec.split(":", 1)[1].split(",")):
             key, value = item.split("=")
-            number = float(value) if key in ("win_bonus", "stop_z") else int(value) if value != "none" else None
-            settings[key] = number
+            if value == "none":
+                settings[key] = None
+            else:
+                settings[key] = float(value) if key in ("win_bonus", "stop_z", "tolerance") else int(value)
         return SearchPolicy(seed, level=spec, **settings)
     return policy(spec, seed=seed)
 

@@ -273,6 +273,7 @@ def main() -> None:
         help=f"JSON lines of finished games, appended as they end (default {RESULTS.relative_to(ROOT)}; "
         "quick: a scratch file)",
     )
+    parser.add_argument("--code", help="with --report: the code mark of the results to count (default: today's code)")
     parser.add_argument("--positions", type=int, help="positions timed per level (default 60; quick: 5)")
     parser.add_argument("--levels", help="comma-separated specs to time (default: the levels)")
     parser.add_argument("--seed", type=int, default=0, help="first deal seed")
@@ -283,7 +284,7 @@ def main() -> None:
     solos = [] if args.no_solo else (args.solo or (["easy"] if args.quick else SOLO_LEVELS))
     results = args.results or (Path(tempfile.mkdtemp()) / "quick.jsonl" if args.quick else RESULTS)
     if args.report:
-        report(load(results, code_mark()))
+        report(load(results, args.code or code_mark()))
         return
     arena_note = "" if args.no_arena else f", {args.workers} worker(s), {games} games per row"
     print(f"Kokeshi AI bench: Python {platform.python_version()}{arena_note}")

@@ -39,6 +39,11 @@ TIMERS = [
     Choice(name="no timer", value=0),
 ]
 SIDES = [Choice(name="basic (recommended first)", value="basic"), Choice(name="advanced", value="advanced")]
+LEVELS = [
+    Choice(name="easy", value="easy"),
+    Choice(name="normal (default)", value="normal"),
+    Choice(name="hard", value="hard"),
+]
 
 HELP = """**Kokeshi** — build tracks of tiles on your workshop board, move your kokeshi up to trigger them, and \
 collect happiness points. Every game lives in its own thread; every choice is a button.
@@ -181,8 +186,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         side="Happiness board side",
         timer="Time each player has for a turn",
         ai="How many seats the AI plays",
+        level="How strong the AI players are",
     )
-    @app_commands.choices(side=SIDES, timer=TIMERS)
+    @app_commands.choices(side=SIDES, timer=TIMERS, level=LEVELS)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -190,11 +196,14 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         side: str = "basic",
         timer: int = 24 * 3600,
         ai: app_commands.Range[int, 0, 3] = 0,
+        level: str = "normal",
     ) -> None:
         await self.tables.guard(
             interaction,
             None,
-            self.tables.open_lobby(interaction, players=players, side=side, turn_timer=timer or None, ai_seats=ai),
+            self.tables.open_lobby(
+                interaction, players=players, side=side, turn_timer=timer or None, ai_seats=ai, level=level
+            ),
         )
 
     @app_commands.command(name="solo", description="Play alone against the automa")
@@ -346,6 +355,14 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             if typed in o.label.lower() or typed in o.id
         ][:25]
 
+    @app_commands.command(name="hint", description="Privately: what the hard AI would choose now, and why")
+    async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        async def run() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.tables.hint(interaction, await self.resolve(interaction, game))
+
+        await self.tables.guard(interaction, game, run())
+
     @app_commands.command(name="undo", description="Take back your last choice of this turn")
     async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
@@ -478,17 +495,19 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         if record.status == "lobby":
             return f"Kokeshi #{record.id} is waiting for players ({len(record.seats)}/{record.players})."
         state, _ = await self.store.load_game(record.id)
+        await self.tables.load_levels(record)
         scores = state.scores()
         lines = [f"**Kokeshi #{record.id}** — {record.side} side, {vocab.round_name(state.round_number)}"]
         if state.prompt:
-            lines.append(f"Waiting for **{escape(state.prompt.player)}**: {QUESTIONS[state.prompt.kind].lower()}.")
+            waiting = self.tables.label(record, state.prompt.player, bold=True)
+            lines.append(f"Waiting for {waiting}: {QUESTIONS[state.prompt.kind].lower()}.")
             deadline = next((t for t in await self.store.timers(record.id) if t.kind == "deadline"), None)
             if deadline:
                 lines.append(f"Time left for this turn: {duration(deadline.due_at - now())}.")
         else:
             lines.append("The game is over.")
         for name in state.ranking():
-            lines.append(f"• {escape(name)}: {scores[name].total} points")
+            lines.append(f"• {self.tables.label(record, name)}: {scores[name].total} points")
         return "\n".join(lines)
 
     @app_commands.command(name="log", description="The last moves of a game")

@@ -49,6 +49,8 @@ class World:
 @pytest.fixture
 async def world(simcord_env) -> World:
     env = simcord_env
+    # AI decisions run in worker processes: on a busy machine an AI turn may take longer than SimCord's default.
+    env.settle_timeout = max(env.settle_timeout, 60.0)
     guild = env.create_guild("Kokeshi Club")
     channel = guild.create_text_channel("kokeshi")
     members = [guild.add_member(env.create_user(n)) for n in NAMES]

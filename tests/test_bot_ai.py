@@ -18,6 +18,8 @@ from tests import ai_work
 from tests.botkit import answer, open_game, texts
 
 HOUR = 3600
+# Searches in worker processes take longer than SimCord waits by default on a busy machine.
+pytestmark = pytest.mark.simcord(settle_timeout=30)
 
 
 def said(result) -> list[str]:

@@ -44,6 +44,11 @@ TIMERS = [
 SIDES = [Choice(name="basic (recommended first)", value="basic"), Choice(name="advanced", value="advanced")]
 # The languages a game can speak, each named in itself.
 LANGUAGES = [Choice(name=i18n.NATIVE_NAMES[locale], value=locale) for locale in i18n.LOCALES]
+LEVELS = [
+    Choice(name="easy", value="easy"),
+    Choice(name="normal (default)", value="normal"),
+    Choice(name="hard", value="hard"),
+]
 
 
 def help_text() -> str:
@@ -235,8 +240,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         timer="Time each player has for a turn",
         ai="How many seats the AI plays",
         language="The language of the game's thread and pictures (default: the server's)",
+        level="How strong the AI players are",
     )
-    @app_commands.choices(side=SIDES, timer=TIMERS, language=LANGUAGES)
+    @app_commands.choices(side=SIDES, timer=TIMERS, language=LANGUAGES, level=LEVELS)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -245,12 +251,19 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         timer: int = 24 * 3600,
         ai: app_commands.Range[int, 0, 3] = 0,
         language: str | None = None,
+        level: str = "normal",
     ) -> None:
         await self.tables.guard(
             interaction,
             None,
             self.tables.open_lobby(
-                interaction, players=players, side=side, turn_timer=timer or None, ai_seats=ai, language=language
+                interaction,
+                players=players,
+                side=side,
+                turn_timer=timer or None,
+                ai_seats=ai,
+                language=language,
+                level=level,
             ),
         )
 
@@ -414,6 +427,14 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             if typed in label.lower() or typed in o.id
         ][:25]
 
+    @app_commands.command(name="hint", description="Privately: what the hard AI would choose now, and why")
+    async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        async def run() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.tables.hint(interaction, await self.resolve(interaction, game))
+
+        await self.tables.guard(interaction, game, run())
+
     @app_commands.command(name="undo", description="Take back your last choice of this turn")
     async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
@@ -563,6 +584,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 number=record.id, seated=len(record.seats), seats=record.players
             )
         state, _version = await self.store.load_game(record.id)
+        await self.tables.load_levels(record)
         scores = state.scores()
         lines = [
             _("**Kokeshi #{number}** — {side}, {round}").format(
@@ -572,7 +594,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         if state.prompt:
             lines.append(
                 _("Waiting for **{player}**: {question}.").format(
-                    player=escape(vocab.seat_name(state.prompt.player)), question=QUESTIONS[state.prompt.kind].lower()
+                    player=self.tables.label(record, state.prompt.player), question=QUESTIONS[state.prompt.kind].lower()
                 )
             )
             deadline = next((t for t in await self.store.timers(record.id) if t.kind == "deadline"), None)
@@ -586,7 +608,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             total = scores[name].total
             lines.append(
                 i18n.ngettext("• {player}: {total} point", "• {player}: {total} points", total).format(
-                    player=escape(vocab.seat_name(name)), total=i18n.format_number(total)
+                    player=self.tables.label(record, name), total=i18n.format_number(total)
                 )
             )
         return "\n".join(lines)

@@ -84,6 +84,7 @@ class Poster:
         record = await self.store.get_game(game_id)
         if record.status not in ("active", "finished"):
             return True
+        await self.tables.load_levels(record)
         game, version = await self.store.load_game(game_id)
         posts = await self.store.turn_posts(game_id)
         if posts.shown_version >= version:

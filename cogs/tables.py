@@ -15,14 +15,15 @@ import discord
 
 import i18n
 import render
-from engine import Event, Game, GreedyPolicy, IllegalAction, vocab
+from engine import LEVELS, Event, Game, IllegalAction, vocab
 from engine.vocab import N_
-from i18n import _, ngettext
+from i18n import _, format_number, ngettext, pgettext
 from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, TurnPosts
 
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .narration import escape, game_language, speaking
 from .posting import Poster, pinging, turn_key
+from .thinking import DEFAULT_LEVEL, HINT_LEVEL, Thinker
 
 if TYPE_CHECKING:
     from bot import KokeshiBot
@@ -89,6 +90,21 @@ def illegal(exc: IllegalAction) -> str:
         "not_your_turn": _("It is not your turn."),
         "unknown_player": _("You are not playing in this game."),
     }.get(exc.code, _("That is not possible now. Choose one of the buttons of the current prompt."))
+
+
+def level_word(level: str) -> str:
+    """An AI level as players read it."""
+    words = {
+        "easy": pgettext("AI level", "easy"),
+        "normal": pgettext("AI level", "normal"),
+        "hard": pgettext("AI level", "hard"),
+    }
+    return words[level]
+
+
+def _level_key(game_id: int, seat: int) -> str:
+    """Where an AI seat's level is kept (the store's key-value facts): one row per AI seat dealt with a level."""
+    return f"ai_level:{game_id}:{seat}"
 
 
 def fit_lines(lines: list[str], *, head: str = "", tail: str = "", limit: int = MESSAGE_LIMIT) -> str:
@@ -174,6 +190,12 @@ class Tables:
         self.lost: set[int] = set()
         # One timer at a time per game, so a deadline fired twice at once plays the turn once.
         self._firing: dict[int, asyncio.Lock] = {}
+        # AI decisions run in a process pool; one AI turn at a time per game in this process.
+        self.thinker = Thinker()
+        self._driving: dict[int, asyncio.Lock] = {}
+        # The level of every AI seat, per game, as stored (a seat's level never changes once it is the AI's).
+        self._levels: dict[int, dict[int, str]] = {}
+        self._resuming: asyncio.Task | None = None
 
     @staticmethod
     def clock() -> float:
@@ -216,12 +238,48 @@ class Tables:
 
     # ------------------------------------------------------------------ names and channels
 
-    @staticmethod
-    def mention(record: GameRecord, name: str) -> str:
+    async def load_levels(self, record: GameRecord) -> dict[int, str]:
+        """The level of each AI seat of a game (seat number → level), read once and then kept."""
+        known = self._levels.get(record.id)
+        if known is not None and all(s.seat in known for s in record.seats if s.ai):
+            return known
+        levels = dict(known or {})
+        for seat in record.seats:
+            if seat.ai and seat.seat not in levels:
+                stored = await self.store.meta(_level_key(record.id, seat.seat))
+                levels[seat.seat] = stored if stored in LEVELS else DEFAULT_LEVEL
+        self._levels[record.id] = levels
+        return levels
+
+    async def set_levels(self, record: GameRecord, level: str) -> None:
+        """Give every AI seat of a new game `level`."""
+        levels = self._levels.setdefault(record.id, {})
+        for seat in record.seats:
+            if seat.ai:
+                await self.store.set_meta(_level_key(record.id, seat.seat), level)
+                levels[seat.seat] = level
+
+    def level_of(self, record: GameRecord, name: str) -> str | None:
+        """The level playing a seat, or None for a person (seats handed over without one play `normal`)."""
+        seat = record.seat_named(name)
+        if seat is None or not seat.ai:
+            return None
+        return self._levels.get(record.id, {}).get(seat.seat, DEFAULT_LEVEL)
+
+    def label(self, record: GameRecord, name: str, bold: bool = False) -> str:
+        """A seat's name as shown, with the AI level beside an AI's name: "Hana (AI, hard)"."""
+        shown = escape(vocab.seat_name(name))
+        shown = f"**{shown}**" if bold else shown
+        level = self.level_of(record, name)
+        if level is None:
+            return shown
+        return _("{name} (AI, {level})").format(name=shown, level=level_word(level))
+
+    def mention(self, record: GameRecord, name: str) -> str:
         seat = record.seat_named(name)
         if seat is not None and seat.user_id is not None and not seat.ai:
             return f"<@{seat.user_id}>"
-        return f"**{escape(vocab.seat_name(name))}**"
+        return self.label(record, name, bold=True)
 
     def where(self, record: GameRecord) -> str:
         """A clickable pointer to the game's thread."""
@@ -305,7 +363,7 @@ class Tables:
         embed = discord.Embed(title=title, description=f"**{status}**", colour=0xC8553D)
         seats = []
         for i, s in enumerate(record.seats):
-            name = f"{'🤖 ' if s.ai and s.user_id is None else ''}{escape(s.name)}"
+            name = f"{'🤖 ' if s.ai and s.user_id is None else ''}{self.label(record, s.name)}"
             seats.append(f"{i + 1}. " + (_("{name} (host)").format(name=name) if i == 0 else name))
         open_seat = _("*open seat*")
         seats += [f"{i + 1}. {open_seat}" for i in range(len(record.seats), record.players)]
@@ -321,6 +379,7 @@ class Tables:
         return embed
 
     async def refresh_lobby(self, record: GameRecord) -> None:
+        await self.load_levels(record)
         found = await self.store.get_message(record.id, "lobby")
         if found is None:
             return
@@ -425,10 +484,13 @@ class Tables:
         ai_seats: int,
         solo: bool = False,
         language: str | None = None,
+        level: str = DEFAULT_LEVEL,
     ) -> None:
         """A new lobby (or solo game) speaking `language`: by default the server's language for a table, the
         player's for a solo game, English when the bot does not speak it."""
         channel = self.check_channel(interaction)
+        if level not in LEVELS:
+            raise UserError(_("The AI level is easy, normal or hard."))
         if ai_seats >= players:
             raise UserError(_("Leave at least one seat for a person: fewer AI players than seats."))
         language = i18n.resolve(language, interaction.locale if solo else interaction.guild_locale)
@@ -446,6 +508,7 @@ class Tables:
             ai_seats=ai_seats,
             language=language,
         )
+        await self.set_levels(await self.store.get_game(game_id), level)
         if solo:
             with i18n.using(language):
                 text = _("{player} starts a solo game against the automa: Kokeshi #{number}.").format(
@@ -491,6 +554,7 @@ class Tables:
     async def _open_thread(self, interaction: discord.Interaction, game_id: int, text: str | None, *, start: bool):
         """Post the game's message (a lobby, or an announcement), open its thread, and start it if asked."""
         record = await self.store.get_game(game_id)
+        await self.load_levels(record)
         try:
             if text is None:
                 with speaking(record):
@@ -607,6 +671,7 @@ class Tables:
         await self.store.start_game(record.id, seed)
         record = await self.store.get_game(record.id)
         await self.refresh_lobby(record)
+        await self.load_levels(record)
         order = ", ".join(self.mention(record, n) for n in (await self.store.load_game(record.id))[0].players)
         channel = await self.game_channel(record)
         if channel is not None:
@@ -734,24 +799,82 @@ class Tables:
         return told
 
     async def drive_ai(self, record: GameRecord) -> list[Event]:
-        """Let the AI play every decision that belongs to an AI seat, until a person must decide."""
+        """Let the AI play every decision that belongs to an AI seat, until a person must decide.
+
+        Each decision is computed off the event loop for the version it was asked at, and applied only if the game
+        is still at that version: a decision another run already made (e.g. a bot restarted mid-turn, or a timer
+        firing at the same moment) is dropped and the current state is looked at again.
+        """
+        lock = self._driving.setdefault(record.id, asyncio.Lock())
+        try:
+            async with lock:
+                return await self._drive_ai(record.id)
+        finally:
+            if not lock.locked() and not lock._waiters:  # noqa: SLF001 - prune idle locks
+                self._driving.pop(record.id, None)
+
+    async def _drive_ai(self, game_id: int) -> list[Event]:
         events: list[Event] = []
         for _step in range(10_000):
-            record = await self.store.get_game(record.id)
+            record = await self.store.get_game(game_id)
             if record.status != "active":
                 break
-            game, version = await self.store.load_game(record.id)
+            game, version = await self.store.load_game(game_id)
             prompt = game.prompt
             if prompt is None:
                 break
             seat = record.seat_named(prompt.player)
             if seat is None or not seat.ai:
                 break
-            action = GreedyPolicy(version).choose(game)
-            events += await self.store.apply(
-                record.id, version, seat.name, action, source="ai", timers=self.turn_timers(record)
-            )
+            level = (await self.load_levels(record)).get(seat.seat, DEFAULT_LEVEL)
+            action = await self.thinker.choose(level, version, game)
+            try:
+                events += await self.store.apply(
+                    game_id, version, seat.name, action, source="ai", timers=self.turn_timers(record)
+                )
+            except StaleVersion:
+                log.info("game %d: an AI decision for version %d came after the game moved on", game_id, version)
         return events
+
+    async def resume_ai(self) -> None:
+        """After a start: finish every AI turn a stopped bot left unfinished (only games of this bot's shards)."""
+        shards = self.bot.timer_shards
+        for record in await self.store.active_games():
+            guild = record.guild_id
+            if shards is not None and guild is not None and (guild >> 22) % shards[0] not in shards[1]:
+                continue
+            try:
+                game, _ = await self.store.load_game(record.id)
+                seat = record.seat_named(game.prompt.player) if game.prompt else None
+                if seat is None or not seat.ai:
+                    continue
+                await self.drive_ai(record)
+                await self.poster.show(record.id)
+            except Exception:
+                log.exception("game %d: its AI turn could not be resumed", record.id)
+
+    async def hint(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        """`/kokeshi hint`: privately, what the `hard` AI would do now for the caller, and why."""
+        _record, _name, game, version = await self.check_turn(interaction, record.id)
+        if record.challenge:
+            raise UserError(_("Hints are off in daily and weekly challenges: everyone plays those on their own."))
+        if sum(s.user_id is not None for s in record.seats) >= 2:
+            raise UserError(_("Hints are off in rated games (games with two or more people)."))
+        hint = await self.thinker.explain(HINT_LEVEL, version, game)
+        option = next(o for o in game.prompt.options if o.id == hint.action)
+        if len(game.prompt.options) == 1:
+            why = _("It is the only choice you have.")
+        else:
+            why = _(
+                "Played out on sampled draws, it leaves you about {gain} points better off at the end of the game "
+                "than your other choices do on average."
+            ).format(gain=format_number(round(hint.gain, 1)))
+        await self.tell(
+            interaction,
+            _("Hint for Kokeshi #{game} — the {level} AI would choose: **{action}**\n{why}").format(
+                game=record.id, level=level_word(HINT_LEVEL), action=option.label, why=why
+            ),
+        )
 
     # ------------------------------------------------------------------ showing the game
 
@@ -898,7 +1021,7 @@ class Tables:
             return
         played = False
         while prompt is not None and prompt.player == seat.name:
-            action = GreedyPolicy(current).choose(game)
+            action = await self.thinker.choose(DEFAULT_LEVEL, current, game)
             # If the player (or another process's time-out) answered at that very moment, carry on from the new
             # state; only the time-out that played a step counts the expired turn.
             try:
@@ -931,7 +1054,9 @@ class Tables:
         await self.poster.show(game_id)
 
     async def catch_up(self) -> None:
-        """Post every game whose thread is behind its log (after a crash, or posts Discord refused)."""
+        """Post every game whose thread is behind its log (after a crash, or posts Discord refused); AI turns left
+        unfinished go on in the background."""
+        self._resuming = asyncio.create_task(self.resume_ai(), name="kokeshi-resume-ai")
         for game_id in await self.store.games_behind():
             try:
                 await self.poster.show(game_id)

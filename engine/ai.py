@@ -20,8 +20,18 @@ import math
 import random
 from dataclasses import dataclass
 
+from .data import (
+    ADJACENCY_PENALTY,
+    ANIMAL_POINTS,
+    IS_QUALITY,
+    LEAD_BONUS,
+    QUALITY_POINTS,
+    TILE_COLOR,
+    TILE_LEVEL,
+    TRACK_SCORE,
+)
 from .game import Game
-from .policies import _RESERVE_VALUE, heuristic
+from .policies import _RESERVE_VALUE
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -45,10 +55,51 @@ def _decision_rng(seed: int, game: Game) -> random.Random:
     return random.Random(int.from_bytes(digest, "big"))
 
 
+def _track_points(height: int) -> int:
+    for need, points in TRACK_SCORE:
+        if height >= need:
+            return points
+    return 0
+
+
+def _adjacent_pairs(tracks: list[list[int]]) -> int:
+    """Pairs of touching tiles of one colour on a workshop board, as `Game._adjacent_pairs` counts them.
+
+    The same count in one pass over each track's colours: the search spends most of its time scoring, and the
+    engine's general version looks every colour up twice.
+    """
+    colours = [[TILE_COLOR[t] for t in track] for track in tracks]
+    pairs = 0
+    last = len(colours) - 1
+    for k, column in enumerate(colours):
+        below = k  # a track's base (height 0) has the colour of its kokeshi
+        right = colours[k + 1] if k < last else ()
+        reach = len(right)
+        for height, colour in enumerate(column):
+            pairs += colour == below
+            below = colour
+            if height < reach and right[height] == colour:
+                pairs += 1
+    return pairs
+
+
+def _total(game: Game, p: int, leaders: list[int]) -> int:
+    """`game._score(p, leaders).total`, computed faster (kept equal by tests on many positions)."""
+    tracks = game.tracks[p]
+    total = game.in_play[p] + sum(_track_points(len(t)) for t in tracks)
+    total += sum(QUALITY_POINTS[TILE_LEVEL[t] - 1] for track in tracks for t in track if IS_QUALITY[t])
+    table = ANIMAL_POINTS[game.side]
+    total += sum(table[a][pos] for a, pos in enumerate(game.discs[p]))
+    total += LEAD_BONUS * leaders.count(p)
+    if not (game.solo and p == 1):
+        total -= ADJACENCY_PENALTY * _adjacent_pairs(tracks)
+    return total
+
+
 def _values(game: Game) -> list[float]:
     """`heuristic` for every seat, in seat order, from one scoring pass."""
-    scores = game.scores()
-    return [scores[name].total + _RESERVE_VALUE * len(game.reserve[p]) for p, name in enumerate(game.names)]
+    leaders = game._leaders()
+    return [_total(game, p, leaders) + _RESERVE_VALUE * len(game.reserve[p]) for p in range(len(game.names))]
 
 
 def _margin(game: Game, seat: int, win_bonus: float) -> float:
@@ -72,7 +123,7 @@ def _greedy_action(game: Game, rng: random.Random) -> tuple[str, int]:
         trial = game.clone()
         trial.apply(player, option.id)
         # `heuristic` for this seat alone: scoring every seat would double the cost of a rollout.
-        value = trial._score(seat, trial._leaders()).total + _RESERVE_VALUE * len(trial.reserve[seat])
+        value = _total(trial, seat, trial._leaders()) + _RESERVE_VALUE * len(trial.reserve[seat])
         if value > best_value:
             best, best_value = [option.id], value
         elif value == best_value:
@@ -140,11 +191,12 @@ class EasyPolicy(_Policy):
         rng = _decision_rng(self.seed, game)
         base = game.determinized(rng.getrandbits(64))
         player = game.prompt.player
+        seat = game.names.index(player)
         values = []
         for action in options:
             trial = base.clone()
             trial.apply(player, action)
-            values.append(heuristic(trial, player))
+            values.append(_total(trial, seat, trial._leaders()) + _RESERVE_VALUE * len(trial.reserve[seat]))
         top = max(values)
         best = [a for a, v in zip(options, values, strict=True) if v == top]
         action = best[0] if len(best) == 1 else best[rng.randrange(len(best))]
@@ -159,6 +211,9 @@ class SearchPolicy(_Policy):
     `horizon`: the look-ahead in the player's own turns (`None`: to the end of the game).
     `win_bonus`: points added to a sampled finished game's margin for a win (subtracted for a loss).
     `greedy`: play-outs by the greedy player (1) or uniformly random moves (0, cheaper and much weaker).
+    `stop_z`: stop early once no other surviving action is more than `tolerance` points better than the leader on
+    the same sampled futures, by `stop_z` standard errors of the paired difference, after at least `min_rounds`
+    rounds (0: never stop early).
     """
 
     def __init__(
@@ -169,6 +224,9 @@ class SearchPolicy(_Policy):
         horizon: int | None = None,
         win_bonus: float = 0.0,
         greedy: int = 1,
+        stop_z: float = 0.0,
+        tolerance: float = 0.0,
+        min_rounds: int = 6,
         level: str = "custom",
     ) -> None:
         super().__init__(seed)
@@ -180,6 +238,9 @@ class SearchPolicy(_Policy):
         self.horizon = horizon
         self.win_bonus = win_bonus
         self.greedy = bool(greedy)
+        self.stop_z = stop_z
+        self.tolerance = tolerance
+        self.min_rounds = min_rounds
         self.level = level
 
     def explain(self, game: Game) -> Hint:
@@ -195,7 +256,9 @@ class SearchPolicy(_Policy):
         counts = dict.fromkeys(options, 0)
         alive = list(options)
         phases = max(1, math.ceil(math.log2(len(alive))))
+        samples: dict[str, list[float]] = {a: [] for a in options}
         spent = 0
+        settled = False
         for phase in range(phases):
             share = (self.budget - spent) / (phases - phase)
             used = 0
@@ -206,12 +269,17 @@ class SearchPolicy(_Policy):
                     trial = base.clone()
                     trial.apply(player, action)
                     used += 1 + _roll(trial, seat, stop, random.Random(roll_seed), self.greedy)
-                    totals[action] += _margin(trial, seat, self.win_bonus)
+                    value = _margin(trial, seat, self.win_bonus)
+                    totals[action] += value
                     counts[action] += 1
+                    samples[action].append(value)
+                if self.stop_z and self._settled(alive, samples):
+                    settled = True
+                    break
                 if used >= share:
                     break
             spent += used
-            if spent >= self.budget:
+            if settled or spent >= self.budget:
                 break  # a wide first round may use it all: the survivors so far are compared as they stand
             if phase < phases - 1:
                 alive.sort(key=lambda a: (-totals[a] / counts[a], options.index(a)))
@@ -220,6 +288,28 @@ class SearchPolicy(_Policy):
         action = max(alive, key=lambda a: (means[a], -options.index(a)))
         others = [means[a] for a in options if a != action]
         return Hint(action, means[action] - sum(others) / len(others))
+
+    def _settled(self, alive: list[str], samples: dict[str, list[float]]) -> bool:
+        """Whether no other survivor is likely more than `tolerance` better than the leader on the same futures.
+
+        Survivors have been tried on every sampled future since the start, so their samples pair up by index.
+        """
+        if len(alive) < 2:
+            return True
+        rounds = len(samples[alive[0]])
+        if rounds < self.min_rounds:
+            return False
+        leader = max(alive, key=lambda a: sum(samples[a]))
+        lead = samples[leader]
+        for other in alive:
+            if other == leader:
+                continue
+            diffs = [x - y for x, y in zip(lead, samples[other], strict=True)]
+            mean = sum(diffs) / rounds
+            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (rounds - 1))
+            if mean - self.stop_z * spread / math.sqrt(rounds) <= -self.tolerance:
+                return False
+        return True
 
 
 # Per level: simulated-move budget, look-ahead in own turns, win bonus. Chosen by measuring in bench/ai_bench.py.

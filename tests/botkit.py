@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import pytest
 
 from bot import create_bot
+from cogs.thinking import Thinker
+from tests import ai_work
+
+_AI_THREADS = ThreadPoolExecutor(2)
 
 NAMES = ("aiko", "botan", "chiyo", "daichi")
 
@@ -20,6 +25,8 @@ def db_path(tmp_path) -> str:
 @pytest.fixture
 async def simcord_bot(db_path):
     bot = create_bot(db_path)
+    # AI seats decide on a small budget in a thread, so games stay quick; tests of the process pool set their own.
+    bot.tables.thinker = Thinker(work=ai_work.quick, pool=_AI_THREADS)
     yield bot
     # The simulated Discord never closes the bot; its database thread would keep pytest from exiting.
     await bot.close()

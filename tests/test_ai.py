@@ -166,3 +166,21 @@ def test_the_baseline_greedy_player_ignores_the_hidden_seed_too():
     for game in positions():
         other = twin(game, game.seed + 99)
         assert GreedyPolicy(4).choose(other) == GreedyPolicy(4).choose(game)
+
+
+def test_the_search_scores_every_seat_as_the_engine_does():
+    from engine.ai import _adjacent_pairs, _total
+    from engine.policies import RandomPolicy
+
+    checked = 0
+    for seed, names in enumerate((["ann"], ["ann", "bob"], ["ann", "bob", "cy"], ["ann", "bob", "cy", "dee"])):
+        game = new_game(names, seed=seed, side=("basic", "advanced")[seed % 2], solo=len(names) == 1)
+        player = RandomPolicy(seed) if seed % 2 else GreedyPolicy(seed)
+        while not game.is_over:
+            leaders = game._leaders()
+            for p in range(len(game.names)):
+                assert _total(game, p, leaders) == game._score(p, leaders).total
+                assert _adjacent_pairs(game.tracks[p]) == game._adjacent_pairs(p)
+                checked += 1
+            game.apply(game.prompt.player, player.choose(game))
+    assert checked > 500

@@ -1,0 +1,95 @@
+"""Computer players' decisions off the event loop, in a process pool sized to the machine.
+
+A decision is rebuilt in a worker from (level, seed, state): the state is a copy of the game with draws of its own
+(`Game.determinized`), so the hidden bag order never leaves the bot's process, and the worker's choice is the one
+the level would make on the real game (the levels never depend on the hidden order). Forced choices are answered
+at once, without the pool. The pool is shared by every bot of the process and started on first use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+from engine import LEVELS, Game, Hint, policy
+
+# The level of an AI seat that has none recorded: seats handed over after time-outs or a resignation.
+DEFAULT_LEVEL = "normal"
+# The level behind `/kokeshi hint`.
+HINT_LEVEL = "hard"
+
+_lock = threading.Lock()
+_pool: Executor | None = None
+
+
+def decide(level: str, seed: int, state: str) -> tuple[str, float]:
+    """In a worker: the action `level` (with its own `seed`) takes in the game `state` (JSON), and its gain."""
+    hint = policy(level, seed=seed).explain(Game.from_json(state))
+    return hint.action, hint.gain
+
+
+def _watch_parent() -> None:
+    """In a worker: end when the process that started it ends, so a killed bot leaves no worker behind."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="kokeshi-worker-watch", daemon=True).start()
+
+
+def workers() -> int:
+    """One process per core this bot may use."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def shared_pool() -> Executor:
+    """The process-wide pool of decision workers, started fresh (spawn: nothing of the bot's threads is copied);
+    each worker ends soon after the bot process does."""
+    global _pool
+    with _lock:
+        if _pool is None:
+            context = multiprocessing.get_context("spawn")
+            _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=context, initializer=_watch_parent)
+        return _pool
+
+
+class Thinker:
+    """Asks the pool for decisions; `work` (a picklable top-level function) and `pool` can be replaced in tests."""
+
+    def __init__(
+        self, work: Callable[[str, int, str], tuple[str, float]] = decide, pool: Executor | None = None
+    ) -> None:
+        self.work = work
+        self.pool = pool
+
+    async def explain(self, level: str, seed: int, game: Game) -> Hint:
+        """The action `level` takes for the player `game` waits for, and its expected gain, computed off the loop."""
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}")
+        prompt = game.prompt
+        if prompt is None:
+            raise ValueError("the game is over")
+        if len(prompt.options) == 1:
+            return Hint(prompt.options[0].id, 0.0)
+        # Another copy's draws, never the game's own: whatever reaches the worker says nothing of the bag order.
+        state = game.determinized(seed).to_json()
+        loop = asyncio.get_running_loop()
+        action, gain = await loop.run_in_executor(self.pool or shared_pool(), self.work, level, seed, state)
+        return Hint(action, gain)
+
+    async def choose(self, level: str, seed: int, game: Game) -> str:
+        """Only the action of `explain`."""
+        return (await self.explain(level, seed, game)).action
+
+
+__all__ = ["DEFAULT_LEVEL", "HINT_LEVEL", "Thinker", "decide", "shared_pool", "workers"]

@@ -233,6 +233,8 @@ def choose(page: Page, control: Locator, rng: random.Random) -> None:
             for _ in range(pick):
                 page.keyboard.press("ArrowDown")
             page.keyboard.press("Enter")
+            # A pick closes the menu; a page that redrew under the keys keeps it open, and the pick is tried again.
+            expect(options.first).to_be_hidden(timeout=5000)
             return
         except (PlaywrightError, AssertionError) as exc:
             failure = exc

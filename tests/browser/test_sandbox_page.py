@@ -154,14 +154,19 @@ def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sand
     for _ in range(12):
         play_step(page, rng)
     current = to_act(page)
-    newest = message_texts(page)[-1]
+    last = page.locator("#channel-message-list article.channel-message").last
+    newest = last.get_attribute("data-message-id")
     page.reload()
     expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+"))
-    expect(page.locator("#channel-message-list article.channel-message").last).to_be_in_viewport()
-    assert message_texts(page)[-1].split("\n")[0] == newest.split("\n")[0]
+    expect(last).to_be_in_viewport()
+    assert last.get_attribute("data-message-id") == newest
     for name in ("Chiyo", "Aiko", "Botan"):
         view_as(page, name)
-        expect(page.locator("#channel-message-list article.channel-message").last).to_be_in_viewport()
+        try:
+            expect(last).to_be_in_viewport(timeout=15_000)
+        except AssertionError:
+            shot(page, f"failed-viewer-{name}")
+            raise
     view_as(page, current)
     assert controls(page).count() > 0
     assert newest_picture_shown(page) > 0

@@ -88,6 +88,7 @@ TURN_ENDS = frozenset({"turn_ended", "setup_done", "game_over"})
 # What a player checking in wants to know of someone else's turn, in a line.
 _HIGHLIGHTS = frozenset({"tile_bought", "quality_bought", "top_passed", "bonus_taken", "automa_tile", "automa_quality"})
 MAX_SINCE_LINES = 6
+MAX_SINCE_CHARS = 300
 
 
 def split_turns(entries: Sequence[LoggedAction]) -> tuple[list[list[LoggedAction]], list[LoggedAction]]:
@@ -139,13 +140,23 @@ def turn_line(turn: Sequence[LoggedAction], before: Game, after: Game) -> str:
     return f"{line}: {escape('; '.join(bits))}" if bits else line
 
 
+def _clip(text: str, limit: int) -> str:
+    """`text`, cut at a word with an ellipsis when it is longer than `limit` characters."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
 def since_last_turn(lines: Sequence[str]) -> str:
-    """The opening of a 'your turn' ping: every other turn since the player's own, short enough for a lock screen."""
+    """The opening of a 'your turn' ping: the other turns since the player's own, newest kept, short enough for a
+    lock screen (at most MAX_SINCE_LINES turns and MAX_SINCE_CHARS characters)."""
     if not lines:
         return ""
-    shown = list(lines[-MAX_SINCE_LINES:])
-    if len(lines) > MAX_SINCE_LINES:
-        earlier = len(lines) - MAX_SINCE_LINES
+    shown = [_clip(line, MAX_SINCE_CHARS // 2) for line in lines[-MAX_SINCE_LINES:]]
+    while len(shown) > 1 and len(" · ".join(shown)) > MAX_SINCE_CHARS:
+        shown.pop(0)
+    earlier = len(lines) - len(shown)
+    if earlier:
         shown.insert(
             0,
             ngettext("…and {count} earlier turn", "…and {count} earlier turns", earlier).format(

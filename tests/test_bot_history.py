@@ -47,3 +47,14 @@ async def test_each_your_turn_ping_lists_the_turns_since_that_players_last_one(w
         # Both other players had a turn since (in setup, those who already placed their tiles).
         assert any(re.search(rf"\b{o} [+-]\d+", since) for o in others), since
         assert len(since) < 400, "short enough for a lock screen"
+
+
+def test_the_since_line_stays_short_however_long_the_turns_were():
+    from cogs.narration import MAX_SINCE_CHARS, since_last_turn
+
+    long_turn = "Chiyo +12: " + "; ".join(["buys a tile (blue: Fisherman or Samurai) for the Fisherman track"] * 6)
+    line = since_last_turn([long_turn] * 5)
+    assert len(line) < MAX_SINCE_CHARS + 60, line
+    assert line.count("Chiyo") >= 1 and "earlier turn" in line and "…" in line
+    short = since_last_turn(["Aiko +3: climbs", "Botan +0"])
+    assert short == "since your last turn: Aiko +3: climbs · Botan +0"

@@ -106,8 +106,16 @@ async def prompt_message(w: World, game_id: int, thread):
     return next(m for m in thread.history() if m.id == found[1])
 
 
-async def answer(w: World, game_id: int, thread, rng: random.Random | None = None, action: str | None = None):
-    """The prompted player answers the current prompt through its buttons or menus."""
+async def answer(
+    w: World,
+    game_id: int,
+    thread,
+    rng: random.Random | None = None,
+    action: str | None = None,
+    which_track: str = "Which track?",
+):
+    """The prompted player answers the current prompt through its buttons or menus (`which_track`: the private
+    question after a tile is picked from a menu, in the player's language)."""
     rng = rng or random.Random(0)
     game, version = await w.store.load_game(game_id)
     prompt = game.prompt
@@ -123,7 +131,7 @@ async def answer(w: World, game_id: int, thread, rng: random.Random | None = Non
     assert kind == "t", parts
     tile = action.split(":")[1]
     chooser = await member.select(message, [tile], custom_id=parts[0]["custom_id"])
-    assert chooser.ephemeral and chooser.response.content == "Which track?"
+    assert chooser.ephemeral and chooser.response.content == which_track
     return await member.click(chooser.response, custom_id=f"kk:a:{game_id}:{version}:{action}")
 
 

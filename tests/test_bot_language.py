@@ -16,7 +16,8 @@ import render
 from cogs.narration import game_language
 from engine.vocab import RETIRED_WORDS
 from i18n.extract import COMMAND_NAME, PARAMETER_NAME
-from tests.botkit import World, components, custom_ids, press
+from tests.botkit import World, components, custom_ids, press, prompt_message
+from tests.botkit import answer as botkit_answer
 
 HOUR = 3600
 # Keys of a message payload whose text a person reads (custom ids, URLs and file names are not read).
@@ -149,26 +150,9 @@ def picture_languages(monkeypatch) -> list[tuple[str, str]]:
 # ---------------------------------------------------------------------- playing through the buttons
 
 
-async def prompt_message(w: World, game_id: int, thread):
-    found = await w.store.get_message(game_id, "prompt")
-    return next(m for m in thread.history() if m.id == found[1])
-
-
 async def answer(w: World, game_id: int, thread, rng: random.Random):
-    """The prompted player answers the current prompt with its buttons or menus."""
-    game, version = await w.store.load_game(game_id)
-    member = w.member(game.prompt.player)
-    action = rng.choice(game.legal_actions())
-    message = await prompt_message(w, game_id, thread)
-    parts = components(message)
-    kind = parts[0]["custom_id"].split(":")[1]
-    if kind == "a":
-        return await member.click(message, custom_id=f"kk:a:{game_id}:{version}:{action}")
-    if kind == "s":
-        return await member.select(message, [action], custom_id=parts[0]["custom_id"])
-    chooser = await member.select(message, [action.split(":")[1]], custom_id=parts[0]["custom_id"])
-    assert chooser.ephemeral
-    return await member.click(chooser.response, custom_id=f"kk:a:{game_id}:{version}:{action}")
+    """The prompted Brazilian player answers the current prompt with its buttons or menus."""
+    return await botkit_answer(w, game_id, thread, rng, which_track="Em qual trilha?")
 
 
 async def open_table(w: World, **options):

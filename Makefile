@@ -8,13 +8,14 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
 .DEFAULT_GOAL := help
-.PHONY: help venv $(VENV) test test-deps test-browser lint format run sandbox bench golden translations catalogs language clean
+.PHONY: help venv $(VENV) test test-deps test-browser docs-picture lint format run sandbox bench golden translations catalogs language clean
 
 help:
 	@echo "make run      create $(VENV), install, start the bot (sandbox without DISCORD_TOKEN)"
 	@echo "make sandbox  start the bot in the local sandbox"
 	@echo "make test     lint, format check and the whole test suite"
-	@echo "make test-browser  whole games played through the sandbox page in Chromium"
+	@echo "make test-browser  only the sandbox page in Chromium, whole games included"
+	@echo "make docs-picture  retake docs/sandbox.png from the browser test"
 	@echo "make lint     ruff check and ruff format --check"
 	@echo "make format   sort imports and format the code with ruff"
 	@echo "make bench    run every bench/*_bench.py"
@@ -97,10 +98,10 @@ test-deps: $(DEV_STAMP)
 	$(call need_debian,$(CHROMIUM),chromium)
 	$(call need_debian,$(PG_INITDB),postgresql)
 
-# pytest exits 5 when it collects no test: that is a failure here too. The whole games played through the
-# sandbox page take minutes each: `make test-browser` runs them.
+# pytest exits 5 when it collects no test: that is a failure here too. This includes the whole games played
+# through the sandbox page in Chromium (tests/browser, minutes each; `make test-browser` runs only those).
 test: lint test-deps catalogs
-	@$(BIN)/python -m pytest -m "not journey"; rc=$$?; \
+	@$(BIN)/python -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
@@ -122,6 +123,11 @@ sandbox: $(DEV_STAMP) catalogs
 
 test-browser: test-deps catalogs
 	$(BIN)/python -m pytest tests/browser
+
+# The README's picture of the sandbox: taken by the browser test that reloads the page mid-game.
+docs-picture: test-deps catalogs
+	$(BIN)/python -m pytest tests/browser -k reload_mid_game
+	cp tests/browser/artifacts/sandbox.png docs/sandbox.png
 
 bench: $(DEV_STAMP)
 	@set -e; found=0; \

@@ -13,6 +13,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -33,6 +34,7 @@ WELCOME = (
 )
 CLOCK_STEP = 1.0
 SETTLE_SECONDS = 60.0
+SCRIPT_PATH = Path(__file__).with_name("sandbox.js")
 
 
 def avatar_png(size: int = 256) -> bytes:
@@ -80,7 +82,45 @@ def picture_checker(keep: int = 256) -> Any:
                 self.known.move_to_end(content)
             return info
 
+        def describe(self, record: Any) -> bool:
+            """Give a page's record of a picture already checked its size, as the check itself would."""
+            info = self.known.get((record.digest, None))
+            if info is None or not record.available or record.validated:
+                return False
+            record.width, record.height, record.frames = info.width, info.height, info.frames
+            record.mediaKind = info.kind
+            record.duration = info.duration
+            record.sourceCodecs, record.displayCodecs = info.source_codecs, info.display_codecs
+            record.displayContentType = info.content_type
+            record.transformation = info.transformation
+            record.qualityDifferences = info.quality_differences
+            record.effectiveMediaTime = info.effective_media_time
+            record.waveform = info.waveform
+            record.workerMemoryLimited = info.memory_limited
+            record.validated = True
+            return True
+
     return PictureChecker()
+
+
+def reserve_picture_sizes(checker: Any) -> None:
+    """Pictures already checked go to the page with their size, so the page keeps its place while they load.
+
+    Switching "Viewing as" draws every message again with fresh pictures. A picture without a size takes no
+    room until it has loaded; the page keeps the message at its top in place meanwhile, and the pictures that
+    load below it push the current turn out of sight. With the sizes known, nothing moves.
+    """
+    from simcord.preview._pages import _Page
+
+    resolve = getattr(_Page._resolve_blob, "__wrapped__", _Page._resolve_blob)
+
+    def resolve_with_size(page: Any, record: Any, metadata: Any, source: Any) -> None:
+        resolve(page, record, metadata, source)
+        if record.digest is not None:
+            checker.describe(record)
+
+    resolve_with_size.__wrapped__ = resolve  # type: ignore[attr-defined]
+    _Page._resolve_blob = resolve_with_size
 
 
 class SandboxPage:
@@ -103,8 +143,15 @@ class SandboxPage:
         self.bot = bot
         self.current_id: int = channel.id
         self.pending: list[int] = []
-        self.seen_requests = len(env.http_requests)
-        self.seen_actions = 0
+        # How much the bot had sent when the pages were last published: anything sent since is not shown yet.
+        self.shown_requests = len(env.http_requests)
+        publish = preview._publish
+
+        def publish_and_note(page: Any, **options: Any) -> None:
+            self.shown_requests = len(env.http_requests)
+            publish(page, **options)
+
+        preview._publish = publish_and_note
 
     # ------------------------------------------------------------------ following channels
 
@@ -155,8 +202,8 @@ class SandboxPage:
             page.window_end_id = None
 
     def republish(self) -> None:
-        """Show what the bot posted on its own (a reminder, a time-out, an AI turn)."""
-        self.seen_requests = len(self.env.http_requests)
+        """Show what the bot sent since the pages were last published: what it posted on its own (a reminder,
+        a time-out, an AI turn), or the end of an answer that came after its click was published."""
         self.preview._advance_presentation_time()
         for page in tuple(self.preview._pages.values()):
             self.preview._publish(page, reason="refresh")
@@ -173,17 +220,10 @@ class SandboxPage:
             python = self.preview._python
             if python is not None:
                 self._to_newest(python)
-            actions = self.action_count()
-            if actions != self.seen_actions:
-                # A click's own answer is published by the preview; publishing again would make the
-                # page's next click stale ("Action was not completed").
-                self.seen_actions = actions
-                self.seen_requests = len(self.env.http_requests)
-            elif len(self.env.http_requests) != self.seen_requests:
+            # Only when the bot sent something since: publishing a page again for nothing would make the
+            # page's next click stale ("Action was not completed").
+            if len(self.env.http_requests) != self.shown_requests:
                 self.republish()
-
-    def action_count(self) -> int:
-        return sum(page.last_sequence or 0 for page in self.preview._pages.values())
 
     async def run_clock(self) -> None:
         """Move the simulated clock with the wall clock. Never dies silently: a failure is logged and the
@@ -202,7 +242,20 @@ class SandboxPage:
 
 
 class FrontDoor:
-    """The address `make run` prints: it opens the preview, and its /channel/<id> links switch the page."""
+    """The address `make run` prints. It serves SimCord's page from this one address, with one script of the
+    sandbox's own added (`sandbox.js`: the page stays on the current turn when "Viewing as" changes), and its
+    /channel/<id> links switch every open page to that channel or thread.
+
+    Everything but the page itself and the script is passed to the preview's own server unchanged, as the
+    preview's own address would receive it: the preview still checks every request's capability.
+    """
+
+    SCRIPT = "/kokeshi-sandbox.js"
+    # Headers that belong to one connection, not to the request or answer passed along.
+    HOP = frozenset(
+        ("host", "origin", "referer", "connection", "keep-alive", "content-length", "transfer-encoding", "te")
+        + ("accept-encoding", "content-encoding", "upgrade", "proxy-connection")
+    )
 
     def __init__(self, page: SandboxPage, host: str, port: int) -> None:
         self.page = page
@@ -210,6 +263,7 @@ class FrontDoor:
         self.port = port
         self.key = secrets.token_urlsafe(16)
         self.runner: Any = None
+        self.client: Any = None
 
     @property
     def url(self) -> str:
@@ -218,12 +272,18 @@ class FrontDoor:
     def channel_url(self, channel_id: int) -> str:
         return f"{self.url}channel/{channel_id}"
 
+    @property
+    def page_address(self) -> str:
+        """Where the page lives, with the preview's capability in the fragment (never sent to a server)."""
+        return f"/#{self.page.preview.capability}"
+
     async def start(self) -> None:
+        import aiohttp
         from aiohttp import web
 
         async def index(request: web.Request) -> web.StreamResponse:
             self._check(request, web)
-            raise web.HTTPFound(self.page.preview.url)
+            raise web.HTTPFound(self.page_address)
 
         async def channel(request: web.Request) -> web.StreamResponse:
             self._check(request, web)
@@ -233,21 +293,56 @@ class FrontDoor:
                 raise web.HTTPNotFound(text="No such channel in the sandbox.") from None
             if not self.page.follow(channel_id):
                 raise web.HTTPNotFound(text="No such channel in the sandbox.")
-            raise web.HTTPFound(self.page.preview.url)
+            raise web.HTTPFound(self.page_address)
 
-        app = web.Application()
+        async def script(request: web.Request) -> web.StreamResponse:
+            return web.Response(
+                body=SCRIPT_PATH.read_bytes(),
+                content_type="application/javascript",
+                headers={"Cache-Control": "no-store"},
+            )
+
+        self.client = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None), auto_decompress=False)
+        app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/{key}/", index)
         app.router.add_get("/{key}/channel/{channel_id}", channel)
+        app.router.add_get(self.SCRIPT, script)
+        app.router.add_route("*", "/{tail:.*}", self.forward)
         self.runner = web.AppRunner(app, access_log=None)
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.host, self.port)
         try:
             await site.start()
         except OSError as exc:
+            await self.client.close()
             raise SystemExit(
                 f"The sandbox cannot listen on {self.host}:{self.port} ({exc.strerror}). "
                 "Set SANDBOX_PORT to a free port."
             ) from None
+
+    async def forward(self, request: Any) -> Any:
+        """Pass a request to the preview's server as if sent to it; the page itself gets the sandbox's script."""
+        from aiohttp import web
+
+        origin = self.page.preview._origin
+        headers = {name: value for name, value in request.headers.items() if name.lower() not in self.HOP}
+        headers["Host"] = origin.removeprefix("http://")
+        if "Origin" in request.headers:
+            headers["Origin"] = origin
+        body = await request.read()
+        async with self.client.request(
+            request.method,
+            origin + str(request.rel_url),
+            headers=headers,
+            data=body if body else None,
+            allow_redirects=False,
+        ) as upstream:
+            payload = await upstream.read()
+            answer = {name: value for name, value in upstream.headers.items() if name.lower() not in self.HOP}
+        if request.path == "/" and upstream.status == 200:
+            tag = f'<script type="module" src="{self.SCRIPT}"></script>'.encode()
+            payload = payload.replace(b"</body>", tag + b"</body>", 1)
+        return web.Response(status=upstream.status, body=payload, headers=answer)
 
     def _check(self, request: Any, web: Any) -> None:
         if request.match_info.get("key") != self.key:
@@ -256,6 +351,8 @@ class FrontDoor:
     async def close(self) -> None:
         if self.runner is not None:
             await self.runner.cleanup()
+        if self.client is not None:
+            await self.client.close()
 
 
 async def run(bot: Any, *, port: int, ready: Callable[[str], None] | None = None) -> None:
@@ -286,6 +383,7 @@ async def run(bot: Any, *, port: int, ready: Callable[[str], None] | None = None
             assets={avatar_url: ("kokeshi.png", avatar_png())},
         ) as preview:
             preview._media_worker = picture_checker()
+            reserve_picture_sizes(preview._media_worker)
             page = SandboxPage(env, preview, channel, bot)
             door = FrontDoor(page, "127.0.0.1", port)
             await door.start()

@@ -67,3 +67,41 @@ async def test_follow_moves_the_page_to_a_game_thread_and_refuses_other_channels
         assert snapshot["messages"], "the thread's messages are shown"
         assert not page.follow(123456789)
         assert page.follow(world.channel.id) and page.current_id == world.channel.id
+
+
+async def test_the_front_door_serves_the_page_with_its_script_and_passes_the_rest_to_the_preview(world):
+    import aiohttp
+
+    from sandbox import FrontDoor
+
+    async with world.env.preview(world.channel, viewers=world.members[:2], layout="channel", port=0) as preview:
+        door = FrontDoor(SandboxPage(world.env, preview, world.channel, world.bot), "127.0.0.1", 0)
+        await door.start()
+        try:
+            door.port = door.runner.addresses[0][1]
+            base = f"http://127.0.0.1:{door.port}"
+            async with aiohttp.ClientSession() as http:
+                async with http.get(door.url, allow_redirects=False) as answer:
+                    assert answer.status == 302
+                    assert answer.headers["Location"] == f"/#{preview.capability}"
+                async with http.get(f"{base}/not-the-key/") as answer:
+                    assert answer.status == 404
+                async with http.get(base + "/") as answer:
+                    page = await answer.text()
+                    assert answer.status == 200 and "Content-Security-Policy" in answer.headers
+                assert '<script type="module" src="/app.js"></script>' in page
+                assert f'<script type="module" src="{FrontDoor.SCRIPT}"></script></body>' in page
+                async with http.get(base + FrontDoor.SCRIPT) as answer:
+                    assert answer.status == 200 and "viewer-picker" in await answer.text()
+                # The preview still checks every request: without the capability, nothing.
+                async with http.post(base + "/api/pages", json={}) as answer:
+                    assert answer.status == 401
+                async with http.post(
+                    base + "/api/pages",
+                    json={},
+                    headers={"X-Simcord-Capability": preview.capability, "Origin": base},
+                ) as answer:
+                    assert answer.status == 200
+                    assert (await answer.json())["context"]["id"]
+        finally:
+            await door.close()

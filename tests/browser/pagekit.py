@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import random
 import re
-import selectors
 import signal
 import socket
 import subprocess
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,11 +49,17 @@ def free_port() -> int:
 
 @dataclass
 class Sandbox:
-    """`make run` without a token, as a person starts it, and what it printed."""
+    """`make run` without a token, as a person starts it, and what it printed.
+
+    Its output is read all along, as a terminal would: a pipe nobody reads fills up, and the sandbox would then
+    stop in the middle of a write.
+    """
 
     process: subprocess.Popen
     url: str
-    output: list[str] = field(default_factory=list)
+    output: list[str] = field(default_factory=list)  # up to the address
+    later: list[str] = field(default_factory=list)  # after it
+    reader: threading.Thread | None = None
 
     @classmethod
     def start(cls, database: Path, *, timeout: float = 300.0) -> Sandbox:
@@ -69,23 +75,26 @@ class Sandbox:
             start_new_session=True,
         )
         output: list[str] = []
-        deadline = time.monotonic() + timeout
-        with selectors.DefaultSelector() as sel:
-            sel.register(process.stdout, selectors.EVENT_READ)
-            while time.monotonic() < deadline:
-                if not sel.select(timeout=1.0):
-                    if process.poll() is not None:
-                        break
-                    continue
-                line = process.stdout.readline()
-                if not line:
-                    break
-                output.append(line.rstrip("\n"))
-                found = READY.search(line)
-                if found:
-                    return cls(process, found.group(1), output)
-        process.kill()
-        raise AssertionError("the sandbox did not start:\n" + "\n".join(output))
+        later: list[str] = []
+        found: list[str] = []
+        ready = threading.Event()
+
+        def read() -> None:
+            for line in process.stdout:
+                (later if found else output).append(line.rstrip("\n"))
+                if not found and (match := READY.search(line)):
+                    found.append(match.group(1))
+                    ready.set()
+            ready.set()
+
+        reader = threading.Thread(target=read, name="sandbox-output", daemon=True)
+        reader.start()
+        ready.wait(timeout)
+        if not found:
+            os.killpg(process.pid, signal.SIGKILL)
+            reader.join(10)
+            raise AssertionError("the sandbox did not start:\n" + "\n".join(output))
+        return cls(process, found[0], output, later, reader)
 
     def stop(self) -> str:
         """Ctrl+C reaches the bot; returns what was printed after the address."""
@@ -98,12 +107,14 @@ class Sandbox:
         for pid in children:
             os.kill(int(pid), signal.SIGINT)
         try:
-            rest, _ = self.process.communicate(timeout=60)
+            self.process.wait(timeout=60)
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
-            rest, _ = self.process.communicate()
-            raise AssertionError("the sandbox did not stop on Ctrl+C:\n" + rest) from None
-        return rest
+            self.process.wait()
+            raise AssertionError("the sandbox did not stop on Ctrl+C:\n" + "\n".join(self.later[-50:])) from None
+        if self.reader is not None:
+            self.reader.join(10)
+        return "\n".join(self.later)
 
 
 def shot(page: Page, name: str) -> Path:
@@ -153,7 +164,17 @@ def view_as(page: Page, name: str) -> None:
         return
     page.locator("#viewer-picker").select_option(label=name)
     expect(page.locator("#viewer-picker option:checked")).to_have_text(name)
-    page.wait_for_timeout(300)
+    # The page empties itself for the new viewer, then draws their messages and is ready again.
+    settled(page)
+
+
+def settled(page: Page) -> None:
+    """Wait until the page shows messages and has finished drawing them (pictures included)."""
+    page.wait_for_function(
+        """() => document.querySelector('#preview-app').getAttribute('aria-busy') === 'false'
+            && document.querySelector('#channel-message-list article.channel-message') !== null""",
+        timeout=ANSWER_TIMEOUT * 1000,
+    )
 
 
 def channel_name(page: Page) -> str:

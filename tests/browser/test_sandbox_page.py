@@ -7,6 +7,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.browser.pagekit import (
@@ -19,6 +20,7 @@ from tests.browser.pagekit import (
     newest_picture_shown,
     play_step,
     play_to_end,
+    settled,
     shot,
     start_two_player_game,
     to_act,
@@ -48,9 +50,20 @@ def back_to_channel(page) -> None:
 
 
 def follow_link(page, link) -> None:
-    """Links open in a new tab; the sandbox moves every open page, so this one follows too."""
-    with page.context.expect_page() as opened:
-        link.click()
+    """Links open in a new tab; the sandbox moves every open page, so this one follows too.
+
+    A click that lands while the page redraws its messages opens nothing; as a person would, it is tried again.
+    """
+    for attempt in range(3):
+        settled(page)
+        try:
+            with page.context.expect_page(timeout=10_000) as opened:
+                link.click()
+            break
+        except PlaywrightError:
+            shot(page, f"failed-link-{attempt}")
+    else:
+        raise AssertionError(f"the link opened no tab; the page shows:\n{last_text(page)}")
     tab = opened.value
     tab.wait_for_load_state()
     tab.close()

@@ -151,8 +151,6 @@ class CommunityStore:
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:  # provided by Store
         raise NotImplementedError
 
-    _GREATEST: str  # the scalar max and min of two values in the backend's SQL
-    _LEAST: str
     _FLOOR: str  # the largest integer not above {} (a format string)
 
     async def _run(self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:  # provided by Store

@@ -103,8 +103,6 @@ class PgStore(Store):
     answers StaleVersion.
     """
 
-    _GREATEST = "GREATEST"
-    _LEAST = "LEAST"
     _FLOOR = "CAST(floor({}) AS BIGINT)"
     _DB_ERROR = asyncpg.PostgresError
     _READ_HELD_GAMES_ON_WRITER = False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +28,55 @@ _ORDER = {
 }
 
 
+# Board steps (see migration 0008): a board's players counted per coarse step `a` and per fine step `b` inside it,
+# so that a page or a rank is found by adding up a few hundred counts instead of walking up to every player.
+DAY = 86400  # the fine step of the best-score boards: the UTC day of a player's first game
+RATING_STEPS = 64  # fine steps per point of mu - 3 sigma (a power of two: the step bounds are exact floats)
+_STEPPED = ("rating", "wins", "best", "solo")
+_FINE_ASCENDING = ("best", "solo")  # the fine step follows first_at, which sorts ascending
+
+
+def board_step(board: str, first: float, second: float) -> tuple[int, int]:
+    """The (coarse, fine) step of a board row: (wins, games) on `wins`, (best, first_at) on `best` and `solo`,
+    (mu, sigma) on `rating`."""
+    if board == "wins":
+        return int(first), int(second)
+    if board in _FINE_ASCENDING:
+        return int(first), int(second) // DAY
+    display = first - 3 * second  # as the SQL orders it: mu - 3 * sigma
+    return math.floor(display), math.floor(display * RATING_STEPS)
+
+
+def _from_step(board: str, a: int, b: int) -> list[tuple[str, tuple]]:
+    """Conditions that select, one after the other in board order, the rows from the start of step (a, b) on."""
+    if board == "wins":
+        return [("wins = ? AND games <= ?", (a, b)), ("wins < ?", (a,))]
+    if board in _FINE_ASCENDING:
+        return [("best = ? AND first_at >= ?", (a, b * DAY)), ("best < ?", (a,))]
+    return [("mu - 3 * sigma < ?", ((b + 1) / RATING_STEPS,))]
+
+
+def _ahead_in_step(board: str, a: int, b: int, keys: Sequence[Any], user_id: int) -> list[tuple[str, tuple]]:
+    """Conditions that count the rows of step (a, b) ahead of the one with these sort keys."""
+    if board == "wins":
+        first_at = keys[2]
+        return [
+            ("wins = ? AND games = ? AND first_at < ?", (a, b, first_at)),
+            ("wins = ? AND games = ? AND first_at = ? AND user_id < ?", (a, b, first_at, user_id)),
+        ]
+    if board in _FINE_ASCENDING:
+        first_at = keys[1]
+        return [
+            ("best = ? AND first_at >= ? AND first_at < ?", (a, b * DAY, first_at)),
+            ("best = ? AND first_at = ? AND user_id < ?", (a, first_at, user_id)),
+        ]
+    display = keys[0]
+    return [
+        ("mu - 3 * sigma > ? AND mu - 3 * sigma < ?", (display, (b + 1) / RATING_STEPS)),
+        ("mu - 3 * sigma = ? AND user_id < ?", (display, user_id)),
+    ]
+
+
 def _ahead(source: str, order: Sequence[tuple[str, str]], values: Sequence[Any]) -> tuple[str, list[Any]]:
     """SQL counting the rows that sort before the one with these key values, and its extra parameters.
 
@@ -39,6 +89,19 @@ def _ahead(source: str, order: Sequence[tuple[str, str]], values: Sequence[Any])
         parts.append(f"(SELECT COUNT(*) {source}{equal} AND {column} {op} ?)")
         params.append([*values[:i], values[i]])
     return "SELECT " + " + ".join(parts), params
+
+
+def _totals_keys(board: str, totals: tuple) -> tuple[float, float]:
+    """The values a board's step is made of, from (games, wins, best, first_at) of `player_totals`."""
+    games, wins, best, first_at = totals
+    return (wins, games) if board == "wins" else (best, first_at)
+
+
+def _step(steps: dict[tuple, int], scope: str, board: str, values: tuple[float, float], n: int) -> None:
+    """Count `n` more players (or fewer) at the coarse and fine step of a row with these values."""
+    a, b = board_step(board, *values)
+    for key in ((scope, board, 0, a, 0), (scope, board, 1, a, b)):
+        steps[key] = steps.get(key, 0) + n
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +151,7 @@ class CommunityStore:
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:  # provided by Store
         raise NotImplementedError
 
-    _GREATEST: str  # the scalar max and min of two values in the backend's SQL
-    _LEAST: str
+    _FLOOR: str  # the largest integer not above {} (a format string)
 
     async def _run(self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:  # provided by Store
         raise NotImplementedError
@@ -97,28 +159,88 @@ class CommunityStore:
     async def _add_totals(
         self, db: aiosqlite.Connection, guild_id: int | None, solo: bool, rows: Sequence[Sequence[Any]]
     ) -> None:
-        """Fold a finished game's results rows into the leaderboard totals, in the game's transaction."""
+        """Fold a finished game's results rows into the leaderboard totals and steps, in the game's transaction."""
         scopes = ("global",) if guild_id is None else ("global", scope_of(guild_id))
+        boards = ("solo",) if solo else ("wins", "best")
+        steps: dict[tuple, int] = {}
         for row in rows:
             user_id, rank, total, at = row[3], row[6], row[7], row[14]
             if user_id is None:
                 continue
             for scope in scopes:
-                added = await self._run(
-                    db,
-                    "INSERT INTO player_totals (scope, solo, user_id, games, wins, best, first_at) "
-                    "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    (scope, int(solo), user_id, int(rank == 1), total, at),
+                key = (scope, int(solo), user_id)
+                old = await self._one(
+                    "SELECT games, wins, best, first_at FROM player_totals "
+                    "WHERE scope = ? AND solo = ? AND user_id = ?",
+                    key,
                 )
-                if added:
+                if old is None:
+                    new = (1, int(rank == 1), total, at)
+                    await self._run(
+                        db,
+                        "INSERT INTO player_totals (scope, solo, user_id, games, wins, best, first_at) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (*key, *new),
+                    )
                     await self._count_players(db, scope, "solo" if solo else "multi", 1)
-                    continue
+                else:
+                    new = (old[0] + 1, old[1] + int(rank == 1), max(old[2], total), min(old[3], at))
+                    await self._run(
+                        db,
+                        "UPDATE player_totals SET games = ?, wins = ?, best = ?, first_at = ? "
+                        "WHERE scope = ? AND solo = ? AND user_id = ?",
+                        (*new, *key),
+                    )
+                for board in boards:
+                    _step(steps, scope, board, _totals_keys(board, new), 1)
+                    if old is not None:
+                        _step(steps, scope, board, _totals_keys(board, tuple(old)), -1)
+        await self._shift_steps(db, steps)
+
+    async def recount_board_steps(self) -> None:
+        """Count the board steps again from the totals and ratings, in one transaction (after a bulk load)."""
+        floor = self._FLOOR
+        display = "mu - 3 * sigma"
+        day = f"{floor.format('first_at')} / {DAY}"
+        best = "CASE solo WHEN 1 THEN 'solo' ELSE 'best' END"
+        counts = (
+            ("'wins'", "0", "wins", "0", "FROM player_totals WHERE solo = 0", "scope, wins"),
+            ("'wins'", "1", "wins", "games", "FROM player_totals WHERE solo = 0", "scope, wins, games"),
+            (best, "0", "best", "0", "FROM player_totals", f"scope, {best}, best"),
+            (best, "1", "best", day, "FROM player_totals", f"scope, {best}, best, {day}"),
+            ("'rating'", "0", floor.format(display), "0", "FROM ratings", f"scope, {floor.format(display)}"),
+            (
+                "'rating'",
+                "1",
+                floor.format(display),
+                floor.format(f"({display}) * {RATING_STEPS}"),
+                "FROM ratings",
+                f"scope, {floor.format(display)}, {floor.format(f'({display}) * {RATING_STEPS}')}",
+            ),
+        )
+        async with self._tx() as db:  # type: ignore[attr-defined]
+            await self._run(db, "DELETE FROM board_steps")
+            for board, fine, a, b, source, group in counts:
                 await self._run(
                     db,
-                    f"UPDATE player_totals SET games = games + 1, wins = wins + ?, best = {self._GREATEST}(best, ?), "
-                    f"first_at = {self._LEAST}(first_at, ?) WHERE scope = ? AND solo = ? AND user_id = ?",
-                    (int(rank == 1), total, at, scope, int(solo), user_id),
+                    "INSERT INTO board_steps (scope, board, fine, a, b, players) "
+                    f"SELECT scope, {board}, {fine}, {a}, {b}, COUNT(*) {source} GROUP BY {group}",
                 )
+
+    async def _shift_steps(self, db: aiosqlite.Connection, steps: dict[tuple, int]) -> None:
+        """Add these changes to the board steps ((scope, board, fine, a, b) -> players); drop emptied steps."""
+        changed = sorted((*key, n) for key, n in steps.items() if n)
+        await self._run_many(
+            db,
+            "INSERT INTO board_steps (scope, board, fine, a, b, players) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (scope, board, fine, a, b) DO UPDATE SET players = board_steps.players + excluded.players",
+            changed,
+        )
+        await self._run_many(
+            db,
+            "DELETE FROM board_steps WHERE scope = ? AND board = ? AND fine = ? AND a = ? AND b = ? AND players <= 0",
+            [row[:5] for row in changed if row[5] < 0],
+        )
 
     async def _count_players(self, db: aiosqlite.Connection, scope: str, board: str, added: int) -> None:
         """Keep the number of players on a board (rating, multi, solo) with the rows, for page footers."""
@@ -133,22 +255,24 @@ class CommunityStore:
         self, db: aiosqlite.Connection, guild_id: int | None, seats: dict, actions: Sequence[tuple]
     ) -> None:
         """Count the kokeshi each person chose to advance in a finished game (the favourite in stats)."""
-        counts: dict[tuple[int, str], int] = {}
+        counts: dict[int, dict[str, int]] = {}
         for _, player, action, source, _, _ in actions:
             seat = seats.get(player)
             if seat is None or seat["user_id"] is None or source != "player" or not action.startswith("advance:"):
                 continue
-            key = (seat["user_id"], action.split(":", 1)[1])
-            counts[key] = counts.get(key, 0) + 1
+            kokeshi = action.split(":", 1)[1]
+            if kokeshi in KOKESHI:
+                mine = counts.setdefault(seat["user_id"], dict.fromkeys(KOKESHI, 0))
+                mine[kokeshi] += 1
         scopes = ("global",) if guild_id is None else ("global", scope_of(guild_id))
-        for (user_id, kokeshi), n in counts.items():
-            for scope in scopes:
-                await self._run(
-                    db,
-                    "INSERT INTO kokeshi_counts (scope, user_id, kokeshi, n) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (scope, user_id, kokeshi) DO UPDATE SET n = kokeshi_counts.n + excluded.n",
-                    (scope, user_id, kokeshi, n),
-                )
+        columns = ", ".join(KOKESHI)  # one column each (migration 0008)
+        adds = ", ".join(f"{k} = kokeshi_choices.{k} + excluded.{k}" for k in KOKESHI)
+        await self._run_many(
+            db,
+            f"INSERT INTO kokeshi_choices (scope, user_id, {columns}) VALUES (?, ?{', ?' * len(KOKESHI)}) "
+            f"ON CONFLICT (scope, user_id) DO UPDATE SET {adds}",
+            [(scope, user_id, *mine.values()) for user_id, mine in sorted(counts.items()) for scope in scopes],
+        )
 
     # ------------------------------------------------------------------ written when a game ends
 
@@ -165,7 +289,11 @@ class CommunityStore:
             newcomers = sum(uid not in before for uid, _ in ranked)
             if newcomers:
                 await self._count_players(db, scope, "rating", newcomers)
+            steps: dict[tuple, int] = {}
             for (old, _), new in zip(players, rate(players), strict=True):
+                _step(steps, scope, "rating", (new.mu, new.sigma), 1)
+                if old.user_id in before:
+                    _step(steps, scope, "rating", (old.mu, old.sigma), -1)
                 await self._run(
                     db,
                     "INSERT INTO ratings (scope, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
@@ -178,6 +306,7 @@ class CommunityStore:
                     "INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (game_id, scope, new.user_id, old.mu, old.sigma, new.mu, new.sigma),
                 )
+            await self._shift_steps(db, steps)
 
     async def _finish_attempt(self, db: aiosqlite.Connection, game_id: int, now: float) -> None:
         rows = await self._all("SELECT name, total FROM results WHERE game_id = ? ORDER BY rank", (game_id,))
@@ -258,19 +387,54 @@ class CommunityStore:
     ) -> tuple[list[BoardRow], int]:
         """One page of a board (`page` counts from 0) and how many players the board has."""
         columns, source, params, order = self._board_query(board, guild_id, key)
-        if board in ("rating", "wins", "best", "solo"):
+        scope = scope_of(guild_id)
+        if board in _STEPPED:
             kept = "rating" if board == "rating" else "solo" if board == "solo" else "multi"
-            found = await self._one(
-                "SELECT players FROM board_counts WHERE scope = ? AND board = ?", (scope_of(guild_id), kept)
-            )
+            found = await self._one("SELECT players FROM board_counts WHERE scope = ? AND board = ?", (scope, kept))
             total = found[0] if found else 0
         else:
             total = (await self._one(f"SELECT COUNT(*) {source}", params))[0]
         page = min(max(page, 0), max(0, (total - 1) // size))
-        rows = await self._all(
-            f"SELECT {columns} {source} ORDER BY {order} LIMIT ? OFFSET ?", (*params, size, page * size)
-        )
+        start = await self._locate(board, scope, page * size) if board in _STEPPED else None
+        if start is None:  # a challenge board (one day's or week's players): walked from the top
+            rows = await self._all(
+                f"SELECT {columns} {source} ORDER BY {order} LIMIT ? OFFSET ?", (*params, size, page * size)
+            )
+        else:
+            a, b, skip = start
+            rows = []
+            for condition, extra in _from_step(board, a, b):
+                rows += await self._all(
+                    f"SELECT {columns} {source} AND {condition} ORDER BY {order} LIMIT ? OFFSET ?",
+                    (*params, *extra, size - len(rows), skip),
+                )
+                skip = 0
+                if len(rows) >= size:
+                    break
         return [self._board_row(board, page * size + i, r) for i, r in enumerate(rows, start=1)], total
+
+    async def _locate(self, board: str, scope: str, offset: int) -> tuple[int, int, int] | None:
+        """The step (a, b) holding the board's row number `offset` (from 0), and how many rows of it come first."""
+        coarse = await self._all(
+            "SELECT a, players FROM board_steps WHERE scope = ? AND board = ? AND fine = 0 ORDER BY a DESC",
+            (scope, board),
+        )
+        seen = 0
+        for step in coarse:
+            if seen + step["players"] <= offset:
+                seen += step["players"]
+                continue
+            fine = await self._all(
+                "SELECT b, players FROM board_steps WHERE scope = ? AND board = ? AND fine = 1 AND a = ? "
+                f"ORDER BY b {'ASC' if board in _FINE_ASCENDING else 'DESC'}",
+                (scope, board, step["a"]),
+            )
+            for inner in fine:
+                if seen + inner["players"] > offset:
+                    return step["a"], inner["b"], offset - seen
+                seen += inner["players"]
+            break
+        return None
 
     async def leaderboard_entry(
         self, board: str, guild_id: int | None, user_id: int, key: str | None = None
@@ -282,8 +446,28 @@ class CommunityStore:
         mine = await self._one(f"SELECT {columns}, {keys} {source} AND user_id = ?", (*params, user_id))
         if mine is None:
             return None
-        sql, extra = _ahead(source, order_by, [mine[f"k{i}"] for i in range(len(order_by))])
-        ahead = (await self._one(sql, [value for part in extra for value in (*params, *part)]))[0]
+        values = [mine[f"k{i}"] for i in range(len(order_by))]
+        if board not in _STEPPED:
+            sql, extra = _ahead(source, order_by, values)
+            ahead = (await self._one(sql, [value for part in extra for value in (*params, *part)]))[0]
+            return self._board_row(board, ahead + 1, mine)
+        # Whole steps ahead from their counts; inside the player's own step, the rows ahead counted.
+        scope = scope_of(guild_id)
+        if board == "rating":
+            a, b = board_step(board, mine["mu"], mine["sigma"])
+        else:
+            a, b = board_step(board, values[0], values[1])  # (wins, games) or (best, first_at)
+        finer = "<" if board in _FINE_ASCENDING else ">"
+        parts = [
+            "(SELECT COALESCE(SUM(players), 0) FROM board_steps WHERE scope = ? AND board = ? AND fine = 0 AND a > ?)",
+            "(SELECT COALESCE(SUM(players), 0) FROM board_steps WHERE scope = ? AND board = ? AND fine = 1 AND a = ? "
+            f"AND b {finer} ?)",
+        ]
+        sql_params: list[Any] = [scope, board, a, scope, board, a, b]
+        for condition, extra in _ahead_in_step(board, a, b, values, user_id):
+            parts.append(f"(SELECT COUNT(*) {source} AND {condition})")
+            sql_params += [*params, *extra]
+        ahead = (await self._one("SELECT " + " + ".join(parts), sql_params))[0]
         return self._board_row(board, ahead + 1, mine)
 
     async def leaderboard(self, board: str, guild_id: int | None, key: str | None = None) -> list[BoardRow]:
@@ -340,11 +524,12 @@ class CommunityStore:
         solo = [r for r in rows if r["solo"]]
         parts = ("animals", "tracks", "quality", "leads", "adjacency", "in_play")
         breakdown = {p: (sum(r[p] for r in multi) / len(multi) if multi else 0.0) for p in parts}
-        moves = await self._all(
-            "SELECT kokeshi, n FROM kokeshi_counts WHERE scope = ? AND user_id = ?", (scope_of(guild_id), user_id)
+        chosen = await self._one(
+            f"SELECT {', '.join(KOKESHI)} FROM kokeshi_choices WHERE scope = ? AND user_id = ?",
+            (scope_of(guild_id), user_id),
         )
-        counts = {m["kokeshi"]: m["n"] for m in moves}
-        favourite = max(KOKESHI, key=lambda k: (counts.get(k, 0), -KOKESHI.index(k))) if counts else None
+        counts = {k: chosen[k] for k in KOKESHI} if chosen else {}
+        favourite = max(KOKESHI, key=lambda k: (counts[k], -KOKESHI.index(k))) if any(counts.values()) else None
         return Stats(
             games=len(multi),
             wins=sum(r["rank"] == 1 for r in multi),

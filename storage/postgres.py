@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 _MIGRATION_LOCK = 0x6B6F6B65
 _TOTALS_LOCK = 0x6B6F6B66
 _POOL_SIZE = 8
+_MIGRATION_TIMEOUT = 3600  # seconds: a migration that recounts a large database takes longer than a statement may
 
 
 @functools.lru_cache(maxsize=512)
@@ -102,8 +103,7 @@ class PgStore(Store):
     answers StaleVersion.
     """
 
-    _GREATEST = "GREATEST"
-    _LEAST = "LEAST"
+    _FLOOR = "CAST(floor({}) AS BIGINT)"
     _DB_ERROR = asyncpg.PostgresError
     _READ_HELD_GAMES_ON_WRITER = False
 
@@ -176,7 +176,7 @@ class PgStore(Store):
                     )
                 for number, sql in steps[current:]:
                     async with db.transaction():
-                        await db.execute(sql)
+                        await db.execute(sql, timeout=_MIGRATION_TIMEOUT)
                         await db.execute("DELETE FROM schema_version")
                         await db.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
                     log.info("database %s migrated to schema %d", self.path, number)
@@ -269,7 +269,8 @@ COPIED_TABLES = (
     "daily_posts",
     "player_totals",
     "board_counts",
-    "kokeshi_counts",
+    "kokeshi_choices",
+    "board_steps",
 )
 _COPY_BATCH = 5000
 

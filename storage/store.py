@@ -133,8 +133,7 @@ class Store(CommunityStore):
     """All persistent state of the bot. Open it with `await Store.open(path or postgresql:// URL)`."""
 
     # Dialect: what differs between the backends in otherwise shared SQL.
-    _GREATEST = "MAX"
-    _LEAST = "MIN"
+    _FLOOR = "(CAST({0} AS INTEGER) - ({0} < CAST({0} AS INTEGER)))"
     _DB_ERROR: type[Exception] = sqlite3.DatabaseError
     # SQLite reads a game its task holds on the write connection (see `_game_lock`); PostgreSQL reads from its pool.
     _READ_HELD_GAMES_ON_WRITER = True

@@ -108,9 +108,55 @@ async def test_leaderboard_totals_kept_with_each_game_match_a_scan_of_the_result
                 for row in whole:
                     assert await store.leaderboard_entry(board_name, guild, row.user_id) == row
             assert await store.leaderboard_entry("wins", guild, 999) is None
+        # The steps kept game by game are the ones a recount from the totals and ratings gives.
+        steps = "SELECT scope, board, fine, a, b, players FROM board_steps ORDER BY scope, board, fine, a, b"
+        kept = [tuple(r) for r in await store._all(steps)]
+        await store.recount_board_steps()
+        assert [tuple(r) for r in await store._all(steps)] == kept and len(kept) > 20
         stats = await store.stats(1)
         assert stats.games == sum(1 for r in await store.results_for_user(1))
         assert stats.favourite is not None
+    finally:
+        await store.close()
+
+
+async def test_pages_and_ranks_found_through_the_board_steps_agree_with_the_whole_board_in_every_step(database):
+    store = await Store.open(database)
+    rng = random.Random(8)
+    totals, ratings = [], []
+    for user in range(1, 401):
+        games = rng.randint(1, 6)
+        first_at = 1.7e9 + rng.choice((0, 0.5, 86399.75, 86400, 3 * 86400 + 7))  # ties, and both sides of a day
+        totals.append(("global", rng.randint(0, 1), user, games, rng.randint(0, games), rng.randint(30, 40), first_at))
+        sigma = rng.choice((1.0, 2.5, 8.333))
+        ratings.append(("global", user, 3 * sigma + rng.choice((-2.0, -1 / 64, 0.0, 0.015625, 0.5, 3.2)), sigma))
+    try:
+        async with store._tx() as db:
+            await store._run_many(
+                db,
+                "INSERT INTO player_totals (scope, solo, user_id, games, wins, best, first_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                totals,
+            )
+            await store._run_many(
+                db,
+                "INSERT INTO ratings (scope, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, 3, 0)",
+                ratings,
+            )
+            for kept, n in (("multi", sum(1 for t in totals if not t[1])), ("solo", sum(t[1] for t in totals))):
+                await store._run(db, "INSERT INTO board_counts VALUES ('global', ?, ?)", (kept, n))
+            await store._run(db, "INSERT INTO board_counts VALUES ('global', 'rating', ?)", (len(ratings),))
+        await store.recount_board_steps()
+        for board in ("wins", "best", "solo", "rating"):
+            whole = await store.leaderboard(board, None)
+            pages = []
+            for page in range(-(-len(whole) // 7)):
+                rows, count = await store.leaderboard_page(board, None, page=page, size=7)
+                assert count == len(whole)
+                pages += rows
+            assert pages == whole and len(whole) > 150
+            for row in whole[::3]:
+                assert await store.leaderboard_entry(board, None, row.user_id) == row
     finally:
         await store.close()
 
@@ -298,6 +344,11 @@ async def test_a_database_of_the_previous_schema_migrates_with_its_events_folded
         assert {(r["game_id"], r["seq"]): r["flags"] for r in rows} == expected_flags
         board = await store.leaderboard("wins", 9)
         assert sorted((r.user_id, r.games) for r in board) == [(11, 1), (12, 1)]
+        assert [await store.leaderboard_entry("wins", 9, r.user_id) for r in board] == board
+        steps = "SELECT scope, board, fine, a, b, players FROM board_steps ORDER BY scope, board, fine, a, b"
+        migrated = [tuple(r) for r in await store._all(steps)]
+        await store.recount_board_steps()
+        assert [tuple(r) for r in await store._all(steps)] == migrated and len(migrated) == 16
         assert (await store.stats(11)).favourite is not None
         game, version = await store.load_game(2)  # the game in progress carries on
         await store.apply(2, version, game.prompt.player, RandomPolicy(3).choose(game))

@@ -124,6 +124,7 @@ def test_a_solo_game_is_played_to_the_end_in_the_page(context, sandbox):
     latencies = play_to_end(page, random.Random(3), every=40, name="solo")
     assert latencies
     assert "automa" in next(text for text in reversed(message_texts(page)) if "is over!" in text)
+    assert newest_picture_shown(page) > 0
     shot(page, "solo-final")
 
 
@@ -155,6 +156,7 @@ def test_daily_and_weekly_at_once_each_reachable_and_the_daily_finished(context,
     # The daily challenge is played to its final scores and ranking.
     play_to_end(page, rng)
     assert is_over(page)
+    assert newest_picture_shown(page) > 0
     shot(page, "daily-final")
 
 

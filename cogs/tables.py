@@ -18,7 +18,7 @@ import render
 from engine import LEVELS, Event, Game, IllegalAction, vocab
 from engine.vocab import N_
 from i18n import _, format_number, ngettext, pgettext
-from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, TurnPosts
+from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, TurnPosts, ai_level_key
 
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .narration import escape, game_language, speaking
@@ -100,11 +100,6 @@ def level_word(level: str) -> str:
         "hard": pgettext("AI level", "hard"),
     }
     return words[level]
-
-
-def _level_key(game_id: int, seat: int) -> str:
-    """Where an AI seat's level is kept (the store's key-value facts): one row per AI seat dealt with a level."""
-    return f"ai_level:{game_id}:{seat}"
 
 
 def fit_lines(lines: list[str], *, head: str = "", tail: str = "", limit: int = MESSAGE_LIMIT) -> str:
@@ -246,18 +241,10 @@ class Tables:
         levels = dict(known or {})
         for seat in record.seats:
             if seat.ai and seat.seat not in levels:
-                stored = await self.store.meta(_level_key(record.id, seat.seat))
+                stored = await self.store.meta(ai_level_key(record.id, seat.seat))
                 levels[seat.seat] = stored if stored in LEVELS else DEFAULT_LEVEL
         self._levels[record.id] = levels
         return levels
-
-    async def set_levels(self, record: GameRecord, level: str) -> None:
-        """Give every AI seat of a new game `level`."""
-        levels = self._levels.setdefault(record.id, {})
-        for seat in record.seats:
-            if seat.ai:
-                await self.store.set_meta(_level_key(record.id, seat.seat), level)
-                levels[seat.seat] = level
 
     def level_of(self, record: GameRecord, name: str) -> str | None:
         """The level playing a seat, or None for a person (seats handed over without one play `normal`)."""
@@ -507,8 +494,8 @@ class Tables:
             turn_timer=None if solo else turn_timer,
             ai_seats=ai_seats,
             language=language,
+            ai_level=level if ai_seats else None,
         )
-        await self.set_levels(await self.store.get_game(game_id), level)
         if solo:
             with i18n.using(language):
                 text = _("{player} starts a solo game against the automa: Kokeshi #{number}.").format(

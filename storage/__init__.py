@@ -16,7 +16,7 @@ from .records import (
     TurnPosts,
     UndoRefused,
 )
-from .store import MIGRATIONS_PG, Store, backup_file, clean_name, is_url, migrations
+from .store import MIGRATIONS_PG, Store, ai_level_key, backup_file, clean_name, is_url, migrations
 
 __all__ = [
     "BOARDS",
@@ -25,6 +25,7 @@ __all__ = [
     "BoardRow",
     "Rating",
     "Stats",
+    "ai_level_key",
     "challenge_key",
     "challenge_seed",
     "scope_of",

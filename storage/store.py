@@ -89,6 +89,11 @@ def migrations(folder: Path = MIGRATIONS) -> list[tuple[int, str]]:
     return found
 
 
+def ai_level_key(game_id: int, seat: int) -> str:
+    """Where an AI seat's level is kept among the store's facts (`meta`): one row per AI seat given a level."""
+    return f"ai_level:{game_id}:{seat}"
+
+
 def clean_name(name: str, taken: Iterable[str] = ()) -> str:
     """A player name the engine accepts: trimmed, at most 32 characters, unique among `taken`."""
     base = " ".join(str(name).split())[:NAME_LIMIT] or "Player"
@@ -470,9 +475,11 @@ class Store(CommunityStore):
         thread_id: int | None = None,
         challenge: str | None = None,
         language: str | None = None,
+        ai_level: str | None = None,
     ) -> int:
         """A new lobby with the host in seat 0 and `ai_seats` AI players; returns the game id. `language` is the
-        locale its thread speaks ("pt_BR"; None: English)."""
+        locale its thread speaks ("pt_BR"; None: English); `ai_level` the AI seats' level, kept with the game in
+        the same transaction (`ai_level_key`)."""
         if solo:
             players, ai_seats = 1, 0
         if not 1 <= players <= 4 or (not solo and players < 2):
@@ -517,6 +524,10 @@ class Store(CommunityStore):
                     "INSERT INTO seats (game_id, seat, name, user_id, ai) VALUES (?, ?, ?, NULL, 1)",
                     (game_id, i + 1, name),
                 )
+                if ai_level is not None:
+                    await self._run(
+                        db, "INSERT INTO meta (key, value) VALUES (?, ?)", (ai_level_key(game_id, i + 1), ai_level)
+                    )
         return game_id
 
     async def add_seat(self, game_id: int, user_id: int, name: str) -> GameRecord:

@@ -158,6 +158,17 @@ async def test_a_lobby_round_trips_with_its_seats_and_options(store):
     assert [s.name for s in (await store.get_game(game_id)).seats] == ["Ana", "AI 1"]
 
 
+async def test_the_ai_seats_level_is_kept_with_the_new_game(store):
+    from storage import ai_level_key
+
+    game_id = await store.create_game(
+        guild_id=5, channel_id=50, host_id=1, host_name="Ana", players=3, ai_seats=2, ai_level="hard"
+    )
+    assert [await store.meta(ai_level_key(game_id, seat)) for seat in (0, 1, 2)] == [None, "hard", "hard"]
+    other = await store.create_game(guild_id=5, channel_id=50, host_id=1, host_name="Ana", players=2, ai_seats=1)
+    assert await store.meta(ai_level_key(other, 1)) is None
+
+
 async def test_lobby_refuses_a_full_table_a_second_seat_and_a_leaving_host(store):
     game_id = await store.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Ana", players=2)
     with pytest.raises(GameStateError) as info:

@@ -171,8 +171,14 @@ def _player_title(
         badge = dr.pill(_("to play"), tx.MIN_SIZE, pal.GOLD, pal.INK)
     elif actor is not None and actor == p.get("name"):
         badge = dr.pill(_("last turn"), tx.MIN_SIZE, pal.GOLD_LIGHT, pal.INK)
-    room = rec_x - name_x - 10 - (badge.width + 8 if badge else 0)
-    label = tx.fit(vocab.seat_name(p.get("name", "")), size + 2, True, max(40, room))
+    room = rec_x - name_x - 10
+    name = vocab.seat_name(p.get("name", ""))
+    # The name comes first: a badge that would cut it short is left out (the panel's highlights still show
+    # what the last turn changed).
+    label = tx.fit(name, size + 2, True, max(40, room - (badge.width + 8 if badge else 0)))
+    if badge and label != name:
+        badge = None
+        label = tx.fit(name, size + 2, True, max(40, room))
     tx.draw(d, (name_x, y + disc.height / 2), label, size + 2, pal.INK, bold=True, anchor="lm")
     if badge:
         dr.paste(img, badge, name_x + tx.width(label, size + 2, True) + 8, y + (disc.height - badge.height) / 2)

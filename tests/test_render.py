@@ -396,3 +396,29 @@ def test_render_imports_only_pillow_stdlib_and_engine_constants() -> None:
             for module in modules:
                 top = module.split(".")[0]
                 assert top in stdlib or top in ALLOWED_IMPORTS or module in ALLOWED_IMPORTS, f"{source.name}: {module}"
+
+
+def test_a_name_is_never_cut_short_for_the_last_turn_badge(monkeypatch) -> None:
+    import i18n
+
+    drawn: list[str] = []
+    draw = scenes.tx.draw
+
+    def recording(d, xy, text, *args, **kwargs):
+        drawn.append(text)
+        return draw(d, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(scenes.tx, "draw", recording)
+    names = ["Aiko", "Bernardinho", "Chiyo", "Daichi"]
+    # The first moment the last turn was his: he is then shown in a small panel, with the badge.
+    game, events = next(
+        (game, events)
+        for game, events in (playout(names, 3, turns=turns) for turns in range(1, 9))
+        if next(e for e in reversed(events) if e.kind == "turn_ended").player == "Bernardinho"
+    )
+    for locale in ("en", "pt_BR"):
+        drawn.clear()
+        with i18n.using(locale):
+            scenes.draw_table(game.view(), events)
+        assert "Bernardinho" in drawn, locale
+        assert not [text for text in drawn if text.startswith("Bern") and text != "Bernardinho"], locale

@@ -9,8 +9,11 @@ import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
+PREFIX = "kokeshi-pg-"
+OWNER = "owner.pid"  # the process that started the server: once it is gone, the server is an orphan
 # initdb refuses to run as root: as root the server runs as one of these users, in a folder they own.
 _SERVER_USERS = ("postgres", "nobody")
 
@@ -46,7 +49,9 @@ class PgServer:
     def start(self) -> PgServer:
         """initdb and start the server; raises RuntimeError with the server's own words if it cannot."""
         bin_dir = pg_bin()
-        self.folder = Path(tempfile.mkdtemp(prefix="kokeshi-pg-"))
+        reap_orphans()
+        self.folder = Path(tempfile.mkdtemp(prefix=PREFIX))
+        (self.folder / OWNER).write_text(str(os.getpid()))
         if os.geteuid() == 0:
             self._user = next(u for u in _SERVER_USERS if _has_user(u))
             entry = pwd.getpwnam(self._user)
@@ -97,13 +102,7 @@ class PgServer:
         """Stop the server and delete its folder."""
         if self.folder is None:
             return
-        data = self.folder / "data"
-        if (data / "postmaster.pid").exists():
-            subprocess.run(
-                self._command(str(pg_bin() / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"),
-                capture_output=True,
-            )
-        shutil.rmtree(self.folder, ignore_errors=True)
+        _stop_folder(self.folder, self._command)
         self.folder = None
 
     def __enter__(self) -> PgServer:
@@ -118,4 +117,40 @@ def _has_user(name: str) -> bool:
         pwd.getpwnam(name)
     except KeyError:
         return False
+    return True
+
+
+def _stop_folder(folder: Path, command: Callable[..., list[str]]) -> None:
+    data = folder / "data"
+    if (data / "postmaster.pid").exists():
+        subprocess.run(
+            command(str(pg_bin() / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"),
+            capture_output=True,
+        )
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def reap_orphans() -> list[Path]:
+    """Stop the servers whose test run was killed before it could stop them (their owner process is gone)."""
+    reaped = []
+    for folder in Path(tempfile.gettempdir()).glob(PREFIX + "*"):
+        try:
+            owner = int((folder / OWNER).read_text())
+        except (OSError, ValueError):
+            continue
+        if _alive(owner):
+            continue
+        user = pwd.getpwuid(folder.stat().st_uid).pw_name if os.geteuid() == 0 else None
+        _stop_folder(folder, lambda *args, user=user: ["runuser", "-u", user, "--", *args] if user else list(args))
+        reaped.append(folder)
+    return reaped
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
     return True

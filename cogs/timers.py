@@ -18,8 +18,10 @@ log = logging.getLogger(__name__)
 
 # Even with nothing due, look again this often (timers written by another process, clock changes).
 IDLE_SECONDS = 3600.0
-# A timer whose work failed is tried again this much later.
+# A timer whose work failed is tried again this much later, then twice as late after each further failure, up to
+# an hour: a deadline that cannot be carried out (Discord down, a lost permission) does not fail every minute.
 RETRY_SECONDS = 60.0
+MAX_RETRY_SECONDS = 3600.0
 RETRIED = frozenset({"deadline", "repost"})
 
 
@@ -32,6 +34,7 @@ class Timers(commands.Cog):
         self.sleeping = False
         self.caught_up = False
         self.daily_checked: int | None = None  # the UTC day whose results were last checked
+        self.failures: dict[tuple[int, str, int], int] = {}  # timer → failed attempts in a row (this process)
 
     async def cog_load(self) -> None:
         self.task = asyncio.create_task(self.run(), name="kokeshi-timers")
@@ -82,16 +85,22 @@ class Timers(commands.Cog):
             else:
                 self.daily_checked = day
         for timer in await self.bot.store.due_timers(now(), self.bot.timer_shards):
+            key = (timer.game_id, timer.kind, timer.version)
             try:
                 await self.bot.tables.fire(timer.game_id, timer.kind, timer.version)
             except Exception:
-                log.exception("timer %s of game %d failed", timer.kind, timer.game_id)
+                failed = self.failures[key] = self.failures.get(key, 0) + 1
+                log.exception("timer %s of game %d failed (attempt %d)", timer.kind, timer.game_id, failed)
                 with contextlib.suppress(Exception):
                     if timer.kind in RETRIED:
-                        # The row stays, a minute later: a deadline that failed halfway must still end its turn.
-                        await self.bot.store.set_timer(timer.game_id, timer.kind, now() + RETRY_SECONDS, timer.version)
+                        # The row stays, for later: a deadline that failed halfway must still end its turn.
+                        delay = min(RETRY_SECONDS * 2 ** (failed - 1), MAX_RETRY_SECONDS)
+                        await self.bot.store.set_timer(timer.game_id, timer.kind, now() + delay, timer.version)
                     else:
                         await self.bot.store.clear_timer(timer.game_id, timer.kind, timer.version)
+                        self.failures.pop(key, None)
+            else:
+                self.failures.pop(key, None)
 
 
 async def setup(bot: KokeshiBot) -> None:

@@ -60,3 +60,30 @@ async def test_the_daily_results_are_looked_at_once_per_day_not_at_every_timer_w
         await world.env.advance_time(6 * HOUR)
     await world.env.advance_time(HOUR)  # past UTC midnight, where the timer loop wakes
     assert len(calls) == first + 1
+
+
+async def test_a_deadline_that_keeps_failing_is_tried_again_less_and_less_often(world, monkeypatch):
+    from cogs import timers
+
+    game_id, thread = await open_game(world, players=2, timer=HOUR)
+    cog = world.bot.get_cog("Timers")
+
+    async def broken(*args) -> None:
+        raise RuntimeError("Discord is unreachable")
+
+    monkeypatch.setattr(world.bot.tables, "fire", broken)
+
+    async def deadline():
+        return next(t for t in await world.store.timers(game_id) if t.kind == "deadline")
+
+    gaps = []
+    for _ in range(8):
+        await world.store.set_timer(game_id, "deadline", timers.now() - 1, (await deadline()).version)
+        await cog.fire_due()
+        gaps.append(round((await deadline()).due_at - timers.now()))
+    assert gaps == [60, 120, 240, 480, 960, 1920, 3600, 3600]
+    monkeypatch.undo()
+    await world.store.set_timer(game_id, "deadline", timers.now() - 1, (await deadline()).version)
+    await cog.fire_due()  # it works again: the turn times out, and the count is forgotten
+    assert not cog.failures
+    assert any("time ran out" in m.content for m in thread.history())

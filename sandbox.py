@@ -82,45 +82,7 @@ def picture_checker(keep: int = 256) -> Any:
                 self.known.move_to_end(content)
             return info
 
-        def describe(self, record: Any) -> bool:
-            """Give a page's record of a picture already checked its size, as the check itself would."""
-            info = self.known.get((record.digest, None))
-            if info is None or not record.available or record.validated:
-                return False
-            record.width, record.height, record.frames = info.width, info.height, info.frames
-            record.mediaKind = info.kind
-            record.duration = info.duration
-            record.sourceCodecs, record.displayCodecs = info.source_codecs, info.display_codecs
-            record.displayContentType = info.content_type
-            record.transformation = info.transformation
-            record.qualityDifferences = info.quality_differences
-            record.effectiveMediaTime = info.effective_media_time
-            record.waveform = info.waveform
-            record.workerMemoryLimited = info.memory_limited
-            record.validated = True
-            return True
-
     return PictureChecker()
-
-
-def reserve_picture_sizes(checker: Any) -> None:
-    """Pictures already checked go to the page with their size, so the page keeps its place while they load.
-
-    Switching "Viewing as" draws every message again with fresh pictures. A picture without a size takes no
-    room until it has loaded; the page keeps the message at its top in place meanwhile, and the pictures that
-    load below it push the current turn out of sight. With the sizes known, nothing moves.
-    """
-    from simcord.preview._pages import _Page
-
-    resolve = getattr(_Page._resolve_blob, "__wrapped__", _Page._resolve_blob)
-
-    def resolve_with_size(page: Any, record: Any, metadata: Any, source: Any) -> None:
-        resolve(page, record, metadata, source)
-        if record.digest is not None:
-            checker.describe(record)
-
-    resolve_with_size.__wrapped__ = resolve  # type: ignore[attr-defined]
-    _Page._resolve_blob = resolve_with_size
 
 
 class SandboxPage:
@@ -254,7 +216,7 @@ class FrontDoor:
     # Headers that belong to one connection, not to the request or answer passed along.
     HOP = frozenset(
         ("host", "origin", "referer", "connection", "keep-alive", "content-length", "transfer-encoding", "te")
-        + ("accept-encoding", "content-encoding", "upgrade", "proxy-connection")
+        + ("accept-encoding", "upgrade", "proxy-connection")
     )
 
     def __init__(self, page: SandboxPage, host: str, port: int) -> None:
@@ -383,7 +345,6 @@ async def run(bot: Any, *, port: int, ready: Callable[[str], None] | None = None
             assets={avatar_url: ("kokeshi.png", avatar_png())},
         ) as preview:
             preview._media_worker = picture_checker()
-            reserve_picture_sizes(preview._media_worker)
             page = SandboxPage(env, preview, channel, bot)
             door = FrontDoor(page, "127.0.0.1", port)
             await door.start()

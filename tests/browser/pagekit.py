@@ -219,11 +219,17 @@ def wait_for_change(page: Page, before: str, timeout: float = ANSWER_TIMEOUT) ->
 
 
 def to_act(page: Page) -> str | None:
-    """The player the newest prompt mentions, as the page shows it."""
-    for text in reversed(message_texts(page)):
-        found = [name for name in MENTION.findall(text) if name in PLAYERS]
-        if found:
-            return found[-1]
+    """The player the newest prompt mentions, as the page shows it (among the newest messages first: reading a
+    long thread's every message at each decision would slow the game down as it grows)."""
+    newest = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#channel-message-list article.channel-message'))
+            .slice(-6).map(m => m.innerText)"""
+    )
+    for texts in (newest, None):
+        for text in reversed(texts if texts is not None else message_texts(page)):
+            found = [name for name in MENTION.findall(text) if name in PLAYERS]
+            if found:
+                return found[-1]
     return None
 
 

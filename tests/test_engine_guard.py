@@ -165,7 +165,7 @@ def test_every_player_stalling_ends_a_multiplayer_game():
 
 def test_normal_play_rarely_meets_the_idle_turns():
     """Greedy games end mostly by recognitions or the bag: of these 16 deals (solo and 2-player, both sides), at
-    most two end by the idle-turn end (bench/guard_bench.py: 18 of 400 solo deals, 5 of 200 2-player ones)."""
+    most two end by the idle-turn end (bench/guard_bench.py: 36 of 400 solo deals, 5 of 200 2-player ones)."""
     reasons = []
     for seed in range(16):
         solo = seed % 2 == 0

@@ -99,9 +99,10 @@ test-deps: $(DEV_STAMP)
 	$(call need_debian,$(PG_INITDB),postgresql)
 
 # pytest exits 5 when it collects no test: that is a failure here too. This includes the whole games played
-# through the sandbox page in Chromium (tests/browser, minutes each; `make test-browser` runs only those).
+# through the sandbox page in Chromium (tests/browser, minutes each; `make test-browser` runs only those). Two
+# workers: the browser module keeps one of them (it waits on the page much of the time), the rest shares the other.
 test: lint test-deps catalogs
-	@$(BIN)/python -m pytest; rc=$$?; \
+	@$(BIN)/python -m pytest -n 2 --dist loadgroup; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 	exit $$rc
 

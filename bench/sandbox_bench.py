@@ -22,6 +22,8 @@ from tests.browser.pagekit import (  # noqa: E402
     is_over,
     play_step,
     start_two_player_game,
+    swallowed,
+    watch_actions,
 )
 
 
@@ -32,6 +34,7 @@ def play(seed: int, limit: int) -> list[float]:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 page = browser.new_page(viewport={"width": 1280, "height": 900})
+                watch_actions(page.context)
                 page.goto(sandbox.url)
                 expect(page.locator("#viewer-picker")).to_be_visible()
                 start_two_player_game(page, "Aiko", "Botan")
@@ -39,6 +42,7 @@ def play(seed: int, limit: int) -> list[float]:
                 latencies = []
                 while not is_over(page) and len(latencies) < limit:
                     latencies.append(play_step(page, rng))
+                print(f"clicks or picks the page took without sending them (made again): {swallowed(page)}")
                 browser.close()
                 return latencies
         finally:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.browser.pagekit import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Sandbox
+from tests.browser.pagekit import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Sandbox, watch_actions
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +23,9 @@ def sandbox(tmp_path_factory) -> Sandbox:
     running = Sandbox.start(tmp_path_factory.mktemp("sandbox") / "kokeshi.sqlite3")
     yield running
     rest = running.stop()
+    # What the sandbox printed, kept with the screenshots for whoever reads a failure.
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "sandbox-output.log").write_text("\n".join(running.output) + "\n" + rest + "\n")
     assert "Sandbox stopped." in rest, rest
 
 
@@ -38,5 +41,6 @@ def browser():
 def context(browser, sandbox):
     """A fresh browser window for each test, as a person opening the printed address."""
     fresh = browser.new_context(viewport={"width": 1280, "height": 900})
+    watch_actions(fresh)
     yield fresh
     fresh.close()

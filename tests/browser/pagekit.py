@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -12,9 +13,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
+from weakref import WeakKeyDictionary
 
+from playwright.sync_api import BrowserContext, Locator, Page, Request, expect
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator, Page, expect
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "browser" / "artifacts"
@@ -37,6 +40,9 @@ CONTROLS = (
 MENTION = re.compile(r"@(\w+) —")
 OVER = re.compile(r"Kokeshi #\d+ is over!")
 BUY = re.compile(r"^\W*Buy \d")
+# Per page: the clicks and menu picks it sent to the sandbox, and those it took without sending them.
+_SENT: WeakKeyDictionary[Page, int] = WeakKeyDictionary()
+_SWALLOWED: WeakKeyDictionary[Page, int] = WeakKeyDictionary()
 # How long one answer of the bot may take to show before a test fails (the page polls the sandbox).
 ANSWER_TIMEOUT = 60.0
 
@@ -124,14 +130,6 @@ def shot(page: Page, name: str) -> Path:
     return path
 
 
-def open_page(browser, url: str, *, width: int = 1280, height: int = 900) -> Page:
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.goto(url)
-    expect(page.locator("#viewer-picker")).to_be_visible()
-    expect(page.locator("#channel-name")).not_to_be_empty()
-    return page
-
-
 def command(page: Page, text: str, **options: object) -> None:
     """Type `/text`, pick it from the command list, fill `options` and send it."""
     box = page.locator("#channel-composer-input")
@@ -190,6 +188,14 @@ def last_text(page: Page) -> str:
     return texts[-1] if texts else ""
 
 
+def page_status(page: Page) -> str:
+    """What the page's toolbar and connection panel say (the outcome of the last action), for failure reports."""
+    return page.evaluate(
+        """() => ['action-status', 'transport-status']
+            .map(id => document.getElementById(id)?.innerText?.trim() ?? '').join(' | ')"""
+    )
+
+
 def signature(page: Page) -> str:
     """What the bot changes when it answers: how many messages, and the last ones' words and controls (not
     the page's own marks, such as a control greyed out while a click is on its way)."""
@@ -215,7 +221,9 @@ def wait_for_change(page: Page, before: str, timeout: float = ANSWER_TIMEOUT) ->
             return time.monotonic() - started
         page.wait_for_timeout(25)
     shot(page, "failed-wait")
-    raise AssertionError(f"the page did not change within {timeout} s; it shows:\n{last_text(page)}")
+    raise AssertionError(
+        f"the page did not change within {timeout} s; its status: {page_status(page)}; it shows:\n{last_text(page)}"
+    )
 
 
 def to_act(page: Page) -> str | None:
@@ -239,35 +247,114 @@ def controls(page: Page) -> Locator:
     return newest.locator(CONTROLS)
 
 
+def watch_actions(context: BrowserContext) -> None:
+    """Count, per page, the clicks and menu picks each page sends to the sandbox (its POSTs to `/api/action`)."""
+
+    def seen(request: Request) -> None:
+        if request.method != "POST" or urlsplit(request.url).path != "/api/action":
+            return
+        try:
+            kind = json.loads(request.post_data or "{}").get("kind")
+        except (ValueError, AttributeError):
+            return
+        if kind in ("click", "select"):
+            page = request.frame.page
+            _SENT[page] = _SENT.get(page, 0) + 1
+
+    context.on("request", seen)
+
+
+def actions_sent(page: Page) -> int:
+    """How many clicks and menu picks this page has sent (once `watch_actions` watches its window)."""
+    return _SENT.get(page, 0)
+
+
+def swallowed(page: Page) -> int:
+    """How many clicks or picks this page took without sending them, each made again as a person would."""
+    return _SWALLOWED.get(page, 0)
+
+
+def sent_since(page: Page, count: int, timeout: float = 10.0) -> bool:
+    """Whether the page sends a click or pick beyond `count` within `timeout` seconds."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if actions_sent(page) > count:
+            return True
+        page.wait_for_timeout(25)
+    return False
+
+
 def choose(page: Page, control: Locator, rng: random.Random) -> None:
-    """Press a button, or open a menu and pick one of its options."""
-    if control.get_attribute("role") != "combobox":
-        control.click()
-        return
-    listbox = page.locator(f'[id="{control.get_attribute("aria-controls")}"]')
-    options = listbox.locator("[role=option]")
+    """Press a button, or open a menu and pick one of its options.
+
+    As a person would: a click or pick the page took without sending it on (the page drew its messages again
+    under the pointer, or was still busy with the last answer) is made again, and counted (`swallowed`).
+    """
     pick = None
     failure: Exception | None = None
-    # With the keyboard, as the page's menus allow: the page may redraw its messages under a pointer.
     for _ in range(5):
+        sent = actions_sent(page)
+        made = False
         try:
-            control.focus(timeout=5000)
-            if not options.first.is_visible():
-                page.keyboard.press("Enter")
-            expect(options.first).to_be_visible(timeout=3000)
-            if pick is None:
-                pick = rng.randrange(options.count())
-            for _ in range(pick):
-                page.keyboard.press("ArrowDown")
-            page.keyboard.press("Enter")
-            # A pick closes the menu; a page that redrew under the keys keeps it open, and the pick is tried again.
-            expect(options.first).to_be_hidden(timeout=5000)
-            return
+            if control.get_attribute("role") != "combobox":
+                control.click()
+            else:
+                # A menu that did not open (the page drew its messages again meanwhile) is opened again.
+                pick = pick_from_menu(page, control, rng, pick)
+            made = True
+            if sent_since(page, sent):
+                # The page may draw the answer again with the menu still open: a person closes it.
+                if pick is not None and menu_options(page, control).first.is_visible():
+                    page.keyboard.press("Escape")
+                return
+            failure = AssertionError("the page did not send it")
         except (PlaywrightError, AssertionError) as exc:
             failure = exc
-            page.wait_for_timeout(200)
-    shot(page, "failed-menu")
-    raise AssertionError(f"could not pick from the menu: {failure}")
+            if actions_sent(page) > sent:
+                return
+        if made:
+            _SWALLOWED[page] = swallowed(page) + 1
+            note_swallowed(page, control, failure)
+        page.wait_for_timeout(200)
+    shot(page, "failed-choice")
+    reason = str(failure).splitlines()[0] if failure is not None else ""
+    raise AssertionError(f"could not make a choice (the page's status: {page_status(page)}): {reason}")
+
+
+def note_swallowed(page: Page, control: Locator, failure: Exception | None) -> None:
+    """Keep what the page showed when it took a click without sending it: a screenshot and a line of the log."""
+    count = swallowed(page)
+    try:
+        state = control.evaluate("c => [c.tagName, c.getAttribute('aria-disabled'), c.isConnected].join(' ')")
+    except PlaywrightError as exc:
+        state = f"gone ({exc.message.splitlines()[0]})"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with (ARTIFACTS / "clicks.log").open("a") as log:
+        reason = str(failure).splitlines()[0] if failure is not None else ""
+        log.write(f"made again #{count}: control {state}; status {page_status(page)}; {reason}\n")
+    if count <= 10:
+        shot(page, f"swallowed-{count}")
+
+
+def pick_from_menu(page: Page, control: Locator, rng: random.Random, pick: int | None) -> int:
+    """Open a menu and pick an option with the keyboard, as the page's menus allow (the page may redraw its
+    messages under a pointer); returns the option's index, random unless given."""
+    options = menu_options(page, control)
+    control.focus(timeout=5000)
+    if not options.first.is_visible():
+        page.keyboard.press("Enter")
+    expect(options.first).to_be_visible(timeout=3000)
+    if pick is None:
+        pick = rng.randrange(options.count())
+    for _ in range(pick):
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    return pick
+
+
+def menu_options(page: Page, control: Locator) -> Locator:
+    listbox = page.locator(f'[id="{control.get_attribute("aria-controls")}"]')
+    return listbox.locator("[role=option]")
 
 
 def is_over(page: Page) -> bool:

@@ -11,6 +11,8 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.browser.pagekit import (
+    ARTIFACTS,
+    actions_sent,
     channel_name,
     command,
     controls,
@@ -23,6 +25,7 @@ from tests.browser.pagekit import (
     settled,
     shot,
     start_two_player_game,
+    swallowed,
     to_act,
     view_as,
     viewer,
@@ -97,6 +100,14 @@ def test_welcome_names_the_bot_and_says_what_to_type(context, sandbox):
     assert abs(datetime.fromisoformat(stamp) - today) < timedelta(hours=1), stamp
 
 
+def every_click_reached_the_bot(page, latencies: list[float]) -> None:
+    """Each decision was sent to the sandbox and answered; a person rarely had to click twice."""
+    with (ARTIFACTS / "clicks.log").open("a") as log:
+        log.write(f"{len(latencies)} decisions, {actions_sent(page)} sent, {swallowed(page)} made twice\n")
+    assert actions_sent(page) >= len(latencies)
+    assert swallowed(page) <= len(latencies) // 20, f"{swallowed(page)} of {len(latencies)} clicks made twice"
+
+
 @pytest.mark.journey
 def test_a_two_player_game_is_played_to_the_end_in_the_page(context, sandbox):
     page = open_window(context, sandbox)
@@ -106,6 +117,7 @@ def test_a_two_player_game_is_played_to_the_end_in_the_page(context, sandbox):
     shot(page, "two-player-first-turn")
     latencies = play_to_end(page, rng, every=60, name="two-player")
     assert len(latencies) > 60
+    every_click_reached_the_bot(page, latencies)
     final = next(text for text in reversed(message_texts(page)) if "is over!" in text)
     assert "Aiko" in final and "Botan" in final
     assert newest_picture_shown(page) == 1600
@@ -124,6 +136,7 @@ def test_a_solo_game_is_played_to_the_end_in_the_page(context, sandbox):
     expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+.*solo"), timeout=15_000)
     latencies = play_to_end(page, random.Random(3), every=40, name="solo")
     assert latencies
+    every_click_reached_the_bot(page, latencies)
     assert "automa" in next(text for text in reversed(message_texts(page)) if "is over!" in text)
     assert newest_picture_shown(page) > 0
     shot(page, "solo-final")

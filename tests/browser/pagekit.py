@@ -353,7 +353,8 @@ def pick_from_menu(page: Page, control: Locator, rng: random.Random, pick: int |
 
 
 def menu_options(page: Page, control: Locator) -> Locator:
-    listbox = page.locator(f'[id="{control.get_attribute("aria-controls")}"]')
+    """The options of a menu (shown while it is open)."""
+    listbox = page.locator(f'[id="{control.get_attribute("aria-controls", timeout=5000)}"]')
     return listbox.locator("[role=option]")
 
 

@@ -3,13 +3,16 @@
 // For a new viewer the page draws every message again, and a picture takes its room only once it has loaded.
 // Meanwhile the browser keeps an older message in place, so the pictures loading above push the current turn
 // out of sight. Once the page has settled, this brings the message the preview points at (the bot's newest)
-// back into view, placed as the page places it when it opens.
+// back into view, placed as the page places it when it opens, and keeps it there while the pictures finish
+// loading, for a few seconds or until the person scrolls.
 
 const picker = document.getElementById("viewer-picker");
 const app = document.getElementById("preview-app");
 const timeline = document.getElementById("channel-timeline");
 const list = document.getElementById("channel-message-list");
-let switching = false;
+// For a few seconds after a switch, until the person scrolls or types, the current turn is kept in view.
+const FOLLOW_MS = 8000;
+let followUntil = 0;
 
 function currentMessage() {
   return (
@@ -18,12 +21,19 @@ function currentMessage() {
   );
 }
 
-function settle() {
-  if (!switching || app.getAttribute("aria-busy") !== "false") return;
+function follow() {
+  if (performance.now() > followUntil || app.getAttribute("aria-busy") !== "false") return;
   const target = currentMessage();
   // Between two viewers the page is briefly empty; wait for the new viewer's messages.
   if (!target) return;
-  switching = false;
+  bringIntoView(target);
+  // Pictures still loading take their room later and would push the turn out again: follow each as it loads.
+  for (const picture of list.querySelectorAll("img")) {
+    if (!picture.complete) picture.addEventListener("load", follow, { once: true });
+  }
+}
+
+function bringIntoView(target) {
   const view = timeline.getBoundingClientRect();
   const box = target.getBoundingClientRect();
   if (box.height > view.height || box.top < view.top) timeline.scrollTop += box.top - view.top;
@@ -32,7 +42,15 @@ function settle() {
 
 if (picker && app && timeline && list) {
   picker.addEventListener("change", () => {
-    switching = true;
+    followUntil = performance.now() + FOLLOW_MS;
   });
-  new MutationObserver(settle).observe(app, { attributes: true, attributeFilter: ["aria-busy"] });
+  const stop = () => {
+    followUntil = 0;
+  };
+  for (const kind of ["wheel", "touchmove", "keydown", "pointerdown"]) {
+    timeline.addEventListener(kind, stop, { passive: true });
+  }
+  new MutationObserver(follow).observe(app, { attributes: true, attributeFilter: ["aria-busy"] });
+  // The page may draw the new viewer's messages after it says it is ready.
+  new MutationObserver(follow).observe(list, { childList: true });
 }

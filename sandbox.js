@@ -10,8 +10,10 @@ const picker = document.getElementById("viewer-picker");
 const app = document.getElementById("preview-app");
 const timeline = document.getElementById("channel-timeline");
 const list = document.getElementById("channel-message-list");
-// For a few seconds after a switch, until the person scrolls or types, the current turn is kept in view.
+// For a few seconds once the new viewer's messages are drawn, until the person scrolls, clicks or types, the
+// current turn is kept in view.
 const FOLLOW_MS = 8000;
+let switched = false;
 let followUntil = 0;
 
 function currentMessage() {
@@ -22,10 +24,15 @@ function currentMessage() {
 }
 
 function follow() {
-  if (performance.now() > followUntil || app.getAttribute("aria-busy") !== "false") return;
+  if (app.getAttribute("aria-busy") !== "false") return;
   const target = currentMessage();
   // Between two viewers the page is briefly empty; wait for the new viewer's messages.
   if (!target) return;
+  if (switched) {
+    switched = false;
+    followUntil = performance.now() + FOLLOW_MS;
+  }
+  if (performance.now() > followUntil) return;
   bringIntoView(target);
   // Pictures still loading take their room later and would push the turn out again: follow each as it loads.
   for (const picture of list.querySelectorAll("img")) {
@@ -42,9 +49,10 @@ function bringIntoView(target) {
 
 if (picker && app && timeline && list) {
   picker.addEventListener("change", () => {
-    followUntil = performance.now() + FOLLOW_MS;
+    switched = true;
   });
   const stop = () => {
+    switched = false;
     followUntil = 0;
   };
   for (const kind of ["wheel", "touchmove", "keydown", "pointerdown"]) {
@@ -53,4 +61,6 @@ if (picker && app && timeline && list) {
   new MutationObserver(follow).observe(app, { attributes: true, attributeFilter: ["aria-busy"] });
   // The page may draw the new viewer's messages after it says it is ready.
   new MutationObserver(follow).observe(list, { childList: true });
+  // Anything that changes the messages' height (a picture taking its room) moves the turn: follow it too.
+  new ResizeObserver(follow).observe(list);
 }

@@ -34,10 +34,6 @@ function follow() {
   }
   if (performance.now() > followUntil) return;
   bringIntoView(target);
-  // Pictures still loading take their room later and would push the turn out again: follow each as it loads.
-  for (const picture of list.querySelectorAll("img")) {
-    if (!picture.complete) picture.addEventListener("load", follow, { once: true });
-  }
 }
 
 function bringIntoView(target) {
@@ -61,6 +57,6 @@ if (picker && app && timeline && list) {
   new MutationObserver(follow).observe(app, { attributes: true, attributeFilter: ["aria-busy"] });
   // The page may draw the new viewer's messages after it says it is ready.
   new MutationObserver(follow).observe(list, { childList: true });
-  // Anything that changes the messages' height (a picture taking its room) moves the turn: follow it too.
+  // Anything that changes the messages' height (a picture taking its room as it loads) moves the turn.
   new ResizeObserver(follow).observe(list);
 }

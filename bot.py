@@ -17,6 +17,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 import i18n
+from cogs.answering import AnswerFirstTree
 from cogs.community import Community, PageButton
 from cogs.components import DYNAMIC_ITEMS
 from cogs.tables import Tables, now
@@ -25,7 +26,7 @@ from storage import Store, StoreError
 
 log = logging.getLogger("kokeshi")
 
-EXTENSIONS = ("cogs.kokeshi", "cogs.timers")
+EXTENSIONS = ("cogs.kokeshi", "cogs.games", "cogs.timers", "cogs.watch")
 DEFAULT_DATABASE = "data/kokeshi.sqlite3"
 
 
@@ -107,6 +108,8 @@ class KokeshiBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=quiet,
+            # Every slash command is acknowledged before its callback runs (see cogs/answering.py).
+            tree_cls=AnswerFirstTree,
             **options,
         )
         self.db_path = db_path

@@ -18,6 +18,7 @@ from engine.vocab import N_
 from i18n import _, ngettext
 from storage import BoardRow, challenge_key
 
+from .answering import Answer, AnswersFirst
 from .narration import escape
 from .tables import UserError, challenge_day
 
@@ -43,8 +44,10 @@ def utcnow() -> dt.datetime:
     return discord.utils.utcnow()
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
+class PageButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
     """Previous / next page of a leaderboard; works after a restart like every other button."""
+
+    answer = Answer.UPDATE  # the page is redrawn in place
 
     def __init__(self, scope: str, board: str, key: str, page: int, label: str, disabled: bool = False) -> None:
         super().__init__(
@@ -129,14 +132,12 @@ class Community:
     async def show_page(
         self, interaction: discord.Interaction, scope: str, board: str, key: str, page: int, *, edit: bool = False
     ) -> None:
+        # Already acknowledged (see `answering`): a board read on a busy database never runs into Discord's 3 s.
         mentions = discord.AllowedMentions.none()
-        if edit:
-            embed, view = await self.page_content(interaction.user.id, scope, board, key, page)
-            await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=mentions)
-            return
-        # Acknowledge first: a board read on a busy database must not run into Discord's 3 s answer limit.
-        await interaction.response.defer(ephemeral=True, thinking=True)
         embed, view = await self.page_content(interaction.user.id, scope, board, key, page)
+        if edit:
+            await interaction.edit_original_response(embed=embed, view=view, allowed_mentions=mentions)
+            return
         await interaction.followup.send(embed=embed, view=view, ephemeral=True, allowed_mentions=mentions)
 
     async def leaderboard(self, interaction: discord.Interaction, scope: str, board: str) -> None:
@@ -149,7 +150,6 @@ class Community:
     # ------------------------------------------------------------------ stats
 
     async def stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.store.stats(user.id)
         server = await self.store.rating(f"guild:{interaction.guild_id}", user.id)
         world = await self.store.rating("global", user.id)

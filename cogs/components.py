@@ -11,6 +11,9 @@ from engine import Option, Prompt, vocab
 from engine.vocab import N_
 from i18n import _
 
+from .answering import Answer, AnswersFirst
+from .limits import BUTTON_LABEL, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
+
 if TYPE_CHECKING:
     from .tables import Tables
 
@@ -42,13 +45,15 @@ ACTION_TEMPLATE = r"kk:a:(?P<game>\d+):(?P<version>\d+):(?P<action>[a-z0-9:]+)"
 LOBBY_TEMPLATE = r"kk:l:(?P<game>\d+):(?P<op>join|leave|start|cancel)"
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TEMPLATE):
-    """One answer to the game's prompt."""
+class ActionButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TEMPLATE):
+    """One answer to the game's prompt; the click is acknowledged at once, the thread then shows the move."""
+
+    answer = Answer.UPDATE
 
     def __init__(self, game_id: int, version: int, option: Option, style: discord.ButtonStyle | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=vocab.label(option)[:80],
+                label=shorten(vocab.label(option), BUTTON_LABEL),
                 style=style or discord.ButtonStyle.primary,
                 emoji=option_emoji(option.id),
                 custom_id=f"kk:a:{game_id}:{version}:{option.id}",
@@ -69,7 +74,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
         await _tables(interaction).on_action(interaction, self.game_id, self.version, self.action)
 
 
-class _GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"(?!)"):  # a base: matches nothing
+class _GameSelect(AnswersFirst, discord.ui.DynamicItem[discord.ui.Select], template=r"(?!)"):  # a base: matches nothing
     """A menu whose custom_id carries the game and its version; subclasses say what a choice does."""
 
     game_id: int
@@ -86,13 +91,17 @@ class _GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"(?!)"): 
 class ActionSelect(_GameSelect, template=r"kk:s:(?P<game>\d+):(?P<version>\d+)"):
     """A menu of answers when there are more than fit as buttons."""
 
+    answer = Answer.UPDATE
+
     def __init__(self, game_id: int, version: int, options: list[Option], placeholder: str) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=f"kk:s:{game_id}:{version}",
-                placeholder=placeholder[:150],
+                placeholder=shorten(placeholder, SELECT_PLACEHOLDER),
                 options=[
-                    discord.SelectOption(label=vocab.label(o)[:100], value=o.id, emoji=option_emoji(o.id))
+                    discord.SelectOption(
+                        label=shorten(vocab.label(o), SELECT_OPTION), value=o.id, emoji=option_emoji(o.id)
+                    )
                     for o in options[:MAX_SELECT]
                 ],
             )
@@ -112,7 +121,10 @@ class TileSelect(_GameSelect, template=r"kk:t:(?P<game>\d+):(?P<version>\d+)"):
             discord.ui.Select(
                 custom_id=f"kk:t:{game_id}:{version}",
                 placeholder=_("Choose a tile to place"),
-                options=[discord.SelectOption(label=label[:100], value=tile) for tile, label in tiles[:MAX_SELECT]],
+                options=[
+                    discord.SelectOption(label=shorten(label, SELECT_OPTION), value=tile)
+                    for tile, label in tiles[:MAX_SELECT]
+                ],
             )
         )
         self.game_id = game_id
@@ -122,7 +134,7 @@ class TileSelect(_GameSelect, template=r"kk:t:(?P<game>\d+):(?P<version>\d+)"):
         await _tables(interaction).on_tile_chosen(interaction, self.game_id, self.version, self.item.values[0])
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMPLATE):
+class LobbyButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMPLATE):
     """Join, Leave, Start and Cancel on a lobby message."""
 
     # Labels are looked up in the current language when a button is made (the lobby's: the game's language).

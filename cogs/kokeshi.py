@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -21,7 +20,9 @@ from engine.vocab import N_
 from i18n import _
 from storage import GameNotFound, GameRecord
 
-from .components import QUESTIONS, tile_choices
+from .answering import Answer, answered
+from .components import QUESTIONS
+from .limits import CHOICE_NAME, MAX_CHOICES, shorten
 from .narration import escape, quote, speaking
 from .tables import Tables, UserError, duration, fit_lines, now, side_name
 
@@ -58,17 +59,18 @@ def help_text() -> str:
         "collect happiness points. Every game lives in its own thread; every choice is a button.\n\n"
         "**Start** `/kokeshi new` opens a lobby (2–4 seats, board side, turn timer, AI players, language) · "
         "`/kokeshi solo` plays against the automa · `join` `leave` `start` `cancel` manage a lobby.\n"
-        "**Play** press the buttons in the game's thread, or use `/kokeshi play` (any decision), `advance`, `place` · "
-        "`undo` takes back your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to "
-        "the AI.\n"
-        "**Look** `board` shows a workshop large · `table` the whole table · `status` your games and whose turn it "
+        "**Play** press the buttons in the game's thread, or use `/kokeshi play` and start typing: it lists every "
+        "choice you have (kokeshi to advance, tiles to place) · `hint` what the hard AI would do · `undo` takes back "
+        "your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to the AI.\n"
+        "**Look** `table` the whole table (`player:` one workshop, large) · `status` your games and whose turn it "
         "is · `log` the last moves · `rules` every tile · `leaderboard` wins, ratings, best scores and challenges · "
         "`stats` a player's record.\n"
         "**Challenges** `/kokeshi daily` — the same solo game for everyone today (UTC); `/kokeshi weekly` — this "
         "week's, on the advanced side. Your first attempt is ranked; later ones are practice.\n"
         "**Reminders** you get reminded when half the turn timer is gone and again at 90%; when it runs out the AI "
         "plays that turn, and after 3 in a row it keeps your seat. `/kokeshi notify on` also sends you a DM when "
-        "it's your turn."
+        "it's your turn.\n"
+        "**Server** admins: `/games settings limits` and `/games settings daily-channel`."
     )
 
 
@@ -83,16 +85,6 @@ def rules_text() -> str:
         "counts the turns in which a player takes no tile from the offer, and at {turns} per player the end comes "
         "the same way."
     ).format(turns=IDLE_TURNS)
-
-
-def _expect(prompt: Prompt, kinds: tuple[str, ...]) -> None:
-    """Refuse a play command that does not answer the current kind of decision."""
-    if prompt.kind not in kinds:
-        raise UserError(
-            _("Right now: {question}. Use the buttons in the game's thread.").format(
-                question=QUESTIONS[prompt.kind].lower()
-            )
-        )
 
 
 STATUSES = {
@@ -168,12 +160,12 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                         number=game_id
                     )
                 )
-            return record
+            return await self._resumed(interaction, record)
         channel = interaction.channel
         if isinstance(channel, discord.Thread):
             record = await self.store.game_by_thread(channel.id)
             if record is not None:
-                return record
+                return await self._resumed(interaction, record)
             channel_id = channel.parent_id
         else:
             channel_id = channel.id if channel else None
@@ -190,14 +182,21 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 done = await self.store.games_for_user(interaction.user.id, ("finished",))
                 done = [g for g in done if g.guild_id == interaction.guild_id and g.channel_id == channel_id]
                 if done:
-                    return done[-1]
+                    return done[-1]  # finished: nothing to resume
             found = here or found
             if not found:
                 raise UserError(_("You are not in a game here. `/kokeshi new` or `/kokeshi solo` starts one."))
         if len(found) > 1:
             listed = ", ".join(f"#{g.id}" for g in found[:10])
             raise UserError(_("Several games match ({games}): choose one with the `game` option.").format(games=listed))
-        return found[0]
+        return await self._resumed(interaction, found[0])
+
+    async def _resumed(self, interaction: discord.Interaction, record: GameRecord) -> GameRecord:
+        """A command about a game whose posts Discord refuses tries it again now (and can move a game whose
+        channel was deleted to this one); autocomplete only looks."""
+        if interaction.type is not discord.InteractionType.application_command:
+            return record
+        return await self.tables.reach.resume(interaction, record)
 
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
         games = [g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == interaction.guild_id]
@@ -215,21 +214,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                     side=side_name(g.side),
                 )
                 if current in str(g.id) or current.lower() in label.lower():
-                    choices.append(Choice(name=label[:100], value=g.id))
-        return choices[:25]
-
-    async def _prompt_for(self, interaction: discord.Interaction, kinds: tuple[str, ...]) -> Prompt | None:
-        """The caller's current prompt if it is one of these kinds (for autocomplete), else None."""
-        try:
-            record = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
-            game, _version = await self.store.load_game(record.id)
-        except Exception:
-            return None
-        prompt = game.prompt
-        seat = record.seat_of(interaction.user.id)
-        if prompt is None or seat is None or prompt.player != seat.name or prompt.kind not in kinds:
-            return None
-        return prompt
+                    choices.append(Choice(name=shorten(label, CHOICE_NAME), value=g.id))
+        return choices[:MAX_CHOICES]
 
     # ------------------------------------------------------------------ lobby commands
 
@@ -308,85 +294,10 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     # ------------------------------------------------------------------ playing by command
 
-    async def _play(self, interaction: discord.Interaction, game: int | None, choose: Callable[[Prompt], str]) -> None:
-        async def run() -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            record = await self.resolve(interaction, game)
-            record, seat_name, state, version = await self.tables.check_turn(interaction, record.id)
-            action = choose(state.prompt)
-            if action not in state.legal_actions():
-                raise UserError(
-                    _("That is not possible now. {question}: use the buttons.").format(
-                        question=QUESTIONS[state.prompt.kind]
-                    )
-                )
-            if not await self.tables.play(interaction, record, seat_name, version, action):
-                await interaction.followup.send(_("Done."), ephemeral=True)
-
-        await self.tables.guard(interaction, game, run())
-
-    @app_commands.command(name="advance", description="Advance one of your kokeshi")
-    @app_commands.describe(kokeshi="Which kokeshi")
-    async def advance(self, interaction: discord.Interaction, kokeshi: str, game: int | None = None) -> None:
-        def choose(prompt: Prompt) -> str:
-            _expect(prompt, ("advance", "kokeshi"))
-            return f"{prompt.kind}:{kokeshi}"
-
-        await self._play(interaction, game, choose)
-
-    @advance.autocomplete("kokeshi")
-    async def advance_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        prompt = await self._prompt_for(interaction, ("advance", "kokeshi"))
-        if prompt is None:
-            return []
-        with i18n.using(interaction.locale):
-            return [
-                Choice(name=vocab.label(o)[:100], value=o.id.split(":")[1])
-                for o in prompt.options
-                if current.lower() in o.id.lower() or current.lower() in vocab.label(o).lower()
-            ][:25]
-
-    @app_commands.command(name="place", description="Place a tile you bought on a track")
-    @app_commands.describe(tile="The tile", track="The track (kokeshi)")
-    async def place(self, interaction: discord.Interaction, tile: str, track: str, game: int | None = None) -> None:
-        def choose(prompt: Prompt) -> str:
-            _expect(prompt, ("place", "setup"))
-            return f"place:{tile}:{track}"
-
-        await self._play(interaction, game, choose)
-
-    @place.autocomplete("tile")
-    async def tile_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        prompt = await self._prompt_for(interaction, ("place", "setup"))
-        if prompt is None:
-            return []
-        with i18n.using(interaction.locale):
-            return [
-                Choice(name=label[:100], value=t)
-                for t, label in tile_choices(prompt)
-                if current.lower() in label.lower() + t
-            ][:25]
-
-    @place.autocomplete("track")
-    async def track_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        prompt = await self._prompt_for(interaction, ("place", "setup"))
-        if prompt is None:
-            return []  # like the other autocompletes: nothing to offer a player who is not placing now
-        tile = getattr(interaction.namespace, "tile", None)
-        tracks = []
-        for o in prompt.options:
-            _kind, t, k = o.id.split(":")
-            if (tile is None or t == tile) and k not in tracks:
-                tracks.append(k)
-        with i18n.using(interaction.locale):
-            named = [(vocab.kokeshi(k), k) for k in tracks]
-        return [Choice(name=name, value=k) for name, k in named if current.lower() in name.lower()][:25]
-
     @app_commands.command(name="play", description="Make your current decision: pick one of your choices")
     @app_commands.describe(choice="Start typing: your choices right now")
     async def play(self, interaction: discord.Interaction, choice: str, game: int | None = None) -> None:
         async def run() -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
             record = await self.resolve(interaction, game)
             record, seat_name, state, current = await self.tables.check_turn(interaction, record.id)
             version, action = _chosen(choice, state.prompt, current)
@@ -400,7 +311,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                     _(
                         "{choice} is not one of your choices now. {question}: start typing in `choice` and pick from "
                         "the list, or use the buttons in the game's thread."
-                    ).format(choice=quote(choice), question=QUESTIONS[state.prompt.kind])
+                    ).format(choice=quote(action), question=QUESTIONS[state.prompt.kind])
                 )
             if not await self.tables.play(interaction, record, seat_name, version, action):
                 await interaction.followup.send(_("Done."), ephemeral=True)
@@ -418,19 +329,18 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         seat = record.seat_of(interaction.user.id)
         if prompt is None or seat is None or seat.ai or prompt.player != seat.name:
             return []
-        typed = current.lower().strip()
+        typed = " ".join(current.lower().split())
         with i18n.using(interaction.locale):
             labels = [(o, vocab.label(o)) for o in prompt.options]
-        return [
-            Choice(name=label[:100], value=f"{version}:{o.id}"[:100])
-            for o, label in labels
-            if typed in label.lower() or typed in o.id
-        ][:25]
+        # The choices that say what was typed, as written ("samurai track"); failing that, those with all its words.
+        found = [(o, label) for o, label in labels if typed in f"{label.lower()} {o.id}"] or [
+            (o, label) for o, label in labels if all(w in f"{label.lower()} {o.id}" for w in typed.split())
+        ]
+        return [Choice(name=shorten(label, CHOICE_NAME), value=f"{version}:{o.id}") for o, label in found][:MAX_CHOICES]
 
     @app_commands.command(name="hint", description="Privately: what the hard AI would choose now, and why")
     async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
             await self.tables.hint(interaction, await self.resolve(interaction, game))
 
         await self.tables.guard(interaction, game, run())
@@ -438,7 +348,6 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="undo", description="Take back your last choice of this turn")
     async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
             record = await self.resolve(interaction, game)
             seat = record.seat_of(interaction.user.id)
             if seat is None:
@@ -459,7 +368,6 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="resign", description="Leave a game in progress: the AI takes your seat")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
             record = await self.resolve(interaction, game)
             seat = record.seat_of(interaction.user.id)
             if seat is None:
@@ -485,26 +393,29 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     # ------------------------------------------------------------------ looking
 
-    @app_commands.command(name="board", description="Show one player's workshop board, large")
-    @app_commands.describe(player="Whose board (default: yours)")
-    async def board(self, interaction: discord.Interaction, player: str | None = None, game: int | None = None) -> None:
+    @app_commands.command(name="table", description="The whole table, every board at once, or one workshop large")
+    @app_commands.describe(player="One player's workshop board, large (default: the whole table)")
+    async def table(self, interaction: discord.Interaction, player: str | None = None, game: int | None = None) -> None:
         async def run() -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
             record = await self.resolve(interaction, game)
             state, _version = await self.store.load_game(record.id)
-            names = state.players
             if player is None:
-                seat = record.seat_of(interaction.user.id)
-                name = seat.name if seat else (state.prompt.player if state.prompt else names[0])
-            else:
-                matches = [n for n in names if n.lower() == player.lower()]
-                if not matches:
-                    raise UserError(
-                        _("No player called {player} in game #{number}: {players}.").format(
-                            player=quote(player), number=record.id, players=", ".join(map(escape, names))
-                        )
+                picture = await asyncio.to_thread(render.table, state.view())
+                await interaction.followup.send(
+                    _("The table of Kokeshi #{number}").format(number=record.id),
+                    file=discord.File(io.BytesIO(picture), filename=render.filename(f"kokeshi-{record.id}-table")),
+                    ephemeral=True,
+                )
+                return
+            names = state.players
+            matches = [n for n in names if n.lower() == player.lower()]
+            if not matches:
+                raise UserError(
+                    _("No player called {player} in game #{number}: {players}.").format(
+                        player=quote(player), number=record.id, players=", ".join(map(escape, names))
                     )
-                name = matches[0]
+                )
+            name = matches[0]
             picture = await asyncio.to_thread(render.board, state.view(), name)
             await interaction.followup.send(
                 _("{player}'s workshop in Kokeshi #{number}").format(
@@ -516,29 +427,19 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
         await self.tables.guard(interaction, game, run())
 
-    @board.autocomplete("player")
+    @table.autocomplete("player")
     async def player_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         try:
             record = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
             state, _version = await self.store.load_game(record.id)
         except Exception:
             return []
-        return [Choice(name=n, value=n) for n in state.players if current.lower() in n.lower()][:25]
-
-    @app_commands.command(name="table", description="The whole table, every board at once (a large picture)")
-    async def table(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        async def run() -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            record = await self.resolve(interaction, game)
-            state, _version = await self.store.load_game(record.id)
-            picture = await asyncio.to_thread(render.table, state.view())
-            await interaction.followup.send(
-                _("The table of Kokeshi #{number}").format(number=record.id),
-                file=discord.File(io.BytesIO(picture), filename=render.filename(f"kokeshi-{record.id}-table")),
-                ephemeral=True,
-            )
-
-        await self.tables.guard(interaction, game, run())
+        with i18n.using(interaction.locale):
+            return [
+                Choice(name=shorten(vocab.seat_name(n), CHOICE_NAME), value=n)
+                for n in state.players
+                if current.lower() in n.lower()
+            ][:MAX_CHOICES]
 
     @app_commands.command(name="status", description="Your games, whose turn it is and the scores")
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -576,7 +477,13 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             turn = _("**your turn**")
         else:
             turn = _("{player}'s turn").format(player=escape(vocab.seat_name(prompt.player)))
-        return _("• {game}: {round}, {turn}").format(game=where, round=vocab.round_name(state.round_number), turn=turn)
+        line = _("• {game}: {round}, {turn}").format(game=where, round=vocab.round_name(state.round_number), turn=turn)
+        reach = await self.store.reach(record.id)
+        if reach is not None and reach.unreachable_at is not None:
+            line += " — " + _(
+                "⚠️ paused: I cannot post in its thread (`/kokeshi status game:{number}` says why)"
+            ).format(number=record.id)
+        return line
 
     async def _status_text(self, record: GameRecord) -> str:
         if record.status == "lobby":
@@ -604,6 +511,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 )
         else:
             lines.append(_("The game is over."))
+        reach = await self.store.reach(record.id)
+        if reach is not None and record.status == "active":
+            lines.append(self.tables.reach.stuck_text(record, reach))
         for name in state.ranking():
             total = scores[name].total
             lines.append(
@@ -643,7 +553,6 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="rules", description="Every tile and what it does")
     async def rules(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
             picture = await asyncio.to_thread(render.glossary)
             await interaction.followup.send(
                 rules_text(),
@@ -682,28 +591,13 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def weekly(self, interaction: discord.Interaction) -> None:
         await self.tables.guard(interaction, None, self.bot.community.challenge(interaction, "weekly"))
 
-    settings = app_commands.Group(name="settings", description="Server settings (admins)")
-
-    @settings.command(name="limits", description="How many open games a person and a channel may have")
-    @app_commands.describe(
-        per_user="Open games (lobbies and games in progress) one person may be in; default 5",
-        per_channel="Open games one channel may hold; default 20",
-    )
-    async def limits(
-        self, interaction: discord.Interaction, per_user: int | None = None, per_channel: int | None = None
-    ) -> None:
-        await self.tables.guard(interaction, None, self.tables.set_limits(interaction, per_user, per_channel))
-
-    @settings.command(name="daily-channel", description="Post each day's daily challenge results in a channel")
-    @app_commands.describe(channel="Where to post (leave empty to stop posting)")
-    async def daily_channel(self, interaction: discord.Interaction, channel: discord.TextChannel | None = None):
-        await self.tables.guard(interaction, None, self.bot.community.set_daily_channel(interaction, channel))
-
     @app_commands.command(name="notify", description="Get a DM when it's your turn")
     @app_commands.choices(setting=[Choice(name="on", value="on"), Choice(name="off", value="off")])
     async def notify(self, interaction: discord.Interaction, setting: str) -> None:
         async def run() -> None:
             await self.store.set_user_setting(interaction.user.id, "notify", setting)
+            # Their own choice now: no need to tell them about DMs that were refused before.
+            await self.store.set_user_setting(interaction.user.id, "dm_closed", None)
             # The DMs speak the language the player asked in.
             await self.store.set_user_setting(interaction.user.id, "language", i18n.resolve(interaction.locale))
             if setting == "on":
@@ -714,14 +608,17 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
         await self.tables.guard(interaction, None, run())
 
-    @app_commands.command(name="help", description="How to play Kokeshi here")
+    # Answered at once, from memory: nothing slow comes before this reply.
+    @app_commands.command(name="help", description="How to play Kokeshi here", extras={"answer": Answer.SELF})
     async def help(self, interaction: discord.Interaction) -> None:
         with i18n.using(interaction.locale):
             await self.tables.tell(interaction, help_text())
+        answered(interaction)
 
-    # The `game` option of every command gets the same autocomplete.
-    for _command in (join, leave, start, cancel, advance, place, undo, resign, board, status, log_):
-        _command.autocomplete("game")(game_autocomplete)
+    # Every command with a `game` option offers the caller's games there, with the one autocomplete.
+    for _command in [c for c in list(locals().values()) if isinstance(c, app_commands.Command)]:
+        if any(p.name == "game" for p in _command.parameters):
+            _command.autocomplete("game")(game_autocomplete)
     del _command
 
 

@@ -21,6 +21,7 @@ from i18n import _
 from storage import GameRecord, LoggedAction, TurnPosts
 
 from .components import QUESTIONS, prompt_view
+from .limits import MESSAGE, shorten
 from .narration import narrate, since_last_turn, speaking, split_turns, turn_line, turn_record
 
 if TYPE_CHECKING:
@@ -29,8 +30,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# After a failed post the thread is tried again this much later (and at every start of the bot).
-RETRY_SECONDS = 60.0
 NO_PINGS = discord.AllowedMentions.none()
 
 
@@ -65,13 +64,18 @@ class Poster:
         self._locks[game_id] = (lock, users + 1)
         try:
             async with lock:
+                record = await self.store.get_game(game_id)
+                reach = self.tables.reach
+                if reach.paused(record):
+                    return True  # the bot is not in that server: nothing is sent there until it is back
                 # Everything the thread shows (words, buttons, pictures) speaks the game's language.
-                with speaking(await self.store.get_game(game_id)):
+                with speaking(record):
                     shown = await self._show(game_id)
-                if not shown:
-                    version = (await self.store.get_game(game_id)).version
-                    await self.store.set_timer(game_id, "repost", self.tables.clock() + RETRY_SECONDS, version)
-                    self.tables.bot.wake_timers()
+                if shown:
+                    await reach.succeeded(record)
+                else:
+                    # Tried again later, later each time (never on a fixed clock); see `refusals`.
+                    await reach.failed(await self.store.get_game(game_id))
                 return shown
         finally:
             lock, users = self._locks[game_id]
@@ -214,6 +218,6 @@ class Poster:
                 log.info("game %d: the old prompt keeps its buttons (%s); they answer 'out of date'", record.id, exc)
 
 
-def _fit(text: str, limit: int = 2000) -> str:
+def _fit(text: str, limit: int = MESSAGE) -> str:
     """Discord's message limit; the start (the ping and the question) matters most."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text, limit)

@@ -21,8 +21,11 @@ from i18n import _, format_number, ngettext, pgettext
 from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, TurnPosts, ai_level_key
 
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
+from .limits import THREAD_NAME, shorten
 from .narration import escape, game_language, speaking
 from .posting import Poster, pinging, turn_key
+from .reach import Reach
+from .refusals import CANNOT_DM, UNKNOWN_CHANNEL, Refusal
 from .thinking import DEFAULT_LEVEL, HINT_LEVEL, Thinker
 
 if TYPE_CHECKING:
@@ -181,6 +184,10 @@ class Tables:
     def __init__(self, bot: KokeshiBot) -> None:
         self.bot = bot
         self.poster = Poster(self)
+        # Every refusal of Discord's, the back-off of games it refuses, and the servers the bot left.
+        self.reach = Reach(self)
+        # DM channels opened so far (user id → channel id): a DM costs one request, not a user fetch as well.
+        self._dm_channels: dict[int, int] = {}
         # Threads Discord says are gone; a game whose thread is here gets a new one.
         self.lost: set[int] = set()
         # One timer at a time per game, so a deadline fired twice at once plays the turn once.
@@ -204,13 +211,16 @@ class Tables:
 
     @staticmethod
     async def tell(interaction: discord.Interaction, text: str, **kwargs) -> None:
-        """A private reply, whether or not the interaction was already acknowledged; never over Discord's limit."""
-        if len(text) > MESSAGE_LIMIT:
-            text = text[: MESSAGE_LIMIT - 1] + "…"
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, **kwargs)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, **kwargs)
+        """A private reply, whether or not the interaction was already acknowledged; never over Discord's limit.
+        An interaction Discord no longer knows (answered too late, or its 15 minutes are over) gets none."""
+        text = shorten(text, MESSAGE_LIMIT)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True, **kwargs)
+            else:
+                await interaction.response.send_message(text, ephemeral=True, **kwargs)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.info("a private reply to user %s was lost: %s", interaction.user.id, exc)
 
     async def guard(self, interaction: discord.Interaction, game_id: int | None, coro) -> None:
         """Run a handler in the user's language; user mistakes become private replies, surprises an apology and a
@@ -218,6 +228,7 @@ class Tables:
         with i18n.using(interaction.locale):
             try:
                 await coro
+                await self.dm_notice(interaction)
             except UserError as exc:
                 await self.tell(interaction, str(exc))
             except GameStateError as exc:
@@ -284,7 +295,7 @@ class Tables:
         )
 
     async def thread_of(self, record: GameRecord) -> discord.abc.Messageable | None:
-        """The game's thread (or its channel), if Discord still has it."""
+        """The game's thread (or its channel), if Discord still has it and lets the bot see it."""
         channel_id = record.thread_id or record.channel_id
         if channel_id is None or channel_id in self.lost:
             return None
@@ -292,10 +303,11 @@ class Tables:
         if channel is None:
             try:
                 channel = await self.bot.fetch_channel(channel_id)
-            except discord.NotFound:
-                self.lost.add(channel_id)
-                return None
-            except discord.HTTPException:
+            except discord.HTTPException as exc:
+                # 404: deleted, a new thread takes its place. 403 (Missing Access): the bot may no longer see it,
+                # which is not the same; the game backs off until it may.
+                if self.reach.note(record.id, exc) is Refusal.GONE:
+                    self.lost.add(channel_id)
                 return None
         return channel  # type: ignore[return-value]
 
@@ -306,6 +318,8 @@ class Tables:
             return channel
         parent = self.bot.get_channel(record.channel_id) if record.channel_id else None
         if parent is None:
+            # The channel the game was opened in is gone too: nowhere to open a thread until someone moves it.
+            self.reach.note_code(record.id, 404, UNKNOWN_CHANNEL)
             return None
         with speaking(record):
             text = _("The thread of Kokeshi #{number} was deleted, so the game goes on in a new one. Nothing was lost.")
@@ -315,8 +329,9 @@ class Tables:
                 text.format(number=record.id),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            thread = await note.create_thread(name=name, auto_archive_duration=10080)
+            thread = await note.create_thread(name=shorten(name, THREAD_NAME), auto_archive_duration=10080)
         except discord.HTTPException as exc:
+            self.reach.note(record.id, exc)
             log.warning("game %d: could not open a new thread: %s", record.id, exc)
             return None
         log.info("game %d: its thread was deleted; continuing in %d", record.id, thread.id)
@@ -366,6 +381,8 @@ class Tables:
         return embed
 
     async def refresh_lobby(self, record: GameRecord) -> None:
+        if self.reach.paused(record):
+            return
         await self.load_levels(record)
         found = await self.store.get_message(record.id, "lobby")
         if found is None:
@@ -382,6 +399,7 @@ class Tables:
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as exc:
+            self.reach.note(None, exc)
             log.warning("game %d: could not update the lobby message: %s", record.id, exc)
 
     def check_channel(self, interaction: discord.Interaction) -> discord.TextChannel:
@@ -539,17 +557,21 @@ class Tables:
         await self._open_thread(interaction, game_id, text, start=True)
 
     async def _open_thread(self, interaction: discord.Interaction, game_id: int, text: str | None, *, start: bool):
-        """Post the game's message (a lobby, or an announcement), open its thread, and start it if asked."""
+        """Post the game's message in the channel (a lobby, or an announcement), open its thread, and start it if
+        asked. The command was acknowledged privately, so a refusal stays private; the game's message is the
+        bot's own, for everyone."""
         record = await self.store.get_game(game_id)
         await self.load_levels(record)
+        channel = interaction.channel
         try:
             if text is None:
                 with speaking(record):
                     view = lobby_view(game_id)
-                await interaction.response.send_message(embed=self.lobby_embed(record), view=view)
+                message = await channel.send(  # type: ignore[union-attr]
+                    embed=self.lobby_embed(record), view=view, allowed_mentions=discord.AllowedMentions.none()
+                )
             else:
-                await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
-            message = await interaction.original_response()
+                message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())  # type: ignore[union-attr]
         except discord.HTTPException as exc:
             # Nobody could see or join it: no lobby, rather than an invisible one.
             log.warning("game %d: Discord refused its first message (%s); cancelled", game_id, exc)
@@ -564,15 +586,24 @@ class Tables:
             name = _("Kokeshi #{number} — {player} (solo)") if record.solo else _("Kokeshi #{number} — {player}")
             name = name.format(number=game_id, player=interaction.user.display_name)
         try:
-            thread = await message.create_thread(name=name[:100], auto_archive_duration=10080)
+            thread = await message.create_thread(name=shorten(name, THREAD_NAME), auto_archive_duration=10080)
         except discord.HTTPException as exc:
             await self.store.cancel_game(game_id)
+            await self.refresh_lobby(await self.store.get_game(game_id))
             raise UserError(
                 _("I could not create the game's thread here ({reason}).").format(reason=exc.text or exc)
             ) from None
         await self.store.set_thread(game_id, thread.id)
         if start:
             await self.start(interaction, await self.store.get_game(game_id))
+            return
+        await self.tell(
+            interaction,
+            _(
+                "Kokeshi #{number} is open: {lobby}. The others join with its Join button; you press Start when "
+                "everyone is seated."
+            ).format(number=game_id, lobby=message.jump_url),
+        )
 
     async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         async def run() -> None:
@@ -607,18 +638,19 @@ class Tables:
             )
         await self.check_limits(interaction, None)
         record = await self.store.add_seat(record.id, interaction.user.id, interaction.user.display_name)
+        # The lobby shows the seat whatever becomes of the private reply.
+        await self.refresh_lobby(record)
         await self.tell(
             interaction,
             _("You joined Kokeshi #{number}. Seats: {seated}/{seats}.").format(
                 number=record.id, seated=len(record.seats), seats=record.players
             ),
         )
-        await self.refresh_lobby(record)
 
     async def leave(self, interaction: discord.Interaction, record: GameRecord) -> None:
         record = await self.store.remove_seat(record.id, interaction.user.id)
-        await self.tell(interaction, _("You left Kokeshi #{number}.").format(number=record.id))
         await self.refresh_lobby(record)
+        await self.tell(interaction, _("You left Kokeshi #{number}.").format(number=record.id))
 
     def may_manage(self, interaction: discord.Interaction, record: GameRecord) -> bool:
         if interaction.user.id == record.host_id:
@@ -631,9 +663,9 @@ class Tables:
         if not self.may_manage(interaction, record):
             raise UserError(_("Only the host (or someone with Manage Threads) can cancel this game."))
         record = await self.store.cancel_game(record.id)
-        await self.tell(interaction, _("Kokeshi #{number} is cancelled.").format(number=record.id))
         await self.refresh_lobby(record)
         await self.store.clear_timers(record.id)
+        await self.tell(interaction, _("Kokeshi #{number} is cancelled.").format(number=record.id))
         thread = await self.thread_of(record)
         if thread is not None and record.thread_id:
             with speaking(record):
@@ -685,7 +717,6 @@ class Tables:
         await self.guard(interaction, game_id, self._on_action(interaction, game_id, version, action))
 
     async def _on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
-        await interaction.response.defer()
         record, seat_name, game, current = await self.check_turn(interaction, game_id)
         if version != current:
             await self.send_current_prompt(interaction, record, game, current, _("This prompt is out of date."))
@@ -694,7 +725,6 @@ class Tables:
 
     async def on_tile_chosen(self, interaction: discord.Interaction, game_id: int, version: int, tile: str) -> None:
         async def run() -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
             record, _seat, game, current = await self.check_turn(interaction, game_id)
             if version != current:
                 await self.send_current_prompt(interaction, record, game, current, _("This prompt is out of date."))
@@ -830,6 +860,8 @@ class Tables:
             guild = record.guild_id
             if shards is not None and guild is not None and (guild >> 22) % shards[0] not in shards[1]:
                 continue
+            if self.reach.paused(record):
+                continue
             try:
                 game, _ = await self.store.load_game(record.id)
                 seat = record.seat_named(game.prompt.player) if game.prompt else None
@@ -866,16 +898,42 @@ class Tables:
     # ------------------------------------------------------------------ showing the game
 
     async def send(self, record: GameRecord, channel, content: str, **kwargs) -> discord.Message | None:
-        """Post in the game's thread; None when Discord refused (the game itself is saved either way)."""
+        """Post in the game's thread; None when Discord refused (the game itself is saved either way). A thread
+        that went to sleep (archived) is woken and the post made again; every refusal is noted for the game."""
+        if self.reach.paused(record):
+            return None
+        if getattr(channel, "archived", False) and not await self._wake(record, channel):
+            return None
+        # A file is used up by a request: keep its bytes in case the post is made again.
+        file = kwargs.get("file")
+        picture = (file.filename, file.fp.getvalue()) if file is not None and isinstance(file.fp, io.BytesIO) else None
+        for attempt in range(2):
+            try:
+                return await channel.send(content, **kwargs)
+            except discord.HTTPException as exc:
+                kind = self.reach.note(record.id, exc)
+                if kind is Refusal.GONE:
+                    self.lost.add(channel.id)
+                    log.warning("game %d: its thread %s is gone", record.id, getattr(channel, "id", "?"))
+                    return None
+                if kind is Refusal.ARCHIVED and attempt == 0 and await self._wake(record, channel):
+                    if picture is not None:
+                        kwargs["file"] = discord.File(io.BytesIO(picture[1]), filename=picture[0])
+                    continue
+                log.warning("game %d: could not post in %s: %s", record.id, getattr(channel, "id", "?"), exc)
+                return None
+        return None
+
+    async def _wake(self, record: GameRecord, channel) -> bool:
+        """Unarchive the game's thread (it falls asleep after a week without posts); False if Discord refuses."""
+        if not isinstance(channel, discord.Thread):
+            return False
         try:
-            return await channel.send(content, **kwargs)
-        except discord.NotFound:
-            self.lost.add(channel.id)
-            log.warning("game %d: its thread %s is gone", record.id, getattr(channel, "id", "?"))
-            return None
+            await channel.edit(archived=False)
         except discord.HTTPException as exc:
-            log.warning("game %d: could not post in %s: %s", record.id, getattr(channel, "id", "?"), exc)
-            return None
+            self.reach.note(record.id, exc)
+            return False
+        return True
 
     async def post_final(self, record: GameRecord, game: Game, channel) -> bool:
         scores = game.scores()
@@ -926,11 +984,41 @@ class Tables:
         language = await self.store.user_setting(user_id, "language")
         with i18n.using(language or game_language(record)):
             text = _("Your turn in Kokeshi #{number}: {link}").format(number=record.id, link=message.jump_url)
-        try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text)
-        except discord.HTTPException:
+        if not await self.dm(user_id, text):
             log.info("game %d: could not DM user %d", record.id, user_id)
+
+    async def dm(self, user_id: int, text: str) -> bool:
+        """A direct message; False if it could not be sent. A person whose DMs are closed to the bot (50007) gets
+        no more turn DMs until they next use `/kokeshi notify`, and is told so the next time they use the bot."""
+        channel_id = self._dm_channels.get(user_id)
+        try:
+            if channel_id is None:
+                data = await self.bot.http.start_private_message(user_id)
+                channel_id = self._dm_channels[user_id] = int(data["id"])
+            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            self.reach.note(None, exc)
+            if exc.code == CANNOT_DM:
+                await self.store.set_user_setting(user_id, "notify", "off")
+                await self.store.set_user_setting(user_id, "dm_closed", "1")
+            return False
+        return True
+
+    async def dm_notice(self, interaction: discord.Interaction) -> None:
+        """Once, after DMs to this person were refused: say that turn DMs are off and how to get them back."""
+        user_id = interaction.user.id
+        if await self.store.user_setting(user_id, "dm_closed") is None:
+            return
+        await self.store.set_user_setting(user_id, "dm_closed", None)
+        await self.tell(
+            interaction,
+            _(
+                "I could not send you a DM (your DMs are closed to me), so I stopped the turn DMs; the mention in "
+                "the game's thread stays. Once you allow DMs from this server, `/kokeshi notify on` turns them back "
+                "on."
+            ),
+        )
 
     # ------------------------------------------------------------------ timers
 
@@ -968,7 +1056,8 @@ class Tables:
 
     async def _fire(self, game_id: int, kind: str, version: int) -> None:
         record = await self.store.get_game(game_id)
-        if record.status != "active":
+        if record.status != "active" or self.reach.paused(record):
+            # Over, or in a server that removed the bot: no timer runs (fresh ones come if it is added back).
             await self.store.clear_timers(game_id)
             return
         if kind == "repost":
@@ -1043,6 +1132,8 @@ class Tables:
     async def catch_up(self) -> None:
         """Post every game whose thread is behind its log (after a crash, or posts Discord refused); AI turns left
         unfinished go on in the background."""
+        # Servers that removed the bot, or added it back, while it was stopped.
+        await self.reach.reconcile()
         self._resuming = asyncio.create_task(self.resume_ai(), name="kokeshi-resume-ai")
         for game_id in await self.store.games_behind():
             try:

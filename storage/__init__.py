@@ -5,6 +5,7 @@ from .ratings import PROVISIONAL_GAMES, Rating, challenge_key, challenge_seed, s
 from .records import (
     BrokenGame,
     GameNotFound,
+    GameReach,
     GameRecord,
     GameStateError,
     LoggedAction,
@@ -32,6 +33,7 @@ __all__ = [
     "streak",
     "BrokenGame",
     "GameNotFound",
+    "GameReach",
     "GameRecord",
     "GameStateError",
     "LoggedAction",

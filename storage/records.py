@@ -153,3 +153,17 @@ class TurnPosts:
     shown_version: int = -1
     turn_key: str = ""
     turn_version: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class GameReach:
+    """A run of refusals: since when Discord has refused the bot's posts for a game, how often, the last refusal
+    (HTTP status and Discord's JSON code), and when the game was marked unreachable and its host told."""
+
+    game_id: int
+    since: float
+    refusals: int = 1
+    status: int = 0
+    code: int = 0
+    unreachable_at: float | None = None
+    told_at: float | None = None

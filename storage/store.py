@@ -30,6 +30,7 @@ from .ratings import CHALLENGE_SIDES, challenge_seed
 from .records import (
     BrokenGame,
     GameNotFound,
+    GameReach,
     GameRecord,
     GameStateError,
     LoggedAction,
@@ -1094,6 +1095,68 @@ class Store(CommunityStore):
         )
         return [r["id"] for r in rows]
 
+    # ------------------------------------------------------------------ whether Discord lets the bot post
+
+    async def reach(self, game_id: int) -> GameReach | None:
+        """The game's current run of refusals, or None while its posts go through."""
+        r = await self._one("SELECT * FROM turn_posts WHERE game_id = ? AND refused_since IS NOT NULL", (game_id,))
+        return None if r is None else _reach(r)
+
+    async def set_reach(self, reach: GameReach) -> None:
+        """Record the game's run of refusals (how far its thread is posted stays as it is)."""
+        async with self._tx() as db:
+            await self._run(
+                db,
+                "INSERT INTO turn_posts (game_id, refused_since, refusals, refusal_status, refusal_code, "
+                "unreachable_at, told_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                "refused_since = excluded.refused_since, refusals = excluded.refusals, "
+                "refusal_status = excluded.refusal_status, refusal_code = excluded.refusal_code, "
+                "unreachable_at = excluded.unreachable_at, told_at = excluded.told_at",
+                (
+                    reach.game_id,
+                    reach.since,
+                    reach.refusals,
+                    reach.status,
+                    reach.code,
+                    reach.unreachable_at,
+                    reach.told_at,
+                ),
+            )
+
+    async def clear_reach(self, game_id: int) -> GameReach | None:
+        """End the game's run of refusals (its posts go through again); returns the run that ended, if any."""
+        ended = await self.reach(game_id)
+        if ended is None:
+            return None
+        async with self._tx() as db:
+            await self._run(
+                db,
+                "UPDATE turn_posts SET refused_since = NULL, refusals = 0, refusal_status = NULL, "
+                "refusal_code = NULL, unreachable_at = NULL, told_at = NULL WHERE game_id = ?",
+                (game_id,),
+            )
+        return ended
+
+    async def reaches(self, guild_id: int | None = None) -> list[GameReach]:
+        """Every run of refusals of a game in progress (of one server, if given), oldest first."""
+        where = " AND g.guild_id = ?" if guild_id is not None else ""
+        rows = await self._all(
+            "SELECT p.* FROM turn_posts p JOIN games g ON g.id = p.game_id "
+            f"WHERE p.refused_since IS NOT NULL AND g.status = 'active'{where} ORDER BY p.refused_since, p.game_id",
+            (guild_id,) if guild_id is not None else (),
+        )
+        return [_reach(r) for r in rows]
+
+    async def set_channel(self, game_id: int, channel_id: int) -> None:
+        """The channel a game is shown in (its thread is opened there)."""
+        async with self._tx() as db:
+            await self._run(db, "UPDATE games SET channel_id = ? WHERE id = ?", (channel_id, game_id))
+
+    async def count_games(self) -> dict[str, int]:
+        """How many games are in each state (lobby, active, finished, cancelled, broken)."""
+        rows = await self._all("SELECT status, COUNT(*) AS n FROM games GROUP BY status")
+        return {r["status"]: int(r["n"]) for r in rows}
+
     async def states_after(self, game_id: int, seqs: Iterable[int]) -> dict[int, Game]:
         """The game as it stood right after each of these actions, 0 meaning before any (replayed once)."""
         wanted = set(seqs)
@@ -1320,6 +1383,18 @@ def _replayed(names: Sequence[str], row: sqlite3.Row, rows: Sequence[tuple]) -> 
     for _, player, action, *_ in rows:
         game.apply(player, action)
     return game
+
+
+def _reach(r: sqlite3.Row) -> GameReach:
+    return GameReach(
+        r["game_id"],
+        r["refused_since"],
+        r["refusals"],
+        r["refusal_status"] or 0,
+        r["refusal_code"] or 0,
+        r["unreachable_at"],
+        r["told_at"],
+    )
 
 
 def _result(r: sqlite3.Row) -> Result:

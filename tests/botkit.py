@@ -85,12 +85,37 @@ async def press(member, message, index: int = 0):
     return await member.click(message, custom_id=parts[index % len(parts)]["custom_id"])
 
 
+async def lobby_message(w: World, game_id: int, channel=None):
+    """The lobby (or announcement) message of a game, as its channel shows it."""
+    channel_id, message_id = await w.store.get_message(game_id, "lobby")
+    where = channel if channel is not None else next(c for c in w.guild.channels.values() if c.id == channel_id)
+    return next(m for m in where.history() if m.id == message_id)
+
+
+async def announced(w: World, channel=None) -> str:
+    """What the bot posted in the channel for its newest game (a lobby's or a solo game's message)."""
+    channel = channel or w.channel
+    record = (await w.store.games_in_channel(channel.id, statuses=("lobby", "active", "finished", "cancelled")))[-1]
+    return (await lobby_message(w, record.id, channel)).content
+
+
+async def new_lobby(w: World, member=None, channel=None, **options):
+    """`/kokeshi new` (by the first member in #kokeshi unless told): (game id, the lobby message, the result)."""
+    member = member or w.members[0]
+    channel = channel or w.channel
+    created = await member.slash(channel, "kokeshi new", **options)
+    # Answered privately; the lobby itself is the bot's message in the channel.
+    assert created.acknowledged and created.ephemeral, created
+    reply = created.followups[-1] if created.followups else created.response
+    assert reply is not None and "is open" in reply.content, reply
+    record = (await w.store.games_in_channel(channel.id))[-1]
+    return record.id, await lobby_message(w, record.id, channel), created
+
+
 async def open_game(w: World, players: int = 2, *, joiners: int | None = None, **options):
     """`/kokeshi new` by the first member, the others join with the button, the host starts."""
     host = w.members[0]
-    created = await host.slash(w.channel, "kokeshi new", players=players, **options)
-    assert created.acknowledged and not created.ephemeral, created
-    lobby = created.response
+    _game_id, lobby, _created = await new_lobby(w, host, players=players, **options)
     for member in w.members[1 : 1 + (players - 1 - options.get("ai", 0) if joiners is None else joiners)]:
         joined = await member.click(lobby, label="Join")
         assert "You joined" in joined.response.content
@@ -162,12 +187,15 @@ def is_png(data: bytes) -> bool:
 __all__ = [
     "NAMES",
     "World",
+    "announced",
     "answer",
     "attachments",
     "components",
     "custom_ids",
     "db_path",
     "is_png",
+    "lobby_message",
+    "new_lobby",
     "open_game",
     "press",
     "play_to_end",

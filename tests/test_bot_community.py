@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from tests.botkit import components, custom_ids, open_game, play_to_end, press
+from tests.botkit import announced, components, custom_ids, open_game, play_to_end, press
 
 
 def _descriptions(result) -> str:
@@ -88,10 +88,11 @@ async def test_leaderboard_pages_and_the_callers_row_when_off_the_page(world):
 async def test_the_daily_challenge_is_the_same_game_for_everyone_and_only_the_first_attempt_is_ranked(world):
     aiko, botan = world.members[:2]
     first = await aiko.slash(world.channel, "kokeshi daily")
-    assert "daily challenge of Jan 1, 2026 (ranked)" in first.response.content
+    assert first.ephemeral and "Your solo game has started" in first.response.content
+    assert "daily challenge of Jan 1, 2026 (ranked)" in await announced(world)
     other = await botan.slash(world.channel, "kokeshi daily")
-    again = await aiko.slash(world.channel, "kokeshi daily")
-    assert "(practice" in again.response.content
+    await aiko.slash(world.channel, "kokeshi daily")
+    assert "(practice" in await announced(world)
     games = await world.store.games_in_channel(world.channel.id, statuses=("active",))
     assert len(games) == 3 and {g.seed for g in games} == {world.store.challenge_seed("daily:2026-01-01")}
     assert {g.side for g in games} == {"basic"}
@@ -109,12 +110,12 @@ async def test_the_daily_challenge_is_the_same_game_for_everyone_and_only_the_fi
 
 async def test_a_new_utc_day_brings_a_new_daily_challenge_and_the_results_are_posted_where_admins_asked(world):
     aiko = world.members[0]
-    refused = await aiko.slash(world.channel, "kokeshi settings daily-channel", channel=world.channel)
+    refused = await aiko.slash(world.channel, "games settings daily-channel", channel=world.channel)
     assert refused.ephemeral and "Only server admins" in refused.response.content
     admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     admin = world.guild.add_member(world.env.create_user("eiko"), roles=[admins])
     results_channel = world.guild.create_text_channel("kokeshi-results")
-    done = await admin.slash(world.channel, "kokeshi settings daily-channel", channel=results_channel)
+    done = await admin.slash(world.channel, "games settings daily-channel", channel=results_channel)
     assert "will be posted" in done.response.content
     await aiko.slash(world.channel, "kokeshi daily")
     record = (await world.store.games_in_channel(world.channel.id, statuses=("active",)))[0]
@@ -127,15 +128,15 @@ async def test_a_new_utc_day_brings_a_new_daily_challenge_and_the_results_are_po
     assert f"<@{aiko.id}>" in posted[0].content
     await world.env.advance_time(3600)
     assert len(results_channel.history()) == 1  # once a day
-    tomorrow = await aiko.slash(world.channel, "kokeshi daily")
-    assert "daily challenge of Jan 2, 2026 (ranked)" in tomorrow.response.content
+    await aiko.slash(world.channel, "kokeshi daily")
+    assert "daily challenge of Jan 2, 2026 (ranked)" in await announced(world)
     games = await world.store.games_in_channel(world.channel.id, statuses=("active",))
     assert games[-1].seed == world.store.challenge_seed("daily:2026-01-02") != record.seed
     assert await world.store.streak(aiko.id, world.env.now().date()) == 2
 
 
 async def test_the_weekly_challenge_is_on_the_advanced_side(world):
-    weekly = await world.members[2].slash(world.channel, "kokeshi weekly")
-    assert "weekly challenge 2026-W01 (ranked)" in weekly.response.content
+    await world.members[2].slash(world.channel, "kokeshi weekly")
+    assert "weekly challenge 2026-W01 (ranked)" in await announced(world)
     game = (await world.store.games_in_channel(world.channel.id, statuses=("active",)))[0]
     assert game.side == "advanced" and game.challenge == "weekly:2026-W01"

@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from storage import GameNotFound
-from tests.botkit import answer, components, open_game, prompt_message
+from tests.botkit import answer, components, lobby_message, new_lobby, open_game, prompt_message
 
 PERMISSIONS = {
     "send_messages": "Send Messages",
@@ -68,12 +68,16 @@ async def turn(w, game_id: int):
 
 async def open_lobby(w, players: int = 2, joiners: int = 0):
     """`/kokeshi new` by aiko in #kokeshi, then `joiners` more members press Join; returns (game id, lobby)."""
-    created = await w.members[0].slash(w.channel, "kokeshi new", players=players)
-    assert created.acknowledged and not created.ephemeral
+    game_id, lobby, _created = await new_lobby(w, players=players)
     for member in w.members[1 : 1 + joiners]:
-        assert "You joined" in private(await member.click(created.response, label="Join"))
-    record = (await w.store.games_in_channel(w.channel.id))[-1]
-    return record.id, created.response
+        assert "You joined" in private(await member.click(lobby, label="Join"))
+    return game_id, lobby
+
+
+async def choice_of(w, game_id: int, action: str | None = None) -> str:
+    """What `/kokeshi play choice:` sends for an action of the current prompt (the first legal one by default)."""
+    game, version = await w.store.load_game(game_id)
+    return f"{version}:{action or game.legal_actions()[0]}"
 
 
 async def at_first_advance(w):
@@ -235,7 +239,7 @@ async def test_a_member_with_manage_threads_may_cancel_a_lobby(world):
     moderator = world.guild.add_member(world.env.create_user("eiko"), roles=[moderators])
     assert private(await moderator.slash(world.channel, "kokeshi cancel", game=game_id)) == "Kokeshi #1 is cancelled."
     assert (await world.store.get_game(game_id)).status == "cancelled"
-    assert components(world.channel.history()[-1]) == []  # the lobby lost its buttons
+    assert components(await lobby_message(world, game_id)) == []  # the lobby lost its buttons
 
 
 async def test_after_the_host_cancels_the_games_buttons_say_it_was_cancelled(world):
@@ -260,87 +264,86 @@ async def test_after_the_host_cancels_the_games_buttons_say_it_was_cancelled(wor
     assert "already ended" in await refused(world, aiko.slash(world.channel, "kokeshi cancel", game=game_id))
 
 
-# ---------------------------------------------------------------------- advance and place
+# ---------------------------------------------------------------------- playing by command
 
 
 async def test_playing_when_not_in_any_game_is_refused(world):
-    await open_game(world, players=2)
+    game_id, _thread = await open_game(world, players=2)
     daichi = world.members[3]
-    for attempt in (
-        daichi.slash(world.channel, "kokeshi advance", kokeshi="princess"),
-        daichi.slash(world.channel, "kokeshi place", tile="s01", track="princess"),
-    ):
-        text = await refused(world, attempt)
-        assert "You are not in a game here" in text and "`/kokeshi new`" in text
+    text = await refused(world, daichi.slash(world.channel, "kokeshi play", choice=await choice_of(world, game_id)))
+    assert "You are not in a game here" in text and "`/kokeshi new`" in text
 
 
 async def test_playing_out_of_turn_is_refused(world):
     game_id, thread = await open_game(world, players=2)
     mover, other = await turn(world, game_id)
-    tile, track = (await world.store.load_game(game_id))[0].legal_actions()[0].split(":")[1:]
-    for attempt in (
-        other.slash(thread, "kokeshi place", tile=tile, track=track),
-        other.slash(world.channel, "kokeshi advance", kokeshi="princess"),
-    ):
-        assert await refused(world, attempt) == f"It's {mover.user.name}'s turn, not yours."
+    choice = await choice_of(world, game_id)
+    for where in (thread, world.channel):
+        assert await refused(world, other.slash(where, "kokeshi play", choice=choice)) == (
+            f"It's {mover.user.name}'s turn, not yours."
+        )
 
 
-async def test_a_command_for_another_kind_of_prompt_is_refused(world):
+async def test_a_choice_of_another_kind_of_prompt_is_refused(world):
     game_id, thread = await open_game(world, players=2)
     mover, _ = await turn(world, game_id)
-    text = await refused(world, mover.slash(thread, "kokeshi advance", kokeshi="princess"))
-    assert (
-        text
-        == "Right now: place your two starting tiles, on two different tracks. Use the buttons in the game's thread."
-    )
+    _, version = await world.store.load_game(game_id)
+    text = await refused(world, mover.slash(thread, "kokeshi play", choice=f"{version}:advance:princess"))
+    assert text.startswith("'advance\\:princess' is not one of your choices now. Place your two starting tiles")
 
 
 async def test_placing_by_slash_command_works_and_an_illegal_placement_is_refused(world):
     game_id, thread = await open_game(world, players=2)
     mover, _ = await turn(world, game_id)
-    game, _ = await world.store.load_game(game_id)
-    tiles = await mover.autocomplete(thread, "kokeshi place", "tile", "")
-    assert sorted(c["value"] for c in tiles) == sorted({a.split(":")[1] for a in game.legal_actions()})
-    first = tiles[0]["value"]
-    tracks = await mover.autocomplete(thread, "kokeshi place", "track", "", tile=first)
-    assert [c["value"] for c in tracks] == [a.split(":")[2] for a in game.legal_actions() if a.split(":")[1] == first]
-    used = tracks[0]["value"]
+    game, version = await world.store.load_game(game_id)
+    # The autocomplete of `play` offers every placement (Discord shows 25 at most; typing narrows them).
+    offered = await mover.autocomplete(thread, "kokeshi play", "choice", "")
+    legal = [f"{version}:{a}" for a in game.legal_actions()]
+    assert [c["value"] for c in offered] == legal[:25] and len(legal) > 5
+    tile, track = game.legal_actions()[0].split(":")[1:]
+    # Typing narrows the list: what was typed as written first ("Princess track"), then choices with every word.
+    wanted = f"{version}:place:{tile}:{track}"
+    label = next(c["name"] for c in offered if c["value"] == wanted)
+    narrowed = await mover.autocomplete(thread, "kokeshi play", "choice", label.upper())
+    assert [c["value"] for c in narrowed] == [wanted]
+    on_track = await mover.autocomplete(thread, "kokeshi play", "choice", f"{track} track")
+    tiles = {a.split(":")[1] for a in game.legal_actions()}
+    assert sorted(c["value"] for c in on_track) == sorted(f"{version}:place:{t}:{track}" for t in tiles)
 
-    placed = await mover.slash(thread, "kokeshi place", tile=first, track=used)
+    placed = await mover.slash(thread, "kokeshi play", choice=wanted)
     assert private(placed) == "Done."
     [entry] = await world.store.log(game_id)
-    assert (entry.player, entry.action) == (mover.user.name, f"place:{first}:{used}")
+    assert (entry.player, entry.action) == (mover.user.name, f"place:{tile}:{track}")
 
-    # The second starting tile goes on another track: autocomplete no longer offers the used one...
-    second = tiles[1]["value"]
-    offered = [c["value"] for c in await mover.autocomplete(thread, "kokeshi place", "track", "", tile=second)]
-    assert used not in offered and len(offered) == 4
+    # The second starting tile goes on another track: the used one is no longer offered...
+    game, version = await world.store.load_game(game_id)
+    offered = [c["value"] for c in await mover.autocomplete(thread, "kokeshi play", "choice", "")]
+    assert offered == [f"{version}:{a}" for a in game.legal_actions()][:25]
+    assert not [v for v in offered if v.endswith(f":{track}")]
     # ...and typing it anyway, or a tile the player does not have, is refused.
-    for tile, track in ((second, used), ("zz99", offered[0]), (second, "daruma")):
-        text = await refused(world, mover.slash(thread, "kokeshi place", tile=tile, track=track))
-        assert (
-            text == "That is not possible now. Place your two starting tiles, on two different tracks: use the buttons."
-        )
+    other = next(a for a in game.legal_actions()).split(":")[1]
+    for action in (f"place:{other}:{track}", f"place:zz99:{track}", f"place:{other}:daruma"):
+        text = await refused(world, mover.slash(thread, "kokeshi play", choice=f"{version}:{action}"))
+        assert text.startswith("'{}' is not one of your choices now.".format(action.replace(":", "\\:")))
     assert await world.store.log(game_id) == [entry]
 
 
 async def test_advancing_by_slash_command_works_and_autocomplete_offers_only_legal_choices(world):
     game_id, thread = await at_first_advance(world)
     mover, _ = await turn(world, game_id)
-    game, _ = await world.store.load_game(game_id)
-    choices = await mover.autocomplete(thread, "kokeshi advance", "kokeshi", "")
-    assert [f"advance:{c['value']}" for c in choices] == game.legal_actions()
-    assert [c["value"] for c in await mover.autocomplete(thread, "kokeshi advance", "kokeshi", "sam")] == ["samurai"]
+    game, version = await world.store.load_game(game_id)
+    choices = await mover.autocomplete(thread, "kokeshi play", "choice", "")
+    assert [c["value"] for c in choices] == [f"{version}:{a}" for a in game.legal_actions()]
+    samurai = await mover.autocomplete(thread, "kokeshi play", "choice", "sam")
+    assert [c["value"] for c in samurai] == [f"{version}:advance:samurai"]
 
-    text = await refused(world, mover.slash(thread, "kokeshi place", tile="s01", track="princess"))
-    assert text == "Right now: advance one of your kokeshi. Use the buttons in the game's thread."
-    text = await refused(world, mover.slash(thread, "kokeshi advance", kokeshi="daruma"))
-    assert text == "That is not possible now. Advance one of your kokeshi: use the buttons."
+    text = await refused(world, mover.slash(thread, "kokeshi play", choice=f"{version}:advance:daruma"))
+    assert text.startswith("'advance\\:daruma' is not one of your choices now. Advance one of your kokeshi")
 
     moves = len(await world.store.log(game_id))
-    assert private(await mover.slash(thread, "kokeshi advance", kokeshi=choices[0]["value"])) == "Done."
+    assert private(await mover.slash(thread, "kokeshi play", choice=choices[0]["value"])) == "Done."
     log = await world.store.log(game_id)
-    assert log[moves].action == f"advance:{choices[0]['value']}" and log[moves].player == mover.user.name
+    assert log[moves].action == choices[0]["value"].split(":", 1)[1] and log[moves].player == mover.user.name
 
 
 async def test_autocomplete_offers_nothing_to_a_player_who_is_not_to_move(world):
@@ -348,18 +351,16 @@ async def test_autocomplete_offers_nothing_to_a_player_who_is_not_to_move(world)
     _, other = await turn(world, game_id)
     outsider = world.members[3]
     for member in (other, outsider):
-        assert await member.autocomplete(thread, "kokeshi place", "tile", "") == []
-        assert await member.autocomplete(thread, "kokeshi place", "track", "", tile="s01") == []
-        assert await member.autocomplete(thread, "kokeshi place", "track", "") == []
-        assert await member.autocomplete(thread, "kokeshi advance", "kokeshi", "") == []
+        assert await member.autocomplete(thread, "kokeshi play", "choice", "") == []
+        assert await member.autocomplete(thread, "kokeshi play", "choice", "samurai") == []
 
 
-# ---------------------------------------------------------------------- board, log, undo, resign, `game`
+# ---------------------------------------------------------------------- table, log, undo, resign, `game`
 
 
 async def test_the_board_of_an_unknown_player_is_refused(world):
     game_id, thread = await open_game(world, players=2)
-    text = await refused(world, world.members[0].slash(thread, "kokeshi board", player="zed"))
+    text = await refused(world, world.members[0].slash(thread, "kokeshi table", player="zed"))
     prefix = f"No player called 'zed' in game #{game_id}: "
     assert text.startswith(prefix) and sorted(text.removeprefix(prefix).rstrip(".").split(", ")) == ["aiko", "botan"]
 
@@ -414,20 +415,21 @@ async def test_a_game_number_that_does_not_exist_or_is_in_another_server_is_refu
     other_channel = other_guild.create_text_channel("kokeshi")
     eiko = other_guild.add_member(world.env.create_user("eiko"))
     created = await eiko.slash(other_channel, "kokeshi new", players=2)
-    assert created.acknowledged and not created.ephemeral
+    assert created.acknowledged and "is open" in private(created)
     elsewhere = (await world.store.games_in_channel(other_channel.id))[0].id
     aiko = world.members[0]
     for game_id in (elsewhere, 999):
         for command, options in (
-            ("kokeshi board", {}),
+            ("kokeshi table", {}),
+            ("kokeshi table", {"player": "aiko"}),
+            ("kokeshi hint", {}),
             ("kokeshi status", {}),
             ("kokeshi log", {}),
             ("kokeshi join", {}),
             ("kokeshi cancel", {}),
             ("kokeshi undo", {}),
             ("kokeshi resign", {}),
-            ("kokeshi advance", {"kokeshi": "princess"}),
-            ("kokeshi place", {"tile": "s01", "track": "princess"}),
+            ("kokeshi play", {"choice": "advance:princess"}),
         ):
             text = await refused(world, aiko.slash(world.channel, command, game=game_id, **options))
             assert text == f"There is no game #{game_id} in this server. `/kokeshi status` lists your games.", command
@@ -470,7 +472,7 @@ async def test_an_unexpected_error_is_answered_with_an_apology_and_logged(world,
     monkeypatch.setattr(world.bot.tables, "play", wobble)
     with caplog.at_level(logging.ERROR, logger="cogs.tables"):
         for attempt in (
-            mover.slash(thread, "kokeshi place", tile=tile, track=track),
+            mover.slash(thread, "kokeshi play", choice=action),
             answer(world, game_id, thread, action=action),  # the same through the menu
         ):
             text = await refused(world, attempt)

@@ -16,7 +16,7 @@ import render
 from cogs.narration import game_language
 from engine.vocab import RETIRED_WORDS
 from i18n.extract import COMMAND_NAME, PARAMETER_NAME
-from tests.botkit import World, components, custom_ids, press, prompt_message
+from tests.botkit import World, announced, components, custom_ids, lobby_message, press, prompt_message
 from tests.botkit import answer as botkit_answer
 
 HOUR = 3600
@@ -159,8 +159,9 @@ async def open_table(w: World, **options):
     """`/kokeshi new` by aiko, botan joins with the lobby's first button, aiko starts with its third."""
     aiko, botan = w.members[:2]
     created = await aiko.slash(w.channel, "kokeshi new", **options)
-    assert created.acknowledged and not created.ephemeral, created
-    lobby = created.response
+    assert created.acknowledged and created.ephemeral, created
+    record = (await w.store.games_in_channel(w.channel.id))[-1]
+    lobby = await lobby_message(w, record.id)
     ids = custom_ids(lobby)
     labels = [c["label"] for c in components(lobby)]
     joined = await botan.click(lobby, custom_id=ids[0])
@@ -211,7 +212,7 @@ async def test_a_whole_game_with_brazilian_players_and_server_speaks_only_portug
             for command, options in (
                 ("kokeshi status", {}),
                 ("kokeshi log", {}),
-                ("kokeshi board", {}),
+                ("kokeshi table", {"player": waiting.user.name}),
                 ("kokeshi table", {}),
                 ("kokeshi rules", {}),
             ):
@@ -281,7 +282,7 @@ async def test_private_replies_follow_the_user_and_public_posts_the_game(simcord
     assert english_in([c.get("label") or c.get("placeholder") or "" for c in components(message)]) == []
     # aiko's private board is drawn in English, the thread's pictures in Portuguese.
     picture_languages.clear()
-    await aiko.slash(thread, "kokeshi board")
+    await aiko.slash(thread, "kokeshi table", player="aiko")
     assert picture_languages == [("board", "en")]
     picture_languages.clear()
     await answer(w, record.id, thread, random.Random(1))
@@ -312,11 +313,14 @@ async def test_an_unsupported_language_falls_back_to_english(simcord_env, locale
 async def test_a_solo_game_speaks_the_players_language(simcord_env, locales):
     w = make_world(simcord_env, "en-US", ["pt-BR"], locales)
     solo = await w.members[0].slash(w.channel, "kokeshi solo")
-    assert solo.response.content.startswith(f"<@{w.members[0].id}> começa uma partida solo contra o jogador fictício")
+    assert solo.response.content.startswith("A sua partida solo começou")
+    assert (await announced(w)).startswith(
+        f"<@{w.members[0].id}> começa uma partida solo contra o jogador fictício"
+    )
     record = (await w.store.games_in_channel(w.channel.id, statuses=("active",)))[0]
     assert record.language == "pt_BR"
-    daily = await w.members[1].slash(w.channel, "kokeshi daily")  # botan: no language set, so English
-    assert "takes on the daily challenge of" in daily.response.content
+    await w.members[1].slash(w.channel, "kokeshi daily")  # botan: no language set, so English
+    assert "takes on the daily challenge of" in await announced(w)
 
 
 async def test_games_stored_before_languages_speak_english(tmp_path) -> None:

@@ -78,8 +78,8 @@ async def play_a_whole_game_with_timeouts(w: World) -> int:
                 await member.slash(w.channel, "kokeshi status")
             await botan.slash(thread, "kokeshi status")
             await botan.slash(thread, "kokeshi log", count=50)
-            await aiko.slash(thread, "kokeshi board", player=PINGER)
-            await aiko.slash(thread, "kokeshi board", player=LINKER + "?")
+            await aiko.slash(thread, "kokeshi table", player=PINGER)
+            await aiko.slash(thread, "kokeshi table", player=LINKER + "?")
         game, _ = await w.store.load_game(game_id)
         if game.prompt is None:
             return game_id

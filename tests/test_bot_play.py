@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tests.botkit import answer, custom_ids, open_game, play_to_end, press, prompt_message
+from tests.botkit import answer, custom_ids, new_lobby, open_game, play_to_end, press, prompt_message
 
 
 async def _to_move(world, game_id, thread):
@@ -78,16 +78,16 @@ async def test_resigning_hands_the_seat_to_the_ai_and_ranks_last(world):
 
 async def test_two_games_in_one_channel_each_get_their_own_thread_and_one_player_can_be_in_both(world):
     aiko, botan, chiyo, _ = world.members
-    first = await aiko.slash(world.channel, "kokeshi new", players=2)
-    second = await botan.slash(world.channel, "kokeshi new", players=2)
+    _, first, _ = await new_lobby(world, aiko, players=2)
+    _, second, _ = await new_lobby(world, botan, players=2)
     ambiguous = await chiyo.slash(world.channel, "kokeshi join")
     assert ambiguous.ephemeral and "Several games match" in ambiguous.response.content
     lobbies = await world.store.open_lobbies(world.guild.id)
     assert len(lobbies) == 2
     await chiyo.slash(world.channel, "kokeshi join", game=lobbies[0].id)
-    await chiyo.click(second.response, label="Join")
-    await aiko.click(first.response, label="Start")
-    await botan.click(second.response, label="Start")
+    await chiyo.click(second, label="Join")
+    await aiko.click(first, label="Start")
+    await botan.click(second, label="Start")
     threads = {t.id for t in world.channel.threads}
     records = [await world.store.get_game(g.id) for g in lobbies]
     assert {r.thread_id for r in records} == threads and len(threads) == 2
@@ -105,17 +105,21 @@ async def test_playing_by_slash_command_with_autocomplete(world):
     game_id, thread = await open_game(world, players=2)
     game, _, mover = await _to_move(world, game_id, thread)
     while game.prompt.kind == "setup":
-        tiles = await mover.autocomplete(thread, "kokeshi place", "tile", "")
-        tile = tiles[0]["value"]
-        tracks = await mover.autocomplete(thread, "kokeshi place", "track", "", tile=tile)
-        assert {f"place:{tile}:{t['value']}" for t in tracks} <= set(game.legal_actions())
-        placed = await mover.slash(thread, "kokeshi place", tile=tile, track=tracks[0]["value"])
+        _, version = await world.store.load_game(game_id)
+        choices = await mover.autocomplete(thread, "kokeshi play", "choice", "")
+        assert {c["value"] for c in choices} <= {f"{version}:{a}" for a in game.legal_actions()}
+        placed = await mover.slash(thread, "kokeshi play", choice=choices[0]["value"])
         assert placed.ephemeral and placed.response.content == "Done."
         game, _, mover = await _to_move(world, game_id, thread)
-    choices = await mover.autocomplete(thread, "kokeshi advance", "kokeshi", "")
-    assert [c["value"] for c in choices] == ["princess", "batchan", "fisherman", "samurai", "sumotori"]
+    _, version = await world.store.load_game(game_id)
+    choices = await mover.autocomplete(thread, "kokeshi play", "choice", "")
+    assert [c["value"] for c in choices] == [
+        f"{version}:advance:{k}" for k in ("princess", "batchan", "fisherman", "samurai", "sumotori")
+    ]
     moves = len(await world.store.log(game_id))
-    advanced = await mover.slash(thread, "kokeshi advance", kokeshi="samurai")
+    # A choice typed out in full (the label the buttons show) works as well as one picked from the list.
+    label = next(c["name"] for c in choices if c["value"].endswith(":samurai"))
+    advanced = await mover.slash(thread, "kokeshi play", choice=label)
     assert advanced.response.content == "Done."
     log = await world.store.log(game_id)
     assert len(log) == moves + 1 and log[-1].action == "advance:samurai"
@@ -126,7 +130,7 @@ async def test_board_status_log_rules_help_and_notify_answer_privately(world):
     for _ in range(3):
         await answer(world, game_id, thread)
     aiko = world.members[0]
-    board = await aiko.slash(thread, "kokeshi board", player="botan")
+    board = await aiko.slash(thread, "kokeshi table", player="botan")
     assert board.ephemeral and board.response.attachments[0].filename == "board.png"
     assert (await board.response.attachments[0].read()).startswith(b"\x89PNG")
     status = await aiko.slash(thread, "kokeshi status")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import GreedyPolicy
-from tests.botkit import answer, open_game
+from tests.botkit import answer, new_lobby, open_game
 
 APOLOGY = "Sorry, something went wrong"
 
@@ -57,7 +57,7 @@ async def test_the_same_advance_sent_twice_gets_one_clear_answer_each(world, mon
     await play_until(world, game_id, lambda g, _: g.prompt.kind == "advance")
     game, version = await world.store.load_game(game_id)
     member = world.member(game.prompt.player)
-    kokeshi = GreedyPolicy(version).choose(game).split(":")[1]
+    choice = f"{version}:{GreedyPolicy(version).choose(game)}"
     store = world.store
     real_apply = store.apply
 
@@ -67,20 +67,19 @@ async def test_the_same_advance_sent_twice_gets_one_clear_answer_each(world, mon
         return await real_apply(game_id_, version_, player, action_, source=source, **options)
 
     monkeypatch.setattr(store, "apply", twin_first)
-    late = await member.slash(thread, "kokeshi advance", kokeshi=kokeshi)
+    late = await member.slash(thread, "kokeshi play", choice=choice)
     answers = said(late)
     applied = [e for e in await world.store.log(game_id) if e.action.startswith("advance:") and e.source == "player"]
     assert len(applied) == 1
     assert len(answers) == 1 and "already answered" in answers[0] and "Done." not in answers[0], answers
     # Sent again once everything settled: a clear refusal, never "Done." for a move that was not made.
-    again = said(await member.slash(thread, "kokeshi advance", kokeshi=kokeshi))
+    again = said(await member.slash(thread, "kokeshi play", choice=choice))
     assert len(again) == 1 and again != ["Done."] and APOLOGY not in again[0], again
 
 
 async def test_start_then_cancel_at_once_leaves_no_timers(world, monkeypatch):
     host = world.members[0]
-    created = await host.slash(world.channel, "kokeshi new", players=2, timer=3600)
-    lobby = created.response
+    _, lobby, _ = await new_lobby(world, host, players=2, timer=3600)
     await world.members[1].click(lobby, label="Join")
     game_id = (await world.store.open_lobbies(world.guild.id))[-1].id
     store = world.store
@@ -104,8 +103,7 @@ async def test_start_then_cancel_at_once_leaves_no_timers(world, monkeypatch):
 
 async def test_cancel_then_start_at_once_does_not_start_a_cancelled_game(world, monkeypatch):
     host = world.members[0]
-    created = await host.slash(world.channel, "kokeshi new", players=2, timer=3600)
-    lobby = created.response
+    _, lobby, _ = await new_lobby(world, host, players=2, timer=3600)
     await world.members[1].click(lobby, label="Join")
     game_id = (await world.store.open_lobbies(world.guild.id))[-1].id
     store = world.store

@@ -206,11 +206,10 @@ async def test_a_deleted_thread_gets_a_new_one_with_the_prompt_and_the_player_is
     mover = await to_move(world, game_id)
     member = world.member(mover)
     world.env.backend.delete_channel(thread.id)
-    game, _ = await world.store.load_game(game_id)
+    game, version = await world.store.load_game(game_id)
     action = game.legal_actions()[0]
-    _, tile, track = action.split(":")
     assert game.prompt.kind == "setup", game.prompt.kind
-    result = await member.slash(world.channel, "kokeshi place", tile=tile, track=track, game=game_id)
+    result = await member.slash(world.channel, "kokeshi play", choice=f"{version}:{action}", game=game_id)
     record = await world.store.get_game(game_id)
     assert record.thread_id != thread.id
     new = next(t for t in world.channel.threads if t.id == record.thread_id)

@@ -7,7 +7,7 @@ import discord
 from bot import create_bot
 from cogs.components import MAX_SELECT, prompt_view, tile_choices, track_view
 from engine import KOKESHI, Option, Prompt
-from tests.botkit import open_game
+from tests.botkit import lobby_message, new_lobby, open_game
 
 
 def _syncs(env) -> int:
@@ -30,9 +30,9 @@ async def test_commands_are_synced_on_the_first_start_and_not_again_unless_they_
 
 
 async def test_the_lobby_message_shows_who_has_joined(world):
-    created = await world.members[0].slash(world.channel, "kokeshi new", players=3)
-    await world.members[1].click(created.response, label="Join")
-    lobby = next(m for m in world.channel.history() if m.id == created.response.id)
+    game_id, lobby, _ = await new_lobby(world, players=3)
+    await world.members[1].click(lobby, label="Join")
+    lobby = await lobby_message(world, game_id)
     field = lobby.embeds[0].fields[0]
     assert field.name == "Players (2/3)" and "botan" in field.value and "open seat" in field.value
 

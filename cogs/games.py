@@ -1,0 +1,43 @@
+"""The `/games` slash commands: what is about a person or a server rather than one game (the server's settings)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+if TYPE_CHECKING:
+    from bot import KokeshiBot
+
+
+@app_commands.guild_only()
+class Games(commands.GroupCog, group_name="games", group_description="Settings for you and this server, in every game"):
+    """Commands shared by every game the bot runs; the work is in `Tables` and `Community`."""
+
+    def __init__(self, bot: KokeshiBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    settings = app_commands.Group(name="settings", description="Server settings (admins)")
+
+    @settings.command(name="limits", description="How many open games a person and a channel may have")
+    @app_commands.describe(
+        per_user="Open games (lobbies and games in progress) one person may be in; default 5",
+        per_channel="Open games one channel may hold; default 20",
+    )
+    async def limits(
+        self, interaction: discord.Interaction, per_user: int | None = None, per_channel: int | None = None
+    ) -> None:
+        tables = self.bot.tables
+        await tables.guard(interaction, None, tables.set_limits(interaction, per_user, per_channel))
+
+    @settings.command(name="daily-channel", description="Post each day's daily challenge results in a channel")
+    @app_commands.describe(channel="Where to post (leave empty to stop posting)")
+    async def daily_channel(self, interaction: discord.Interaction, channel: discord.TextChannel | None = None):
+        await self.bot.tables.guard(interaction, None, self.bot.community.set_daily_channel(interaction, channel))
+
+
+async def setup(bot: KokeshiBot) -> None:
+    await bot.add_cog(Games(bot))

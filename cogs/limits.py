@@ -1,0 +1,60 @@
+"""Discord's documented size limits for what the bot sends, and the one way a text is made to fit them.
+
+Discord refuses a payload over a limit (or, for a few fields, cuts it wherever the limit falls). Every label, name
+and message the bot builds goes through `shorten` first: cut at a word, marked with "…", never by Discord.
+"""
+
+from __future__ import annotations
+
+MESSAGE = 2000  # message content
+BUTTON_LABEL = 80
+SELECT_OPTION = 100  # a menu option's label, value and description
+SELECT_PLACEHOLDER = 150
+CHOICE_NAME = 100  # an autocomplete or command choice's name
+CHOICE_VALUE = 100  # a string choice's value
+MAX_CHOICES = 25  # autocomplete choices, menu options
+THREAD_NAME = 100
+EMBED_TITLE = 256
+EMBED_DESCRIPTION = 4096
+EMBED_FIELD_NAME = 256
+EMBED_FIELD_VALUE = 1024
+EMBED_FOOTER = 2048
+
+ELLIPSIS = "…"
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` if it fits in `limit` characters, else cut after its last whole word that fits, with "…".
+
+    A single word longer than the limit (a name without spaces) is cut inside it; the result is never longer than
+    `limit` and never empty when the text was not.
+    """
+    if len(text) <= limit:
+        return text
+    if limit <= len(ELLIPSIS):
+        return text[:limit]
+    room = limit - len(ELLIPSIS)
+    cut = text[: room + 1]
+    space = max(cut.rfind(" "), cut.rfind("\n"))
+    # Keep at least half of the room: a cut inside a very long word beats a label of two letters.
+    head = cut[:space] if space >= room // 2 else text[:room]
+    return (head.rstrip(" \n,;:.—–-(") or text[:room]) + ELLIPSIS
+
+
+__all__ = [
+    "BUTTON_LABEL",
+    "CHOICE_NAME",
+    "CHOICE_VALUE",
+    "ELLIPSIS",
+    "EMBED_DESCRIPTION",
+    "EMBED_FIELD_NAME",
+    "EMBED_FIELD_VALUE",
+    "EMBED_FOOTER",
+    "EMBED_TITLE",
+    "MAX_CHOICES",
+    "MESSAGE",
+    "SELECT_OPTION",
+    "SELECT_PLACEHOLDER",
+    "THREAD_NAME",
+    "shorten",
+]

@@ -613,7 +613,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def help(self, interaction: discord.Interaction) -> None:
         with i18n.using(interaction.locale):
             await self.tables.tell(interaction, help_text())
-        answered(interaction)
+            answered(interaction)
+            await self.tables.dm_notice(interaction)
 
     # Every command with a `game` option offers the caller's games there, with the one autocomplete.
     for _command in [c for c in list(locals().values()) if isinstance(c, app_commands.Command)]:

@@ -6,6 +6,8 @@ and message the bot builds goes through `shorten` first: cut at a word, marked w
 
 from __future__ import annotations
 
+from collections import deque
+
 MESSAGE = 2000  # message content
 BUTTON_LABEL = 80
 SELECT_OPTION = 100  # a menu option's label, value and description
@@ -21,6 +23,10 @@ EMBED_FIELD_VALUE = 1024
 EMBED_FOOTER = 2048
 
 ELLIPSIS = "…"
+
+# Discord's rate for posting in one channel, as its clients and libraries observe it: 5 messages per 5 seconds.
+CHANNEL_MESSAGES = 5
+CHANNEL_SECONDS = 5.0
 
 
 def shorten(text: str, limit: int) -> str:
@@ -41,7 +47,36 @@ def shorten(text: str, limit: int) -> str:
     return (head.rstrip(" \n,;:.—–-(") or text[:room]) + ELLIPSIS
 
 
+class ChannelPace:
+    """The bot's recent posts per channel, so that a long burst keeps Discord's per-channel rate on purpose."""
+
+    def __init__(self, messages: int = CHANNEL_MESSAGES, seconds: float = CHANNEL_SECONDS) -> None:
+        self.messages = messages
+        self.seconds = seconds
+        self._sent: dict[int, deque[float]] = {}
+
+    def sent(self, channel_id: int, now: float) -> None:
+        """A message was posted in the channel at `now`."""
+        stamps = self._sent.setdefault(channel_id, deque(maxlen=self.messages))
+        stamps.append(now)
+
+    def free_at(self, channel_id: int, now: float) -> float:
+        """When the next message may be posted in the channel without going over the rate (`now` if at once)."""
+        stamps = self._sent.get(channel_id)
+        if stamps is None or len(stamps) < self.messages:
+            return now
+        return max(now, stamps[0] + self.seconds)
+
+    def forget(self, before: float) -> None:
+        """Drop channels that have been quiet since `before` (the map stays small)."""
+        for channel_id in [c for c, stamps in self._sent.items() if not stamps or stamps[-1] < before]:
+            del self._sent[channel_id]
+
+
 __all__ = [
+    "CHANNEL_MESSAGES",
+    "CHANNEL_SECONDS",
+    "ChannelPace",
     "BUTTON_LABEL",
     "CHOICE_NAME",
     "CHOICE_VALUE",

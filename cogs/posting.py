@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING
 import discord
 
 import render
-from engine import Game
+from engine import Game, vocab
 from i18n import _
 from storage import GameRecord, LoggedAction, TurnPosts
 
 from .components import QUESTIONS, prompt_view
 from .limits import MESSAGE, shorten
 from .narration import narrate, since_last_turn, speaking, split_turns, turn_line, turn_record
+from .refusals import Refusal
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -31,6 +32,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
+
+
+def unattended(record: GameRecord) -> bool:
+    """Every seat is played by the AI: nobody is left to read the game turn by turn."""
+    return bool(record.seats) and all(seat.ai for seat in record.seats)
 
 
 def pinging(*user_ids: int) -> discord.AllowedMentions:
@@ -71,12 +77,16 @@ class Poster:
                 # Everything the thread shows (words, buttons, pictures) speaks the game's language.
                 with speaking(record):
                     shown = await self._show(game_id)
-                if shown:
-                    await reach.succeeded(record)
-                else:
+                if shown is False:
                     # Tried again later, later each time (never on a fixed clock); see `refusals`.
                     await reach.failed(await self.store.get_game(game_id))
-                return shown
+                    return False
+                await reach.succeeded(record)
+                if shown is not True:
+                    # A long burst keeps Discord's per-channel rate: the rest goes out when the channel has room.
+                    await self.store.set_timer(game_id, "repost", shown, (await self.store.get_game(game_id)).version)
+                    self.tables.bot.wake_timers()
+                return True
         finally:
             lock, users = self._locks[game_id]
             if users == 1:
@@ -84,7 +94,9 @@ class Poster:
             else:
                 self._locks[game_id] = (lock, users - 1)
 
-    async def _show(self, game_id: int) -> bool:
+    async def _show(self, game_id: int) -> bool | float:
+        """True when the thread is up to date, False when Discord refused a post, or the time at which the rest
+        may go out (a burst kept to the channel's rate)."""
         record = await self.store.get_game(game_id)
         if record.status not in ("active", "finished"):
             return True
@@ -98,10 +110,15 @@ class Poster:
             return False
         entries = await self.store.log(game_id, since=posts.recorded_seq)
         turns, current = split_turns(entries)
-        if turns and not await self._post_records(record, channel, posts, turns):
-            return False
+        if turns:
+            posted = await self._post_records(record, channel, posts, turns)
+            if posted is not True:
+                return posted
         posts = await self.store.turn_posts(game_id)
         if game.is_over:
+            later = self._later(record, channel)
+            if later is not None:
+                return later
             if not await self.tables.post_final(record, game, channel):
                 return False
             await self._retire_prompt(record)
@@ -110,9 +127,20 @@ class Poster:
             return True
         return await self._show_prompt(record, channel, game, version, posts, current)
 
-    async def _post_records(self, record: GameRecord, channel, posts: TurnPosts, turns) -> bool:
+    def _later(self, record: GameRecord, channel) -> float | None:
+        """For a game nobody reads any more (every seat is the AI's): when the channel has room for its next post,
+        if not now. A game with a person in it is never held back."""
+        if not unattended(record):
+            return None
+        now = self.tables.clock()
+        at = self.tables.pace.free_at(channel.id, now)
+        return at if at > now else None
+
+    async def _post_records(self, record: GameRecord, channel, posts: TurnPosts, turns) -> bool | float:
         ends = [turn[-1].seq for turn in turns]
         states = await self.store.states_after(record.id, [posts.recorded_seq, *ends])
+        if unattended(record):
+            return await self._post_rounds(record, channel, posts, turns, states)
         before = states[posts.recorded_seq]
         for turn in turns:
             after = states[turn[-1].seq]
@@ -129,6 +157,34 @@ class Poster:
             before = after
         return True
 
+    async def _post_rounds(self, record: GameRecord, channel, posts: TurnPosts, turns, states) -> bool | float:
+        """The records of a game only the AI plays: one short message per round, without pictures, at most as
+        fast as Discord's per-channel rate allows (the rest follows a few seconds later)."""
+        rounds: list[tuple[int, list[str], int]] = []  # (round, lines, seq of its last turn)
+        before = states[posts.recorded_seq]
+        for turn in turns:
+            after = states[turn[-1].seq]
+            line = "• " + turn_line(turn, before, after)
+            if rounds and rounds[-1][0] == before.round_number:
+                rounds[-1][1].append(line)
+                rounds[-1] = (rounds[-1][0], rounds[-1][1], turn[-1].seq)
+            else:
+                rounds.append((before.round_number, [line], turn[-1].seq))
+            before = after
+        for number, lines, last in rounds:
+            later = self._later(record, channel)
+            if later is not None:
+                return later
+            head = _("**{round}** · the AI plays every seat").format(round=vocab.round_name(number))
+            if (
+                await self.tables.send(record, channel, _fit("\n".join([head, *lines])), allowed_mentions=NO_PINGS)
+                is None
+            ):
+                return False
+            posts = dataclasses.replace(posts, recorded_seq=last)
+            await self.store.set_turn_posts(posts)
+        return True
+
     async def _show_prompt(
         self, record: GameRecord, channel, game: Game, version: int, posts: TurnPosts, current: list[LoggedAction]
     ) -> bool:
@@ -142,21 +198,15 @@ class Poster:
         events = [e for entry in current for e in entry.events]
         picture = await asyncio.to_thread(render.turn, game.view(), prompt, None, events)
         name = render.filename(f"kokeshi-{record.id}-{version}")
-        file = discord.File(io.BytesIO(picture), filename=name)
         view = prompt_view(record.id, version, prompt)
         found = await self.store.get_message(record.id, "prompt")
         if key == posts.turn_key and found is not None and found[0] == channel.id:
             content = "\n\n".join(p for p in (question, so_far) if p)
-            try:
-                await channel.get_partial_message(found[1]).edit(
-                    content=_fit(content), attachments=[file], view=view, allowed_mentions=NO_PINGS
-                )
-            except discord.HTTPException as exc:
-                # Deleted by someone, or Discord failed the edit: post the prompt anew below.
-                log.warning("game %d: could not edit the prompt, posting it anew: %s", record.id, exc)
-            else:
-                await self.store.set_turn_posts(dataclasses.replace(posts, shown_version=version))
-                return True
+            edited = await self._edit_prompt(record, channel, found[1], content, picture, name, view)
+            if edited is not None:
+                if edited:
+                    await self.store.set_turn_posts(dataclasses.replace(posts, shown_version=version))
+                return edited
         # A new turn (or a lost prompt): a new message that pings the player, with what happened since their turn.
         since = await self._since_last_turn(record.id, prompt.player)
         mention = self.tables.mention(record, prompt.player)
@@ -187,6 +237,35 @@ class Poster:
             if person:
                 await self.tables.notify(record, seat.user_id, message)
         return True
+
+    async def _edit_prompt(
+        self, record: GameRecord, channel, message_id: int, content: str, picture: bytes, name: str, view
+    ) -> bool | None:
+        """Edit the live prompt in place: True when done, False when Discord refuses (a post would be refused just
+        the same), None when it must be posted anew (deleted, or Discord failed the edit). A thread that went to
+        sleep (archived) is woken and the edit made again."""
+        for attempt in range(2):
+            try:
+                await channel.get_partial_message(message_id).edit(
+                    content=_fit(content),
+                    attachments=[discord.File(io.BytesIO(picture), filename=name)],
+                    view=view,
+                    allowed_mentions=NO_PINGS,
+                )
+            except discord.HTTPException as exc:
+                kind = self.tables.reach.note(record.id, exc)
+                if kind in (Refusal.FORBIDDEN, Refusal.LOCKED):
+                    return False
+                if kind is Refusal.ARCHIVED:
+                    if attempt == 0 and await self.tables.wake(record, channel):
+                        continue
+                    return False
+                log.warning("game %d: could not edit the prompt, posting it anew: %s", record.id, exc)
+                return None
+            else:
+                self.tables.reach.last.pop(record.id, None)
+                return True
+        return None
 
     async def _since_last_turn(self, game_id: int, player: str) -> str:
         """One line per turn played by the others since this player's last turn (AI and automa included)."""

@@ -22,7 +22,16 @@ from storage import GameReach, GameRecord
 
 from .narration import game_language, speaking
 from .posting import pinging, turn_key
-from .refusals import MISSING_ACCESS, SOON, Refusal, becomes_unreachable, classify, refused, retry_delay
+from .refusals import (
+    MISSING_ACCESS,
+    SOON,
+    UNKNOWN_CHANNEL,
+    Refusal,
+    becomes_unreachable,
+    classify,
+    refused,
+    retry_delay,
+)
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -101,6 +110,16 @@ class Reach:
             reach = dataclasses.replace(reach, told_at=now)
             await self.store.set_reach(reach)
         return reach
+
+    async def channel_gone(self, record: GameRecord) -> None:
+        """The channel the game was opened in was deleted: nothing can be posted for it until it moves."""
+        if self.paused(record):
+            return
+        # The game is behind from now on: wherever it goes next, it is shown there in full.
+        posts = await self.store.turn_posts(record.id)
+        await self.store.set_turn_posts(dataclasses.replace(posts, shown_version=-1))
+        self.note_code(record.id, 404, UNKNOWN_CHANNEL)
+        await self.failed(record)
 
     async def succeeded(self, record: GameRecord) -> None:
         """The game was shown: a run of refusals is over, and the turn's clock starts again from now."""

@@ -21,11 +21,11 @@ from i18n import _, format_number, ngettext, pgettext
 from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, TurnPosts, ai_level_key
 
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
-from .limits import THREAD_NAME, shorten
+from .limits import THREAD_NAME, ChannelPace, shorten
 from .narration import escape, game_language, speaking
 from .posting import Poster, pinging, turn_key
 from .reach import Reach
-from .refusals import CANNOT_DM, UNKNOWN_CHANNEL, Refusal
+from .refusals import CANNOT_DM, THREAD_LOCKED, UNKNOWN_CHANNEL, Refusal
 from .thinking import DEFAULT_LEVEL, HINT_LEVEL, Thinker
 
 if TYPE_CHECKING:
@@ -186,6 +186,8 @@ class Tables:
         self.poster = Poster(self)
         # Every refusal of Discord's, the back-off of games it refuses, and the servers the bot left.
         self.reach = Reach(self)
+        # What was posted lately in each channel: a long burst (a game only the AI plays) keeps Discord's rate.
+        self.pace = ChannelPace()
         # DM channels opened so far (user id → channel id): a DM costs one request, not a user fetch as well.
         self._dm_channels: dict[int, int] = {}
         # Threads Discord says are gone; a game whose thread is here gets a new one.
@@ -341,6 +343,12 @@ class Tables:
             TurnPosts(record.id, recorded_seq=(await self.store.turn_posts(record.id)).recorded_seq)
         )
         return thread
+
+    async def reopen(self, record: GameRecord) -> None:
+        """The game's thread was deleted: open its new thread now and show the game there."""
+        if self.reach.paused(record) or await self.game_channel(record) is None:
+            return
+        await self.poster.show(record.id)
 
     # ------------------------------------------------------------------ lobby
 
@@ -902,36 +910,42 @@ class Tables:
         that went to sleep (archived) is woken and the post made again; every refusal is noted for the game."""
         if self.reach.paused(record):
             return None
-        if getattr(channel, "archived", False) and not await self._wake(record, channel):
+        if getattr(channel, "archived", False) and not await self.wake(record, channel):
             return None
         # A file is used up by a request: keep its bytes in case the post is made again.
         file = kwargs.get("file")
         picture = (file.filename, file.fp.getvalue()) if file is not None and isinstance(file.fp, io.BytesIO) else None
         for attempt in range(2):
             try:
-                return await channel.send(content, **kwargs)
+                message = await channel.send(content, **kwargs)
             except discord.HTTPException as exc:
                 kind = self.reach.note(record.id, exc)
                 if kind is Refusal.GONE:
                     self.lost.add(channel.id)
                     log.warning("game %d: its thread %s is gone", record.id, getattr(channel, "id", "?"))
                     return None
-                if kind is Refusal.ARCHIVED and attempt == 0 and await self._wake(record, channel):
+                if kind is Refusal.ARCHIVED and attempt == 0 and await self.wake(record, channel):
                     if picture is not None:
                         kwargs["file"] = discord.File(io.BytesIO(picture[1]), filename=picture[0])
                     continue
                 log.warning("game %d: could not post in %s: %s", record.id, getattr(channel, "id", "?"), exc)
                 return None
+            self.pace.sent(channel.id, self.clock())
+            return message
         return None
 
-    async def _wake(self, record: GameRecord, channel) -> bool:
+    async def wake(self, record: GameRecord, channel) -> bool:
         """Unarchive the game's thread (it falls asleep after a week without posts); False if Discord refuses."""
         if not isinstance(channel, discord.Thread):
             return False
         try:
             await channel.edit(archived=False)
         except discord.HTTPException as exc:
-            self.reach.note(record.id, exc)
+            if channel.locked:
+                # A moderator locked it (and the bot may not reopen it): that is what the host needs to hear.
+                self.reach.note_code(record.id, exc.status, THREAD_LOCKED)
+            else:
+                self.reach.note(record.id, exc)
             return False
         return True
 
@@ -1056,7 +1070,9 @@ class Tables:
 
     async def _fire(self, game_id: int, kind: str, version: int) -> None:
         record = await self.store.get_game(game_id)
-        if record.status != "active" or self.reach.paused(record):
+        # A finished game may still have posts to make (its last records, its results); nothing else of it runs.
+        over = record.status != "active" and not (kind == "repost" and record.status == "finished")
+        if over or self.reach.paused(record):
             # Over, or in a server that removed the bot: no timer runs (fresh ones come if it is added back).
             await self.store.clear_timers(game_id)
             return

@@ -32,6 +32,9 @@ class Watch(commands.Cog):
     async def on_guild_join(self, guild: discord.Guild) -> None:
         await self._safely(self.reach.guild_joined(guild.id), "resuming the games of server %d", guild.id)
 
+    # Only a server the bot had left resumes anything: one back from an outage was never paused.
+    on_guild_available = on_guild_join
+
     # Permission overwrites of a channel, a thread unlocked or unarchived, a role's permissions: any of these may
     # be what a stuck game of that server waits for.
     @commands.Cog.listener()
@@ -48,15 +51,20 @@ class Watch(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        # A game whose channel is gone is shown at once: its host learns now, not at the next move.
-        store = self.bot.store
-        for record in await store.active_games():
-            if record.channel_id == channel.id or record.thread_id == channel.id:
-                await self._safely(self.bot.tables.poster.show(record.id), "showing game %d", record.id)
+        # The channel games were opened in is gone: they are unreachable now (their hosts learn it by DM), not at
+        # their next move; a command about one of them in another channel moves it there.
+        for record in await self.bot.store.active_games():
+            if record.channel_id == channel.id:
+                await self._safely(self.reach.channel_gone(record), "game %d lost its channel", record.id)
 
     @commands.Cog.listener()
     async def on_thread_delete(self, thread: discord.Thread) -> None:
-        await self.on_guild_channel_delete(thread)
+        # A game's thread is gone: the game goes on at once in a new thread of its channel.
+        tables = self.bot.tables
+        for record in await self.bot.store.active_games():
+            if record.thread_id == thread.id:
+                tables.lost.add(thread.id)
+                await self._safely(tables.reopen(record), "game %d lost its thread", record.id)
 
     async def _changed(self, guild_id: int) -> None:
         await self._safely(self.reach.changed(guild_id), "retrying the stuck games of server %d", guild_id)

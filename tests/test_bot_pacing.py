@@ -1,0 +1,51 @@
+"""A game nobody reads any more (every seat the AI's) posts one short record per round, at Discord's channel rate."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs.limits import CHANNEL_MESSAGES, CHANNEL_SECONDS
+from tests.botkit import open_game
+
+
+def bursts(messages) -> int:
+    """The most messages posted within any window of Discord's per-channel rate."""
+    stamps = sorted(m.created_at.timestamp() for m in messages)
+    return max((sum(1 for t in stamps if start <= t < start + CHANNEL_SECONDS) for start in stamps), default=0)
+
+
+@pytest.mark.simcord(settle_timeout=120)
+async def test_a_game_left_to_the_ai_posts_a_record_per_round_without_pictures_and_never_faster_than_the_rate(world):
+    game_id, thread = await open_game(world, players=2, ai=1)
+    aiko = world.members[0]
+    before = len(thread.history())
+    resigned = await aiko.slash(thread, "kokeshi resign")
+    assert resigned.acknowledged
+    # The AI finished the game at once; its records follow a few seconds apart, as the channel allows.
+    assert (await world.store.get_game(game_id)).status == "finished"
+    for _ in range(30):
+        await world.env.advance_time(CHANNEL_SECONDS)
+    posted = thread.history()[before:]
+    rounds = [m for m in posted if "the AI plays every seat" in m.content]
+    game, _ = await world.store.load_game(game_id)
+    assert len(rounds) >= game.round_number - 1 >= 10
+    assert all(m.attachments == [] for m in rounds)
+    assert all(m.content.count("\n") >= 1 and len(m.content) <= 2000 for m in rounds)
+    final = posted[-1]
+    assert "is over" in final.content and final.attachments
+    assert bursts(posted) <= CHANNEL_MESSAGES
+    # Everything the log holds was posted: the thread is up to date and nothing is left to send.
+    posts = await world.store.turn_posts(game_id)
+    assert posts.shown_version == (await world.store.get_game(game_id)).version
+    assert await world.store.timers(game_id) == []
+    assert world.env.errors == []
+
+
+async def test_a_game_with_a_person_in_it_keeps_a_record_with_a_picture_for_every_turn(world):
+    game_id, thread = await open_game(world, players=2, ai=1)
+    from tests.botkit import answer
+
+    for _ in range(6):
+        await answer(world, game_id, thread)
+    records = [m for m in thread.history() if "·" in m.content.split("\n")[0] and m.attachments]
+    assert records and not any("the AI plays every seat" in m.content for m in thread.history())

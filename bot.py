@@ -20,6 +20,7 @@ import i18n
 from cogs.answering import AnswerFirstTree
 from cogs.community import Community, PageButton
 from cogs.components import DYNAMIC_ITEMS
+from cogs.metrics import Metrics
 from cogs.tables import Tables, now
 from cogs.translator import CatalogTranslator
 from storage import Store, StoreError
@@ -42,6 +43,7 @@ class Settings:
     challenge_secret: str | None = None
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    metrics_port: int | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -49,11 +51,15 @@ class Settings:
         shard_count, shard_ids = _shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", ""))
         guild = os.environ.get("DEV_GUILD_ID", "").strip()
         port = os.environ.get("SANDBOX_PORT", "").strip()
+        metrics = os.environ.get("METRICS_PORT", "").strip()
         try:
             dev_guild_id = int(guild) if guild else None
             sandbox_port = int(port) if port else 8765
+            metrics_port = int(metrics) if metrics else None
         except ValueError as exc:
-            raise SystemExit(f"Bad setting: {exc}. DEV_GUILD_ID and SANDBOX_PORT must be numbers.") from None
+            raise SystemExit(
+                f"Bad setting: {exc}. DEV_GUILD_ID, SANDBOX_PORT and METRICS_PORT must be numbers."
+            ) from None
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
             # DATABASE_URL (postgresql://…) selects PostgreSQL; otherwise the SQLite file at DATABASE_PATH.
@@ -66,6 +72,7 @@ class Settings:
             challenge_secret=os.environ.get("CHALLENGE_SECRET", "").strip() or None,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            metrics_port=metrics_port,
         )
 
 
@@ -95,6 +102,7 @@ class KokeshiBot(commands.Bot):
         dev_guild_id: int | None = None,
         sync: str = "auto",
         challenge_secret: str | None = None,
+        metrics_port: int | None = None,
         **options,
     ) -> None:
         # Guilds only: channels and threads. No member list, no message content.
@@ -116,6 +124,9 @@ class KokeshiBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.sync_mode = sync
         self.challenge_secret = challenge_secret
+        # Prometheus metrics, served on this port when it is set (0: any free port).
+        self.metrics = Metrics()
+        self.metrics_port = metrics_port
         self.store: Store
         self.tables = Tables(self)
         self.community = Community(self)
@@ -129,6 +140,16 @@ class KokeshiBot(commands.Bot):
             await self.load_extension(extension)
         if self.sync_mode == "always" or (self.sync_mode == "auto" and await self.commands_changed()):
             await self.sync_commands()
+        self.metrics.watch_ai(lambda: self.tables.thinker.pending)
+        self.metrics.watch_store(self._store_figures)
+        if self.metrics_port is not None:
+            self.metrics_port = self.metrics.serve(self.metrics_port)
+            log.info("serving metrics on port %d (/metrics)", self.metrics_port)
+
+    async def _store_figures(self) -> tuple[dict[str, int], int]:
+        """Games by state, and games in progress marked unreachable (for the metrics)."""
+        unreachable = sum(1 for reach in await self.store.reaches() if reach.unreachable_at is not None)
+        return await self.store.count_games(), unreachable
 
     def command_hash(self) -> str:
         """A fingerprint of the slash commands, to sync only when they changed."""
@@ -181,6 +202,7 @@ class KokeshiBot(commands.Bot):
         """Show this channel to the person at the keyboard: nothing on Discord, the sandbox's page moves."""
 
     async def close(self) -> None:
+        self.metrics.close()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:
@@ -199,15 +221,23 @@ def create_bot(
     challenge_secret: str | None = None,
     shard_count: int | None = None,
     shard_ids: tuple[int, ...] | None = None,
+    metrics_port: int | None = None,
 ) -> KokeshiBot:
     """Build the bot without connecting; tests and the sandbox start it themselves."""
     if shard_count is None:
-        return KokeshiBot(db_path, dev_guild_id=dev_guild_id, sync=sync, challenge_secret=challenge_secret)
+        return KokeshiBot(
+            db_path,
+            dev_guild_id=dev_guild_id,
+            sync=sync,
+            challenge_secret=challenge_secret,
+            metrics_port=metrics_port,
+        )
     return ShardedKokeshiBot(
         db_path,
         dev_guild_id=dev_guild_id,
         sync=sync,
         challenge_secret=challenge_secret,
+        metrics_port=metrics_port,
         shard_count=shard_count,
         shard_ids=list(shard_ids) if shard_ids is not None else None,
     )
@@ -265,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
             challenge_secret=settings.challenge_secret,
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,
+            metrics_port=settings.metrics_port,
         )
         bot.run(settings.token, log_handler=None)
         return 0

@@ -71,6 +71,8 @@ class Thinker:
     ) -> None:
         self.work = work
         self.pool = pool
+        # Decisions sent to the pool and not back yet (the pool's queue, for the metrics).
+        self.pending = 0
 
     async def explain(self, level: str, seed: int, game: Game) -> Hint:
         """The action `level` takes for the player `game` waits for, and its expected gain, computed off the loop."""
@@ -84,7 +86,11 @@ class Thinker:
         # Another copy's draws, never the game's own: whatever reaches the worker says nothing of the bag order.
         state = game.determinized(seed).to_json()
         loop = asyncio.get_running_loop()
-        action, gain = await loop.run_in_executor(self.pool or shared_pool(), self.work, level, seed, state)
+        self.pending += 1
+        try:
+            action, gain = await loop.run_in_executor(self.pool or shared_pool(), self.work, level, seed, state)
+        finally:
+            self.pending -= 1
         return Hint(action, gain)
 
     async def choose(self, level: str, seed: int, game: Game) -> str:

@@ -84,7 +84,10 @@ class Timers(commands.Cog):
                 log.exception("posting the daily results failed")
             else:
                 self.daily_checked = day
+        metrics = getattr(self.bot, "metrics", None)
         for timer in await self.bot.store.due_timers(now(), self.bot.timer_shards):
+            if metrics is not None:
+                metrics.timer_fired(now() - timer.due_at)
             key = (timer.game_id, timer.kind, timer.version)
             try:
                 await self.bot.tables.fire(timer.game_id, timer.kind, timer.version)

@@ -68,7 +68,7 @@ def slow_store(world, monkeypatch) -> SlowStore:
 
     slow = SlowStore(world)
     store = world.store
-    for name, method in inspect.getmembers(type(store), inspect.iscoroutinefunction):
+    for name, _method in inspect.getmembers(type(store), inspect.iscoroutinefunction):
         if name.startswith("_"):
             continue
         bound = getattr(store, name)

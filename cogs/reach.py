@@ -175,12 +175,10 @@ class Reach:
             text = self.stuck_text(record, reach, for_host=True)
         return await self.tables.dm(record.host_id, text)
 
-    def stuck_text(self, record: GameRecord, reach: GameReach, *, for_host: bool = False) -> str:
+    def reason(self, record: GameRecord, reach: GameReach) -> str:
         """Why the game cannot be shown and what would free it, in the current language."""
         thread = self.tables.where(record)
         kind = classify(reach.status, reach.code)
-        # Discord shows a timestamp in each reader's own time zone and language.
-        since = f"<t:{int(reach.since)}:f>"
         if kind is Refusal.GONE:
             why = _(
                 "the channel of Kokeshi #{number} was deleted. Use `/kokeshi play` (or `/kokeshi status`) with "
@@ -199,8 +197,14 @@ class Reach:
                 "Send Messages in Threads, Attach Files and Embed Links there to let the game go on."
             )
         else:
-            why = _("Discord keeps refusing my posts in the thread of Kokeshi #{number}, {thread}; I keep trying.")
-        why = why.format(number=record.id, thread=thread)
+            why = _("Discord keeps refusing my posts in the thread of Kokeshi #{number}, {thread}.")
+        return why.format(number=record.id, thread=thread)
+
+    def stuck_text(self, record: GameRecord, reach: GameReach, *, for_host: bool = False) -> str:
+        """A stuck game as `status` shows it, or as its host is told (once), in the current language."""
+        why = self.reason(record, reach)
+        # Discord shows a timestamp in each reader's own time zone and language.
+        since = f"<t:{int(reach.since)}:f>"
         if for_host:
             return _(
                 "⚠️ <@{host}>, your game is paused since {since}: {why} Nothing is lost: every move is saved, "

@@ -799,13 +799,14 @@ class Tables:
         await self.drive_ai(record)
         told = False
         if not await self.poster.show(record.id):
+            reach = await self.store.reach(record.id)
+            why = self.reach.reason(record, reach) if reach is not None else ""
             await self.tell(
                 interaction,
                 _(
-                    "Your move is saved, but I could not post in the game's thread; I will try again in a minute. If "
-                    "it keeps failing, please ask a server admin to give me Send Messages in Threads, Attach Files "
-                    "and Embed Links there."
-                ),
+                    "Your move is saved, but {why} I try again later, less often each time; nothing is lost and the "
+                    "game picks up where it stopped."
+                ).format(why=why),
             )
             told = True
         else:

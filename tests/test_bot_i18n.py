@@ -65,9 +65,10 @@ def test_unsupported_locales_and_english_fall_back_to_the_english_words():
         assert translate("Every tile and what it does", locale, Where.command_description) is None
     # A word the catalog does not know stays English too.
     assert translate("A brand new command", discord.Locale.brazil_portuguese, Where.command_description) is None
-    # Names are looked up under their own context: the command "board" and the parameter "board" differ.
-    assert translate("board", "pt-BR", Where.command_name) == "tabuleiro"
+    # Names are looked up under their own context: the parameter "board" is not a command's word.
     assert translate("board", "pt-BR", Where.parameter_name) == "critério"
+    assert translate("board", "pt-BR", Where.command_name) is None
+    assert translate("table", "pt-BR", Where.command_name) == "mesa"
 
 
 def test_the_command_fingerprint_changes_with_the_catalogs(monkeypatch, tmp_path):

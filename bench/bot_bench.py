@@ -1,9 +1,21 @@
-"""Bot benchmark: per button click, the bot's CPU time and the time to its final message, through SimCord.
+"""Bot benchmark through SimCord: clicks one at a time, bursts of 100 games at once, refusals over 54 hours.
 
-The harness looks up the prompt message directly (not by copying the thread's history) before the clock starts,
-so what is timed is the click: the bot's engine, render, encode, commit and sends, and SimCord delivering them.
-The same games are played twice in one run, with the pictures encoded as before (Pillow's PNG at level 1) and as
-now (`render.encode`), so the two figures are measured side by side.
+Clicks: per button click, the bot's CPU time and the time to its final message. The harness looks up the prompt
+message directly (not by copying the thread's history) before the clock starts, so what is timed is the click: the
+bot's engine, render, encode, commit and sends, and SimCord delivering them. The same games are played twice in one
+run, with the pictures encoded as before (Pillow's PNG at level 1) and as now (`render.encode`), side by side.
+
+Bursts: 100 games in one process act at the same moment, one kind of interaction at a time (100 `/kokeshi new`,
+100 Join clicks, 100 Start clicks, 100 prompt clicks, 100 `/kokeshi notify`, 100 `/kokeshi status`): every
+interaction is handed to the bot before any is handled, and the real time from there to the bot's first response
+(its defer or answer) is measured per kind. Discord drops an interaction not answered within 3 s.
+
+Refusals: a game whose thread refuses the bot's posts (Missing Permissions, Missing Access, a locked thread), and a
+server that removes the bot (GUILD_DELETE, then 403 Missing Access on its channels, as on Discord), are left for 54
+hours of SimCord's clock; every request Discord refused is counted at the transport.
+
+`--code DIR` runs the bursts and the refusals against another checkout of the bot (e.g. the previous version,
+exported with `git archive`), so before and after are measured by the same harness in one run.
 """
 
 from __future__ import annotations
@@ -12,15 +24,19 @@ import argparse
 import asyncio
 import io
 import logging
+import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# `--code DIR` (or BENCH_CODE, for the child run) measures the bot of another checkout.
+CODE = Path(os.environ.get("BENCH_CODE") or ROOT)
+sys.path.insert(0, str(CODE))
 
 import simcord  # noqa: E402
 from simcord.results import to_discord_message  # noqa: E402
@@ -100,12 +116,353 @@ def _pillow_png(img) -> bytes:
     return buf.getvalue()
 
 
+# ---------------------------------------------------------------------- bursts: 100 games at once
+
+BURST_KINDS = ("kokeshi new", "Join", "Start", "prompt", "kokeshi notify", "kokeshi status")
+
+
+class _Stamps:
+    """When the bot first answered each interaction (real time), seen at SimCord's transport."""
+
+    def __init__(self) -> None:
+        import simcord.http.router as router
+
+        self.first: dict[int, float] = {}
+        self.refused: list[tuple[str, str, int, int, float]] = []
+        self._router = router
+        self._real = router.dispatch
+
+        def dispatch(backend, method, path, **kwargs):
+            parts = path.split("/")
+            if len(parts) == 5 and parts[1] == "interactions" and parts[4] == "callback":
+                self.first.setdefault(int(parts[2]), time.perf_counter())
+            try:
+                return self._real(backend, method, path, **kwargs)
+            except Exception as exc:
+                status = getattr(exc, "status", None)
+                if status is not None:
+                    at = backend.clock.now().timestamp()
+                    self.refused.append((method, path, status, getattr(exc, "code", 0), at))
+                raise
+
+        router.dispatch = dispatch
+
+    def close(self) -> None:
+        self._router.dispatch = self._real
+
+
+def _emit_slash(env, member, channel, name: str, options: dict) -> int:
+    """Hand a slash command to the bot without waiting for it (what `member.slash` does, minus the settling)."""
+    from simcord import interactions
+
+    parts = name.split()
+    root = env.backend.find_command(parts[0], channel.guild_id if hasattr(channel, "guild_id") else None)
+    if root is None:
+        root = env.backend.find_command(parts[0], member.guild.id)
+    leaf, nesting = interactions.walk_to_subcommand(root, parts[1:])
+    leaf_options, resolved = interactions.build_options(member, name, leaf, options, channel_id=channel.id)
+    data = {
+        "id": root["id"],
+        "name": root["name"],
+        "type": 1,
+        "options": interactions.nest_options(root, nesting, leaf_options),
+    }
+    if resolved:
+        data["resolved"] = resolved
+    record, payload = interactions.base_payload(
+        env.backend, type=2, channel_id=channel.id, guild_id=member.guild.id, user_id=member.id, data=data
+    )
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return record.id
+
+
+def _emit_component(env, member, channel_id: int, message_id: int, custom_id: str, values=None) -> int:
+    """Hand a click (or a menu choice) to the bot without waiting for it."""
+    from simcord import interactions
+    from simcord.backend import serializers
+
+    stored = env.backend.get_message(channel_id, message_id)
+    data = {"custom_id": custom_id, "component_type": 3 if values is not None else 2}
+    if values is not None:
+        data["values"] = values
+    record, payload = interactions.base_payload(
+        env.backend, type=3, channel_id=channel_id, guild_id=member.guild.id, user_id=member.id, data=data
+    )
+    payload["message"] = dict(serializers.message_payload(env.backend, stored))
+    record.source_message_id = stored.id
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return record.id
+
+
+def _custom_ids(env, channel_id: int, message_id: int) -> list[dict]:
+    rows = env.backend.get_message(channel_id, message_id).components
+    return [c for row in rows for c in row.get("components", [])]
+
+
+async def _burst(env, stamps: _Stamps, emits) -> list[float]:
+    """Hand every interaction to the bot at once, let it work, and return each one's time to a first response."""
+    sent = {}
+    for emit in emits:
+        started = time.perf_counter()
+        sent[emit()] = started
+    await env.settle(timeout=1800)
+    missing = [i for i in sent if i not in stamps.first]
+    assert not missing, f"{len(missing)} interactions never answered"
+    return [(stamps.first[i] - t) * 1000 for i, t in sent.items()]
+
+
+async def bursts(games: int) -> dict[str, list[float]]:
+    """`games` games acting at the same moment, one kind of interaction at a time; first response per kind (ms)."""
+    from simcord.env import Env
+
+    stamps = _Stamps()
+    found: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        bot = create_bot(str(Path(folder) / "burst.sqlite3"))
+        env = Env(bot, settle_timeout=1800)
+        await env.start()
+        try:
+            with env.time_context():
+                guild = env.create_guild("Burst")
+                channels = [guild.create_text_channel(f"kokeshi-{i}") for i in range(5)]
+                hosts = [guild.add_member(env.create_user(f"host{i}")) for i in range(games)]
+                guests = [guild.add_member(env.create_user(f"guest{i}")) for i in range(games)]
+                store = bot.store
+                await store.set_guild_setting(guild.id, "open_per_channel", "500")
+                where = [channels[i % len(channels)] for i in range(games)]
+
+                found["kokeshi new"] = await _burst(
+                    env,
+                    stamps,
+                    [
+                        lambda h=h, c=c: _emit_slash(env, h, c, "kokeshi new", {"players": 2})
+                        for h, c in zip(hosts, where, strict=False)
+                    ],
+                )
+                lobbies = []
+                for host in hosts:
+                    [record] = [g for g in await store.games_for_user(host.id)]
+                    found_message = await store.get_message(record.id, "lobby")
+                    for _ in range(600):  # a lobby whose message is still on its way
+                        if found_message is not None:
+                            break
+                        await env.settle(timeout=1800)
+                        await asyncio.sleep(0.1)
+                        found_message = await store.get_message(record.id, "lobby")
+                    channel_id, message_id = found_message
+                    lobbies.append((record.id, channel_id, message_id))
+
+                def lobby_click(member, lobby, op):
+                    game_id, channel_id, message_id = lobby
+                    return lambda: _emit_component(env, member, channel_id, message_id, f"kk:l:{game_id}:{op}")
+
+                found["Join"] = await _burst(
+                    env, stamps, [lobby_click(g, lob, "join") for g, lob in zip(guests, lobbies, strict=False)]
+                )
+                found["Start"] = await _burst(
+                    env, stamps, [lobby_click(h, lob, "start") for h, lob in zip(hosts, lobbies, strict=False)]
+                )
+
+                clicks = []
+                members = {m.id: m for m in hosts + guests}
+                for game_id, *_ in lobbies:
+                    for _ in range(600):  # a start still posting its first prompt
+                        if await store.get_message(game_id, "prompt") is not None:
+                            break
+                        await env.settle(timeout=1800)
+                        await asyncio.sleep(0.1)
+                    record = await store.get_game(game_id)
+                    game, version = await store.load_game(game_id)
+                    mover = members[record.seat_named(game.prompt.player).user_id]
+                    channel_id, message_id = await store.get_message(game_id, "prompt")
+                    menu = _custom_ids(env, channel_id, message_id)[0]
+                    action = game.legal_actions()[0]
+                    if menu["custom_id"].startswith("kk:s:"):
+                        clicks.append(
+                            lambda m=mover, c=channel_id, i=message_id, k=menu["custom_id"], a=action: _emit_component(
+                                env, m, c, i, k, [a]
+                            )
+                        )
+                    else:
+                        custom_id = f"kk:a:{game_id}:{version}:{action}"
+                        clicks.append(
+                            lambda m=mover, c=channel_id, i=message_id, k=custom_id: _emit_component(env, m, c, i, k)
+                        )
+                found["prompt"] = await _burst(env, stamps, clicks)
+                found["kokeshi notify"] = await _burst(
+                    env,
+                    stamps,
+                    [
+                        lambda g=g, c=c: _emit_slash(env, g, c, "kokeshi notify", {"setting": "on"})
+                        for g, c in zip(guests, where, strict=False)
+                    ],
+                )
+                found["kokeshi status"] = await _burst(
+                    env,
+                    stamps,
+                    [
+                        lambda h=h, c=c: _emit_slash(env, h, c, "kokeshi status", {})
+                        for h, c in zip(hosts, where, strict=False)
+                    ],
+                )
+        finally:
+            stamps.close()
+            await env.shutdown()
+            await bot.close()
+    return found
+
+
+# ---------------------------------------------------------------------- refusals over 54 hours
+
+HOUR = 3600.0
+REFUSALS = {
+    "Send Messages in Threads taken away (403 Missing Permissions on posts)": ("thread", 403, 50013, ("POST",)),
+    "the thread hidden from the bot (403 Missing Access)": ("thread", 403, 50001, ("POST", "PATCH", "DELETE", "GET")),
+    "the thread locked (160005)": ("thread", 403, 160005, ("POST", "PATCH", "DELETE")),
+    "the bot removed from the server (GUILD_DELETE, then 403 Missing Access)": ("server", 403, 50001, ("*",)),
+}
+
+
+async def refusals(hours: float) -> dict[str, tuple[int, int]]:
+    """Per scenario: (requests Discord refused over `hours` of SimCord's clock, of them in the last 6 hours)."""
+    from simcord.env import Env
+
+    found = {}
+    for label, (scope, status, code, methods) in REFUSALS.items():
+        stamps = _Stamps()
+        with tempfile.TemporaryDirectory() as folder:
+            bot = create_bot(str(Path(folder) / "refusals.sqlite3"))
+            env = Env(bot, settle_timeout=300)
+            await env.start()
+            try:
+                with env.time_context():
+                    found[label] = await _refused_game(env, stamps, scope, status, code, methods, hours)
+            finally:
+                stamps.close()
+                await env.shutdown()
+                await bot.close()
+    return found
+
+
+async def _refused_game(env, stamps, scope, status, code, methods, hours) -> tuple[int, int]:
+    guild = env.create_guild("Refusals")
+    channel = guild.create_text_channel("kokeshi")
+    aiko, botan = (guild.add_member(env.create_user(n)) for n in ("aiko", "botan"))
+    store = env.bot.store
+    await aiko.slash(channel, "kokeshi new", players=2, timer=86400)
+    [record] = await store.games_for_user(aiko.id)
+    channel_id, message_id = await store.get_message(record.id, "lobby")
+    lobby = to_discord_message(env, env.backend.get_message(channel_id, message_id))
+    await botan.click(lobby, custom_id=f"kk:l:{record.id}:join")
+    await aiko.click(lobby, custom_id=f"kk:l:{record.id}:start")
+    record = await store.get_game(record.id)
+    thread_id = record.thread_id
+    if scope == "server":
+        env.backend.remove_guild(guild.id)
+        paths = "/channels/*"
+    else:
+        paths = f"/channels/{thread_id}*"
+    for method in methods:
+        env.backend.faults.append(
+            {"method": method, "path": paths, "status": status, "code": code, "message": "refused", "times": None}
+        )
+    if scope == "thread":
+        # The player to move finishes their turn by command: the next prompt cannot be posted.
+        game, version = await store.load_game(record.id)
+        mover = game.prompt.player
+        rng = random.Random(1)
+        while game.prompt.player == mover:
+            member = aiko if mover == "aiko" else botan
+            await member.slash(channel, "kokeshi play", choice=f"{version}:{rng.choice(game.legal_actions())}")
+            game, version = await store.load_game(record.id)
+    start = env.now().timestamp()
+    stamps.refused.clear()
+    elapsed = 0.0
+    while elapsed < hours * HOUR:
+        await env.advance_time(HOUR)
+        elapsed += HOUR
+    last = start + hours * HOUR - 6 * HOUR
+    refused = [r for r in stamps.refused if r[4] >= start]
+    return len(refused), sum(1 for r in refused if r[4] >= last)
+
+
+def _report_bursts(label: str, found: dict[str, list[float]]) -> None:
+    print(f"{label}: first response to each of {len(next(iter(found.values())))} interactions handed over at once")
+    for kind in BURST_KINDS:
+        values = found[kind]
+        late = sum(v > 3000 for v in values)
+        print(
+            f"  {kind:<15} p50 {statistics.median(values):7.1f} ms  p99 {percentile(values, 0.99):7.1f} ms  "
+            f"max {max(values):7.1f} ms  over 3 s: {late}"
+        )
+
+
+def _report_refusals(label: str, found: dict[str, tuple[int, int]], hours: float) -> None:
+    print(f"{label}: requests Discord refused for one stuck game over {hours:g} h of SimCord's clock")
+    for scenario, (total, last) in found.items():
+        print(f"  {scenario}: {total} ({total / hours:.1f} an hour; {last} in the last 6 h)")
+
+
+def _child(section: str, code: str, games: int, hours: float) -> dict:
+    """Run one section against another checkout, in a process of its own; its figures come back as JSON."""
+    import json
+
+    env = dict(os.environ, BENCH_CODE=code, PYTHONPATH=code)
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            f"--child-{section}",
+            "--games",
+            str(games),
+            "--hours",
+            str(hours),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="one short game each way")
+    import json
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="one short game each way, 20-game bursts, 12 h")
+    parser.add_argument("--only", choices=("clicks", "bursts", "refusals"), help="run one section")
+    parser.add_argument("--code", help="also run the bursts and refusals against the bot in this directory")
+    parser.add_argument("--games", type=int, default=None, help="games per burst (default 100)")
+    parser.add_argument("--hours", type=float, default=None, help="simulated hours of refusals (default 54)")
+    parser.add_argument("--child-bursts", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--child-refusals", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     logging.disable(logging.WARNING)
-    games = 1 if args.quick else 3
+    games = args.games or (20 if args.quick else 100)
+    hours = args.hours or (12 if args.quick else 54)
+    if args.child_bursts:
+        print(json.dumps(asyncio.run(bursts(games))))
+        return
+    if args.child_refusals:
+        print(json.dumps(asyncio.run(refusals(hours))))
+        return
+    if args.only in (None, "clicks"):
+        clicks(args.quick)
+    if args.only in (None, "bursts"):
+        if args.code:
+            _report_bursts(f"before ({args.code})", _child("bursts", args.code, games, hours))
+        _report_bursts("now", asyncio.run(bursts(games)))
+        print("goal: every first response within 3 s (Discord's deadline), whatever the store is doing")
+    if args.only in (None, "refusals"):
+        if args.code:
+            before = {k: tuple(v) for k, v in _child("refusals", args.code, games, hours).items()}
+            _report_refusals(f"before ({args.code})", before, hours)
+        _report_refusals("now", asyncio.run(refusals(hours)), hours)
+
+
+def clicks(quick: bool) -> None:
+    games = 1 if quick else 3
     encode = render.encode
     runs = {}
     for label, encoder in (("before (Pillow PNG)", _pillow_png), ("now (render.encode)", encode)):

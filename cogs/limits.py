@@ -27,6 +27,8 @@ ELLIPSIS = "…"
 # Discord's rate for posting in one channel, as its clients and libraries observe it: 5 messages per 5 seconds.
 CHANNEL_MESSAGES = 5
 CHANNEL_SECONDS = 5.0
+# Channels remembered before the quiet ones (nothing posted within the rate's window) are dropped.
+QUIET_KEPT = 1000
 
 
 def shorten(text: str, limit: int) -> str:
@@ -57,6 +59,8 @@ class ChannelPace:
 
     def sent(self, channel_id: int, now: float) -> None:
         """A message was posted in the channel at `now`."""
+        if channel_id not in self._sent and len(self._sent) >= QUIET_KEPT:
+            self.forget(now - self.seconds)
         stamps = self._sent.setdefault(channel_id, deque(maxlen=self.messages))
         stamps.append(now)
 

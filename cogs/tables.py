@@ -230,7 +230,6 @@ class Tables:
         with i18n.using(interaction.locale):
             try:
                 await coro
-                await self.dm_notice(interaction)
             except UserError as exc:
                 await self.tell(interaction, str(exc))
             except GameStateError as exc:
@@ -243,6 +242,11 @@ class Tables:
                     await self.tell(
                         interaction, _("Sorry, something went wrong on my side. Nothing was lost; please try again.")
                     )
+                return
+            try:
+                await self.dm_notice(interaction)
+            except Exception:
+                log.exception("could not tell user %s about their closed DMs", interaction.user.id)
 
     # ------------------------------------------------------------------ names and channels
 
@@ -608,9 +612,9 @@ class Tables:
         await self.tell(
             interaction,
             _(
-                "Kokeshi #{number} is open: {lobby}. The others join with its Join button; you press Start when "
-                "everyone is seated."
-            ).format(number=game_id, lobby=message.jump_url),
+                "Kokeshi #{number} is open in {channel}: the others join with its Join button, and you press Start "
+                "when everyone is seated."
+            ).format(number=game_id, channel=self.bot.channel_link(channel.id, "#" + channel.name)),
         )
 
     async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:

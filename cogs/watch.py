@@ -50,6 +50,10 @@ class Watch(commands.Cog):
         await self._changed(after.guild.id)
 
     @commands.Cog.listener()
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        await self._changed(after.id)
+
+    @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         # The channel games were opened in is gone: they are unreachable now (their hosts learn it by DM), not at
         # their next move; a command about one of them in another channel moves it there.

@@ -49,3 +49,16 @@ async def test_a_game_with_a_person_in_it_keeps_a_record_with_a_picture_for_ever
         await answer(world, game_id, thread)
     records = [m for m in thread.history() if "·" in m.content.split("\n")[0] and m.attachments]
     assert records and not any("the AI plays every seat" in m.content for m in thread.history())
+
+
+def test_the_channel_pace_lets_five_messages_through_in_five_seconds_and_says_when_the_next_may_go():
+    from cogs.limits import ChannelPace
+
+    pace = ChannelPace()
+    for t in (0.0, 0.5, 1.0, 1.5, 2.0):
+        assert pace.free_at(7, t) == t
+        pace.sent(7, t)
+    assert pace.free_at(7, 2.1) == 5.0  # the first of the five leaves the window at 5 s
+    assert pace.free_at(8, 2.1) == 2.1  # another channel is not held back
+    pace.sent(7, 5.0)
+    assert pace.free_at(7, 5.0) == 5.5

@@ -27,7 +27,7 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.tables import Tables, now
 from cogs.translator import CatalogTranslator
 from storage import Store, StoreError
-from storage.store import describe, is_url
+from storage.store import describe, is_url, redact
 
 log = logging.getLogger("kokeshi")
 
@@ -93,10 +93,16 @@ class Settings:
             raise SettingError(
                 f"Bad setting: CONNECT_TIMEOUT must be a number of seconds above 0, not {timeout!r}."
             ) from None
+        url = env("DATABASE_URL")
+        if url and not is_url(url):
+            raise SettingError(
+                f"Bad setting: DATABASE_URL must be a postgresql:// URL, not {redact(url)!r} (for a SQLite file, "
+                "set DATABASE_PATH instead)."
+            )
         return cls(
             token=env("DISCORD_TOKEN") or None,
             # DATABASE_URL (postgresql://…) selects PostgreSQL; otherwise the SQLite file at DATABASE_PATH.
-            database_path=env("DATABASE_URL") or env("DATABASE_PATH") or DEFAULT_DATABASE,
+            database_path=url or env("DATABASE_PATH") or DEFAULT_DATABASE,
             log_level=(env("LOG_LEVEL") or "INFO").upper(),
             dev_guild_id=dev_guild_id,
             sandbox_port=sandbox_port,
@@ -109,7 +115,7 @@ class Settings:
     def secrets(self) -> set[str]:
         """The token, the challenge secret and the database password: never in anything the bot prints."""
         found = {self.token or "", self.challenge_secret or ""}
-        if is_url(self.database_path):
+        if "://" in self.database_path:
             parts = urlsplit(self.database_path)
             found.add(parts.password or "")
             found.update(v for k, v in parse_qsl(parts.query) if "password" in k.lower())

@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 import asyncpg
 
 from .records import StoreError
-from .store import Store, backup_file, is_url, redact, sqlite_in_use
+from .store import CONNECT_TIMEOUT, Store, backup_file, is_url, redact, sqlite_in_use
 
 DEFAULT_PATH = "data/kokeshi.sqlite3"
 
@@ -25,8 +25,17 @@ def _default() -> str:
     return os.environ.get("DATABASE_URL", "").strip() or os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_PATH
 
 
+def _timeout() -> float:
+    """Seconds a PostgreSQL server has to accept the connection: CONNECT_TIMEOUT, as for the bot."""
+    try:
+        value = float(os.environ.get("CONNECT_TIMEOUT", "").strip() or CONNECT_TIMEOUT)
+    except ValueError:
+        return CONNECT_TIMEOUT
+    return value if value > 0 else CONNECT_TIMEOUT
+
+
 async def _verify(path: str) -> int:
-    store = await Store.open(path, readonly=True, application_name="kokeshi-storage")
+    store = await Store.open(path, readonly=True, connect_timeout=_timeout(), application_name="kokeshi-storage")
     try:
         problems = await store.verify()
         try:
@@ -42,7 +51,7 @@ async def _verify(path: str) -> int:
 
 
 async def _compact(path: str) -> int:
-    store = await Store.open(path, application_name="kokeshi-storage")
+    store = await Store.open(path, connect_timeout=_timeout(), application_name="kokeshi-storage")
     try:
         packed = await store.compact()
     finally:
@@ -54,7 +63,7 @@ async def _compact(path: str) -> int:
 async def _copy(path: str, url: str, *, replace: bool, while_running: bool) -> int:
     from .postgres import copy_sqlite
 
-    counts = await copy_sqlite(path, url, replace=replace, while_running=while_running)
+    counts = await copy_sqlite(path, url, replace=replace, while_running=while_running, connect_timeout=_timeout())
     print(f"copied {counts['games']} games ({sum(counts.values())} rows) from {path} to {redact(url)}; verifying")
     return await _verify(url)
 
@@ -80,7 +89,7 @@ def _passwords(*targets: str) -> set[str]:
     """The passwords written in these database URLs (in the address or the query), to keep out of any message."""
     found = set()
     for target in targets:
-        if not is_url(target):
+        if "://" not in target:
             continue
         parts = urlsplit(target)
         found.add(parts.password or "")

@@ -293,7 +293,14 @@ COPIED_TABLES = (
 _COPY_BATCH = 5000
 
 
-async def copy_sqlite(path: str, url: str, *, replace: bool = False, while_running: bool = False) -> dict[str, int]:
+async def copy_sqlite(
+    path: str,
+    url: str,
+    *,
+    replace: bool = False,
+    while_running: bool = False,
+    connect_timeout: float = CONNECT_TIMEOUT,
+) -> dict[str, int]:
     """Copy every row of the SQLite database at `path` into the empty PostgreSQL database at `url`, in one commit.
 
     Returns the rows copied per table. The source must have the current schema (open it once with the bot first) and
@@ -309,7 +316,7 @@ async def copy_sqlite(path: str, url: str, *, replace: bool = False, while_runni
             f"The database {path} is open in another process (a running bot?): moves made after the copy would be "
             "lost. Stop the bot first, or add --while-running for a rehearsal copy that is already out of date."
         )
-    target = await PgStore.connect(url, application_name="kokeshi-storage")
+    target = await PgStore.connect(url, timeout=connect_timeout, application_name="kokeshi-storage")
     try:
         bots = await target.bot_sessions()
         if bots:

@@ -142,11 +142,12 @@ _QUERY_SECRET = re.compile(r"(?i)([?&][^=&#]*password=)[^&#]*")
 
 
 def redact(target: str | Path) -> str:
-    """A database setting fit for messages and logs: a URL's password, in its address or its query, masked."""
+    """A database setting fit for messages and logs: a URL's password, in its address or its query, masked (any
+    scheme: a mistyped one is echoed back too)."""
     text = str(target)
-    if not is_url(text):
+    scheme, found, rest = text.partition("://")
+    if not found:
         return text
-    scheme, _, rest = text.partition("://")
     cut = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
     netloc, tail = rest[:cut], rest[cut:]
     userinfo, at, host = netloc.rpartition("@")

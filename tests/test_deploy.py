@@ -365,3 +365,67 @@ async def test_a_shared_env_file_never_overrides_the_shards_given_on_the_command
         finally:
             (image.app / ".env").unlink()
     assert seen == ["shards 2-3 of 4", "shards 1 of 4", "shards 0-3 of 4"]
+
+
+# ---------------------------------------------------------------- restoring PostgreSQL
+
+
+def readme_restore_lines() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("**PostgreSQL.** Back up with `pg_dump`")
+    block = re.search(r"```sh\n(.*?)```", text[start:], re.S)
+    return [line for line in block.group(1).splitlines() if line.strip()]
+
+
+async def test_the_readmes_postgresql_restore_runs_as_written_and_never_writes_to_the_live_database(
+    pg_server, tmp_path
+):
+    from storage import Store
+    from tests.pgserver import pg_bin
+    from tests.test_storage import play_moves, started
+
+    dump = tmp_path / "kokeshi.dump"
+    lines = [
+        line.replace("db-host", f"127.0.0.1:{pg_server.port}")
+        .replace("python -m storage", f"{sys.executable} -m storage")
+        .replace("kokeshi-2026-11-23.dump", str(dump))
+        for line in readme_restore_lines()
+    ]
+    assert [line.split()[0] for line in lines] == ["pg_dump", "psql", "pg_restore", sys.executable, "psql"]
+    env = {**os.environ, "PATH": f"{pg_bin()}:{os.environ['PATH']}", "DATABASE_URL": ""}
+
+    def step(line: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["sh", "-c", line], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+
+    pg_server.psql("CREATE DATABASE kokeshi")
+    live = pg_server.url("kokeshi")
+    bot = await Store.open(live)
+    try:
+        backed_up = [await started(bot, seed=s) for s in range(3)]
+        await play_moves(bot, backed_up[0], 6)
+        assert step(lines[0]).returncode == 0  # pg_dump, while the bot runs
+        later = await started(bot, seed=9)  # the bot goes on after the backup
+        await play_moves(bot, backed_up[0], 3)
+        live_log = await bot.log(backed_up[0])
+        for line in lines[1:4]:  # a new database, the restore into it, and verify: all while the bot runs
+            done = step(line)
+            assert done.returncode == 0, done.stderr
+        assert "3 games checked, 0 with problems" in done.stdout
+        assert await bot.log(backed_up[0]) == live_log and (await bot.get_game(later)).status == "active"
+        switched = step(lines[4])
+        assert switched.returncode != 0 and "is being accessed by other users" in switched.stderr
+    finally:
+        await bot.close()  # every bot stopped: now the switch goes through
+    try:
+        switched = step(lines[4])
+        assert switched.returncode == 0, switched.stderr
+        restored = await Store.open(live)
+        try:
+            assert [g.id for g in await restored.active_games()] == backed_up
+            assert len(await restored.log(backed_up[0])) == 6
+            assert await restored.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Di", players=2) == 4
+        finally:
+            await restored.close()
+    finally:
+        for name in ("kokeshi", "kokeshi_before_restore", "kokeshi_restored"):
+            pg_server.psql(f"DROP DATABASE IF EXISTS {name}")

@@ -207,3 +207,27 @@ async def test_the_start_up_log_names_the_database_and_the_shards_and_sigterm_st
     assert [d["shard"] for d in discord.identified] == [[2, 4], [3, 4]]
     assert "stopping: finishing the work under way" in err and err.rstrip().endswith("kokeshi: stopped")
     assert "Traceback" not in err and "WARNING" not in err
+
+
+def test_main_builds_one_bot_for_connect_and_one_unsharded_bot_for_sync(monkeypatch, tmp_path):
+    import bot
+
+    built: list[dict] = []
+    served: list[bool] = []
+
+    def create(path, **options):
+        built.append(options)
+        return object()
+
+    async def serve(made, settings, *, sync_only=False):
+        served.append(sync_only)
+
+    monkeypatch.setattr(bot, "create_bot", create)
+    monkeypatch.setattr(bot, "serve", serve)
+    for name, value in {**bot_env(tmp_path), "DISCORD_TOKEN": TOKEN, "SHARD_COUNT": "4"}.items():
+        monkeypatch.setenv(name, value)
+    assert bot.main(["connect", "--shard-ids", "0-1"]) == 0
+    assert bot.main(["sync"]) == 0
+    assert served == [False, True] and len(built) == 2
+    assert (built[0]["shard_count"], built[0]["shard_ids"], built[0]["sync"]) == (4, (0, 1), "auto")
+    assert (built[1]["shard_count"], built[1]["shard_ids"], built[1]["sync"]) == (None, None, "never")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -12,8 +13,9 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 import aiohttp
@@ -383,8 +385,10 @@ async def serve(bot: KokeshiBot, settings: Settings, *, sync_only: bool = False)
         loop.add_signal_handler(sig, stop.set)
     try:
         async with bot:
-            await bot.open_store(settings.connect_timeout)
-            await _login(bot, settings)
+            await bot.open_store(settings.connect_timeout)  # a migration under way is never cut short
+            if stop.is_set() or not await _unless_stopped(_login(bot, settings), stop):
+                log.info("stopped before start-up finished")
+                return
             if sync_only:
                 await bot.sync_commands()
                 return
@@ -406,6 +410,21 @@ async def serve(bot: KokeshiBot, settings: Settings, *, sync_only: bool = False)
                 raise _gateway_failure(bot, error) from error
     except StoreError as exc:
         raise StartError(str(exc), EXIT_UNAVAILABLE) from None
+
+
+async def _unless_stopped(work: Coroutine[Any, Any, None], stop: asyncio.Event) -> bool:
+    """Run `work` unless `stop` is set first (then it is cancelled); whether it ran to its end."""
+    task = asyncio.ensure_future(work)
+    stopped = asyncio.create_task(stop.wait())
+    await asyncio.wait({task, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    stopped.cancel()
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return False
+    task.result()
+    return True
 
 
 async def _login(bot: KokeshiBot, settings: Settings) -> None:

@@ -110,7 +110,11 @@ async def test_a_database_that_cannot_be_opened_or_migrated_ends_with_one_line_b
     garbage = tmp_path / "garbage.sqlite3"
     garbage.write_bytes(b"not a database at all " * 200)
     cases = [
-        (str(blocker / "kokeshi.sqlite3"), f"Cannot start: Cannot create the folder {blocker} for the database"),
+        (
+            str(blocker / "kokeshi.sqlite3"),
+            f"Cannot start: Cannot create the folder {blocker} for the database {blocker / 'kokeshi.sqlite3'}: File "
+            "exists. Set DATABASE_PATH to a writable location.",
+        ),
         (str(newer), f"Cannot start: The database {newer} has schema version 999, newer than this code knows"),
         (str(garbage), f"Cannot start: {garbage} is not a SQLite database, or it is damaged"),
     ]
@@ -120,6 +124,7 @@ async def test_a_database_that_cannot_be_opened_or_migrated_ends_with_one_line_b
                 bot_env(tmp_path / "env", discord.base, DISCORD_TOKEN=TOKEN, DATABASE_PATH=path), "connect"
             )
             assert status == UNAVAILABLE and last_line(err).startswith(start), err
+            assert last_line(err).endswith(("location.", "for this version.", "made with `python -m storage backup`."))
             assert "Traceback" not in err and len(last_line(err)) < 400
     assert discord.requests == []  # the database is opened first: nothing was asked of Discord
 
@@ -231,3 +236,23 @@ def test_main_builds_one_bot_for_connect_and_one_unsharded_bot_for_sync(monkeypa
     assert served == [False, True] and len(built) == 2
     assert (built[0]["shard_count"], built[0]["shard_ids"], built[0]["sync"]) == (4, (0, 1), "auto")
     assert (built[1]["shard_count"], built[1]["shard_ids"], built[1]["sync"]) == (None, None, "never")
+
+
+async def test_sigterm_while_discord_is_slow_to_answer_stops_the_start_up_at_once(tmp_path):
+    async with SilentServer() as silent:
+        env = bot_env(tmp_path, f"http://127.0.0.1:{silent.port}", DISCORD_TOKEN=TOKEN, CONNECT_TIMEOUT="60")
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "bot.py", "connect", cwd=ROOT, env=env, stderr=asyncio.subprocess.PIPE
+        )
+        lines: list[str] = []
+        while not any("logging in" in line for line in lines):
+            line = await asyncio.wait_for(process.stderr.readline(), 60)
+            assert line, "".join(lines)
+            lines.append(line.decode())
+        started = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        _, rest = await asyncio.wait_for(process.communicate(), 30)
+        took = time.monotonic() - started
+    err = "".join(lines) + rest.decode()
+    assert process.returncode == 0 and took < 5, err
+    assert last_line(err).endswith("kokeshi: stopped before start-up finished") and "Traceback" not in err

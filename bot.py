@@ -407,7 +407,10 @@ async def serve(bot: KokeshiBot, settings: Settings, *, sync_only: bool = False)
                 return
             error = gateway.exception()
             if error is not None:
-                raise _gateway_failure(bot, error) from error
+                failure = _gateway_failure(bot, error)
+                if failure is error:
+                    raise error
+                raise failure from None
     except StoreError as exc:
         raise StartError(str(exc), EXIT_UNAVAILABLE) from None
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from discord.ext import commands
 
+from .refusals import FIRST_RETRY, MAX_RETRY
 from .tables import now
 
 if TYPE_CHECKING:
@@ -18,10 +19,10 @@ log = logging.getLogger(__name__)
 
 # Even with nothing due, look again this often (timers written by another process, clock changes).
 IDLE_SECONDS = 3600.0
-# A timer whose work failed is tried again this much later, then twice as late after each further failure, up to
-# an hour: a deadline that cannot be carried out (Discord down, a lost permission) does not fail every minute.
-RETRY_SECONDS = 60.0
-MAX_RETRY_SECONDS = 3600.0
+# A timer whose work failed (raised) is tried again on the schedule of a refused post (`refusals`): 60 s, then twice
+# as late after each further failure, up to an hour; a deadline that cannot be carried out never fails every minute.
+RETRY_SECONDS = FIRST_RETRY
+MAX_RETRY_SECONDS = MAX_RETRY
 RETRIED = frozenset({"deadline", "repost"})
 
 

@@ -67,6 +67,9 @@ AUTOMA = "automa"
 FORMAT = 1
 _EMPTY = -1
 _SIDE = -1  # reserve target of a tile that may go on any track
+# What the current turn did, for the end against stalling (rules 4).
+MARK_OFFER, MARK_RECOGNITION, MARK_DISC, MARK_TOP = 1, 2, 4, 8
+GUARD_V4 = ("v2", 8, "player")
 
 # Prompt kinds.
 SETUP, ADVANCE_KIND, EFFECT_KIND, KOKESHI_KIND, ANIMAL_KIND, BUY_KIND, PLACE_KIND = (
@@ -96,6 +99,9 @@ class Game:
         "tiles",
         "key",
         "idle",
+        "idles",
+        "marks",
+        "guard",
         "bought",
         "seating",
         "names",
@@ -140,6 +146,9 @@ class Game:
         # Idle count (rules 2 on): rules 2, +1 per turn without a purchase and -1 per turn with one; rules 3 on, +1
         # per turn that takes no tile from the offer, never down.
         g.idle = 0
+        g.idles = []
+        g.marks = 0
+        g.guard = None
         g.bought = False  # the current player bought a tile this turn (rules 3 on: a tile from the offer)
         g.seating = list(seating)
         g.reseed(seed)
@@ -185,6 +194,7 @@ class Game:
         self.recognitions = [0] * n
         self.reserve = [[] for _ in range(n)]
         self.turns = [0] * n
+        self.idles = [0] * n
 
     def _rand(self, n: int) -> int:
         if self.rules == 1:
@@ -524,6 +534,7 @@ class Game:
         start = self.kokeshi[p][k]
         target = start + steps
         if target > HEIGHTS:
+            self.marks |= MARK_TOP
             self.kokeshi[p][k] = 0
             self.in_play[p] += TOP_POINTS
             self._ev(events, "top_passed", p, kokeshi=KOKESHI[k], height=start, points=TOP_POINTS)
@@ -534,6 +545,8 @@ class Game:
 
     def _disc(self, p: int, a: int, events: list[Event]) -> None:
         position = self.discs[p][a] + 1
+        if p == self.current:
+            self.marks |= MARK_DISC | (MARK_RECOGNITION if position == RED_LINE else 0)
         self.discs[p][a] = position
         self.stamp += 1
         self.arrived[p][a] = self.stamp
@@ -556,6 +569,7 @@ class Game:
     def _buy_market(self, p: int, slot: int, target: int, activated: int, events: list[Event]) -> None:
         tile = self.offer[slot]
         self.bought = True
+        self.marks |= MARK_OFFER
         self.offer[slot] = _EMPTY
         self.reserve[p].append((tile, target))
         self._ev(
@@ -584,6 +598,7 @@ class Game:
         self.quality_taken[k] += 1
         self.reserve[p].append((tile, k))
         self.recognitions[p] += 1
+        self.marks |= MARK_RECOGNITION
         # Rules 3 on: only a tile from the offer keeps the idle count from growing (a quality tile draws nothing).
         self.bought = self.bought or self.rules == 2
         self._ev(events, "quality_bought", p, tile=TILES[tile].id, kokeshi=KOKESHI[k], level=level)
@@ -724,6 +739,8 @@ class Game:
             self.bought = False
             if self.idle >= IDLE_ROUNDS * self.humans:
                 self._trigger_end("stall", p, events)
+        elif self.rules >= 4 or self.guard is not None:
+            self._guard_turn(p, events)
         elif self.rules >= 3:
             # The idle-turn end (components.toml [end] idle_turns): not in the rulebook, a guard against stalling.
             self.idle += not self.bought
@@ -740,6 +757,36 @@ class Game:
         else:
             self.current = p + 1
         self._ev(events, "turn_ended", p, next=self.names[self.current], round=self.round)
+
+    def _guard_turn(self, p: int, events: list[Event]) -> None:
+        """Experimental guards (bench only): count the turn by `self.guard` = (definition, budget, scope)."""
+        marks, self.marks = self.marks, 0
+        self.bought = False
+        spec = self.guard or GUARD_V4
+        if spec == "off":
+            return
+        definition, budget, scope = spec
+        if definition == "offer":
+            idle = not marks & MARK_OFFER
+        elif definition == "v1":
+            idle = not marks & (MARK_OFFER | MARK_RECOGNITION)
+        elif definition == "v2":
+            idle = bool(marks & MARK_TOP) and not marks & (MARK_OFFER | MARK_RECOGNITION)
+        else:
+            idle = bool(marks & MARK_TOP) and not marks & (MARK_OFFER | MARK_RECOGNITION | MARK_DISC)
+        if not idle:
+            return
+        self.idles[p] += 1
+        self.idle += 1
+        if scope == "drain":
+            if self.bag:
+                self.discard.append(self._take(self.bag))
+            if not self.bag:
+                self._trigger_end("stall", p, events, turns=self.idle)
+        elif scope == "player" and self.idles[p] >= budget:
+            self._trigger_end("stall", p, events, turns=self.idles[p])
+        elif scope == "table" and self.idle >= budget * self.humans:
+            self._trigger_end("stall", p, events, turns=self.idle)
 
     # ------------------------------------------------------------------ scoring
 
@@ -858,6 +905,7 @@ class Game:
                 for i, slot in enumerate(BONUS_SLOTS)
             ],
             "discarded": len(self.discard),
+            "idle": None if self.guard == "off" or self.rules < 4 else {"count": list(self.idles)},
             "players": players,
             "prompt": None
             if prompt is None
@@ -939,6 +987,9 @@ class Game:
         g.tiles = self.tiles
         g.key = self.key
         g.idle = self.idle
+        g.idles = list(self.idles)
+        g.marks = self.marks
+        g.guard = self.guard
         g.bought = self.bought
         g.seating = list(self.seating)
         g.names = list(self.names)

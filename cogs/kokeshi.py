@@ -16,7 +16,7 @@ from discord.ext import commands
 import i18n
 import render
 from engine import Prompt, vocab
-from engine.data import IDLE_TURNS
+from engine.data import IDLE_LIMIT
 from engine.vocab import N_
 from i18n import _
 from storage import GameNotFound, GameRecord
@@ -79,10 +79,11 @@ def rules_text() -> str:
         "tile (or a quality tile, high enough); a **tile** activates (`/` = choose one side, `+` = both); a "
         "**quality tile** moves it one more space; **past the top** scores 3. Tiles you bought are placed at the end "
         "of your turn — same colours side by side cost 3 points a pair. The game ends a round after someone has 5 "
-        "recognitions (4 with 4 players) or the bag runs out. Against stalling, this bot adds one rule: the game "
-        "counts the turns in which a player takes no tile from the offer, and at {turns} per player the end comes "
-        "the same way."
-    ).format(turns=IDLE_TURNS)
+        "recognitions (4 with 4 players) or the bag runs out. Against stalling, this bot adds one rule: a turn in "
+        "which one of your kokeshi passes the top, and you take no tile from the offer and gain no recognition, is "
+        "an idle turn. Each player has {limit}, counted over the whole game; when a player reaches {limit}, the end "
+        "comes the same way. Your turn's message and picture say how many you have left once {warn} or fewer remain."
+    ).format(limit=IDLE_LIMIT, warn=max(1, IDLE_LIMIT // 4))
 
 
 def _expect(prompt: Prompt, kinds: tuple[str, ...]) -> None:

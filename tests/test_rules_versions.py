@@ -1,4 +1,5 @@
-"""Rules versions: games recorded under versions 1 and 2 replay exactly; new games get version 3 and 128-bit seeds."""
+"""Rules versions: games recorded under versions 1, 2 and 3 replay exactly; new games get version 4 and 128-bit
+seeds."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ V1_GAMES = FIXTURE["games"]
 V2_GAMES = json.loads((Path(__file__).with_name("fixtures") / "rules_v2_games.json").read_text(encoding="utf-8"))[
     "games"
 ]
+V3_GAMES = json.loads((Path(__file__).with_name("fixtures") / "rules_v3_games.json").read_text(encoding="utf-8"))[
+    "games"
+]
 
 
 def _replay_v1(spec: dict) -> Game:
@@ -35,11 +39,11 @@ def _replay_v1(spec: dict) -> Game:
 
 
 def test_new_games_take_the_current_rules_version():
-    assert RULES_VERSIONS == (1, 2, 3) and CURRENT_RULES == 3
+    assert RULES_VERSIONS == (1, 2, 3, 4) and CURRENT_RULES == 4
     assert new_game(["ana", "bo"], seed=1).rules == CURRENT_RULES
-    assert new_game(["ana", "bo"], seed=1, rules=1).rules == 1
-    assert new_game(["ana", "bo"], seed=1, rules=2).rules == 2
-    for bad in (0, 4, True, "2"):
+    for rules in RULES_VERSIONS:
+        assert new_game(["ana", "bo"], seed=1, rules=rules).rules == rules
+    for bad in (0, 5, True, "2"):
         with pytest.raises(ValueError, match="rules"):
             new_game(["ana", "bo"], seed=1, rules=bad)
 
@@ -72,6 +76,38 @@ def test_a_game_recorded_under_rules_2_replays_to_the_same_end(spec):
     assert game.ranking() == spec["ranking"]
 
 
+@pytest.mark.parametrize(
+    "spec", V3_GAMES, ids=lambda s: f"{len(s['players'])}p-{s['side']}-seed{s['seed']}-{s['end_reason']}"
+)
+def test_a_game_recorded_under_rules_3_replays_to_the_same_end_and_events(spec):
+    """Version 3 keeps its idle-turn end (a count for the table of turns without an offer tile): two of these games
+    ended by it. The same log gives the same final state and, event for event, the same story."""
+    game = new_game(spec["players"], seed=spec["seed"], side=spec["side"], solo=spec["solo"], rules=3)
+    events = []
+    for player, action in spec["actions"]:
+        events.extend(e.to_dict() for e in game.apply(player, action))
+    assert game.is_over and game.round == spec["round"] and game.end_reason == spec["end_reason"]
+    assert hashlib.sha256(game.to_json().encode()).hexdigest() == spec["final_sha256"]
+    story = json.dumps(events, sort_keys=True, separators=(",", ":")).encode()
+    assert hashlib.sha256(story).hexdigest() == spec["events_sha256"]
+    assert {name: s.to_dict() for name, s in game.scores().items()} == spec["scores"]
+    assert game.ranking() == spec["ranking"]
+    assert "idles" not in json.loads(game.to_json())
+
+
+def test_the_rules_3_games_ended_by_its_guard_would_not_have_ended_so_under_rules_4():
+    """The stalled rules-3 games of the fixture: their logs stop being legal under rules 4 before the end, or end
+    otherwise: version 4 is another rule, and only the version a game was dealt under replays it."""
+    for spec in (s for s in V3_GAMES if s["end_reason"] == "stall"):
+        game = new_game(spec["players"], seed=spec["seed"], side=spec["side"], solo=spec["solo"], rules=4)
+        try:
+            for player, action in spec["actions"]:
+                game.apply(player, action)
+        except ValueError:
+            continue
+        assert not (game.is_over and game.end_reason == "stall" and game.round == spec["round"])
+
+
 def test_the_same_log_does_not_replay_under_rules_2():
     """The fixture pins version 1: under version 2 (another generator) its first recorded moves are refused."""
     spec = V1_GAMES[0]
@@ -83,9 +119,14 @@ def test_saves_keep_their_version_and_version_1_saves_their_old_form():
     old = new_game(["ana", "bo"], seed=5, rules=1)
     assert "rules" not in json.loads(old.to_json()) and "idle" not in json.loads(old.to_json())
     two = new_game(["ana", "bo"], seed=5, rules=2)
+    three = new_game(["ana", "bo"], seed=5, rules=3)
     new = new_game(["ana", "bo"], seed=5)
-    assert json.loads(two.to_json())["rules"] == 2 and json.loads(new.to_json())["rules"] == 3
-    for game in (old, two, new):
+    assert json.loads(two.to_json())["rules"] == 2 and json.loads(three.to_json())["rules"] == 3
+    assert json.loads(new.to_json())["rules"] == 4
+    # Rules 2 and 3 keep the table's idle count; rules 4 each seat's idle turns and what the current turn did.
+    assert {"idle", "bought"} <= set(json.loads(three.to_json())) and "idles" not in json.loads(three.to_json())
+    assert {"idles", "marks"} <= set(json.loads(new.to_json())) and "idle" not in json.loads(new.to_json())
+    for game in (old, two, three, new):
         policy = RandomPolicy(3)
         for _ in range(40):
             game.apply(game.prompt.player, policy.choose(game))

@@ -206,11 +206,14 @@ def honest_report(records: list[dict]) -> None:
     games: dict[tuple, dict[str, dict[int, dict]]] = defaultdict(lambda: defaultdict(dict))
     for r in records:
         games[(r["rules"], r["level"], r["table"])][r["guard"]][r["seed"]] = r
-    print("| rules, level, table | deals | ended by the guard | turns per player, on / off (max) | "
-          "score per seat, on / off | on − off ± 95 % | winner changed |")
+    print(
+        "| rules, level, table | deals | ended by the guard | turns per player, on / off (max) | "
+        "score per seat, on / off | on − off ± 95 % | winner changed |"
+    )
     print("|---|---|---|---|---|---|---|")
-    for (rules, level, table), by_guard in sorted(games.items(), key=lambda kv: (kv[0][0], kv[0][1] != "normal",
-                                                                                 HONEST_TABLES.index(kv[0][2]))):
+    for (rules, level, table), by_guard in sorted(
+        games.items(), key=lambda kv: (kv[0][0], kv[0][1] != "normal", HONEST_TABLES.index(kv[0][2]))
+    ):
         on, off = by_guard.get("on", {}), by_guard.get("off", {})
         seeds = sorted(set(on) & set(off))
         if not seeds:
@@ -278,8 +281,10 @@ def screen_report(records: list[dict], limits: tuple[int, ...] = (8, 12, 16, 20,
                     cells.append(f"{n / len(tables[k]):.0%}")
                 print(f"| {counting}, {limit}, {scope} | " + " | ".join(cells) + " |")
     print()
-    print("Idle turns of the busiest seat before the game's own end (v2 counting), per table: median, 90th, 95th "
-          "percentile, max")
+    print(
+        "Idle turns of the busiest seat before the game's own end (v2 counting), per table: median, 90th, 95th "
+        "percentile, max"
+    )
     for k in keys:
         counts = []
         for r in tables[k]:
@@ -539,8 +544,10 @@ def stall_report(records: list[dict]) -> None:
     order = [HONEST, *(k for pair in zip(ADVERSARIES, PLUS, strict=True) for k in pair)]
     for (rules, level, mode, start_kind, side), by_kind in sorted(groups.items()):
         print(f"\nrules {rules}, honest {level}: {mode}, {start_kind} start, {side} side")
-        print("| player | games | mean | honest | diff ± 95 % | max | win | turns (max) | turns diff ± 95 % | buys | "
-              "idle | end reasons |")
+        print(
+            "| player | games | mean | honest | diff ± 95 % | max | win | turns (max) | turns diff ± 95 % | buys | "
+            "idle | end reasons |"
+        )
         print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         honest = {r["seed"]: r for r in by_kind.get(HONEST, [])}
         names = sorted(by_kind, key=lambda k: (order.index(k.split("@")[0]) if k.split("@")[0] in order else 99, k))
@@ -627,7 +634,8 @@ def main() -> None:
             if command == "honest" and not args.report:
                 levels = [args.level] if args.command else ["normal", "hard"]
                 for level in levels:
-                    tables = args.tables.split(",") if args.tables else HONEST_TABLES if level != "hard" else HARD_TABLES
+                    default = HARD_TABLES if level == "hard" else HONEST_TABLES
+                    tables = args.tables.split(",") if args.tables else default
                     seeds = range(args.first, args.first + (args.seeds or (20 if level == "hard" else 60)))
                     jobs = honest_jobs(tables, level, seeds, args.guards.split(","), args.rules)
                     run(jobs, play_honest, honest_key, path, args.workers)

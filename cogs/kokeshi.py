@@ -81,8 +81,9 @@ def rules_text() -> str:
         "of your turn — same colours side by side cost 3 points a pair. The game ends a round after someone has 5 "
         "recognitions (4 with 4 players) or the bag runs out. Against stalling, this bot adds one rule: a turn in "
         "which one of your kokeshi passes the top, and you take no tile from the offer and gain no recognition, is "
-        "an idle turn. Each player has {limit}, counted over the whole game; when a player reaches {limit}, the end "
-        "comes the same way. Your turn's message and picture say how many you have left once {warn} or fewer remain."
+        "an idle turn. Each player's idle turns are counted over the whole game (not in a row); when a player has "
+        "played {limit}, the end is triggered the same way. From {warn} left, your turn's message and picture say "
+        "how many remain."
     ).format(limit=IDLE_LIMIT, warn=max(1, IDLE_LIMIT // 4))
 
 

@@ -278,7 +278,8 @@ def _header(img: Image.Image, view: Mapping[str, Any], kind: str, player: str) -
     if near is not None:
         # The end against stalling is near: how many idle turns are left, beside the question.
         whose, left = near
-        badge = dr.pill(vocab.idle_left(left, None if whose in (None, player) else whose), TEXT, pal.VERMILION, pal.CREAM)
+        other = None if whose in (None, player) else tx.fit(vocab.seat_name(whose), TEXT, True, 260)
+        badge = dr.pill(vocab.idle_left(left, other), TEXT, pal.VERMILION, pal.CREAM)
         dr.paste(img, badge, WIDTH - PAD - badge.width, 84 - badge.height / 2)
         room -= badge.width + 16
     _text(img, (PAD + 4, 84), vocab.question(kind), TEXT + 2, pal.CREAM, anchor="lm", max_width=room)

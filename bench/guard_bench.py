@@ -132,47 +132,93 @@ def deal(table: str, seed: int, rules: int, guard: str) -> Game:
     return game
 
 
-def play_honest(job: dict) -> dict:
-    """One game: every seat but the automa played by the level; what every turn did, and the outcome."""
-    t0 = time.process_time()
-    game = deal(job["table"], job["seed"], job["rules"], job["guard"])
-    humans = [n for n in game.names if n != "automa"]
-    players = {name: policy(job["level"], seed=job["seed"] * 10 + i) for i, name in enumerate(humans)}
-    turns: list[list[int]] = []  # [seat, marks] of every play turn, in order
-    marks = 0
-    trigger = None  # [round, turns played] when the end was triggered
-    decisions = 0
-    while game.prompt is not None and decisions < DECISIONS:
-        player = game.prompt.player
-        seat = game.current
-        setup = game.round == 0
-        events = game.apply(player, players[player].choose(game))
-        decisions += 1
-        marks |= marks_of(events, player)
+class _Played:
+    """One game being played, with what every turn did and when the end was triggered."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.turns: list[list[int]] = []  # [seat, marks] of every play turn, in order
+        self.marks = 0
+        self.trigger: list[int] | None = None  # [round, turns played] when the end was triggered
+        self.decisions = 0
+
+    @property
+    def going(self) -> bool:
+        return self.game.prompt is not None and self.decisions < DECISIONS
+
+    def apply(self, action: str) -> None:
+        game = self.game
+        player, seat, setup = game.prompt.player, game.current, game.round == 0
+        events = game.apply(player, action)
+        self.decisions += 1
+        self.marks |= marks_of(events, player)
         for e in events:
-            if e.kind == "end_triggered" and trigger is None:
-                trigger = [game.round, sum(game.turns)]
+            if e.kind == "end_triggered" and self.trigger is None:
+                self.trigger = [game.round, sum(game.turns)]
             if e.kind in ("turn_ended", "game_over") and not setup:
-                turns.append([seat, marks])
-                marks = 0
-    return {
-        **job,
-        "players": game.names,
-        "scores": {n: s.total for n, s in game.scores().items()},
-        "ranking": game.ranking(),
-        "turns": {n: game.turns[i] for i, n in enumerate(game.names)},
-        "reason": game.end_reason if game.is_over else "cut",
-        "trigger": trigger,
-        "round": game.round,
-        "bag": len(game.bag),
-        "recognitions": {n: game.recognitions[i] for i, n in enumerate(game.names)},
-        "marks": turns,
-        "cpu": round(time.process_time() - t0, 1),
-    }
+                self.turns.append([seat, self.marks])
+                self.marks = 0
+
+    def record(self, job: dict, guard: str, cpu: float) -> dict:
+        game = self.game
+        return {
+            **job,
+            "guard": guard,
+            "players": game.names,
+            "scores": {n: s.total for n, s in game.scores().items()},
+            "ranking": game.ranking(),
+            "turns": {n: game.turns[i] for i, n in enumerate(game.names)},
+            "reason": game.end_reason if game.is_over else "cut",
+            "trigger": self.trigger,
+            "round": game.round,
+            "bag": len(game.bag),
+            "recognitions": {n: game.recognitions[i] for i, n in enumerate(game.names)},
+            "marks": self.turns,
+            "cpu": round(cpu, 1),
+        }
 
 
-def honest_key(record: dict) -> tuple:
-    return (record["table"], record["level"], record["seed"], record["guard"], record["rules"])
+def _players(game: Game, job: dict) -> dict:
+    humans = [n for n in game.names if n != "automa"]
+    return {name: policy(job["level"], seed=job["seed"] * 10 + i) for i, name in enumerate(humans)}
+
+
+def play_honest(job: dict) -> list[dict]:
+    """One deal: every seat but the automa played by the level, with the guard as the job says; `pair` plays it
+    with the guard on and off. Each game's figures and what every turn did.
+
+    A pair is played in step while no count is within the level's look-ahead of the limit: there the players'
+    simulations cannot reach the limit, and with the same luck (`same_luck`) both games take the same decision, so
+    it is computed once. From the first decision where a count is that close, each game is played on its own (the
+    `hard` level looks to the end of the game, so its pairs are played apart from the start)."""
+    t0 = time.process_time()
+    guards = ("on", "off") if job["guard"] == "pair" else (job["guard"],)
+    games = [_Played(deal(job["table"], job["seed"], job["rules"], g)) for g in guards]
+    players = _players(games[0].game, job)
+    horizon = ai.SETTINGS.get(job["level"], {}).get("horizon")
+    if len(games) == 2 and horizon is not None:
+        on, off = games
+        while on.going and off.going:
+            game = on.game
+            if max(game.idles) > game.stall_limit - horizon - 1 or on.trigger != off.trigger:
+                break
+            action = players[game.prompt.player].choose(game)
+            on.apply(action)
+            off.apply(action)
+    shared = time.process_time() - t0
+    out = []
+    for guard, played in zip(guards, games, strict=True):
+        start = time.process_time()
+        players = _players(played.game, job)
+        while played.going:
+            played.apply(players[played.game.prompt.player].choose(played.game))
+        out.append(played.record(job, guard, shared + time.process_time() - start))
+    return out
+
+
+def honest_keys(job: dict) -> list[tuple]:
+    guards = ("on", "off") if job["guard"] == "pair" else (job["guard"],)
+    return [(job["table"], job["level"], job["seed"], g, job["rules"]) for g in guards]
 
 
 def honest_jobs(tables: Iterable[str], level: str, seeds: range, guards: Iterable[str], rules: int) -> list[dict]:
@@ -462,7 +508,7 @@ def start(mode: str, start_kind: str, side: str, seed: int, rules: int) -> Game:
     return new_game(["ana"] if solo else ["ana", "bo"], seed=seed, side=side, solo=solo, rules=rules)
 
 
-def play_stall(job: dict) -> dict:
+def play_stall(job: dict) -> list[dict]:
     """One game: the adversary in the first seat's name (`ana`), the honest player in the other; its figures. The
     honest row plays the honest level in every seat."""
     t0 = time.process_time()
@@ -485,23 +531,25 @@ def play_stall(job: dict) -> dict:
             bought.add(turn)
         decisions += 1
     scores = game.scores()
-    return {
-        **job,
-        "score": scores[adversary].total,
-        "other": max((s.total for n, s in scores.items() if n != adversary), default=0),
-        "win": game.ranking()[0] == adversary,
-        "turns": game.turns[seat],
-        "tops": game.in_play[seat],
-        "reason": game.end_reason if game.is_over else "cut",
-        "buys": len(bought),
-        "idle": game.idles[seat] if game.rules >= 4 else game.idle,
-        "cpu": round(time.process_time() - t0, 1),
-    }
+    return [
+        {
+            **job,
+            "score": scores[adversary].total,
+            "other": max((s.total for n, s in scores.items() if n != adversary), default=0),
+            "win": game.ranking()[0] == adversary,
+            "turns": game.turns[seat],
+            "tops": game.in_play[seat],
+            "reason": game.end_reason if game.is_over else "cut",
+            "buys": len(bought),
+            "idle": game.idles[seat] if game.rules >= 4 else game.idle,
+            "cpu": round(time.process_time() - t0, 1),
+        }
+    ]
 
 
-def stall_key(record: dict) -> tuple:
+def stall_keys(record: dict) -> list[tuple]:
     keys = ("mode", "start", "side", "seed", "kind", "rules", "honest", "base")
-    return tuple(record[k] for k in keys)
+    return [tuple(record[k] for k in keys)]
 
 
 def stall_jobs(
@@ -588,11 +636,11 @@ def load(path: Path) -> list[dict]:
     return out
 
 
-def run(jobs: list[dict], play: Callable[[dict], dict], key: Callable[[dict], tuple], path: Path, workers: int) -> None:
-    """Play the jobs not yet in `path`, appending each finished game as a JSON line."""
-    done = {key(r) for r in load(path)}
-    todo = [j for j in jobs if key(j) not in done]
-    print(f"{len(jobs) - len(todo)} of {len(jobs)} games already in {path.relative_to(ROOT)}", flush=True)
+def run(jobs: list[dict], play: Callable[[dict], list[dict]], keys: Callable[[dict], list], path: Path, workers: int):
+    """Play the jobs not yet in `path`, appending each finished game as a JSON line (a job may give several)."""
+    done = {tuple(k) for r in load(path) for k in keys(r)}
+    todo = [j for j in jobs if not set(keys(j)) <= done]
+    print(f"{len(jobs) - len(todo)} of {len(jobs)} jobs already in {path.relative_to(ROOT)}", flush=True)
     if not todo:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -601,11 +649,11 @@ def run(jobs: list[dict], play: Callable[[dict], dict], key: Callable[[dict], tu
     with ProcessPoolExecutor(max_workers=workers, initializer=same_luck) as pool:
         futures = [pool.submit(play, j) for j in todo]
         for n, future in enumerate(as_completed(futures), start=1):
-            record = {**future.result(), "commit": head.stdout.strip()}
             with path.open("a") as out:
-                out.write(json.dumps(record, sort_keys=True) + "\n")
-            if n % 20 == 0 or n == len(todo):
-                print(f"  {n}/{len(todo)} games, {time.perf_counter() - started:.0f} s", flush=True)
+                for record in future.result():
+                    out.write(json.dumps({**record, "commit": head.stdout.strip()}, sort_keys=True) + "\n")
+            if n % 10 == 0 or n == len(todo):
+                print(f"  {n}/{len(todo)} jobs, {time.perf_counter() - started:.0f} s", flush=True)
 
 
 def main() -> None:
@@ -617,7 +665,9 @@ def main() -> None:
     parser.add_argument("--rules", type=int, default=CURRENT_RULES, help="rules version to play under")
     parser.add_argument("--tables", help="comma-separated tables (honest: solo/basic,solo/advanced,2p,3p,4p)")
     parser.add_argument("--level", default="normal", help="honest: the level playing every seat")
-    parser.add_argument("--guards", default="on,off", help="honest: on, off, or a limit to try instead of the rules'")
+    parser.add_argument(
+        "--guards", default="pair", help="honest: pair (on and off), on, off, or a limit to try instead of the rules'"
+    )
     parser.add_argument("--honest", default="normal", help="stall: the honest player's level")
     parser.add_argument("--base", default="easy", help="stall: the level of the adversaries' honest turns")
     parser.add_argument("--only", default=",".join(k for pair in zip(ADVERSARIES, PLUS, strict=True) for k in pair))
@@ -638,7 +688,7 @@ def main() -> None:
                     tables = args.tables.split(",") if args.tables else default
                     seeds = range(args.first, args.first + (args.seeds or (20 if level == "hard" else 60)))
                     jobs = honest_jobs(tables, level, seeds, args.guards.split(","), args.rules)
-                    run(jobs, play_honest, honest_key, path, args.workers)
+                    run(jobs, play_honest, honest_keys, path, args.workers)
             (honest_report if command == "honest" else screen_report)(load(path))
         else:
             path = args.results or STALL_RESULTS
@@ -654,7 +704,7 @@ def main() -> None:
                     args.base,
                     args.first,
                 )
-                run(jobs, play_stall, stall_key, path, args.workers)
+                run(jobs, play_stall, stall_keys, path, args.workers)
             stall_report(load(path))
 
 

@@ -309,7 +309,7 @@ def fires(record: dict, counting: str, limit: int, scope: str) -> int | None:
     return None
 
 
-def screen_report(records: list[dict], limits: tuple[int, ...] = (8, 12, 16, 20, 24)) -> None:
+def screen_report(records: list[dict], limits: tuple[int, ...] = (8, 12, 16, 20, 24, 28)) -> None:
     """For each candidate, the guard-off honest games it would have ended, per table."""
     tables: dict[tuple, list[dict]] = defaultdict(list)
     for r in records:

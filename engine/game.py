@@ -750,6 +750,7 @@ class Game:
         elif self.rules >= 4:
             self._count_idle(p, events)
         self.marks = 0
+        self.bought = False
         if last:
             if self.end_reason is not None and self.round >= self.final_round:
                 self.over = True

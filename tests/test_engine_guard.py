@@ -280,9 +280,12 @@ def test_greedy_play_rarely_meets_the_idle_limit():
     assert "stall" not in reasons and set(reasons) <= {"recognitions", "bag"}
 
 
-def test_stalling_scores_less_than_playing_on():
-    """From the stall-ready board, both stalling lines score less than greedy play over these deals, and their games
-    last at most the idle limit and a round more; under rules 2 alternating beat greedy on some of them."""
+def test_pure_stalling_scores_less_than_playing_on_and_every_stalling_line_ends():
+    """From the stall-ready board, pure climbing scores less than greedy play over these deals, in a game of the
+    idle limit and one turn more; climbing every other turn ends within twice the limit. (Against the greedy
+    player, whose buying feeds the automa, alternating pays; against the `normal` level it does not:
+    `bench/guard_bench.py stall` measures it as `every2`.) Under rules 2 alternating beat greedy too, in games of
+    any length."""
     totals: dict[str, list[int]] = {}
     for seed in range(8):
         for name, rules, policy in (
@@ -295,10 +298,13 @@ def test_stalling_scores_less_than_playing_on():
             g = ready(1, solo=True, seed=seed, rules=rules)
             give_stall_track(g, 0)
             _play_out(g, policy)
+            assert g.is_over
             totals.setdefault(name, []).append(g.scores()["ana"].total)
             if rules == 4 and name == "climb":
                 assert g.turns[0] == IDLE_LIMIT + 1, (name, seed)
-    assert sum(totals["climb"]) < sum(totals["greedy"]) and sum(totals["alternate"]) < sum(totals["greedy"]), totals
+            if rules == 4 and name == "alternate":
+                assert g.turns[0] <= 2 * IDLE_LIMIT + 2, (name, seed)
+    assert sum(totals["climb"]) < sum(totals["greedy"]), totals
     assert any(a > g for a, g in zip(totals["alternate2"], totals["greedy2"], strict=True)), totals
 
 

@@ -3,6 +3,7 @@ seeds."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import sqlite3
@@ -308,3 +309,30 @@ async def test_a_game_started_by_the_bot_gets_a_128_bit_seed_and_the_current_rul
     assert game.rules == CURRENT_RULES and game.seed == record.seed
     # A 128-bit seed from the operating system has more than 64 significant bits but for a 2^-64 chance.
     assert 64 < record.seed.bit_length() <= 128
+
+
+async def test_a_game_started_under_rules_3_keeps_them_in_the_store(tmp_path, monkeypatch):
+    """A game dealt before rules 4 (its row says rules 3) loads, plays on and verifies under rules 3: the table's
+    idle count, no idle turns per player."""
+    import storage.store
+
+    dealt_before = functools.partial(new_game, rules=3)
+    monkeypatch.setattr(storage.store, "new_game", dealt_before)
+    path = tmp_path / "three.sqlite3"
+    store = await Store.open(path)
+    try:
+        game_id = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2)
+        await store.add_seat(game_id, 101, "Bo")
+        await store.start_game(game_id, 77)
+        monkeypatch.undo()  # the bot now deals rules 4; the stored game keeps its own version
+        policy = RandomPolicy(2)
+        for _ in range(60):
+            game, version = await store.load_game(game_id)
+            await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+        game, _ = await store.load_game(game_id)
+        saved = json.loads(game.to_json())
+        assert game.rules == 3 and saved["rules"] == 3 and "idle" in saved and "idles" not in saved
+        assert game.view()["idle"]["shared"] is True
+        assert await store.verify() == []
+    finally:
+        await store.close()

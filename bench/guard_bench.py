@@ -66,7 +66,7 @@ if str(ROOT) not in sys.path:
 
 from engine import CURRENT_RULES, Game, ai, new_game, policy  # noqa: E402
 from engine.ai import _greedy_action  # noqa: E402
-from engine.data import COLORS, KOKESHI  # noqa: E402
+from engine.data import COLORS, IDLE_LIMIT, KOKESHI  # noqa: E402
 from engine.policies import heuristic  # noqa: E402
 from tests.positions import ready, set_track, tile  # noqa: E402
 
@@ -247,16 +247,29 @@ def _turns_mean(record: dict) -> float:
     return statistics.mean(v for n, v in record["turns"].items() if n != "automa")
 
 
+def longest_idle_run(record: dict) -> int:
+    """The most idle turns (rules 4's counting) one seat played in a row in this game."""
+    runs: dict[int, int] = defaultdict(int)
+    best = 0
+    for seat, marks in record["marks"]:
+        runs[seat] = runs[seat] + 1 if COUNTINGS["v2"](marks) else 0
+        best = max(best, runs[seat])
+    return best
+
+
 def honest_report(records: list[dict]) -> None:
-    """Per table and level: games the guard ended, turns and scores with it on and off, paired by deal."""
+    """Per table and level: games the guard ended, turns and scores with it on and off, paired by deal; then the
+    same difference without the deals whose guard-off game became an endless stall (a seat passing the top
+    without buying more than twice the limit's turns in a row), and every deal the guard ended."""
     games: dict[tuple, dict[str, dict[int, dict]]] = defaultdict(lambda: defaultdict(dict))
     for r in records:
         games[(r["rules"], r["level"], r["table"])][r["guard"]][r["seed"]] = r
     print(
         "| rules, level, table | deals | ended by the guard | turns per player, on / off (max) | "
-        "score per seat, on / off | on − off ± 95 % | winner changed |"
+        "score per seat, on / off | on − off ± 95 % | without endless stalls (deals) | winner changed |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
+    ended_deals = []
     for (rules, level, table), by_guard in sorted(
         games.items(), key=lambda kv: (kv[0][0], kv[0][1] != "normal", HONEST_TABLES.index(kv[0][2]))
     ):
@@ -264,22 +277,37 @@ def honest_report(records: list[dict]) -> None:
         seeds = sorted(set(on) & set(off))
         if not seeds:
             continue
-        ended = sum(on[s]["reason"] == "stall" for s in seeds)
+        ended = [s for s in seeds if on[s]["reason"] == "stall"]
+        ended_deals += [(level, table, on[s], off[s]) for s in ended]
         cut = sum(off[s]["reason"] == "cut" for s in seeds)
         t_on = [_turns_mean(on[s]) for s in seeds]
         t_off = [_turns_mean(off[s]) for s in seeds]
         s_on = [_seat_mean(on[s]) for s in seeds]
         s_off = [_seat_mean(off[s]) for s in seeds]
         diff, half = interval([a - b for a, b in zip(s_on, s_off, strict=True)])
+        limit = IDLE_LIMIT if rules >= 4 else 0
+        kept = [s for s in seeds if longest_idle_run(off[s]) <= 2 * limit]
+        kdiff, khalf = interval([_seat_mean(on[s]) - _seat_mean(off[s]) for s in kept])
         flips = sum(on[s]["ranking"][0] != off[s]["ranking"][0] for s in seeds)
         note = f" ({cut} cut at {DECISIONS} decisions)" if cut else ""
         print(
-            f"| {rules}, {level}, {table} | {len(seeds)} | {ended} ({ended / len(seeds):.0%}) | "
+            f"| {rules}, {level}, {table} | {len(seeds)} | {len(ended)} ({len(ended) / len(seeds):.0%}) | "
             f"{statistics.mean(t_on):.1f} / {statistics.mean(t_off):.1f} ({max(t_on):.0f} / {max(t_off):.0f}) | "
             f"{statistics.mean(s_on):.1f} / {statistics.mean(s_off):.1f} | {diff:+.1f} ± {half:.1f} | "
-            f"{flips}{note} |"
+            f"{kdiff:+.1f} ± {khalf:.1f} ({len(kept)}) | {flips}{note} |"
         )
     print()
+    if ended_deals:
+        print(
+            "Deals the guard ended: score per seat on / off, turns per player on / off, the guard-off game's longest "
+            "run of idle turns in a row"
+        )
+        for level, table, a, b in ended_deals:
+            print(
+                f"- {level} {table}, deal {a['seed']}: {_seat_mean(a):.0f} / {_seat_mean(b):.0f} points, "
+                f"{_turns_mean(a):.0f} / {_turns_mean(b):.0f} turns, {longest_idle_run(b)} in a row"
+            )
+        print()
 
 
 # ---------------------------------------------------------------------- screening candidate countings

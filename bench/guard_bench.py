@@ -75,7 +75,10 @@ HONEST_RESULTS = RESULTS / "guard_honest.jsonl"
 STALL_RESULTS = RESULTS / "guard_stall.jsonl"
 SIDES = ("basic", "advanced")
 NAMES = ("ana", "bo", "cy", "di")
-DECISIONS = 40_000  # a game longer than this is cut and recorded as such
+# A game is cut, and recorded as such, after this many decisions or once a player has played this many turns: only
+# an endless stall gets there (with the guard off, the `normal` level once passed the top 240 turns in a row).
+DECISIONS = 40_000
+TURNS = 200
 
 # ---------------------------------------------------------------------- the same luck with the guard on and off
 
@@ -144,7 +147,8 @@ class _Played:
 
     @property
     def going(self) -> bool:
-        return self.game.prompt is not None and self.decisions < DECISIONS
+        game = self.game
+        return game.prompt is not None and self.decisions < DECISIONS and max(game.turns) < TURNS
 
     def apply(self, action: str) -> None:
         game = self.game
@@ -289,7 +293,7 @@ def honest_report(records: list[dict]) -> None:
         kept = [s for s in seeds if longest_idle_run(off[s]) <= 2 * limit]
         kdiff, khalf = interval([_seat_mean(on[s]) - _seat_mean(off[s]) for s in kept])
         flips = sum(on[s]["ranking"][0] != off[s]["ranking"][0] for s in seeds)
-        note = f" ({cut} cut at {DECISIONS} decisions)" if cut else ""
+        note = f" ({cut} cut at {TURNS} turns)" if cut else ""
         print(
             f"| {rules}, {level}, {table} | {len(seeds)} | {len(ended)} ({len(ended) / len(seeds):.0%}) | "
             f"{statistics.mean(t_on):.1f} / {statistics.mean(t_off):.1f} ({max(t_on):.0f} / {max(t_off):.0f}) | "
@@ -551,7 +555,7 @@ def play_stall(job: dict) -> list[dict]:
     seat = game.names.index(adversary)
     decisions = 0
     bought: set[int] = set()  # the adversary's turns in which it took a tile from the offer
-    while game.prompt is not None and decisions < DECISIONS:
+    while game.prompt is not None and decisions < DECISIONS and max(game.turns) < TURNS:
         player = game.prompt.player
         turn = game.turns[seat]
         events = game.apply(player, players[player].choose(game))

@@ -15,7 +15,7 @@ from discord.ext import commands
 import i18n
 import render
 from engine import Prompt, vocab
-from engine.data import IDLE_TURNS
+from engine.data import IDLE_LIMIT
 from engine.vocab import N_
 from i18n import _
 from storage import GameNotFound, GameRecord
@@ -81,10 +81,12 @@ def rules_text() -> str:
         "tile (or a quality tile, high enough); a **tile** activates (`/` = choose one side, `+` = both); a "
         "**quality tile** moves it one more space; **past the top** scores 3. Tiles you bought are placed at the end "
         "of your turn — same colours side by side cost 3 points a pair. The game ends a round after someone has 5 "
-        "recognitions (4 with 4 players) or the bag runs out. Against stalling, this bot adds one rule: the game "
-        "counts the turns in which a player takes no tile from the offer, and at {turns} per player the end comes "
-        "the same way."
-    ).format(turns=IDLE_TURNS)
+        "recognitions (4 with 4 players) or the bag runs out. Against stalling, this bot adds one rule: a turn in "
+        "which one of your kokeshi passes the top, and you take no tile from the offer and gain no recognition, is "
+        "an idle turn. Each player's idle turns are counted over the whole game (not in a row); when a player has "
+        "played {limit}, the end is triggered the same way. From {warn} left, your turn's message and picture say "
+        "how many remain."
+    ).format(limit=IDLE_LIMIT, warn=max(1, IDLE_LIMIT // 4))
 
 
 STATUSES = {

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING
 import discord
 
 import render
-from engine import Game, vocab
+from engine import Game, idle_warning, vocab
 from i18n import _
 from storage import GameRecord, LoggedAction, TurnPosts
 
 from .components import QUESTIONS, prompt_view
 from .limits import MESSAGE, shorten
-from .narration import narrate, since_last_turn, speaking, split_turns, turn_line, turn_record
+from .narration import escape, narrate, since_last_turn, speaking, split_turns, turn_line, turn_record
 from .refusals import Refusal
 
 if TYPE_CHECKING:
@@ -193,15 +193,22 @@ class Poster:
         question = _("{player} — {question}.").format(
             player=self.tables.mention(record, prompt.player), question=QUESTIONS[prompt.kind].lower()
         )
+        public = game.view()
+        # The end against stalling, once it is near: how many idle turns are left (the player's own, or whose).
+        near = idle_warning(public, prompt.player)
+        warning = ""
+        if near is not None:
+            whose, left = near
+            warning = vocab.idle_warning(left, None if whose in (None, prompt.player) else escape(whose), game.rules)
         so_far = narrate([e for entry in current for e in entry.events])
         # The prompt's picture is made for a phone: what this decision needs, the player's workshop, the scores.
         events = [e for entry in current for e in entry.events]
-        picture = await asyncio.to_thread(render.turn, game.view(), prompt, None, events)
+        picture = await asyncio.to_thread(render.turn, public, prompt, None, events)
         name = render.filename(f"kokeshi-{record.id}-{version}")
         view = prompt_view(record.id, version, prompt)
         found = await self.store.get_message(record.id, "prompt")
         if key == posts.turn_key and found is not None and found[0] == channel.id:
-            content = "\n\n".join(p for p in (question, so_far) if p)
+            content = "\n\n".join(p for p in (question, warning, so_far) if p)
             edited = await self._edit_prompt(record, channel, found[1], content, picture, name, view)
             if edited is not None:
                 if edited:
@@ -216,7 +223,7 @@ class Poster:
             opening = _("{player} — {since}\n**Your turn:** {question}.").format(
                 player=mention, since=since, question=QUESTIONS[prompt.kind].lower()
             )
-        content = "\n\n".join(p for p in (opening, so_far) if p)
+        content = "\n\n".join(p for p in (opening, warning, so_far) if p)
         seat = record.seat_named(prompt.player)
         person = seat is not None and seat.user_id is not None and not seat.ai
         mentions = pinging(seat.user_id) if person else NO_PINGS

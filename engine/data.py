@@ -44,7 +44,10 @@ SOLO_QUALITY_LEVELS: tuple[int, ...] = tuple(_RAW["quality_tiles"]["solo_levels"
 OFFER_SIZE: int = _RAW["market"]["offer_size"]
 STARTING_PER_PLAYER: int = _RAW["starting_tiles"]["per_player"]
 END_RECOGNITIONS: dict[int, int] = {int(k): v for k, v in _RAW["end"]["recognitions"].items()}
-# Turns per player without taking a tile from the offer that trigger the end (rules version 3 on).
+# Idle turns per player that trigger the end (rules version 4 on): turns in which a kokeshi passed the top, with
+# no tile taken from the offer and no recognition gained.
+IDLE_LIMIT: int = _RAW["end"]["idle_limit"]
+# Turns per player without taking a tile from the offer, counted for the whole table, that trigger the end (rules 3).
 IDLE_TURNS: int = _RAW["end"]["idle_turns"]
 # The idle count, +1 per turn without a purchase and -1 per turn with one, that triggers the end (rules 2 only).
 IDLE_ROUNDS: int = _RAW["end"]["idle_rounds"]

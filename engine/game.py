@@ -8,7 +8,7 @@ which is the rulebook's cascade discipline (a tile finishes all its effects befo
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import rng
@@ -29,6 +29,7 @@ from .data import (
     CURRENT_RULES,
     END_RECOGNITIONS,
     HEIGHTS,
+    IDLE_LIMIT,
     IDLE_ROUNDS,
     IDLE_TURNS,
     IS_QUALITY,
@@ -67,6 +68,9 @@ AUTOMA = "automa"
 FORMAT = 1
 _EMPTY = -1
 _SIDE = -1  # reserve target of a tile that may go on any track
+# What the current turn did, for the idle-turn end of rules 4: took a tile from the offer, gained a recognition,
+# passed the top.
+MARK_OFFER, MARK_RECOGNITION, MARK_TOP = 1, 2, 4
 
 # Prompt kinds.
 SETUP, ADVANCE_KIND, EFFECT_KIND, KOKESHI_KIND, ANIMAL_KIND, BUY_KIND, PLACE_KIND = (
@@ -96,6 +100,9 @@ class Game:
         "tiles",
         "key",
         "idle",
+        "idles",
+        "marks",
+        "stall_limit",
         "bought",
         "seating",
         "names",
@@ -137,10 +144,14 @@ class Game:
         g = cls.__new__(cls)
         g.rules = rules
         g.tiles = TILESETS[rules]
-        # Idle count (rules 2 on): rules 2, +1 per turn without a purchase and -1 per turn with one; rules 3 on, +1
-        # per turn that takes no tile from the offer, never down.
+        # The table's idle count: rules 2, +1 per turn without a purchase and -1 per turn with one; rules 3, +1 per
+        # turn that takes no tile from the offer, never down.
         g.idle = 0
-        g.bought = False  # the current player bought a tile this turn (rules 3 on: a tile from the offer)
+        g.bought = False  # the current player bought a tile this turn (rules 3: a tile from the offer)
+        # Rules 4 on: each seat's idle turns, what the current turn did (MARK_* bits) and the limit per player.
+        g.idles = []
+        g.marks = 0
+        g.stall_limit = IDLE_LIMIT if rules >= 4 else None
         g.seating = list(seating)
         g.reseed(seed)
         g.side = side
@@ -185,6 +196,7 @@ class Game:
         self.recognitions = [0] * n
         self.reserve = [[] for _ in range(n)]
         self.turns = [0] * n
+        self.idles = [0] * n
 
     def _rand(self, n: int) -> int:
         if self.rules == 1:
@@ -524,6 +536,7 @@ class Game:
         start = self.kokeshi[p][k]
         target = start + steps
         if target > HEIGHTS:
+            self.marks |= MARK_TOP
             self.kokeshi[p][k] = 0
             self.in_play[p] += TOP_POINTS
             self._ev(events, "top_passed", p, kokeshi=KOKESHI[k], height=start, points=TOP_POINTS)
@@ -534,6 +547,8 @@ class Game:
 
     def _disc(self, p: int, a: int, events: list[Event]) -> None:
         position = self.discs[p][a] + 1
+        if p == self.current and position == RED_LINE:
+            self.marks |= MARK_RECOGNITION
         self.discs[p][a] = position
         self.stamp += 1
         self.arrived[p][a] = self.stamp
@@ -556,6 +571,7 @@ class Game:
     def _buy_market(self, p: int, slot: int, target: int, activated: int, events: list[Event]) -> None:
         tile = self.offer[slot]
         self.bought = True
+        self.marks |= MARK_OFFER
         self.offer[slot] = _EMPTY
         self.reserve[p].append((tile, target))
         self._ev(
@@ -584,6 +600,7 @@ class Game:
         self.quality_taken[k] += 1
         self.reserve[p].append((tile, k))
         self.recognitions[p] += 1
+        self.marks |= MARK_RECOGNITION
         # Rules 3 on: only a tile from the offer keeps the idle count from growing (a quality tile draws nothing).
         self.bought = self.bought or self.rules == 2
         self._ev(events, "quality_bought", p, tile=TILES[tile].id, kokeshi=KOKESHI[k], level=level)
@@ -724,12 +741,16 @@ class Game:
             self.bought = False
             if self.idle >= IDLE_ROUNDS * self.humans:
                 self._trigger_end("stall", p, events)
-        elif self.rules >= 3:
+        elif self.rules == 3:
             # The idle-turn end (components.toml [end] idle_turns): not in the rulebook, a guard against stalling.
             self.idle += not self.bought
             self.bought = False
             if self.idle >= IDLE_TURNS * self.humans:
                 self._trigger_end("stall", p, events, turns=self.idle)
+        elif self.rules >= 4:
+            self._count_idle(p, events)
+        self.marks = 0
+        self.bought = False
         if last:
             if self.end_reason is not None and self.round >= self.final_round:
                 self.over = True
@@ -740,6 +761,21 @@ class Game:
         else:
             self.current = p + 1
         self._ev(events, "turn_ended", p, next=self.names[self.current], round=self.round)
+
+    def _count_idle(self, p: int, events: list[Event]) -> None:
+        """Rules 4 on, the idle-turn end (components.toml [end] idle_limit): not in the rulebook, a guard against
+        stalling. A turn in which a kokeshi of the player passed the top, and they took no tile from the offer and
+        gained no recognition, is one of their idle turns; at the limit the end is triggered."""
+        marks = self.marks
+        if self.stall_limit is None or self.end_reason is not None:
+            return  # no guard, or the end is already coming
+        if not marks & MARK_TOP or marks & (MARK_OFFER | MARK_RECOGNITION):
+            return
+        self.idles[p] += 1
+        count, limit = self.idles[p], self.stall_limit
+        self._ev(events, "idle_turn", p, count=count, limit=limit)
+        if count >= limit:
+            self._trigger_end("stall", p, events, turns=count, limit=limit)
 
     # ------------------------------------------------------------------ scoring
 
@@ -858,6 +894,7 @@ class Game:
                 for i, slot in enumerate(BONUS_SLOTS)
             ],
             "discarded": len(self.discard),
+            "idle": self._idle_view(),
             "players": players,
             "prompt": None
             if prompt is None
@@ -867,6 +904,20 @@ class Game:
                 "options": [{"id": o.id, "label": o.label} for o in prompt.options],
             },
         }
+
+    def _idle_view(self) -> dict[str, Any] | None:
+        """The end against stalling as players see it: the limit, and each player's count (`shared`: one count
+        for the whole table, rules 2 and 3); None without one (rules 1)."""
+        humans = self.names[: self.humans]
+        if self.rules >= 4:
+            if self.stall_limit is None:
+                return None
+            counts = {name: self.idles[p] for p, name in enumerate(humans)}
+            return {"limit": self.stall_limit, "counts": counts, "shared": False}
+        if self.rules == 1:
+            return None
+        limit = (IDLE_ROUNDS if self.rules == 2 else IDLE_TURNS) * self.humans
+        return {"limit": limit, "counts": dict.fromkeys(humans, self.idle), "shared": True}
 
     def _state(self) -> dict[str, Any]:
         def ids(tiles: list[int]) -> list[str]:
@@ -907,9 +958,11 @@ class Game:
             "queue": self.queue,
             "decision": decision,
         }
-        if self.rules != 1:
-            # Rules version 1 saves keep their exact old form: no key for the version, none for the idle count.
+        if self.rules in (2, 3):
             state.update(rules=self.rules, idle=self.idle, bought=self.bought)
+        elif self.rules >= 4:
+            state.update(rules=self.rules, idles=self.idles, marks=self.marks)
+        # Rules version 1 saves keep their exact old form: no key for the version, none for the idle count.
         return state
 
     def to_json(self) -> str:
@@ -939,6 +992,9 @@ class Game:
         g.tiles = self.tiles
         g.key = self.key
         g.idle = self.idle
+        g.idles = list(self.idles)
+        g.marks = self.marks
+        g.stall_limit = self.stall_limit
         g.bought = self.bought
         g.seating = list(self.seating)
         g.names = list(self.names)
@@ -1037,6 +1093,25 @@ def new_game(
     return g
 
 
+def idle_warning(view: Mapping[str, Any], player: str | None = None) -> tuple[str | None, int] | None:
+    """Whether the idle-turn end is near, from a `view()`: (whose count, or None for a count shared by the whole
+    table; idle turns left) once the count closest to its limit has a quarter of the limit or less left (so always
+    on the turn before it would trigger); None when it is not near, already triggered, or the game has none.
+    `player`'s own count is named first when it is as close as any."""
+    idle = view.get("idle")
+    if not idle or view.get("end_triggered"):
+        return None
+    counts = dict(idle["counts"])
+    if not counts:
+        return None
+    top = max(counts.values())
+    name = player if counts.get(player) == top else next(n for n, c in counts.items() if c == top)
+    left = idle["limit"] - top
+    if left > max(1, idle["limit"] // 4):
+        return None
+    return (None if idle["shared"] else name, max(0, left))
+
+
 def replay(
     players: Sequence[str],
     *,
@@ -1053,4 +1128,4 @@ def replay(
     return game
 
 
-__all__ = ["AUTOMA", "COLORS", "CURRENT_RULES", "RULES_VERSIONS", "Game", "new_game", "replay"]
+__all__ = ["AUTOMA", "COLORS", "CURRENT_RULES", "RULES_VERSIONS", "Game", "idle_warning", "new_game", "replay"]

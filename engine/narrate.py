@@ -132,10 +132,16 @@ def describe(event: Event) -> str:
             return _("The end is triggered (a player has enough recognitions): round {round} is the last.").format(
                 round=d["final_round"]
             )
+        if d["reason"] == "stall" and "limit" in d:
+            return _(
+                "The end is triggered: {who} has played {turns} idle turns, the limit (turns in which a kokeshi "
+                "passed the top, with no tile taken from the offer and no recognition gained). Round {round} is the "
+                "last."
+            ).format(who=who, turns=d["turns"], round=d["final_round"])
         if d["reason"] == "stall" and "turns" in d:
             return _(
-                "The end is triggered ({turns} turns went by without a tile taken from the offer): "
-                "round {round} is the last."
+                "The end is triggered: the table has played {turns} turns without taking a tile from the offer, "
+                "counted over the whole game (not in a row), the limit. Round {round} is the last."
             ).format(turns=d["turns"], round=d["final_round"])
         if d["reason"] == "stall":
             return _(
@@ -143,6 +149,11 @@ def describe(event: Event) -> str:
                 "round {round} is the last."
             ).format(rounds=IDLE_ROUNDS, round=d["final_round"])
         return _("The end is triggered (the bag ran out): round {round} is the last.").format(round=d["final_round"])
+    if kind == "idle_turn":
+        return _(
+            "That was an idle turn for {who} ({count} of {limit}): a kokeshi passed the top, with no tile taken "
+            "from the offer and no recognition gained."
+        ).format(who=who, count=d["count"], limit=d["limit"])
     if kind == "setup_done":
         return _("{who} has placed their starting tiles; {next} is next.").format(
             who=who, next=vocab.seat_name(d["next"])

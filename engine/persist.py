@@ -118,15 +118,21 @@ def _load(cls: type[Game], data: Any) -> Game:
         )
     n = len(names)
     g = cls._blank(seating, _int(data.get("seed"), "seed"), side, solo, rules)
-    if rules == 1:
-        _need("idle" not in data and "bought" not in data, "a rules version 1 save has no idle count")
-    else:
+    if rules in (2, 3):
         bought = data.get("bought")
         _need(isinstance(bought, bool), "bought must be true or false")
         g.bought = bought
         g.idle = _int(data.get("idle"), "idle", 0, 10**6)
+    else:
+        _need("idle" not in data and "bought" not in data, f"a rules version {rules} save has no table idle count")
     g._set_seats(list(names))
     g.humans = 1 if solo else n
+    if rules >= 4:
+        g.idles = _ints(data.get("idles"), "idles", n, 0, 10**6)
+        _need(not solo or g.idles[1] == 0, "the automa has no idle turns")
+        g.marks = _int(data.get("marks"), "marks", 0, 7)
+    else:
+        _need("idles" not in data and "marks" not in data, f"a rules version {rules} save has no idle turns per seat")
     g.counter = _int(data.get("counter"), "counter", 0)
     g.stamp = _int(data.get("stamp"), "stamp", 0)
     g.version = _int(data.get("version"), "version", 0)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from i18n import _, pgettext
+from i18n import _, ngettext, pgettext
 
 from .data import (
     ADJACENCY_PENALTY,
@@ -338,6 +338,25 @@ def round_name(number: int, final: bool = False) -> str:
     if final:
         return _("round {number} (the last)").format(number=number)
     return _("round {number}").format(number=number)
+
+
+def idle_left(left: int, name: str | None = None) -> str:
+    """How many idle turns are left before the end against stalling: a player's own (`name`), or the table's."""
+    if name is None:
+        return ngettext("{count} idle turn left", "{count} idle turns left", left).format(count=left)
+    return ngettext("{name}: {count} idle turn left", "{name}: {count} idle turns left", left).format(
+        name=seat_name(name), count=left
+    )
+
+
+def idle_warning(left: int, name: str | None = None, rules: int = CURRENT_RULES) -> str:
+    """The prompt's line when the end against stalling is near: how many idle turns are left and what one is."""
+    if rules >= 4:
+        return _(
+            "⏳ **{left}** before the end is triggered (an idle turn: a kokeshi passes the top, with no tile taken "
+            "from the offer and no recognition gained)."
+        ).format(left=idle_left(left, name))
+    return _("⏳ **{left}** before the end is triggered.").format(left=idle_left(left, name))
 
 
 _REASONS: tuple[tuple[re.Pattern[str], str], ...] = (

@@ -15,6 +15,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import engine.vocab as vocab
+from engine.game import idle_warning
 from i18n import _, current, pgettext
 
 from . import boards as bd
@@ -272,7 +273,16 @@ def _header(img: Image.Image, view: Mapping[str, Any], kind: str, player: str) -
         dr.paste(img, icons.seat_disc(seat, 44), x, 12)
         x += 54
     _text(img, (x, 34), player, TITLE + 2, pal.CREAM, bold=True, anchor="lm", max_width=round(WIDTH - x - right - 40))
-    _text(img, (PAD + 4, 84), vocab.question(kind), TEXT + 2, pal.CREAM, anchor="lm", max_width=WIDTH - 2 * PAD)
+    room = WIDTH - 2 * PAD
+    near = idle_warning(view, player)
+    if near is not None:
+        # The end against stalling is near: how many idle turns are left, beside the question.
+        whose, left = near
+        other = None if whose in (None, player) else tx.fit(vocab.seat_name(whose), TEXT, True, 260)
+        badge = dr.pill(vocab.idle_left(left, other), TEXT, pal.VERMILION, pal.CREAM)
+        dr.paste(img, badge, WIDTH - PAD - badge.width, 84 - badge.height / 2)
+        room -= badge.width + 16
+    _text(img, (PAD + 4, 84), vocab.question(kind), TEXT + 2, pal.CREAM, anchor="lm", max_width=room)
 
 
 def _offer_dynamic(img: Image.Image, box: Box, view: Mapping[str, Any], prompt: Mapping[str, Any]) -> None:

@@ -378,7 +378,8 @@ def test_cascade_rulebook_example_princess_passes_the_top():
     assert kinds(events) == ["kokeshi_moved", "tile_activated"] and events[1].data["height"] == 6
     play(g, "effect:0")
     events = play(g, "kokeshi:princess")
-    assert kinds(events)[:4] == ["kokeshi_moved", "quality_step", "top_passed", "turn_ended"]
+    # A turn that passed the top with no purchase and no recognition: an idle turn (rules 4), then the turn ends.
+    assert kinds(events)[:5] == ["kokeshi_moved", "quality_step", "top_passed", "idle_turn", "turn_ended"]
     assert g.in_play[0] == 3 and g.kokeshi[0][0] == 0
 
 

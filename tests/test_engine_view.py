@@ -22,6 +22,7 @@ TOP_LEVEL = {
     "quality_supply",
     "bonus_slots",
     "discarded",
+    "idle",
     "players",
     "prompt",
 }
@@ -125,6 +126,10 @@ def test_view_has_the_documented_top_level_keys_and_types(names, solo, seed):
             assert set(slot) == {"id", "animals", "position", "tile"}
             assert set(slot["animals"]) <= set(ANIMALS)
         assert [p["name"] for p in view["players"]] == game.players
+        idle = view["idle"]
+        assert set(idle) == {"limit", "counts", "shared"} and idle["shared"] is False
+        assert list(idle["counts"]) == [n for n in game.players if n != AUTOMA]
+        assert all(type(c) is int and 0 <= c <= idle["limit"] for c in idle["counts"].values())
         if view["phase"] == "over":
             assert view["current"] is None and view["prompt"] is None
         else:

@@ -56,6 +56,8 @@ for kind, names, seed in [("setup", NAMES, 1), ("advance", NAMES[:2], 2), ("effe
     game, _ = decision(names, seed, kind, solo=len(names) == 1)
     render.turn(game.view(), game.prompt)
     kinds.add(game.prompt.kind)
+    game.idles[0] = game.stall_limit - 1  # the idle turns left, shown near the end against stalling
+    render.turn(game.view(), game.prompt)
 print(json.dumps([sorted(set(sizes)), sorted(kinds)]))
 """
 

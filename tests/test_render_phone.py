@@ -10,7 +10,7 @@ from PIL import Image, ImageChops
 
 import engine
 import render
-from render import phone
+from render import palette, phone
 from tests.golden import NAMES, decision
 
 KINDS = {
@@ -155,3 +155,22 @@ def test_an_effect_choice_marks_the_tile_being_activated() -> None:
     assert _region(marked, ring) != _region(plain, ring)
     as_dicts = _png(render.turn(view, game.prompt, events=[e.to_dict() for e in events]))
     assert _region(as_dicts, ring) == _region(marked, ring)
+
+
+def test_the_idle_turns_left_show_in_the_header_only_near_the_end() -> None:
+    """From the last quarter of the idle limit (and so on the turn before it would trigger), a badge beside the
+    question; earlier, and for a count not near its limit, the picture is unchanged."""
+    game = _game("advance")
+    limit = game.stall_limit
+    quiet = _png(render.turn(game.view(), game.prompt))
+    game.idles[game.current] = limit - max(1, limit // 4) - 1
+    assert _png(render.turn(game.view(), game.prompt)).tobytes() == quiet.tobytes()
+    game.idles[game.current] = limit - 1
+    near = _png(render.turn(game.view(), game.prompt))
+    header = (0, 0, near.width, phone.HEADER_H)
+    below = (0, phone.HEADER_H, near.width, near.height)
+    assert _region(near, header) != _region(quiet, header)
+    assert _region(near, below) == _region(quiet, below)
+    # The badge is vermilion, on the right of the question's line.
+    badge = near.crop((near.width // 2, 60, near.width, phone.HEADER_H - 4))
+    assert palette.VERMILION in {colour for _, colour in badge.getcolors(1 << 16)}

@@ -1,7 +1,9 @@
-"""Rules versions: games recorded under versions 1 and 2 replay exactly; new games get version 3 and 128-bit seeds."""
+"""Rules versions: games recorded under versions 1, 2 and 3 replay exactly; new games get version 4 and 128-bit
+seeds."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import sqlite3
@@ -21,6 +23,9 @@ V1_GAMES = FIXTURE["games"]
 V2_GAMES = json.loads((Path(__file__).with_name("fixtures") / "rules_v2_games.json").read_text(encoding="utf-8"))[
     "games"
 ]
+V3_GAMES = json.loads((Path(__file__).with_name("fixtures") / "rules_v3_games.json").read_text(encoding="utf-8"))[
+    "games"
+]
 
 
 def _replay_v1(spec: dict) -> Game:
@@ -35,11 +40,11 @@ def _replay_v1(spec: dict) -> Game:
 
 
 def test_new_games_take_the_current_rules_version():
-    assert RULES_VERSIONS == (1, 2, 3) and CURRENT_RULES == 3
+    assert RULES_VERSIONS == (1, 2, 3, 4) and CURRENT_RULES == 4
     assert new_game(["ana", "bo"], seed=1).rules == CURRENT_RULES
-    assert new_game(["ana", "bo"], seed=1, rules=1).rules == 1
-    assert new_game(["ana", "bo"], seed=1, rules=2).rules == 2
-    for bad in (0, 4, True, "2"):
+    for rules in RULES_VERSIONS:
+        assert new_game(["ana", "bo"], seed=1, rules=rules).rules == rules
+    for bad in (0, 5, True, "2"):
         with pytest.raises(ValueError, match="rules"):
             new_game(["ana", "bo"], seed=1, rules=bad)
 
@@ -72,6 +77,38 @@ def test_a_game_recorded_under_rules_2_replays_to_the_same_end(spec):
     assert game.ranking() == spec["ranking"]
 
 
+@pytest.mark.parametrize(
+    "spec", V3_GAMES, ids=lambda s: f"{len(s['players'])}p-{s['side']}-seed{s['seed']}-{s['end_reason']}"
+)
+def test_a_game_recorded_under_rules_3_replays_to_the_same_end_and_events(spec):
+    """Version 3 keeps its idle-turn end (a count for the table of turns without an offer tile): two of these games
+    ended by it. The same log gives the same final state and, event for event, the same story."""
+    game = new_game(spec["players"], seed=spec["seed"], side=spec["side"], solo=spec["solo"], rules=3)
+    events = []
+    for player, action in spec["actions"]:
+        events.extend(e.to_dict() for e in game.apply(player, action))
+    assert game.is_over and game.round == spec["round"] and game.end_reason == spec["end_reason"]
+    assert hashlib.sha256(game.to_json().encode()).hexdigest() == spec["final_sha256"]
+    story = json.dumps(events, sort_keys=True, separators=(",", ":")).encode()
+    assert hashlib.sha256(story).hexdigest() == spec["events_sha256"]
+    assert {name: s.to_dict() for name, s in game.scores().items()} == spec["scores"]
+    assert game.ranking() == spec["ranking"]
+    assert "idles" not in json.loads(game.to_json())
+
+
+def test_the_rules_3_games_ended_by_its_guard_would_not_have_ended_so_under_rules_4():
+    """The stalled rules-3 games of the fixture: their logs stop being legal under rules 4 before the end, or end
+    otherwise: version 4 is another rule, and only the version a game was dealt under replays it."""
+    for spec in (s for s in V3_GAMES if s["end_reason"] == "stall"):
+        game = new_game(spec["players"], seed=spec["seed"], side=spec["side"], solo=spec["solo"], rules=4)
+        try:
+            for player, action in spec["actions"]:
+                game.apply(player, action)
+        except ValueError:
+            continue
+        assert not (game.is_over and game.end_reason == "stall" and game.round == spec["round"])
+
+
 def test_the_same_log_does_not_replay_under_rules_2():
     """The fixture pins version 1: under version 2 (another generator) its first recorded moves are refused."""
     spec = V1_GAMES[0]
@@ -83,9 +120,14 @@ def test_saves_keep_their_version_and_version_1_saves_their_old_form():
     old = new_game(["ana", "bo"], seed=5, rules=1)
     assert "rules" not in json.loads(old.to_json()) and "idle" not in json.loads(old.to_json())
     two = new_game(["ana", "bo"], seed=5, rules=2)
+    three = new_game(["ana", "bo"], seed=5, rules=3)
     new = new_game(["ana", "bo"], seed=5)
-    assert json.loads(two.to_json())["rules"] == 2 and json.loads(new.to_json())["rules"] == 3
-    for game in (old, two, new):
+    assert json.loads(two.to_json())["rules"] == 2 and json.loads(three.to_json())["rules"] == 3
+    assert json.loads(new.to_json())["rules"] == 4
+    # Rules 2 and 3 keep the table's idle count; rules 4 each seat's idle turns and what the current turn did.
+    assert {"idle", "bought"} <= set(json.loads(three.to_json())) and "idles" not in json.loads(three.to_json())
+    assert {"idles", "marks"} <= set(json.loads(new.to_json())) and "idle" not in json.loads(new.to_json())
+    for game in (old, two, three, new):
         policy = RandomPolicy(3)
         for _ in range(40):
             game.apply(game.prompt.player, policy.choose(game))
@@ -267,3 +309,30 @@ async def test_a_game_started_by_the_bot_gets_a_128_bit_seed_and_the_current_rul
     assert game.rules == CURRENT_RULES and game.seed == record.seed
     # A 128-bit seed from the operating system has more than 64 significant bits but for a 2^-64 chance.
     assert 64 < record.seed.bit_length() <= 128
+
+
+async def test_a_game_started_under_rules_3_keeps_them_in_the_store(tmp_path, monkeypatch):
+    """A game dealt before rules 4 (its row says rules 3) loads, plays on and verifies under rules 3: the table's
+    idle count, no idle turns per player."""
+    import storage.store
+
+    dealt_before = functools.partial(new_game, rules=3)
+    monkeypatch.setattr(storage.store, "new_game", dealt_before)
+    path = tmp_path / "three.sqlite3"
+    store = await Store.open(path)
+    try:
+        game_id = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2)
+        await store.add_seat(game_id, 101, "Bo")
+        await store.start_game(game_id, 77)
+        monkeypatch.undo()  # the bot now deals rules 4; the stored game keeps its own version
+        policy = RandomPolicy(2)
+        for _ in range(60):
+            game, version = await store.load_game(game_id)
+            await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+        game, _ = await store.load_game(game_id)
+        saved = json.loads(game.to_json())
+        assert game.rules == 3 and saved["rules"] == 3 and "idle" in saved and "idles" not in saved
+        assert game.view()["idle"]["shared"] is True
+        assert await store.verify() == []
+    finally:
+        await store.close()

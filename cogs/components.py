@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from engine import Option, Prompt, vocab
+from engine import Game, Option, Prompt, vocab
+from engine.preview import Outcome, preview_all
 from engine.vocab import N_
 from i18n import _
 
@@ -16,6 +17,20 @@ if TYPE_CHECKING:
 
 MAX_BUTTONS = 5
 MAX_SELECT = 25
+# Discord's limits on the text of a button and of a menu line.
+BUTTON_LABEL = 80
+SELECT_LABEL = 100
+SELECT_DESCRIPTION = 100
+
+
+def fit(text: str, limit: int) -> str:
+    """`text` within `limit` characters: cut at a word, with "…", never in the middle of one."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ·,;:→")
+    return (cut or text[: limit - 1]) + "…"
+
 
 _KOKESHI_EMOJI = {"princess": "👑", "batchan": "👵", "fisherman": "🎣", "samurai": "⚔️", "sumotori": "🥋"}
 _ANIMAL_EMOJI = {"panda": "🐼", "fox": "🦊", "cat": "🐱", "rabbit": "🐰"}
@@ -45,10 +60,17 @@ LOBBY_TEMPLATE = r"kk:l:(?P<game>\d+):(?P<op>join|leave|start|cancel)"
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TEMPLATE):
     """One answer to the game's prompt."""
 
-    def __init__(self, game_id: int, version: int, option: Option, style: discord.ButtonStyle | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        option: Option,
+        style: discord.ButtonStyle | None = None,
+        outcome: Outcome | None = None,
+    ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=vocab.label(option)[:80],
+                label=fit(vocab.option_button(option, outcome), BUTTON_LABEL),
                 style=style or discord.ButtonStyle.primary,
                 emoji=option_emoji(option.id),
                 custom_id=f"kk:a:{game_id}:{version}:{option.id}",
@@ -86,16 +108,27 @@ class _GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"(?!)"): 
 class ActionSelect(_GameSelect, template=r"kk:s:(?P<game>\d+):(?P<version>\d+)"):
     """A menu of answers when there are more than fit as buttons."""
 
-    def __init__(self, game_id: int, version: int, options: list[Option], placeholder: str) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"kk:s:{game_id}:{version}",
-                placeholder=placeholder[:150],
-                options=[
-                    discord.SelectOption(label=vocab.label(o)[:100], value=o.id, emoji=option_emoji(o.id))
-                    for o in options[:MAX_SELECT]
-                ],
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        options: list[Option],
+        placeholder: str,
+        outcomes: dict[str, Outcome] | None = None,
+    ) -> None:
+        lines = []
+        for o in options[:MAX_SELECT]:
+            label, description = vocab.option_menu(o, (outcomes or {}).get(o.id))
+            lines.append(
+                discord.SelectOption(
+                    label=fit(label, SELECT_LABEL),
+                    value=o.id,
+                    emoji=option_emoji(o.id),
+                    description=fit(description, SELECT_DESCRIPTION) or None,
+                )
             )
+        super().__init__(
+            discord.ui.Select(custom_id=f"kk:s:{game_id}:{version}", placeholder=placeholder[:150], options=lines)
         )
         self.game_id = game_id
         self.version = version
@@ -159,15 +192,22 @@ def lobby_view(game_id: int, open_: bool = True) -> discord.ui.View:
     return view
 
 
-def prompt_view(game_id: int, version: int, prompt: Prompt) -> discord.ui.View:
-    """Buttons for up to 5 options, a menu for up to 25, and a tile-then-track menu beyond."""
+def outcomes_of(game: Game | None) -> dict[str, Outcome]:
+    """What each option of the game's prompt does (the engine's preview), for the labels; none without a game."""
+    return preview_all(game) if game is not None else {}
+
+
+def prompt_view(game_id: int, version: int, prompt: Prompt, game: Game | None = None) -> discord.ui.View:
+    """Buttons for up to 5 options, a menu for up to 25, and a tile-then-track menu beyond. With the `game`, every
+    choice also says what it does (where a kokeshi lands, where a tile goes, the pairs and points it makes)."""
     view = discord.ui.View(timeout=None)
     options = list(prompt.options)
+    outcomes = outcomes_of(game)
     if len(options) <= MAX_BUTTONS:
         for option in options:
-            view.add_item(ActionButton(game_id, version, option))
+            view.add_item(ActionButton(game_id, version, option, outcome=outcomes.get(option.id)))
     elif len(options) <= MAX_SELECT:
-        view.add_item(ActionSelect(game_id, version, options, vocab.question(prompt.kind)))
+        view.add_item(ActionSelect(game_id, version, options, vocab.question(prompt.kind), outcomes))
     else:
         view.add_item(TileSelect(game_id, version, tile_choices(prompt)))
     return view
@@ -183,12 +223,13 @@ def tile_choices(prompt: Prompt) -> list[tuple[str, str]]:
     return list(seen.items())
 
 
-def track_view(game_id: int, version: int, prompt: Prompt, tile: str) -> discord.ui.View:
-    """The tracks one tile may go on, as buttons."""
+def track_view(game_id: int, version: int, prompt: Prompt, tile: str, game: Game | None = None) -> discord.ui.View:
+    """The tracks one tile may go on, as buttons (with the `game`, each says the height and the pairs it makes)."""
     view = discord.ui.View(timeout=None)
+    outcomes = outcomes_of(game)
     for option in prompt.options:
         if option.id.startswith(f"place:{tile}:"):
-            view.add_item(ActionButton(game_id, version, option))
+            view.add_item(ActionButton(game_id, version, option, outcome=outcomes.get(option.id)))
     return view
 
 

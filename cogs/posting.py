@@ -139,7 +139,7 @@ class Poster:
         picture = await asyncio.to_thread(render.turn, game.view(), prompt, None, events)
         name = render.filename(f"kokeshi-{record.id}-{version}")
         file = discord.File(io.BytesIO(picture), filename=name)
-        view = prompt_view(record.id, version, prompt)
+        view = prompt_view(record.id, version, prompt, game)
         found = await self.store.get_message(record.id, "prompt")
         if key == posts.turn_key and found is not None and found[0] == channel.id:
             content = "\n\n".join(p for p in (question, so_far) if p)

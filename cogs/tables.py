@@ -700,7 +700,7 @@ class Tables:
                 await self.send_current_prompt(interaction, record, game, current, _("This prompt is out of date."))
                 return
             await interaction.followup.send(
-                _("Which track?"), view=track_view(game_id, current, game.prompt, tile), ephemeral=True
+                _("Which track?"), view=track_view(game_id, current, game.prompt, tile, game), ephemeral=True
             )
 
         await self.guard(interaction, game_id, run())
@@ -735,7 +735,7 @@ class Tables:
         prompt = game.prompt
         await interaction.followup.send(
             _("{why} Here is the current one — {question}:").format(why=why, question=QUESTIONS[prompt.kind].lower()),
-            view=prompt_view(record.id, version, prompt),
+            view=prompt_view(record.id, version, prompt, game),
             ephemeral=True,
         )
 

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 import i18n
 import render
-from engine import Prompt, vocab
+from engine import Prompt, narrate, vocab
 from engine.data import IDLE_TURNS
 from engine.vocab import N_
 from i18n import _
@@ -625,7 +625,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 raise UserError(_("No moves yet."))
             lines = []
             for entry in entries:
-                steps = escape("; ".join(e.text for e in entry.events if e.kind not in ("tile_drawn", "turn_ended")))
+                shown = [e for e in entry.events if e.kind not in ("tile_drawn", "turn_ended")]
+                steps = escape(" ".join(narrate.describe(e, record.side) for e in shown))
                 player = escape(vocab.seat_name(entry.player))
                 if entry.source == "timeout":
                     player = _("{player} (time ran out)").format(player=player)

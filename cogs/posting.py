@@ -21,7 +21,7 @@ from i18n import _
 from storage import GameRecord, LoggedAction, TurnPosts
 
 from .components import QUESTIONS, prompt_view
-from .narration import narrate, since_last_turn, speaking, split_turns, turn_line, turn_record
+from .narration import narrate, since_last_turn, speaking, split_turns, turn_record
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -133,9 +133,9 @@ class Poster:
         question = _("{player} — {question}.").format(
             player=self.tables.mention(record, prompt.player), question=QUESTIONS[prompt.kind].lower()
         )
-        so_far = narrate([e for entry in current for e in entry.events])
         # The prompt's picture is made for a phone: what this decision needs, the player's workshop, the scores.
         events = [e for entry in current for e in entry.events]
+        so_far = narrate(events, game.view())
         picture = await asyncio.to_thread(render.turn, game.view(), prompt, None, events)
         name = render.filename(f"kokeshi-{record.id}-{version}")
         file = discord.File(io.BytesIO(picture), filename=name)
@@ -156,12 +156,13 @@ class Poster:
         # A new turn (or a lost prompt): a new message that pings the player, with what happened since their turn.
         since = await self._since_last_turn(record.id, prompt.player)
         mention = self.tables.mention(record, prompt.player)
-        # The ping opens with what happened since the player's last turn: that is what a lock screen shows.
-        opening = question
+        # The ping's first line (what a lock screen shows) says it is their turn and what to decide; then one line
+        # per other player since their last turn.
+        opening = _("{player} — **your turn**: {question}.").format(
+            player=mention, question=QUESTIONS[prompt.kind].lower()
+        )
         if since:
-            opening = _("{player} — {since}\n**Your turn:** {question}.").format(
-                player=mention, since=since, question=QUESTIONS[prompt.kind].lower()
-            )
+            opening = "\n".join((opening, _("**Since your last turn:**"), since))
         content = "\n\n".join(p for p in (opening, so_far) if p)
         seat = record.seat_named(prompt.player)
         person = seat is not None and seat.user_id is not None and not seat.ai
@@ -185,16 +186,16 @@ class Poster:
         return True
 
     async def _since_last_turn(self, game_id: int, player: str) -> str:
-        """One line per turn played by the others since this player's last turn (AI and automa included)."""
+        """One line per other player since this player's last turn (AI seats included); nothing before the
+        player's first turn."""
         turns, _current = split_turns(await self.store.log(game_id))
         own = [i for i, turn in enumerate(turns) if turn[0].player == player]
-        others = turns[own[-1] + 1 :] if own else turns
+        others = turns[own[-1] + 1 :] if own else []
         if not others:
             return ""
         starts = [others[0][0].seq - 1] + [turn[-1].seq for turn in others]
         states = await self.store.states_after(game_id, starts)
-        lines = [turn_line(turn, states[starts[i]], states[turn[-1].seq]) for i, turn in enumerate(others)]
-        return since_last_turn(lines)
+        return since_last_turn(player, others, [states[seq] for seq in starts])
 
     async def _retire_prompt(self, record: GameRecord) -> None:
         """The previous prompt goes once its successor is up: deleted, or at least stripped of its buttons."""

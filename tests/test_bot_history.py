@@ -61,7 +61,8 @@ async def _read_back(world, game_id: int, thread) -> dict[str, int]:
                 else:
                     assert f"receives the {vocab.kokeshi(e.data['kokeshi'])} quality tile" in text
             elif e.kind == "top_passed":
-                assert f"{vocab.kokeshi(e.data['kokeshi'])} {e.data['height']}→top: +3" in text or "past the top: +3" in text
+                direct = f"{vocab.kokeshi(e.data['kokeshi'])} {e.data['height']}→top: +3"
+                assert direct in text or "past the top: +3" in text
             elif e.kind == "bonus_taken":
                 assert "collects a bonus tile" in text
             elif e.kind == "effect_chosen":
@@ -75,8 +76,8 @@ async def _read_back(world, game_id: int, thread) -> dict[str, int]:
         # Every disc of the player told by the value printed where it stands now on the board.
         for p in after["players"]:
             for animal, position in p["animals"].items():
-                moved = [e for e in events if e.kind == "disc_moved" and e.player == p["name"] and e.data["animal"] == animal]
-                if moved:
+                mine = [e for e in events if e.kind == "disc_moved" and e.player == p["name"]]
+                if any(e.data["animal"] == animal for e in mine):
                     printed = ANIMAL_POINTS[side][ANIMALS.index(animal)][position]
                     assert f"{vocab.animal(animal)} disc " in text and f"→{printed}" in text
         # Leads won or lost in the turn.

@@ -197,12 +197,19 @@ def outcomes_of(game: Game | None) -> dict[str, Outcome]:
     return preview_all(game) if game is not None else {}
 
 
-def prompt_view(game_id: int, version: int, prompt: Prompt, game: Game | None = None) -> discord.ui.View:
-    """Buttons for up to 5 options, a menu for up to 25, and a tile-then-track menu beyond. With the `game`, every
-    choice also says what it does (where a kokeshi lands, where a tile goes, the pairs and points it makes)."""
+def prompt_view(
+    game_id: int,
+    version: int,
+    prompt: Prompt,
+    game: Game | None = None,
+    outcomes: dict[str, Outcome] | None = None,
+) -> discord.ui.View:
+    """Buttons for up to 5 options, a menu for up to 25, and a tile-then-track menu beyond. With the `game` (or its
+    `outcomes`, already previewed), every choice also says what it does: where a kokeshi lands, where a tile
+    goes, the pairs and points it makes."""
     view = discord.ui.View(timeout=None)
     options = list(prompt.options)
-    outcomes = outcomes_of(game)
+    outcomes = outcomes if outcomes is not None else outcomes_of(game)
     if len(options) <= MAX_BUTTONS:
         for option in options:
             view.add_item(ActionButton(game_id, version, option, outcome=outcomes.get(option.id)))

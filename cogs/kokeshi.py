@@ -531,10 +531,18 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             await interaction.response.defer(ephemeral=True, thinking=True)
             record = await self.resolve(interaction, game)
             state, _version = await self.store.load_game(record.id)
-            picture = await asyncio.to_thread(render.table, state.view())
+            seat = record.seat_of(interaction.user.id)
+            view = state.view()
+            # For a phone: the caller's workshop first (else the one to play), then every other one, tiles in full;
+            # beside it, the whole table in one wide picture.
+            phone = await asyncio.to_thread(render.table_phone, view, (), seat.name if seat else None, others=True)
+            wide = await asyncio.to_thread(render.table, view)
             await interaction.followup.send(
                 _("The table of Kokeshi #{number}").format(number=record.id),
-                file=discord.File(io.BytesIO(picture), filename=render.filename(f"kokeshi-{record.id}-table")),
+                files=[
+                    discord.File(io.BytesIO(phone), filename=render.filename(f"kokeshi-{record.id}-table-phone")),
+                    discord.File(io.BytesIO(wide), filename=render.filename(f"kokeshi-{record.id}-table")),
+                ],
                 ephemeral=True,
             )
 
@@ -645,10 +653,15 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def rules(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
+            # The rules for a phone (portrait), and every tile on one wide sheet.
+            sheet = await asyncio.to_thread(render.rules_phone)
             picture = await asyncio.to_thread(render.glossary)
             await interaction.followup.send(
                 rules_text(),
-                file=discord.File(io.BytesIO(picture), filename="kokeshi-tiles.png"),
+                files=[
+                    discord.File(io.BytesIO(sheet), filename=render.filename("kokeshi-rules")),
+                    discord.File(io.BytesIO(picture), filename="kokeshi-tiles.png"),
+                ],
                 ephemeral=True,
             )
 

@@ -6,7 +6,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 import i18n
+import render
 from engine import Event, Game, story, vocab
+from i18n import _
 from storage import GameRecord, LoggedAction
 
 
@@ -81,6 +83,18 @@ def turn_record(turn: Sequence[LoggedAction], before: Game, after: Game) -> str:
     lines = story.turn_story([e for entry in turn for e in entry.events], old, new, limit=MAX_STORY_CHARS)
     body = "\n".join(f"• {_escape(line)}" for line in lines)
     return f"{head}\n{body}" if body else head
+
+
+def record_picture(player: str, before: Game, after: Game, events: Sequence[Event]) -> bytes:
+    """The picture of a turn's record: the board of `player`, who just played, for a phone, the turn's changes
+    marked and every player's points for the turn."""
+    old, new = before.view(), after.view()
+    gains = {name: story.score_change(name, old, new)[0] for name in after.players}
+    change, total, _items = story.score_change(player, old, new)
+    title = _("this turn: {gained} → {total}").format(
+        gained=f"+{change}" if change >= 0 else vocab.signed(change), total=vocab.points(total)
+    )
+    return render.table_phone(new, events, player, title=title, gains=gains)
 
 
 def since_last_turn(me: str, turns: Sequence[Sequence[LoggedAction]], states: Sequence[Game]) -> str:

@@ -17,11 +17,12 @@ import discord
 
 import render
 from engine import Game
+from engine.preview import preview_all
 from i18n import _
 from storage import GameRecord, LoggedAction, TurnPosts
 
 from .components import QUESTIONS, prompt_view
-from .narration import narrate, since_last_turn, speaking, split_turns, turn_record
+from .narration import narrate, record_picture, since_last_turn, speaking, split_turns, turn_record
 
 if TYPE_CHECKING:
     from .tables import Tables
@@ -114,7 +115,8 @@ class Poster:
             after = states[turn[-1].seq]
             events = [e for entry in turn for e in entry.events]
             text = turn_record(turn, before, after)
-            picture = await asyncio.to_thread(render.table, after.view(), events)
+            # The board of the player who just played, drawn for a phone, with what the turn changed marked.
+            picture = await asyncio.to_thread(record_picture, turn[0].player, before, after, events)
             file = discord.File(
                 io.BytesIO(picture), filename=render.filename(f"kokeshi-{record.id}-turn-{turn[-1].seq}")
             )
@@ -136,10 +138,12 @@ class Poster:
         # The prompt's picture is made for a phone: what this decision needs, the player's workshop, the scores.
         events = [e for entry in current for e in entry.events]
         so_far = narrate(events, game.view())
-        picture = await asyncio.to_thread(render.turn, game.view(), prompt, None, events)
+        # What each choice does, from the rules: said by the buttons and marked in the picture.
+        outcomes = preview_all(game)
+        picture = await asyncio.to_thread(render.turn, game.view(), prompt, None, events, outcomes)
         name = render.filename(f"kokeshi-{record.id}-{version}")
         file = discord.File(io.BytesIO(picture), filename=name)
-        view = prompt_view(record.id, version, prompt, game)
+        view = prompt_view(record.id, version, prompt, outcomes=outcomes)
         found = await self.store.get_message(record.id, "prompt")
         if key == posts.turn_key and found is not None and found[0] == channel.id:
             content = "\n\n".join(p for p in (question, so_far) if p)

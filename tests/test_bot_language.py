@@ -136,7 +136,7 @@ def english_in(texts: list[str], names: tuple[str, ...] = ()) -> list[str]:
 def picture_languages(monkeypatch) -> list[tuple[str, str]]:
     """(picture, language) of every picture the bot draws: the language current while it was drawn."""
     drawn: list[tuple[str, str]] = []
-    for name in ("table", "turn", "final", "board", "glossary", "history"):
+    for name in ("table", "table_phone", "turn", "final", "board", "glossary", "rules_phone", "history"):
         original = getattr(render, name)
 
         def spy(*args, _name=name, _original=original, **kwargs):
@@ -238,7 +238,8 @@ async def test_a_whole_game_with_brazilian_players_and_server_speaks_only_portug
     found = english_in(output, names=("aiko", "botan", "Clube Kokeshi"))
     assert found == [], "\n".join(found)
     # Every picture was drawn in Portuguese: the thread's (the game's language) and the private ones (the user's).
-    assert {name for name, _ in picture_languages} >= {"table", "turn", "final", "board", "glossary", "history"}
+    drawn = {name for name, _ in picture_languages}
+    assert drawn >= {"table", "table_phone", "turn", "final", "board", "glossary", "rules_phone", "history"}
     assert {language for _, language in picture_languages} == {"pt_BR"}
     # The DM of a player who asked for them.
     dms = [text for text in bot_output(env, start) if text.startswith("Sua vez no Kokeshi")]

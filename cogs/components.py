@@ -28,7 +28,10 @@ def fit(text: str, limit: int) -> str:
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
-    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ·,;:→")
+    cut = text[: limit - 1]
+    if text[limit - 1] != " ":  # the last word would be cut: leave it out
+        cut = cut.rsplit(" ", 1)[0]
+    cut = cut.rstrip(" ·,;:→")
     return (cut or text[: limit - 1]) + "…"
 
 
@@ -67,10 +70,11 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TE
         option: Option,
         style: discord.ButtonStyle | None = None,
         outcome: Outcome | None = None,
+        brief: bool = False,
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=fit(vocab.option_button(option, outcome), BUTTON_LABEL),
+                label=fit(vocab.option_button(option, outcome, brief), BUTTON_LABEL),
                 style=style or discord.ButtonStyle.primary,
                 emoji=option_emoji(option.id),
                 custom_id=f"kk:a:{game_id}:{version}:{option.id}",
@@ -117,8 +121,14 @@ class ActionSelect(_GameSelect, template=r"kk:s:(?P<game>\d+):(?P<version>\d+)")
         outcomes: dict[str, Outcome] | None = None,
     ) -> None:
         lines = []
+        outcomes = outcomes or {}
+
+        def described(o: Option, outcome: Outcome | None, brief: bool) -> str:
+            return vocab.option_menu(o, outcome, brief)[1]
+
+        brief = bool(_brief(options[:MAX_SELECT], outcomes, SELECT_DESCRIPTION, described))
         for o in options[:MAX_SELECT]:
-            label, description = vocab.option_menu(o, (outcomes or {}).get(o.id))
+            label, description = vocab.option_menu(o, outcomes.get(o.id), brief)
             lines.append(
                 discord.SelectOption(
                     label=fit(label, SELECT_LABEL),
@@ -192,6 +202,14 @@ def lobby_view(game_id: int, open_: bool = True) -> discord.ui.View:
     return view
 
 
+def _brief(options: list[Option], outcomes: dict[str, Outcome], limit: int, text) -> bool | None:
+    """Whether every option's `text` fits `limit` in full (False) or only briefly (True); None if not even so."""
+    for brief in (False, True):
+        if all(len(text(o, outcomes.get(o.id), brief)) <= limit for o in options):
+            return brief
+    return None
+
+
 def outcomes_of(game: Game | None) -> dict[str, Outcome]:
     """What each option of the game's prompt does (the engine's preview), for the labels; none without a game."""
     return preview_all(game) if game is not None else {}
@@ -210,9 +228,12 @@ def prompt_view(
     view = discord.ui.View(timeout=None)
     options = list(prompt.options)
     outcomes = outcomes if outcomes is not None else outcomes_of(game)
-    if len(options) <= MAX_BUTTONS:
+    # Buttons while each one can say whole what it does (briefly, if need be: the picture shows the rest); else a
+    # menu, whose lines have a description too.
+    brief = _brief(options, outcomes, BUTTON_LABEL, vocab.option_core)
+    if len(options) <= MAX_BUTTONS and brief is not None:
         for option in options:
-            view.add_item(ActionButton(game_id, version, option, outcome=outcomes.get(option.id)))
+            view.add_item(ActionButton(game_id, version, option, outcome=outcomes.get(option.id), brief=brief))
     elif len(options) <= MAX_SELECT:
         view.add_item(ActionSelect(game_id, version, options, vocab.question(prompt.kind), outcomes))
     else:

@@ -158,7 +158,7 @@ class _Story:
         elif kind == "quality_step":
             line = self.moving.get(d["kokeshi"])
             line = self._new() if line is None else line
-            self._part(line, _("quality tile, one more step"))
+            self._part(line, _("quality tile: one more step"))
             self.moving[d["kokeshi"]] = line
         elif kind == "tile_activated":
             line = self.moving.pop(d["kokeshi"], None)
@@ -178,16 +178,16 @@ class _Story:
                 )
                 self._part(line, text)
             elif d.get("track"):
-                text = _("buys {slot} ({tile}) for the {kokeshi} track")
-                bare = _("buys {slot} for the {kokeshi} track")
+                text = _("buys tile {slot} ({tile}) for the {kokeshi} track")
+                bare = _("buys tile {slot} for the {kokeshi} track")
                 values = {"slot": int(d["slot"]) + 1, "kokeshi": k(d["track"])}
                 tile = self._tile(d["tile"])
                 self._part(line, text.format(tile=tile, **values), bare.format(**values), bought=True)
             else:
                 values = {"slot": int(d["slot"]) + 1}
                 tile = self._tile(d["tile"])
-                text = _("buys {slot} ({tile}) for any track").format(tile=tile, **values)
-                self._part(line, text, _("buys {slot} for any track").format(**values), bought=True)
+                text = _("buys tile {slot} ({tile}) for any track").format(tile=tile, **values)
+                self._part(line, text, _("buys tile {slot} for any track").format(**values), bought=True)
         elif kind == "quality_discarded":
             text = _("the other {kokeshi} quality tiles leave the game").format(kokeshi=k(d["kokeshi"]))
             self._part(self._where(who), text)

@@ -452,19 +452,19 @@ def _empty_space(outcome: Any) -> str:
     if pending is None and skipped is not None:
         return _("empty space: nothing to buy ({reason})").format(reason=reason(skipped.skipped))
     if pending is not None and pending.quality:
-        levels = _choices([str(level) for level in pending.quality])
-        return _("empty space: buy for this track, or a quality tile (level {levels})").format(levels=levels)
+        return _("empty space: buy, {quality}").format(quality=quality_offer(list(pending.quality)))
     return _("empty space: buy for this track")
 
 
-def landing(outcome: Any) -> str:
-    """Where the chosen kokeshi arrives, quality steps followed: "quality tile, one more step → past the top: +3"."""
+def landing(outcome: Any, brief: bool = False) -> str:
+    """Where the chosen kokeshi arrives, quality steps followed: "quality tile: one more step → past the top: +3"
+    (`brief`: "quality tile → past the top: +3")."""
     from . import preview as pv
 
     parts = []
     for step in outcome.path:
         if step.space == pv.QUALITY:
-            parts.append(_("quality tile, one more step"))
+            parts.append(_("quality tile") if brief else _("quality tile: one more step"))
         elif step.space == pv.EMPTY:
             parts.append(_empty_space(outcome))
         elif step.space == pv.TILE:
@@ -474,14 +474,21 @@ def landing(outcome: Any) -> str:
     return f" {ARROW} ".join(parts)
 
 
-def _notes(outcome: Any, said: set[str]) -> list[str]:
-    """What else the option brings at once: recognitions, leads, the end, the points."""
+def _notes(outcome: Any, said: set[str], brief: bool = False) -> list[str]:
+    """What else the option brings at once: recognitions, leads, the end, the points (`brief`: the end and the
+    points only)."""
     notes = []
-    if outcome.recognitions and "recognition" not in said:
-        notes.append(recognition_count(outcome.recognitions_total, outcome.recognitions_goal))
-    notes += [lead_won(a) for a in outcome.leads_won()]
-    notes += [lead_lost(a) for a in outcome.leads_lost()]
-    if outcome.end and outcome.end != "bag":
+    ends = outcome.end is not None and outcome.end != "bag"
+    if outcome.recognitions and "recognition" not in said and not brief:
+        count = recognition_count(outcome.recognitions_total, outcome.recognitions_goal)
+        if ends:
+            count = _("{recognition}: the end").format(recognition=count)
+            ends = False
+        notes.append(count)
+    if not brief:
+        notes += [lead_won(a) for a in outcome.leads_won()]
+        notes += [lead_lost(a) for a in outcome.leads_lost()]
+    if ends:
         notes.append(_("triggers the end"))
     items = dict(outcome.items)
     # Points already told: passing the top ("+3"), or only the pairs a placement makes ("(−3)").
@@ -491,8 +498,10 @@ def _notes(outcome: Any, said: set[str]) -> list[str]:
     return notes
 
 
-def consequence(outcome: Any) -> str:
-    """What an option does at once, in a few words, as `engine.preview` found it (no arrow, no sentence)."""
+def consequence(outcome: Any, brief: bool = False) -> str:
+    """What an option does at once, in a few words, as `engine.preview` found it (no arrow, no sentence).
+    `brief` leaves out what the pictures also show (recognition counts, leads) and shortens a quality tile's step;
+    where a kokeshi lands, where a tile goes, the pairs it makes and the points stay."""
     from . import preview as pv
 
     said: set[str] = set()
@@ -501,25 +510,27 @@ def consequence(outcome: Any) -> str:
     made = [p for p in outcome.purchases if p.tile is not None]
     placed = [p for p in outcome.placements if p.player == outcome.player]
     if outcome.landings:
-        head = landing(outcome)
+        head = landing(outcome, brief)
         if outcome.final.space == pv.TOP:
             said.add("top")
     elif made:
         p = made[0]
-        head = track_height(p.track, p.height)
+        # Briefly: every purchase of a prompt goes to the same track (the picture names it); its height stays.
+        head = _("height {height}").format(height=p.height) if brief and p.height else track_height(p.track, p.height)
         if p.pairs:
             head = _("{where}, {pairs}").format(where=head, pairs=pairs(p.pairs))
             said.add("pairs")
-    elif outcome.pending is not None:
+    elif outcome.pending is not None and outcome.pending.track is not None:
+        # The choice says it buys ("Buy a tile for this track"): where the tile goes.
         p = outcome.pending
-        head = _("buy for: {where}").format(where=track_height(p.track, p.height))
+        head = track_height(p.track, p.height)
     elif mine:
         step = mine[0]
         head = str(step.value_to)
         if step.red_line:
             head = _("{value}, crosses the red line").format(value=head)
         if step.bonus:
-            head = _("{value}, collects a bonus tile").format(value=head)
+            head = _("{value}, bonus tile").format(value=head)
     elif placed:
         p = placed[0]
         head = _("height {height}").format(height=p.height)
@@ -533,34 +544,52 @@ def consequence(outcome: Any) -> str:
             head = _("choose: {names}").format(names=_choices(names))
     elif outcome.skipped:
         head = _("does nothing ({reason})").format(reason=reason(outcome.skipped[0]))
-    notes = _notes(outcome, said)
+    notes = _notes(outcome, said, brief)
     return " · ".join(p for p in (head, ", ".join(notes)) if p)
 
 
-def option_parts(option: Any, outcome: Any = None) -> tuple[str, str, str]:
+def option_parts(option: Any, outcome: Any = None, brief: bool = False) -> tuple[str, str, str]:
     """An option in three parts: what it is ("Buy 3"), the tile it is about (or ""), and what it does (or "")."""
     words = getattr(option, "words", ())
     name, args = (words[0], words[1]) if words else ("", ())
-    if name == "buy":
+    if name == "take_quality":
+        head, detail = (
+            _("Take quality tile {level} ({points} points)").format(level=args[1], points=QUALITY_POINTS[args[1] - 1]),
+            "",
+        )
+    elif name == "buy":
         head, detail = _("Buy {slot}").format(slot=args[0]), tile(args[1], args[2])
     elif name == "place":
         head, detail = _("{kokeshi} track").format(kokeshi=kokeshi(args[1])), tile(args[0], args[2])
+    elif name == "advance" and brief:
+        # The question says what is advanced; the kokeshi's name is enough beside what it leads to.
+        k, steps = (args[0], args[1]) if len(args) > 1 else (args[0], 1)
+        head = kokeshi(k) if steps == 1 else _("{kokeshi}, two spaces").format(kokeshi=kokeshi(k))
+        detail = ""
+    elif name == "effect_choice" and brief and args[0][0] == ADV:
+        head, detail = kokeshi(args[0][1]), ""
     elif name == "effect_void" and outcome is not None:
         # The consequence says it does nothing, and why.
         head, detail = effect_choice(*args), ""
     else:
         head, detail = label(option), ""
-    return head, detail, consequence(outcome) if outcome is not None else ""
+    return head, detail, consequence(outcome, brief) if outcome is not None else ""
 
 
-def option_button(option: Any, outcome: Any = None) -> str:
+def option_core(option: Any, outcome: Any = None, brief: bool = False) -> str:
+    """What a button must show whole: the choice and what it does (the tile it is about may be cut after it)."""
+    head, _detail, result = option_parts(option, outcome, brief)
+    return f"{head} {ARROW} {result}" if result else head
+
+
+def option_button(option: Any, outcome: Any = None, brief: bool = False) -> str:
     """A button's whole text: the choice, what it does, then the tile it is about (cut from the end to fit)."""
-    head, detail, result = option_parts(option, outcome)
-    text = f"{head} {ARROW} {result}" if result else head
+    _head, detail, _result = option_parts(option, outcome, brief)
+    text = option_core(option, outcome, brief)
     return f"{text} · {detail}" if detail else text
 
 
-def option_menu(option: Any, outcome: Any = None) -> tuple[str, str]:
+def option_menu(option: Any, outcome: Any = None, brief: bool = False) -> tuple[str, str]:
     """A menu line: its label (the choice and its tile) and its description (what it does)."""
-    _head, _detail, result = option_parts(option, outcome)
+    _head, _detail, result = option_parts(option, outcome, brief)
     return label(option), f"{ARROW} {result}" if result else ""

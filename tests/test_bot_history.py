@@ -68,7 +68,7 @@ async def _read_back(world, game_id: int, thread) -> dict[str, int]:
             elif e.kind == "effect_chosen":
                 assert "chooses: " in text
             elif e.kind == "quality_step":
-                assert "quality tile, one more step" in text
+                assert "quality tile: one more step" in text
             elif e.kind == "tile_placed" and e.player == player:
                 assert f"{vocab.kokeshi(e.data['kokeshi'])} track, height {e.data['height']}" in text
             elif e.kind == "end_triggered":

@@ -61,6 +61,8 @@ _WORKSHOP = {"tile_w": 118, "tile_h": 60, "lane": 36, "gap": 7, "axis": 44}
 _H_LABEL, _H_ROW = 64, 84
 # Offer slots.
 _OFFER_TILE_H = 112
+# The spaces a previewed move can end on (`engine.preview.Landing.space`).
+EMPTY, TOP = "empty", "top"
 # Other players' workshops, two to a row: tiles still drawn in full (at least tiles.FULL_MIN_HEIGHT high).
 _OTHER = {"tile_w": 62, "tile_h": 50, "lane": 16, "gap": 4}
 _OTHER_TITLE = 52
@@ -460,8 +462,6 @@ def _mark_space(img: Image.Image, g: bd.Workshop, k: int, h: int, *, dashed: boo
 
 def _landing_marks(img: Image.Image, g: bd.Workshop, outcomes: Sequence[Any], player: Mapping[str, Any]) -> None:
     """Where each previewed move ends: its way up the lane, and its last space (buy there, a tile, past the top)."""
-    from engine.preview import EMPTY, TOP
-
     d = ImageDraw.Draw(img)
     heights = player.get("kokeshi") or {}
     done: set[str] = set()

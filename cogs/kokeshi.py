@@ -680,7 +680,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             Choice(name="this week's challenge", value="weekly"),
         ],
     )
-    async def leaderboard(self, interaction: discord.Interaction, scope: str = "server", board: str = "wins") -> None:
+    async def leaderboard(
+        self, interaction: discord.Interaction, scope: str = "server", board: str | None = None
+    ) -> None:
         await self.tables.guard(interaction, None, self.bot.community.leaderboard(interaction, scope, board))
 
     @app_commands.command(name="stats", description="A player's record, ratings and score history")

@@ -659,10 +659,12 @@ class Tables:
         record = await self.store.get_game(record.id)
         await self.refresh_lobby(record)
         await self.load_levels(record)
-        order = ", ".join(self.mention(record, n) for n in (await self.store.load_game(record.id))[0].players)
+        seats = (await self.store.load_game(record.id))[0].players
         channel = await self.game_channel(record)
         if channel is not None:
             with speaking(record):
+                # In the game's language, as the lobby: "AI 1 (IA, normal)".
+                order = ", ".join(self.mention(record, n) for n in seats)
                 back = self.home(record)
                 intro = _("**Kokeshi #{number} begins!** Turn order: {order}.").format(number=record.id, order=order)
             intro += f"\n{back}" if back else ""

@@ -338,3 +338,22 @@ async def test_games_stored_before_languages_speak_english(tmp_path) -> None:
         assert (await store.get_game(challenge)).language == "pt_BR"
     finally:
         await store.close()
+
+
+async def test_the_start_names_ai_seats_in_the_games_language_whoever_starts_it(simcord_env, locales):
+    # aiko reads Discord in English and starts a Portuguese game with an AI seat: the thread says "(IA, normal)".
+    w = make_world(simcord_env, "pt-BR", ["en-US"], locales)
+    created = await w.members[0].slash(w.channel, "kokeshi new", players=2, ai=1, language="pt_BR")
+    started = await w.members[0].click(created.response, label="Iniciar")
+    assert started.acknowledged
+    record = (await w.store.games_in_channel(w.channel.id))[-1]
+    thread = next(t for t in w.channel.threads if t.id == record.thread_id)
+    intro = thread.history()[0].content
+    assert "(IA, normal)" in intro and "(AI," not in intro, intro
+
+
+def test_zero_points_are_plural_in_portuguese() -> None:
+    with i18n.using("pt_BR"):
+        for count, words in ((0, "0 pontos"), (1, "1 ponto"), (2, "2 pontos")):
+            text = i18n.ngettext("{count} point", "{count} points", count).format(count=count)
+            assert text == words

@@ -193,9 +193,14 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                     return done[-1]
             found = here or found
             if not found:
-                raise UserError(_("You are not in a game here. `/kokeshi new` or `/kokeshi solo` starts one."))
+                text = _("You are not in a game here. `/kokeshi new` or `/kokeshi solo` starts one.")
+                elsewhere = await self.store.games_for_user(interaction.user.id)
+                if elsewhere:
+                    links = ", ".join(self.tables.where(g) for g in elsewhere[:5])
+                    text += "\n" + _("Your games: {games}").format(games=links)
+                raise UserError(text)
         if len(found) > 1:
-            listed = ", ".join(f"#{g.id}" for g in found[:10])
+            listed = ", ".join(self.tables.where(g) for g in found[:10])
             raise UserError(_("Several games match ({games}): choose one with the `game` option.").format(games=listed))
         return found[0]
 
@@ -551,26 +556,30 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="status", description="Your games, whose turn it is and the scores")
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            in_thread = isinstance(interaction.channel, discord.Thread)
-            if game is None and not in_thread:
-                games = [
-                    g
-                    for g in await self.store.games_for_user(interaction.user.id)
-                    if g.guild_id == interaction.guild_id
-                ]
-                if not games:
-                    raise UserError(_("You are not in any game in this server. `/kokeshi new` starts one."))
-                lines = [await self._status_line(g, interaction.user.id) for g in games]
-                text = fit_lines(lines, head=_("**Your games**"), tail=self.tables.home(games[0]))
-                await self.tables.tell(interaction, text)
-                return
-            record = await self.resolve(interaction, game)
-            await self.tables.tell(interaction, await self._status_text(record) + "\n" + self.tables.home(record))
+            here = None
+            if game is not None:
+                here = await self.resolve(interaction, game)
+            elif isinstance(interaction.channel, discord.Thread):
+                here = await self.store.game_by_thread(interaction.channel.id)
+            # Every game of the caller, in every server, each with a link to its thread.
+            games = [g for g in await self.store.games_for_user(interaction.user.id) if here is None or g.id != here.id]
+            if here is None and not games:
+                raise UserError(_("You are not in any game. `/kokeshi new` or `/kokeshi solo` starts one."))
+            lines = [await self._status_line(g, interaction.user.id, interaction.guild_id) for g in games]
+            head = _("**Your games**") if lines else ""
+            if here is not None:
+                detail = await self._status_text(here)
+                head = "\n\n".join(p for p in (detail, _("**Your other games**") if lines else "") if p)
+            tail = self.tables.home(here or games[0])
+            await self.tables.tell(interaction, fit_lines(lines, head=head, tail=tail))
 
         await self.tables.guard(interaction, game, run())
 
-    async def _status_line(self, record: GameRecord, user_id: int) -> str:
+    async def _status_line(self, record: GameRecord, user_id: int, guild_id: int | None = None) -> str:
         where = self.tables.where(record)
+        guild = self.bot.get_guild(record.guild_id) if record.guild_id != guild_id else None
+        if guild is not None:
+            where = _("{game} in {server}").format(game=where, server=escape(guild.name))
         if record.status == "lobby":
             return _("• {game}: lobby, {seated}/{seats} players").format(
                 game=where, seated=len(record.seats), seats=record.players

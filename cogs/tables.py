@@ -388,6 +388,12 @@ class Tables:
         """The text channel a game can be created in, or a UserError saying what is wrong."""
         channel = interaction.channel
         if interaction.guild is None or not isinstance(channel, discord.TextChannel):
+            parent = getattr(channel, "parent", None)
+            if isinstance(channel, discord.Thread) and parent is not None:
+                # Name the place where it works, as a link.
+                link = self.bot.channel_link(parent.id, "#" + parent.name)
+                text = _("Games start in a text channel, not in a thread: use {channel}.")
+                raise UserError(text.format(channel=link))
             raise UserError(_("Start games from a text channel of a server (not a thread or a DM)."))
         missing = missing_permissions(interaction.app_permissions)
         if missing:

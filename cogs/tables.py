@@ -16,6 +16,7 @@ import discord
 import i18n
 import render
 from engine import LEVELS, Event, Game, IllegalAction, vocab
+from engine.preview import preview
 from engine.vocab import N_
 from i18n import _, format_number, ngettext, pgettext
 from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, TurnPosts, ai_level_key
@@ -23,7 +24,7 @@ from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, Turn
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .narration import escape, game_language, speaking
 from .posting import Poster, pinging, turn_key
-from .thinking import DEFAULT_LEVEL, HINT_LEVEL, Thinker
+from .thinking import DEFAULT_LEVEL, HINT_BUDGET, HINT_LEVEL, Thinker
 
 if TYPE_CHECKING:
     from bot import KokeshiBot
@@ -855,8 +856,17 @@ class Tables:
             raise UserError(_("Hints are off in daily and weekly challenges: everyone plays those on their own."))
         if sum(s.user_id is not None for s in record.seats) >= 2:
             raise UserError(_("Hints are off in rated games (games with two or more people)."))
-        hint = await self.thinker.explain(HINT_LEVEL, version, game)
+        # Answer at once, visibly: the search takes a second or two; its choice then replaces these words.
+        thinking = _("🤔 Thinking… the {level} AI is playing your choices out on sampled draws.").format(
+            level=level_word(HINT_LEVEL)
+        )
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=thinking)
+        else:
+            await interaction.response.send_message(thinking, ephemeral=True)
+        hint = await self.thinker.explain(HINT_LEVEL, version, game, budget=HINT_BUDGET)
         option = next(o for o in game.prompt.options if o.id == hint.action)
+        action = vocab.option_button(option, preview(game, option.id))
         if len(game.prompt.options) == 1:
             why = _("It is the only choice you have.")
         else:
@@ -864,11 +874,10 @@ class Tables:
                 "Played out on sampled draws, it leaves you about {gain} points better off at the end of the game "
                 "than your other choices do on average."
             ).format(gain=format_number(round(hint.gain, 1)))
-        await self.tell(
-            interaction,
-            _("Hint for Kokeshi #{game} — the {level} AI would choose: **{action}**\n{why}").format(
-                game=record.id, level=level_word(HINT_LEVEL), action=option.label, why=why
-            ),
+        await interaction.edit_original_response(
+            content=_("Hint for Kokeshi #{game} — the {level} AI would choose: **{action}**\n{why}").format(
+                game=record.id, level=level_word(HINT_LEVEL), action=escape(action), why=why
+            )
         )
 
     # ------------------------------------------------------------------ showing the game

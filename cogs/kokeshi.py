@@ -17,11 +17,12 @@ import i18n
 import render
 from engine import Prompt, narrate, vocab
 from engine.data import IDLE_TURNS
+from engine.preview import preview_all
 from engine.vocab import N_
 from i18n import _
 from storage import GameNotFound, GameRecord
 
-from .components import QUESTIONS, tile_choices
+from .components import QUESTIONS, fit, tile_choices
 from .narration import escape, quote, speaking
 from .tables import Tables, UserError, duration, fit_lines, now, side_name
 
@@ -424,12 +425,14 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         if prompt is None or seat is None or seat.ai or prompt.player != seat.name:
             return []
         typed = current.lower().strip()
+        # Each choice with what it does, as on the buttons.
+        outcomes = preview_all(state)
         with i18n.using(interaction.locale):
-            labels = [(o, vocab.label(o)) for o in prompt.options]
+            labels = [(o, fit(vocab.option_button(o, outcomes.get(o.id)), 100), vocab.label(o)) for o in prompt.options]
         return [
-            Choice(name=label[:100], value=f"{version}:{o.id}"[:100])
-            for o, label in labels
-            if typed in label.lower() or typed in o.id
+            Choice(name=label, value=f"{version}:{o.id}"[:100])
+            for o, label, plain in labels
+            if typed in label.lower() or typed in plain.lower() or typed in o.id
         ][:25]
 
     @app_commands.command(name="hint", description="Privately: what the hard AI would choose now, and why")

@@ -126,7 +126,7 @@ class ActionSelect(_GameSelect, template=r"kk:s:(?P<game>\d+):(?P<version>\d+)")
         def described(o: Option, outcome: Outcome | None, brief: bool) -> str:
             return vocab.option_menu(o, outcome, brief)[1]
 
-        brief = bool(_brief(options[:MAX_SELECT], outcomes, SELECT_DESCRIPTION, described))
+        brief = _brief(options[:MAX_SELECT], outcomes, SELECT_DESCRIPTION, described) is not False
         for o in options[:MAX_SELECT]:
             label, description = vocab.option_menu(o, outcomes.get(o.id), brief)
             lines.append(
@@ -230,7 +230,8 @@ def prompt_view(
     outcomes = outcomes if outcomes is not None else outcomes_of(game)
     # Buttons while each one can say whole what it does (briefly, if need be: the picture shows the rest); else a
     # menu, whose lines have a description too.
-    brief = _brief(options, outcomes, BUTTON_LABEL, vocab.option_core)
+    # (One character short of the limit: the tile's words follow, cut at a word with "…".)
+    brief = _brief(options, outcomes, BUTTON_LABEL - 1, vocab.option_core)
     if len(options) <= MAX_BUTTONS and brief is not None:
         for option in options:
             view.add_item(ActionButton(game_id, version, option, outcome=outcomes.get(option.id), brief=brief))
@@ -255,9 +256,10 @@ def track_view(game_id: int, version: int, prompt: Prompt, tile: str, game: Game
     """The tracks one tile may go on, as buttons (with the `game`, each says the height and the pairs it makes)."""
     view = discord.ui.View(timeout=None)
     outcomes = outcomes_of(game)
-    for option in prompt.options:
-        if option.id.startswith(f"place:{tile}:"):
-            view.add_item(ActionButton(game_id, version, option, outcome=outcomes.get(option.id)))
+    options = [o for o in prompt.options if o.id.startswith(f"place:{tile}:")]
+    brief = _brief(options, outcomes, BUTTON_LABEL - 1, vocab.option_core) is not False
+    for option in options:
+        view.add_item(ActionButton(game_id, version, option, outcome=outcomes.get(option.id), brief=brief))
     return view
 
 

@@ -252,7 +252,7 @@ class _Story:
         pairs = int(d.get("pairs", 0) or 0)
         if pairs:
             where = _("{where}, {pairs}").format(where=where, pairs=vocab.pairs(pairs))
-        text = _("{tile} on the {where}").format(tile=self._tile(d["tile"]), where=where)
+        text = _("a tile ({tile}) on the {where}").format(tile=self._tile(d["tile"]), where=where)
         self._part(self.placing, text, where)
 
     def leads(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> None:

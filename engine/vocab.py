@@ -534,6 +534,9 @@ def consequence(outcome: Any, brief: bool = False) -> str:
     elif placed:
         p = placed[0]
         head = _("height {height}").format(height=p.height)
+        # A tile left with one place only goes there at once: said too, since its points count now.
+        for q in placed[1:] if not brief else ():
+            head = _("{first}, then {then}").format(first=head, then=track_height(q.track, q.height))
         count = sum(q.pairs for q in placed)
         if count:
             head = _("{where}, {pairs}").format(where=head, pairs=pairs(count))

@@ -311,8 +311,24 @@ def turn_story(
     for detail in (FULL, BOUGHT, BARE):
         lines = story.text(detail)
         if limit is None or sum(len(line) + 3 for line in lines) <= limit:
+            return lines
+    # A chain longer than a message, even without tile names (it takes dozens of moves): whole lines from the end
+    # give way to a count, never a line cut in two.
+    kept: list[str] = []
+    for line in lines:
+        more = _more_lines(len(lines) - len(kept) - 1)
+        if sum(len(x) + 3 for x in (*kept, line, more)) > limit:
             break
-    return lines
+        kept.append(line)
+    return [*kept, _more_lines(len(lines) - len(kept))]
+
+
+def _more_lines(count: int) -> str:
+    return ngettext(
+        "…and {count} more line (`/kokeshi log` has them all)",
+        "…and {count} more lines (`/kokeshi log` has them all)",
+        count,
+    ).format(count=count)
 
 
 def _rewound(view: Mapping[str, Any], events: list[Any]) -> dict[str, Any]:

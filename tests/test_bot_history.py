@@ -175,3 +175,20 @@ def test_the_since_lines_name_the_cause_of_the_points_and_who_is_near_the_end():
     assert "buys for Samurai" in lines[0]
     assert "You lose the lead on: Fox" in lines
     assert "Botan has 4 of 5 recognitions: one more triggers the end." in lines
+
+
+def test_a_story_longer_than_a_message_drops_tile_names_then_whole_lines_never_half_a_line():
+    view = {"side": "basic", "players": [{"name": "Aiko", "recognitions": 0, "leads": []}]}
+    events = []
+    for i in range(60):
+        k = ("princess", "batchan", "fisherman", "samurai", "sumotori")[i % 5]
+        events.append({"kind": "kokeshi_moved", "player": "Aiko", "data": {"kokeshi": k, "start": 0, "to": 1}})
+        events.append({"kind": "tile_activated", "player": "Aiko", "data": {"kokeshi": k, "tile": "n05", "height": 1}})
+        events.append({"kind": "effect_chosen", "player": "Aiko", "data": {"tile": "n05", "side": 0, "label": ""}})
+    full = story.turn_story(events, view, view)
+    assert len(full) == 60 and all("tile (" in line for line in full)
+    short = story.turn_story(events, view, view, limit=1700)
+    assert sum(len(line) + 3 for line in short) <= 1700
+    assert short[-1].startswith("…and ") and "more lines" in short[-1]
+    # Tile names went first; each line kept is whole: a move, its tile and the side chosen.
+    assert all(re.fullmatch(r"\w+ 0→1 → tile → chooses: \w.+", line) for line in short[:-1]), short

@@ -137,7 +137,7 @@ class Poster:
         )
         # The prompt's picture is made for a phone: what this decision needs, the player's workshop, the scores.
         events = [e for entry in current for e in entry.events]
-        so_far = narrate(events, game.view())
+        so_far = narrate(events, game.view(), limit=1200)  # room left for the ping and the since lines
         # What each choice does, from the rules: said by the buttons and marked in the picture.
         outcomes = preview_all(game)
         picture = await asyncio.to_thread(render.turn, game.view(), prompt, None, events, outcomes)

@@ -628,7 +628,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             total = scores[name].total
             lines.append(
                 i18n.ngettext("• {player}: {total} point", "• {player}: {total} points", total).format(
-                    player=self.tables.label(record, name), total=i18n.format_number(total)
+                    player=self.tables.label(record, name), total=vocab.number(total)
                 )
             )
         return "\n".join(lines)

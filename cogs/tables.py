@@ -911,7 +911,7 @@ class Tables:
             ).format(
                 place=medals[i],
                 player=self.mention(record, name),
-                total=i18n.format_number(s.total),
+                total=vocab.number(s.total),
                 items=vocab.score_line(s),
             )
             lines.append(_("{line} — resigned").format(line=line) if resigned else line)

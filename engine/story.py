@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from i18n import _, format_number, ngettext
+from i18n import _, ngettext
 
 from . import vocab
 from .data import ANIMAL_POINTS, ANIMALS, END_RECOGNITIONS, TOP_POINTS
@@ -359,7 +359,7 @@ def score_change(player: str, before: Mapping[str, Any], after: Mapping[str, Any
 
 def _number(value: int) -> str:
     """A number as the current language writes it, with a real minus sign."""
-    return format_number(value) if value >= 0 else "\u2212" + format_number(-value)
+    return vocab.number(value)
 
 
 def _signed(value: int) -> str:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from i18n import _, ngettext, pgettext
+from i18n import _, format_number, ngettext, pgettext
 
 from .data import (
     ADJACENCY_PENALTY,
@@ -201,6 +201,11 @@ def score_line(score: object) -> str:
 def signed(value: int) -> str:
     """A number with a real minus sign when negative."""
     return f"\u2212{-value}" if value < 0 else str(value)
+
+
+def number(value: int) -> str:
+    """A count of points as the current language writes numbers ("1,234", "1.234"), with a real minus sign."""
+    return format_number(value) if value >= 0 else "\u2212" + format_number(-value)
 
 
 def effect(atom: Atom) -> str:

@@ -228,7 +228,7 @@ async def test_a_whole_game_with_brazilian_players_and_server_speaks_only_portug
     assert final.content.startswith(f"**Fim do Kokeshi #{record.id}!**") and "pontos" in final.content
     posted = bot_output(env, start)
     assert any("está esperando por você" in text for text in posted), "the reminder"
-    assert any("desde a sua última vez" in text for text in posted), "the ping opens with the turns since"
+    assert any("**Desde a sua última vez:**" in text for text in posted), "the ping says what happened since"
     lobby_embed = next(m for m in w.channel.history() if m.id == lobby.id).embeds[0]
     assert lobby_embed.description == "**Terminada**"
     output = bot_output(env, start) + said

@@ -150,12 +150,18 @@ class ActionSelect(_GameSelect, template=r"kk:s:(?P<game>\d+):(?P<version>\d+)")
 class TileSelect(_GameSelect, template=r"kk:t:(?P<game>\d+):(?P<version>\d+)"):
     """Placement with many choices, in two steps: first the tile, then (privately) its track."""
 
-    def __init__(self, game_id: int, version: int, tiles: list[tuple[str, str]]) -> None:
+    def __init__(
+        self, game_id: int, version: int, tiles: list[tuple[str, str]], where: dict[str, str] | None = None
+    ) -> None:
+        lines = [
+            discord.SelectOption(
+                label=fit(label, SELECT_LABEL), value=tile, description=fit((where or {}).get(tile, ""), 100) or None
+            )
+            for tile, label in tiles[:MAX_SELECT]
+        ]
         super().__init__(
             discord.ui.Select(
-                custom_id=f"kk:t:{game_id}:{version}",
-                placeholder=_("Choose a tile to place"),
-                options=[discord.SelectOption(label=label[:100], value=tile) for tile, label in tiles[:MAX_SELECT]],
+                custom_id=f"kk:t:{game_id}:{version}", placeholder=_("Choose a tile to place"), options=lines
             )
         )
         self.game_id = game_id
@@ -238,7 +244,7 @@ def prompt_view(
     elif len(options) <= MAX_SELECT:
         view.add_item(ActionSelect(game_id, version, options, vocab.question(prompt.kind), outcomes))
     else:
-        view.add_item(TileSelect(game_id, version, tile_choices(prompt)))
+        view.add_item(TileSelect(game_id, version, tile_choices(prompt), tile_tracks(prompt)))
     return view
 
 
@@ -250,6 +256,16 @@ def tile_choices(prompt: Prompt) -> list[tuple[str, str]]:
         if kind == "place" and tile not in seen:
             seen[tile] = vocab.tile(tile)
     return list(seen.items())
+
+
+def tile_tracks(prompt: Prompt) -> dict[str, str]:
+    """For each tile of a placement prompt, the tracks it may go on, as a menu line's description."""
+    tracks: dict[str, list[str]] = {}
+    for option in prompt.options:
+        kind, tile, track = option.id.split(":")
+        if kind == "place":
+            tracks.setdefault(tile, []).append(vocab.kokeshi(track))
+    return {tile: f"{vocab.ARROW} {vocab.either(names)}" for tile, names in tracks.items()}
 
 
 def track_view(game_id: int, version: int, prompt: Prompt, tile: str, game: Game | None = None) -> discord.ui.View:

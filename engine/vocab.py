@@ -443,7 +443,7 @@ def lead_lost(animal_id: str) -> str:
     return _("loses the {animal} lead").format(animal=animal(animal_id))
 
 
-def _choices(names: list[str]) -> str:
+def either(names: list[str]) -> str:
     """Names joined as a choice: "Samurai or Sumotori", "Princess, Batchan or Fisherman"."""
     if len(names) == 1:
         return names[0]
@@ -549,7 +549,7 @@ def consequence(outcome: Any, brief: bool = False) -> str:
     elif outcome.next == "kokeshi":
         names = [kokeshi(o.split(":")[1]) for o in outcome.next_options]
         if len(names) < len(KOKESHI):
-            head = _("choose: {names}").format(names=_choices(names))
+            head = _("choose: {names}").format(names=either(names))
     elif outcome.skipped:
         head = _("does nothing ({reason})").format(reason=reason(outcome.skipped[0]))
     notes = _notes(outcome, said, brief)

@@ -720,8 +720,14 @@ def _others(img: Image.Image, g: PhoneLayout, view: Mapping[str, Any], seats: Se
         total = int((p.get("score") or {}).get("total", 0) or 0)
         pts = dr.pill(vocab.points(total), TEXT, pal.WOOD_DARK, pal.CREAM)
         dr.paste(img, pts, x1 - pts.width, mid - pts.height / 2)
+        rec = str(int(p.get("recognitions", 0) or 0))
+        right = x1 - pts.width - 10 - round(tx.width(rec, TEXT, True))
+        _text(img, (right, mid), rec, TEXT, pal.INK, bold=True, anchor="lm")
+        star = icons.star(28)
+        right -= star.width + 4
+        dr.paste(img, star, right, mid - star.height / 2)
         name = _name(p.get("name", ""))
-        room = x1 - pts.width - x0 - 52
+        room = right - x0 - 52
         _text(img, (x0 + 44, mid), name, TEXT, pal.INK, bold=True, anchor="lm", max_width=room)
         _small_workshop(img, board, p, hl)
 
@@ -736,7 +742,8 @@ def _small_workshop(img: Image.Image, g: bd.Workshop, player: Mapping[str, Any],
                 x0, y0, x1, y1 = g.tile_box(k, i + 1)
                 if tile.get("id") in hl.tiles:
                     dr.paste_center(img, dr.glow(x1 - x0, y1 - y0, 8, width=4), (x0 + x1) / 2, (y0 + y1) / 2)
-                dr.paste(img, tiles.sprite(tile, x1 - x0, y1 - y0, TEXT), x0, y0)
+                # The art in full; the colour letter's badge would hide half of it at this size.
+                dr.paste(img, tiles.sprite(tile, x1 - x0, y1 - y0, TEXT, letter=False), x0, y0)
     if not player.get("automa"):
         for (ka, ha), (kb, hb) in bd.same_colour_pairs(player):
             ax0, ay0, ax1, ay1 = g.tile_box(ka, ha)

@@ -232,6 +232,10 @@ class _Story:
             self._part(self._where(who) if self.placing is None else self.placing, text)
         elif kind == "bag_empty":
             self._part(self._new(), _("the bag is empty: the offer cannot be refilled"))
+        elif kind == "idle_turn":
+            # The end against stalling counts this turn (rules version 4 on): it explains the race.
+            text = _("an idle turn: {count} of {limit}").format(count=d["count"], limit=d["limit"])
+            self._part(self._new(), text)
         elif kind == "end_triggered":
             self._part(self._new(), describe_end(d).rstrip("."))
 

@@ -192,3 +192,12 @@ def test_a_story_longer_than_a_message_drops_tile_names_then_whole_lines_never_h
     assert short[-1].startswith("…and ") and "more lines" in short[-1]
     # Tile names went first; each line kept is whole: a move, its tile and the side chosen.
     assert all(re.fullmatch(r"\w+ 0→1 → tile → chooses: \w.+", line) for line in short[:-1]), short
+
+
+def test_an_idle_turn_counted_by_the_end_against_stalling_is_told():
+    view = {"side": "basic", "players": [{"name": "Aiko", "recognitions": 0, "leads": []}]}
+    events = [
+        {"kind": "top_passed", "player": "Aiko", "data": {"kokeshi": "samurai", "height": 7, "points": 3}},
+        {"kind": "idle_turn", "player": "Aiko", "data": {"count": 5, "limit": 8}},
+    ]
+    assert story.turn_story(events, view, view) == ["Samurai 7→top: +3, home", "An idle turn: 5 of 8"]

@@ -20,6 +20,7 @@ import PIL  # noqa: E402
 import render  # noqa: E402
 from bench.common import percentile, pin_to_one_core  # noqa: E402
 from engine import RandomPolicy, new_game  # noqa: E402
+from engine.preview import preview_all  # noqa: E402
 
 PLAYERS = ["Aiko", "Botan", "Chiyo", "Daiki"]
 GOAL_TABLE_MS = 25.0  # table picture, draw + encode, median
@@ -44,9 +45,10 @@ def views(count: int, seed: int) -> list[tuple[dict, list]]:
     return out
 
 
-def phone_views(count: int, seed: int) -> list[dict]:
-    """`count` views waiting on a decision, every decision kind in turn, from seeded random 4-player games."""
-    out: list[dict] = []
+def phone_views(count: int, seed: int) -> list[tuple[dict, dict]]:
+    """`count` views waiting on a decision, every decision kind in turn, from seeded random 4-player games, each with
+    the preview of every choice that the picture marks."""
+    out: list[tuple[dict, dict]] = []
     i = 0
     while len(out) < count:
         game = new_game(PLAYERS, seed=seed + i, side="advanced" if i % 2 else "basic")
@@ -55,7 +57,24 @@ def phone_views(count: int, seed: int) -> list[dict]:
         while game.prompt is not None and len(out) < count:
             wanted = KINDS[len(out) % len(KINDS)]
             if game.prompt.kind == wanted and step % 3 == 0:
-                out.append(game.view())
+                out.append((game.view(), preview_all(game)))
+            game.apply(game.prompt.player, policies[game.prompt.player].choose(game))
+            step += 1
+        i += 1
+    return out
+
+
+def preview_games(count: int, seed: int) -> list:
+    """`count` games waiting on a decision, every kind in turn, for timing the previews themselves."""
+    out = []
+    i = 0
+    while len(out) < count:
+        game = new_game(PLAYERS, seed=seed + i, side="advanced" if i % 2 else "basic")
+        policies = {n: RandomPolicy(seed + i) for n in game.names}
+        step = 0
+        while game.prompt is not None and len(out) < count:
+            if game.prompt.kind == KINDS[len(out) % len(KINDS)] and step % 3 == 0:
+                out.append(game.clone())
             game.apply(game.prompt.player, policies[game.prompt.player].choose(game))
             step += 1
         i += 1
@@ -96,16 +115,20 @@ def main() -> int:
     cold_ms = (time.perf_counter() - start) * 1000
     for view, events in samples:
         render.draw_table(view, events)
-    for view in phones:
-        render.draw_turn(view)
+    for view, outcomes in phones:
+        render.draw_turn(view, outcomes=outcomes)
+    for view, events in samples:
+        render.draw_table_phone(view, events)
     table = {"draw": [], "encode": [], "total": []}
     phone = {"draw": [], "encode": [], "total": []}
-    sizes, phone_sizes = [], []
+    record = {"draw": [], "encode": [], "total": []}
+    sizes, phone_sizes, record_sizes = [], [], []
     for _ in range(rounds):
-        for (view, events), phone_view in zip(samples, phones, strict=True):
+        for (view, events), (phone_view, outcomes) in zip(samples, phones, strict=True):
             for draw, into, size_into in (
                 (lambda v=view, e=events: render.draw_table(v, e), table, sizes),
-                (lambda v=phone_view: render.draw_turn(v), phone, phone_sizes),
+                (lambda v=phone_view, o=outcomes: render.draw_turn(v, outcomes=o), phone, phone_sizes),
+                (lambda v=view, e=events: render.draw_table_phone(v, e), record, record_sizes),
             ):
                 t0 = time.perf_counter()
                 img = draw()
@@ -116,6 +139,14 @@ def main() -> int:
                 into["encode"].append((t2 - t1) * 1000)
                 into["total"].append((t2 - t0) * 1000)
                 size_into.append(len(data))
+    # The previews the decision pictures and buttons are made from: every choice of a prompt, on a sealed copy.
+    games = preview_games(n_views, args.seed)
+    previews = []
+    for _ in range(rounds):
+        for game in games:
+            t0 = time.perf_counter()
+            preview_all(game)
+            previews.append((time.perf_counter() - t0) * 1000)
     # The encoders side by side, in turns on the same pictures.
     pictures = [render.draw_table(v, e) for v, e in samples[: max(4, n_views // 4)]]
     timings: dict[str, list[float]] = {name: [] for name in ENCODERS}
@@ -127,10 +158,12 @@ def main() -> int:
                 data = encode(img)
                 timings[name].append((time.perf_counter() - t0) * 1000)
                 encoded[name].append(len(data))
+    heights = sorted(render.draw_turn(v, outcomes=o).height for v, o in phones)
     print(
-        f"render bench: {len(table['total'])} table pictures (1600x1000) and as many phone pictures "
-        f"({phone_view_size(phones[0])}, every decision kind) from {n_views} views each, Python "
-        f"{platform.python_version()}, Pillow {PIL.__version__}, {pinned}"
+        f"render bench: {len(table['total'])} table pictures (1600x1000), as many phone decision pictures "
+        f"(900 wide, {heights[0]}-{heights[-1]} high, every decision kind, choices marked) and as many turn "
+        f"records' pictures (900 wide), from {n_views} views each, Python {platform.python_version()}, "
+        f"Pillow {PIL.__version__}, {pinned}"
     )
     print(f"  first picture (cold caches): {cold_ms:.1f} ms")
     print(" table:")
@@ -141,6 +174,14 @@ def main() -> int:
     for label, values in phone.items():
         print(_row(label, values))
     print(f"  PNG size  median {statistics.median(phone_sizes) / 1024:.0f} KiB   max {max(phone_sizes) / 1024:.0f} KiB")
+    print(" turn record (phone table):")
+    for label, values in record.items():
+        print(_row(label, values))
+    print(
+        f"  PNG size  median {statistics.median(record_sizes) / 1024:.0f} KiB   max {max(record_sizes) / 1024:.0f} KiB"
+    )
+    print(" preview of every choice of a prompt (engine.preview.preview_all):")
+    print(_row("all", previews))
     print(f" encoders on {len(pictures)} table pictures, side by side:")
     for name in ENCODERS:
         print(
@@ -154,12 +195,6 @@ def main() -> int:
         f"phone draw + encode <= {GOAL_PHONE_MS:.0f} ms (median): {'met' if ok_phone else 'MISSED'}"
     )
     return 0
-
-
-def phone_view_size(view: dict) -> str:
-    """The size of one phone picture, e.g. 900x1464."""
-    img = render.draw_turn(view)
-    return f"{img.width}x{img.height}"
 
 
 if __name__ == "__main__":

@@ -106,8 +106,9 @@ class Community:
         pages = max(1, -(-count // PAGE_SIZE))
         page = min(max(page, 0), pages - 1)
         lines = []
+        names = await self.names([row.user_id for row in shown], guild_id)
         for row in shown:
-            line = f"{row.rank}. <@{row.user_id}> — {self._value(board, row)}"
+            line = f"{row.rank}. {escape(names[row.user_id])} — {self._value(board, row)}"
             lines.append(f"▶ **{line}** ◀" if row.user_id == viewer else line)
         mine = await self.store.leaderboard_entry(board, guild_id, viewer, key or None)
         if mine is not None and mine not in shown:
@@ -140,7 +141,35 @@ class Community:
             return
         await interaction.followup.send(embed=embed, view=view, ephemeral=True, allowed_mentions=mentions)
 
-    async def leaderboard(self, interaction: discord.Interaction, scope: str, board: str) -> None:
+    async def names(self, user_ids: list[int], guild_id: int | None) -> dict[int, str]:
+        """How each user is called on a board: their name in the server, their Discord name, or the name they last
+        played under; never a raw mention, which shows as a number wherever Discord does not know the user."""
+        guild = self.bot.get_guild(guild_id) if guild_id else None
+        found: dict[int, str] = {}
+        for user_id in user_ids:
+            member = guild.get_member(user_id) if guild is not None else None
+            user = member or self.bot.get_user(user_id)
+            if user is not None:
+                found[user_id] = user.display_name
+                continue
+            results = await self.store.results_for_user(user_id)
+            if results:
+                found[user_id] = results[-1].name
+                continue
+            try:
+                found[user_id] = (await self.bot.fetch_user(user_id)).display_name
+            except discord.HTTPException:
+                found[user_id] = _("a former player")
+        return found
+
+    async def default_board(self, user_id: int) -> str:
+        """The board a player is offered first: their solo scores if they have only played solo, else wins."""
+        record = await self.store.stats(user_id)
+        return "solo" if record.solo_games and not record.games else "wins"
+
+    async def leaderboard(self, interaction: discord.Interaction, scope: str, board: str | None) -> None:
+        if board is None:
+            board = await self.default_board(interaction.user.id)
         key = ""
         if board in ("daily", "weekly"):
             key = challenge_key(board, utcnow())
@@ -246,9 +275,10 @@ class Community:
             if channel is None:
                 continue
             local = {row.user_id for row in await self.store.leaderboard("daily", guild_id, yesterday)}
+            names = await self.names([row.user_id for row in rows], guild_id)
             # Posted for the whole server: in the server's language.
             with i18n.using(getattr(getattr(channel, "guild", None), "preferred_locale", None)):
-                text = _daily_results(rows, local, yesterday)
+                text = _daily_results(rows, local, yesterday, names)
             try:
                 await channel.send(
                     text,
@@ -292,8 +322,10 @@ def _rating(rating) -> str:
     return _("{rating} (provisional)").format(rating=rating.display) if rating.provisional else rating.display
 
 
-def _daily_results(rows: list[BoardRow], local: set[int], day: str) -> str:
-    """Yesterday's daily challenge results for a server (⭐ marks its members), in the current language."""
+def _daily_results(rows: list[BoardRow], local: set[int], day: str, names: dict[int, str] | None = None) -> str:
+    """Yesterday's daily challenge results for a server (⭐ marks its members), in the current language; players
+    by their names."""
+    names = names or {}
 
     def line(row: BoardRow, bold: bool) -> str:
         value = int(row.value)
@@ -302,7 +334,8 @@ def _daily_results(rows: list[BoardRow], local: set[int], day: str) -> str:
             points = ngettext("**{count}** point", "**{count}** points", value)
         else:
             points = ngettext("{count} point", "{count} points", value)
-        return f"{row.rank}. <@{row.user_id}> — " + points.format(count=count)
+        name = escape(names.get(row.user_id) or _("a former player"))
+        return f"{row.rank}. {name} — " + points.format(count=count)
 
     lines = [line(row, True) + (" ⭐" if row.user_id in local else "") for row in rows[:10]]
     lines += [line(row, False) + " ⭐" for row in rows[10:] if row.user_id in local]

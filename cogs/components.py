@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from engine import Option, Prompt, vocab
+from engine import Game, Option, Prompt, vocab
+from engine.preview import Outcome, preview_all
 from engine.vocab import N_
 from i18n import _
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
 MAX_BUTTONS = 5
 MAX_SELECT = 25
+
 
 _KOKESHI_EMOJI = {"princess": "👑", "batchan": "👵", "fisherman": "🎣", "samurai": "⚔️", "sumotori": "🥋"}
 _ANIMAL_EMOJI = {"panda": "🐼", "fox": "🦊", "cat": "🐱", "rabbit": "🐰"}
@@ -50,10 +52,18 @@ class ActionButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], temp
 
     answer = Answer.UPDATE
 
-    def __init__(self, game_id: int, version: int, option: Option, style: discord.ButtonStyle | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        option: Option,
+        style: discord.ButtonStyle | None = None,
+        outcome: Outcome | None = None,
+        brief: bool = False,
+    ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=shorten(vocab.label(option), BUTTON_LABEL),
+                label=shorten(vocab.option_button(option, outcome, brief), BUTTON_LABEL),
                 style=style or discord.ButtonStyle.primary,
                 emoji=option_emoji(option.id),
                 custom_id=f"kk:a:{game_id}:{version}:{option.id}",
@@ -93,17 +103,36 @@ class ActionSelect(_GameSelect, template=r"kk:s:(?P<game>\d+):(?P<version>\d+)")
 
     answer = Answer.UPDATE
 
-    def __init__(self, game_id: int, version: int, options: list[Option], placeholder: str) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        options: list[Option],
+        placeholder: str,
+        outcomes: dict[str, Outcome] | None = None,
+    ) -> None:
+        lines = []
+        outcomes = outcomes or {}
+
+        def described(o: Option, outcome: Outcome | None, brief: bool) -> str:
+            return vocab.option_menu(o, outcome, brief)[1]
+
+        brief = _brief(options[:MAX_SELECT], outcomes, SELECT_OPTION, described) is not False
+        for o in options[:MAX_SELECT]:
+            label, description = vocab.option_menu(o, outcomes.get(o.id), brief)
+            lines.append(
+                discord.SelectOption(
+                    label=shorten(label, SELECT_OPTION),
+                    value=o.id,
+                    emoji=option_emoji(o.id),
+                    description=shorten(description, SELECT_OPTION) or None,
+                )
+            )
         super().__init__(
             discord.ui.Select(
                 custom_id=f"kk:s:{game_id}:{version}",
                 placeholder=shorten(placeholder, SELECT_PLACEHOLDER),
-                options=[
-                    discord.SelectOption(
-                        label=shorten(vocab.label(o), SELECT_OPTION), value=o.id, emoji=option_emoji(o.id)
-                    )
-                    for o in options[:MAX_SELECT]
-                ],
+                options=lines,
             )
         )
         self.game_id = game_id
@@ -116,15 +145,20 @@ class ActionSelect(_GameSelect, template=r"kk:s:(?P<game>\d+):(?P<version>\d+)")
 class TileSelect(_GameSelect, template=r"kk:t:(?P<game>\d+):(?P<version>\d+)"):
     """Placement with many choices, in two steps: first the tile, then (privately) its track."""
 
-    def __init__(self, game_id: int, version: int, tiles: list[tuple[str, str]]) -> None:
+    def __init__(
+        self, game_id: int, version: int, tiles: list[tuple[str, str]], where: dict[str, str] | None = None
+    ) -> None:
+        lines = [
+            discord.SelectOption(
+                label=shorten(label, SELECT_OPTION),
+                value=tile,
+                description=shorten((where or {}).get(tile, ""), SELECT_OPTION) or None,
+            )
+            for tile, label in tiles[:MAX_SELECT]
+        ]
         super().__init__(
             discord.ui.Select(
-                custom_id=f"kk:t:{game_id}:{version}",
-                placeholder=_("Choose a tile to place"),
-                options=[
-                    discord.SelectOption(label=shorten(label, SELECT_OPTION), value=tile)
-                    for tile, label in tiles[:MAX_SELECT]
-                ],
+                custom_id=f"kk:t:{game_id}:{version}", placeholder=_("Choose a tile to place"), options=lines
             )
         )
         self.game_id = game_id
@@ -171,17 +205,43 @@ def lobby_view(game_id: int, open_: bool = True) -> discord.ui.View:
     return view
 
 
-def prompt_view(game_id: int, version: int, prompt: Prompt) -> discord.ui.View:
-    """Buttons for up to 5 options, a menu for up to 25, and a tile-then-track menu beyond."""
+def _brief(options: list[Option], outcomes: dict[str, Outcome], limit: int, text) -> bool | None:
+    """Whether every option's `text` fits `limit` in full (False) or only briefly (True); None if not even so."""
+    for brief in (False, True):
+        if all(len(text(o, outcomes.get(o.id), brief)) <= limit for o in options):
+            return brief
+    return None
+
+
+def outcomes_of(game: Game | None) -> dict[str, Outcome]:
+    """What each option of the game's prompt does (the engine's preview), for the labels; none without a game."""
+    return preview_all(game) if game is not None else {}
+
+
+def prompt_view(
+    game_id: int,
+    version: int,
+    prompt: Prompt,
+    game: Game | None = None,
+    outcomes: dict[str, Outcome] | None = None,
+) -> discord.ui.View:
+    """Buttons for up to 5 options, a menu for up to 25, and a tile-then-track menu beyond. With the `game` (or its
+    `outcomes`, already previewed), every choice also says what it does: where a kokeshi lands, where a tile
+    goes, the pairs and points it makes."""
     view = discord.ui.View(timeout=None)
     options = list(prompt.options)
-    if len(options) <= MAX_BUTTONS:
+    outcomes = outcomes if outcomes is not None else outcomes_of(game)
+    # Buttons while each one can say whole what it does (briefly, if need be: the picture shows the rest); else a
+    # menu, whose lines have a description too.
+    # (One character short of the limit: the tile's words follow, cut at a word with "…".)
+    brief = _brief(options, outcomes, BUTTON_LABEL - 1, vocab.option_core)
+    if len(options) <= MAX_BUTTONS and brief is not None:
         for option in options:
-            view.add_item(ActionButton(game_id, version, option))
+            view.add_item(ActionButton(game_id, version, option, outcome=outcomes.get(option.id), brief=brief))
     elif len(options) <= MAX_SELECT:
-        view.add_item(ActionSelect(game_id, version, options, vocab.question(prompt.kind)))
+        view.add_item(ActionSelect(game_id, version, options, vocab.question(prompt.kind), outcomes))
     else:
-        view.add_item(TileSelect(game_id, version, tile_choices(prompt)))
+        view.add_item(TileSelect(game_id, version, tile_choices(prompt), tile_tracks(prompt)))
     return view
 
 
@@ -195,12 +255,24 @@ def tile_choices(prompt: Prompt) -> list[tuple[str, str]]:
     return list(seen.items())
 
 
-def track_view(game_id: int, version: int, prompt: Prompt, tile: str) -> discord.ui.View:
-    """The tracks one tile may go on, as buttons."""
-    view = discord.ui.View(timeout=None)
+def tile_tracks(prompt: Prompt) -> dict[str, str]:
+    """For each tile of a placement prompt, the tracks it may go on, as a menu line's description."""
+    tracks: dict[str, list[str]] = {}
     for option in prompt.options:
-        if option.id.startswith(f"place:{tile}:"):
-            view.add_item(ActionButton(game_id, version, option))
+        kind, tile, track = option.id.split(":")
+        if kind == "place":
+            tracks.setdefault(tile, []).append(vocab.kokeshi(track))
+    return {tile: f"{vocab.ARROW} {vocab.either(names)}" for tile, names in tracks.items()}
+
+
+def track_view(game_id: int, version: int, prompt: Prompt, tile: str, game: Game | None = None) -> discord.ui.View:
+    """The tracks one tile may go on, as buttons (with the `game`, each says the height and the pairs it makes)."""
+    view = discord.ui.View(timeout=None)
+    outcomes = outcomes_of(game)
+    options = [o for o in prompt.options if o.id.startswith(f"place:{tile}:")]
+    brief = _brief(options, outcomes, BUTTON_LABEL - 1, vocab.option_core) is not False
+    for option in options:
+        view.add_item(ActionButton(game_id, version, option, outcome=outcomes.get(option.id), brief=brief))
     return view
 
 

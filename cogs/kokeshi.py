@@ -14,8 +14,9 @@ from discord.ext import commands
 
 import i18n
 import render
-from engine import Prompt, vocab
+from engine import Prompt, narrate, vocab
 from engine.data import IDLE_LIMIT
+from engine.preview import preview_all
 from engine.vocab import N_
 from i18n import _
 from storage import GameNotFound, GameRecord
@@ -187,9 +188,14 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                     return done[-1]  # finished: nothing to resume
             found = here or found
             if not found:
-                raise UserError(_("You are not in a game here. `/kokeshi new` or `/kokeshi solo` starts one."))
+                text = _("You are not in a game here. `/kokeshi new` or `/kokeshi solo` starts one.")
+                elsewhere = await self.store.games_for_user(interaction.user.id)
+                if elsewhere:
+                    links = ", ".join(self.tables.where(g) for g in elsewhere[:5])
+                    text += "\n" + _("Your games: {games}").format(games=links)
+                raise UserError(text)
         if len(found) > 1:
-            listed = ", ".join(f"#{g.id}" for g in found[:10])
+            listed = ", ".join(self.tables.where(g) for g in found[:10])
             raise UserError(_("Several games match ({games}): choose one with the `game` option.").format(games=listed))
         return await self._resumed(interaction, found[0])
 
@@ -332,11 +338,15 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         if prompt is None or seat is None or seat.ai or prompt.player != seat.name:
             return []
         typed = " ".join(current.lower().split())
+        # Each choice with what it does, as on the buttons.
+        outcomes = preview_all(state)
         with i18n.using(interaction.locale):
-            labels = [(o, vocab.label(o)) for o in prompt.options]
+            labels = [(o, vocab.option_button(o, outcomes.get(o.id)), vocab.label(o)) for o in prompt.options]
         # The choices that say what was typed, as written ("samurai track"); failing that, those with all its words.
-        found = [(o, label) for o, label in labels if typed in f"{label.lower()} {o.id}"] or [
-            (o, label) for o, label in labels if all(w in f"{label.lower()} {o.id}" for w in typed.split())
+        found = [(o, label) for o, label, plain in labels if typed in f"{label.lower()} {plain.lower()} {o.id}"] or [
+            (o, label)
+            for o, label, plain in labels
+            if all(w in f"{label.lower()} {plain.lower()} {o.id}" for w in typed.split())
         ]
         return [Choice(name=shorten(label, CHOICE_NAME), value=f"{version}:{o.id}") for o, label in found][:MAX_CHOICES]
 
@@ -402,10 +412,18 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             record = await self.resolve(interaction, game)
             state, _version = await self.store.load_game(record.id)
             if player is None:
-                picture = await asyncio.to_thread(render.table, state.view())
+                view = state.view()
+                seat = record.seat_of(interaction.user.id)
+                # For a phone: the caller's workshop first (else the one to play), then every other one, tiles in
+                # full; beside it, the whole table in one wide picture.
+                phone = await asyncio.to_thread(render.table_phone, view, (), seat.name if seat else None, others=True)
+                wide = await asyncio.to_thread(render.table, view)
                 await interaction.followup.send(
                     _("The table of Kokeshi #{number}").format(number=record.id),
-                    file=discord.File(io.BytesIO(picture), filename=render.filename(f"kokeshi-{record.id}-table")),
+                    files=[
+                        discord.File(io.BytesIO(phone), filename=render.filename(f"kokeshi-{record.id}-table-phone")),
+                        discord.File(io.BytesIO(wide), filename=render.filename(f"kokeshi-{record.id}-table")),
+                    ],
                     ephemeral=True,
                 )
                 return
@@ -446,26 +464,30 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="status", description="Your games, whose turn it is and the scores")
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            in_thread = isinstance(interaction.channel, discord.Thread)
-            if game is None and not in_thread:
-                games = [
-                    g
-                    for g in await self.store.games_for_user(interaction.user.id)
-                    if g.guild_id == interaction.guild_id
-                ]
-                if not games:
-                    raise UserError(_("You are not in any game in this server. `/kokeshi new` starts one."))
-                lines = [await self._status_line(g, interaction.user.id) for g in games]
-                text = fit_lines(lines, head=_("**Your games**"), tail=self.tables.home(games[0]))
-                await self.tables.tell(interaction, text)
-                return
-            record = await self.resolve(interaction, game)
-            await self.tables.tell(interaction, await self._status_text(record) + "\n" + self.tables.home(record))
+            here = None
+            if game is not None:
+                here = await self.resolve(interaction, game)
+            elif isinstance(interaction.channel, discord.Thread):
+                here = await self.store.game_by_thread(interaction.channel.id)
+            # Every game of the caller, in every server, each with a link to its thread.
+            games = [g for g in await self.store.games_for_user(interaction.user.id) if here is None or g.id != here.id]
+            if here is None and not games:
+                raise UserError(_("You are not in any game. `/kokeshi new` or `/kokeshi solo` starts one."))
+            lines = [await self._status_line(g, interaction.user.id, interaction.guild_id) for g in games]
+            head = _("**Your games**") if lines else ""
+            if here is not None:
+                detail = await self._status_text(here)
+                head = "\n\n".join(p for p in (detail, _("**Your other games**") if lines else "") if p)
+            tail = self.tables.home(here or games[0])
+            await self.tables.tell(interaction, fit_lines(lines, head=head, tail=tail))
 
         await self.tables.guard(interaction, game, run())
 
-    async def _status_line(self, record: GameRecord, user_id: int) -> str:
+    async def _status_line(self, record: GameRecord, user_id: int, guild_id: int | None = None) -> str:
         where = self.tables.where(record)
+        guild = self.bot.get_guild(record.guild_id) if record.guild_id != guild_id else None
+        if guild is not None:
+            where = _("{game} in {server}").format(game=where, server=escape(guild.name))
         if record.status == "lobby":
             return _("• {game}: lobby, {seated}/{seats} players").format(
                 game=where, seated=len(record.seats), seats=record.players
@@ -520,7 +542,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             total = scores[name].total
             lines.append(
                 i18n.ngettext("• {player}: {total} point", "• {player}: {total} points", total).format(
-                    player=self.tables.label(record, name), total=i18n.format_number(total)
+                    player=self.tables.label(record, name), total=vocab.number(total)
                 )
             )
         return "\n".join(lines)
@@ -537,7 +559,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 raise UserError(_("No moves yet."))
             lines = []
             for entry in entries:
-                steps = escape("; ".join(e.text for e in entry.events if e.kind not in ("tile_drawn", "turn_ended")))
+                shown = [e for e in entry.events if e.kind not in ("tile_drawn", "turn_ended")]
+                steps = escape(" ".join(narrate.describe(e, record.side) for e in shown))
                 player = escape(vocab.seat_name(entry.player))
                 if entry.source == "timeout":
                     player = _("{player} (time ran out)").format(player=player)
@@ -555,10 +578,15 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="rules", description="Every tile and what it does")
     async def rules(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
+            # The rules for a phone (portrait), and every tile on one wide sheet.
+            sheet = await asyncio.to_thread(render.rules_phone)
             picture = await asyncio.to_thread(render.glossary)
             await interaction.followup.send(
                 rules_text(),
-                file=discord.File(io.BytesIO(picture), filename="kokeshi-tiles.png"),
+                files=[
+                    discord.File(io.BytesIO(sheet), filename=render.filename("kokeshi-rules")),
+                    discord.File(io.BytesIO(picture), filename="kokeshi-tiles.png"),
+                ],
                 ephemeral=True,
             )
 
@@ -577,7 +605,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             Choice(name="this week's challenge", value="weekly"),
         ],
     )
-    async def leaderboard(self, interaction: discord.Interaction, scope: str = "server", board: str = "wins") -> None:
+    async def leaderboard(
+        self, interaction: discord.Interaction, scope: str = "server", board: str | None = None
+    ) -> None:
         await self.tables.guard(interaction, None, self.bot.community.leaderboard(interaction, scope, board))
 
     @app_commands.command(name="stats", description="A player's record, ratings and score history")

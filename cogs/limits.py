@@ -46,7 +46,7 @@ def shorten(text: str, limit: int) -> str:
     space = max(cut.rfind(" "), cut.rfind("\n"))
     # Keep at least half of the room: a cut inside a very long word beats a label of two letters.
     head = cut[:space] if space >= room // 2 else text[:room]
-    return (head.rstrip(" \n,;:.—–-(") or text[:room]) + ELLIPSIS
+    return (head.rstrip(" \n,;:.—–-(·→") or text[:room]) + ELLIPSIS
 
 
 class ChannelPace:

@@ -6,9 +6,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 import i18n
-from engine import Event, Game, vocab
-from i18n import _, ngettext
+import render
+from engine import Event, Game, story, vocab
+from i18n import _
 from storage import GameRecord, LoggedAction
+
+from .limits import shorten
 
 
 def game_language(record: GameRecord) -> str:
@@ -23,44 +26,18 @@ def speaking(record: GameRecord) -> Iterator[str]:
         yield locale
 
 
-# Steps a player does not need to read about after every turn; the full log still has them.
-_QUIET = frozenset({"turn_ended", "setup_done", "tile_drawn", "effect_chosen"})
-MAX_LINES = 12
+# A turn's record and the "so far" of a prompt stay well inside a Discord message (2,000 characters).
+MAX_STORY_CHARS = 1700
+# One turn in a round's summary (a game only the AI plays).
+MAX_LINE_CHARS = 300
 
 
-# What a turn's record always keeps, however long its cascade: what was bought and where it went.
-KEY_EVENTS = frozenset({"tile_bought", "quality_bought", "tile_placed", "top_passed", "game_over", "end_triggered"})
-
-
-def narrate(events: Iterable[Event], *, limit: int = MAX_LINES) -> str:
-    """A few lines saying what happened, the acting player's name in bold. Past `limit` lines the other steps
-    give way to the purchases and placements."""
-    lines: list[tuple[bool, str]] = []
-    for event in events:
-        if event.kind in _QUIET:
-            continue
-        text = _escape(event.text)
-        name = _escape(vocab.seat_name(event.player)) if event.player else ""
-        if name and text.startswith(name):
-            text = f"**{name}**{text[len(name) :]}"
-        lines.append((event.kind in KEY_EVENTS, f"• {text}"))
-    if len(lines) > limit:
-        keys = sum(key for key, _ in lines)
-        room = max(0, limit - 1 - keys)
-        kept, hidden = [], 0
-        for key, line in lines:
-            if key or room > 0:
-                kept.append((key, line))
-                room -= not key
-            else:
-                hidden += 1
-        more = ngettext(
-            "…and {count} more step (`/kokeshi log` shows them all)",
-            "…and {count} more steps (`/kokeshi log` shows them all)",
-            hidden,
-        ).format(count=i18n.format_number(hidden))
-        lines = [*kept, (False, f"• {more}")]
-    return "\n".join(line for _, line in lines)
+def narrate(events: Iterable[Event], view: dict | None = None, *, limit: int = MAX_STORY_CHARS) -> str:
+    """The story of a turn so far, one line per move with what it led to (`engine.story`), names shown literally.
+    `view` is the game's view now (its board side gives the discs' values); without it, a neutral one."""
+    events = list(events)
+    lines = story.turn_story(events, None, view or {"players": []}, limit=limit)
+    return "\n".join(f"• {_escape(line)}" for line in lines)
 
 
 def _escape(text: str) -> str:
@@ -85,10 +62,6 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
 # ------------------------------------------------------------------ turn records and the "since your turn" ping
 
 TURN_ENDS = frozenset({"turn_ended", "setup_done", "game_over"})
-# What a player checking in wants to know of someone else's turn, in a line.
-_HIGHLIGHTS = frozenset({"tile_bought", "quality_bought", "top_passed", "bonus_taken", "automa_tile", "automa_quality"})
-MAX_SINCE_LINES = 6
-MAX_SINCE_CHARS = 300
 
 
 def split_turns(entries: Sequence[LoggedAction]) -> tuple[list[list[LoggedAction]], list[LoggedAction]]:
@@ -103,69 +76,51 @@ def split_turns(entries: Sequence[LoggedAction]) -> tuple[list[list[LoggedAction
     return turns, current
 
 
-def _gain(player: str, before: Game, after: Game) -> tuple[int, int]:
-    total = after.scores()[player].total
-    return total - before.scores()[player].total, total
-
-
 def turn_record(turn: Sequence[LoggedAction], before: Game, after: Game) -> str:
-    """A finished turn, for the thread's permanent history: who, what they did, the points it brought."""
+    """A finished turn, for the thread's permanent history: who, when, the points and where they came from, then
+    the whole story of the turn, one line per move (`engine.story`)."""
     player = turn[0].player
-    gained, total = _gain(player, before, after)
-    head = ngettext(
-        "**{player}** · {when} · {gained} → {total} point", "**{player}** · {when} · {gained} → {total} points", total
-    ).format(
-        player=escape(vocab.seat_name(player)),
-        when=vocab.round_name(before.round_number),
-        gained=_gained(gained),
-        total=i18n.format_number(total),
+    old, new = before.view(), after.view()
+    head = story.record_head(
+        player, vocab.round_name(before.round_number), old, new, label=escape(vocab.seat_name(player))
     )
-    story = narrate([e for entry in turn for e in entry.events], limit=8)
-    return f"{head}\n{story}" if story else head
+    lines = story.turn_story([e for entry in turn for e in entry.events], old, new, limit=MAX_STORY_CHARS)
+    body = "\n".join(f"• {_escape(line)}" for line in lines)
+    return f"{head}\n{body}" if body else head
 
 
-def turn_line(turn: Sequence[LoggedAction], before: Game, after: Game) -> str:
-    """The same turn in one line, for a ping: 'Aiko +7: buys …; places …'."""
+def turn_line(turn: Sequence[LoggedAction], before: Game, after: Game, limit: int = MAX_LINE_CHARS) -> str:
+    """The same turn in one line, for the round's summary of a game only the AI plays: 'Aiko +7 → 31: …'."""
     player = turn[0].player
-    gained, _total = _gain(player, before, after)
-    bits = []
-    for entry in turn:
-        for event in entry.events:
-            if event.kind in _HIGHLIGHTS:
-                text = event.text.rstrip(".")
-                if event.player and text.startswith(event.player):
-                    text = text[len(event.player) :].lstrip(" :")
-                bits.append(text)
-    line = f"{escape(vocab.seat_name(player))} {_gained(gained)}"
-    return f"{line}: {escape('; '.join(bits))}" if bits else line
+    old, new = before.view(), after.view()
+    change, total, _items = story.score_change(player, old, new)
+    head = _("{player} {gained} → {total}").format(
+        player=vocab.seat_name(player), gained=vocab.signed(change) if change < 0 else f"+{change}", total=total
+    )
+    lines = story.turn_story([e for entry in turn for e in entry.events], old, new, limit=limit)
+    return shorten(_escape(f"{head}: {'; '.join(lines)}" if lines else head), limit)
 
 
-def _clip(text: str, limit: int) -> str:
-    """`text`, cut at a word with an ellipsis when it is longer than `limit` characters."""
-    if len(text) <= limit:
-        return text
-    return text[: limit - 1].rsplit(" ", 1)[0] + "…"
+def record_picture(player: str, before: Game, after: Game, events: Sequence[Event]) -> bytes:
+    """The picture of a turn's record: the board of `player`, who just played, for a phone, the turn's changes
+    marked and every player's points for the turn."""
+    old, new = before.view(), after.view()
+    gains = {name: story.score_change(name, old, new)[0] for name in after.players}
+    change, total, _items = story.score_change(player, old, new)
+    title = _("this turn: {gained} → {total}").format(
+        gained=f"+{change}" if change >= 0 else vocab.signed(change), total=vocab.points(total)
+    )
+    return render.table_phone(new, events, player, title=title, gains=gains)
 
 
-def since_last_turn(lines: Sequence[str]) -> str:
-    """The opening of a 'your turn' ping: the other turns since the player's own, newest kept, short enough for a
-    lock screen (at most MAX_SINCE_LINES turns and MAX_SINCE_CHARS characters)."""
-    if not lines:
+def since_last_turn(me: str, turns: Sequence[Sequence[LoggedAction]], states: Sequence[Game]) -> str:
+    """For a 'your turn' ping: one line per other player since `me`'s last turn (their points and why), then who
+    is close to the end. `states[i]` is the game before `turns[i]`, `states[-1]` after the last one."""
+    if not turns:
         return ""
-    shown = [_clip(line, MAX_SINCE_CHARS // 2) for line in lines[-MAX_SINCE_LINES:]]
-    while len(shown) > 1 and len(" · ".join(shown)) > MAX_SINCE_CHARS:
-        shown.pop(0)
-    earlier = len(lines) - len(shown)
-    if earlier:
-        shown.insert(
-            0,
-            ngettext("…and {count} earlier turn", "…and {count} earlier turns", earlier).format(
-                count=i18n.format_number(earlier)
-            ),
-        )
-    return _("since your last turn: {turns}").format(turns=" · ".join(shown))
-
-
-def _gained(points: int) -> str:
-    """Points won (or lost) in a turn, always with a sign: "+7", "+0", "-3"."""
-    return f"{points:+d}"
+    views = [state.view() for state in states]
+    told = [
+        story.Turn(turn[0].player, [e for entry in turn for e in entry.events], views[i], views[i + 1])
+        for i, turn in enumerate(turns)
+    ]
+    return "\n".join(f"• {_escape(line)}" for line in story.since_lines(me, told))

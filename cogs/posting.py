@@ -17,12 +17,22 @@ import discord
 
 import render
 from engine import Game, idle_warning, vocab
+from engine.preview import preview_all
 from i18n import _
 from storage import GameRecord, LoggedAction, TurnPosts
 
 from .components import QUESTIONS, prompt_view
 from .limits import MESSAGE, shorten
-from .narration import escape, narrate, since_last_turn, speaking, split_turns, turn_line, turn_record
+from .narration import (
+    escape,
+    narrate,
+    record_picture,
+    since_last_turn,
+    speaking,
+    split_turns,
+    turn_line,
+    turn_record,
+)
 from .refusals import Refusal
 
 if TYPE_CHECKING:
@@ -146,7 +156,8 @@ class Poster:
             after = states[turn[-1].seq]
             events = [e for entry in turn for e in entry.events]
             text = turn_record(turn, before, after)
-            picture = await asyncio.to_thread(render.table, after.view(), events)
+            # The board of the player who just played, drawn for a phone, with what the turn changed marked.
+            picture = await asyncio.to_thread(record_picture, turn[0].player, before, after, events)
             file = discord.File(
                 io.BytesIO(picture), filename=render.filename(f"kokeshi-{record.id}-turn-{turn[-1].seq}")
             )
@@ -200,12 +211,14 @@ class Poster:
         if near is not None:
             whose, left = near
             warning = vocab.idle_warning(left, None if whose in (None, prompt.player) else escape(whose), game.rules)
-        so_far = narrate([e for entry in current for e in entry.events])
         # The prompt's picture is made for a phone: what this decision needs, the player's workshop, the scores.
         events = [e for entry in current for e in entry.events]
-        picture = await asyncio.to_thread(render.turn, public, prompt, None, events)
+        so_far = narrate(events, public, limit=1200)  # room left for the ping and the since lines
+        # What each choice does, from the rules: said by the buttons and marked in the picture.
+        outcomes = preview_all(game)
+        picture = await asyncio.to_thread(render.turn, public, prompt, None, events, outcomes)
         name = render.filename(f"kokeshi-{record.id}-{version}")
-        view = prompt_view(record.id, version, prompt)
+        view = prompt_view(record.id, version, prompt, outcomes=outcomes)
         found = await self.store.get_message(record.id, "prompt")
         if key == posts.turn_key and found is not None and found[0] == channel.id:
             content = "\n\n".join(p for p in (question, warning, so_far) if p)
@@ -217,12 +230,13 @@ class Poster:
         # A new turn (or a lost prompt): a new message that pings the player, with what happened since their turn.
         since = await self._since_last_turn(record.id, prompt.player)
         mention = self.tables.mention(record, prompt.player)
-        # The ping opens with what happened since the player's last turn: that is what a lock screen shows.
-        opening = question
+        # The ping's first line (what a lock screen shows) says it is their turn and what to decide; then one line
+        # per other player since their last turn.
+        opening = _("{player} — **your turn**: {question}.").format(
+            player=mention, question=QUESTIONS[prompt.kind].lower()
+        )
         if since:
-            opening = _("{player} — {since}\n**Your turn:** {question}.").format(
-                player=mention, since=since, question=QUESTIONS[prompt.kind].lower()
-            )
+            opening = "\n".join((opening, _("**Since your last turn:**"), since))
         content = "\n\n".join(p for p in (opening, warning, so_far) if p)
         seat = record.seat_named(prompt.player)
         person = seat is not None and seat.user_id is not None and not seat.ai
@@ -275,16 +289,16 @@ class Poster:
         return None
 
     async def _since_last_turn(self, game_id: int, player: str) -> str:
-        """One line per turn played by the others since this player's last turn (AI and automa included)."""
+        """One line per other player since this player's last turn (AI seats included); nothing before the
+        player's first turn."""
         turns, _current = split_turns(await self.store.log(game_id))
         own = [i for i, turn in enumerate(turns) if turn[0].player == player]
-        others = turns[own[-1] + 1 :] if own else turns
+        others = turns[own[-1] + 1 :] if own else []
         if not others:
             return ""
         starts = [others[0][0].seq - 1] + [turn[-1].seq for turn in others]
         states = await self.store.states_after(game_id, starts)
-        lines = [turn_line(turn, states[starts[i]], states[turn[-1].seq]) for i, turn in enumerate(others)]
-        return since_last_turn(lines)
+        return since_last_turn(player, others, [states[seq] for seq in starts])
 
     async def _retire_prompt(self, record: GameRecord) -> None:
         """The previous prompt goes once its successor is up: deleted, or at least stripped of its buttons."""

@@ -16,6 +16,7 @@ import discord
 import i18n
 import render
 from engine import LEVELS, Event, Game, IllegalAction, vocab
+from engine.preview import preview
 from engine.vocab import N_
 from i18n import _, format_number, ngettext, pgettext
 from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, TurnPosts, ai_level_key
@@ -26,7 +27,7 @@ from .narration import escape, game_language, speaking
 from .posting import Poster, pinging, turn_key
 from .reach import Reach
 from .refusals import CANNOT_DM, THREAD_LOCKED, UNKNOWN_CHANNEL, Refusal
-from .thinking import DEFAULT_LEVEL, HINT_LEVEL, Thinker
+from .thinking import DEFAULT_LEVEL, HINT_BUDGET, HINT_LEVEL, Thinker
 
 if TYPE_CHECKING:
     from bot import KokeshiBot
@@ -418,6 +419,12 @@ class Tables:
         """The text channel a game can be created in, or a UserError saying what is wrong."""
         channel = interaction.channel
         if interaction.guild is None or not isinstance(channel, discord.TextChannel):
+            parent = getattr(channel, "parent", None)
+            if isinstance(channel, discord.Thread) and parent is not None:
+                # Name the place where it works, as a link.
+                link = self.bot.channel_link(parent.id, "#" + parent.name)
+                text = _("Games start in a text channel, not in a thread: use {channel}.")
+                raise UserError(text.format(channel=link))
             raise UserError(_("Start games from a text channel of a server (not a thread or a DM)."))
         missing = missing_permissions(interaction.app_permissions)
         if missing:
@@ -703,10 +710,12 @@ class Tables:
         record = await self.store.get_game(record.id)
         await self.refresh_lobby(record)
         await self.load_levels(record)
-        order = ", ".join(self.mention(record, n) for n in (await self.store.load_game(record.id))[0].players)
+        seats = (await self.store.load_game(record.id))[0].players
         channel = await self.game_channel(record)
         if channel is not None:
             with speaking(record):
+                # In the game's language, as the lobby: "AI 1 (IA, normal)".
+                order = ", ".join(self.mention(record, n) for n in seats)
                 back = self.home(record)
                 intro = _("**Kokeshi #{number} begins!** Turn order: {order}.").format(number=record.id, order=order)
             intro += f"\n{back}" if back else ""
@@ -742,7 +751,7 @@ class Tables:
                 await self.send_current_prompt(interaction, record, game, current, _("This prompt is out of date."))
                 return
             await interaction.followup.send(
-                _("Which track?"), view=track_view(game_id, current, game.prompt, tile), ephemeral=True
+                _("Which track?"), view=track_view(game_id, current, game.prompt, tile, game), ephemeral=True
             )
 
         await self.guard(interaction, game_id, run())
@@ -777,7 +786,7 @@ class Tables:
         prompt = game.prompt
         await interaction.followup.send(
             _("{why} Here is the current one — {question}:").format(why=why, question=QUESTIONS[prompt.kind].lower()),
-            view=prompt_view(record.id, version, prompt),
+            view=prompt_view(record.id, version, prompt, game),
             ephemeral=True,
         )
 
@@ -892,8 +901,17 @@ class Tables:
             raise UserError(_("Hints are off in daily and weekly challenges: everyone plays those on their own."))
         if sum(s.user_id is not None for s in record.seats) >= 2:
             raise UserError(_("Hints are off in rated games (games with two or more people)."))
-        hint = await self.thinker.explain(HINT_LEVEL, version, game)
+        # Answer at once, visibly: the search takes a second or two; its choice then replaces these words.
+        thinking = _("🤔 Thinking… the {level} AI is playing your choices out on sampled draws.").format(
+            level=level_word(HINT_LEVEL)
+        )
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=thinking)
+        else:
+            await interaction.response.send_message(thinking, ephemeral=True)
+        hint = await self.thinker.explain(HINT_LEVEL, version, game, budget=HINT_BUDGET)
         option = next(o for o in game.prompt.options if o.id == hint.action)
+        action = vocab.option_button(option, preview(game, option.id))
         if len(game.prompt.options) == 1:
             why = _("It is the only choice you have.")
         else:
@@ -901,11 +919,10 @@ class Tables:
                 "Played out on sampled draws, it leaves you about {gain} points better off at the end of the game "
                 "than your other choices do on average."
             ).format(gain=format_number(round(hint.gain, 1)))
-        await self.tell(
-            interaction,
-            _("Hint for Kokeshi #{game} — the {level} AI would choose: **{action}**\n{why}").format(
-                game=record.id, level=level_word(HINT_LEVEL), action=option.label, why=why
-            ),
+        await interaction.edit_original_response(
+            content=_("Hint for Kokeshi #{game} — the {level} AI would choose: **{action}**\n{why}").format(
+                game=record.id, level=level_word(HINT_LEVEL), action=escape(action), why=why
+            )
         )
 
     # ------------------------------------------------------------------ showing the game
@@ -971,7 +988,7 @@ class Tables:
             ).format(
                 place=medals[i],
                 player=self.mention(record, name),
-                total=i18n.format_number(s.total),
+                total=vocab.number(s.total),
                 items=vocab.score_line(s),
             )
             lines.append(_("{line} — resigned").format(line=line) if resigned else line)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from i18n import _, ngettext
 
 from . import options, vocab
-from .data import IDLE_ROUNDS, KOKESHI, TILE_BY_ID, TILES
+from .data import ANIMAL_POINTS, ANIMALS, IDLE_ROUNDS, KOKESHI, TILE_BY_ID, TILES
 
 if TYPE_CHECKING:
     from .model import Event, Option
@@ -22,7 +22,7 @@ def _tile(tile_id: str) -> str:
     return vocab.tile(tile_id)
 
 
-def _choice(d: dict) -> str:
+def choice_words(d: dict) -> str:
     """A choice's words, rebuilt from its ids where they say enough (so stored games read in today's words),
     else the label stored with the event."""
     try:
@@ -53,8 +53,17 @@ def _options_by_label() -> dict[str, Option]:
     return found
 
 
-def describe(event: Event) -> str:
-    """One sentence for `event`, naming the seat that acted."""
+def describe(event: Event, side: str | None = None) -> str:
+    """One sentence for `event`, naming the seat that acted; with the board `side`, a disc is told by the value
+    printed where it stands."""
+    text = _describe(event, side)
+    # The automa's name is a common noun ("automa", "jogador fictício"): a sentence still starts with a capital.
+    if event.player == vocab.AUTOMA_SEAT and text[:1].islower():
+        text = text[:1].upper() + text[1:]
+    return text
+
+
+def _describe(event: Event, side: str | None) -> str:
     d = event.data
     who = vocab.seat_name(event.player)
     kind = event.kind
@@ -77,9 +86,9 @@ def describe(event: Event) -> str:
             who=who, kokeshi=_k(d["kokeshi"]), tile=_tile(d["tile"])
         )
     if kind == "effect_chosen":
-        return _("{who} chooses: {choice}.").format(who=who, choice=_choice(d))
+        return _("{who} chooses: {choice}.").format(who=who, choice=choice_words(d))
     if kind == "auto_choice":
-        return _("{who}: only one choice — {choice}.").format(who=who, choice=_choice(d))
+        return _("{who}: only one choice — {choice}.").format(who=who, choice=choice_words(d))
     if kind == "effect_skipped":
         return _("{who}: an effect is skipped because {reason}.").format(who=who, reason=vocab.reason(d["reason"]))
     if kind == "tile_bought":
@@ -107,7 +116,10 @@ def describe(event: Event) -> str:
             tile=_tile(d["tile"]), kokeshi=_k(d["kokeshi"])
         )
     if kind == "disc_moved":
-        return _("{who}'s {animal} disc advances to {to}.").format(who=who, animal=_a(d["animal"]), to=d["to"])
+        to = d["to"]
+        if side in ANIMAL_POINTS:
+            to = ANIMAL_POINTS[side][ANIMALS.index(d["animal"])][int(to)]
+        return _("{who}'s {animal} disc advances to {to}.").format(who=who, animal=_a(d["animal"]), to=to)
     if kind == "red_line_crossed":
         return _("{who} crosses the red line on the {animal} track: a recognition ({count}).").format(
             who=who, animal=_a(d["animal"]), count=d["recognitions"]
@@ -128,27 +140,7 @@ def describe(event: Event) -> str:
             tile=_tile(d["tile"]), reason=vocab.reason(d["reason"])
         )
     if kind == "end_triggered":
-        if d["reason"] == "recognitions":
-            return _("The end is triggered (a player has enough recognitions): round {round} is the last.").format(
-                round=d["final_round"]
-            )
-        if d["reason"] == "stall" and "limit" in d:
-            return _(
-                "The end is triggered: {who} has played {turns} idle turns, the limit (turns in which a kokeshi "
-                "passed the top, with no tile taken from the offer and no recognition gained). Round {round} is the "
-                "last."
-            ).format(who=who, turns=d["turns"], round=d["final_round"])
-        if d["reason"] == "stall" and "turns" in d:
-            return _(
-                "The end is triggered: the table has played {turns} turns without taking a tile from the offer, "
-                "counted over the whole game (not in a row), the limit. Round {round} is the last."
-            ).format(turns=d["turns"], round=d["final_round"])
-        if d["reason"] == "stall":
-            return _(
-                "The end is triggered ({rounds} rounds' worth of turns went by without a purchase): "
-                "round {round} is the last."
-            ).format(rounds=IDLE_ROUNDS, round=d["final_round"])
-        return _("The end is triggered (the bag ran out): round {round} is the last.").format(round=d["final_round"])
+        return describe_end(d, who)
     if kind == "idle_turn":
         return _(
             "That was an idle turn for {who} ({count} of {limit}): a kokeshi passed the top, with no tile taken "
@@ -163,3 +155,28 @@ def describe(event: Event) -> str:
     if kind == "game_over":
         return _("The game is over. Winner: {winner}.").format(winner=vocab.seat_name(d["ranking"][0]))
     return _("{who}: {kind}.").format(who=who, kind=kind)
+
+
+def describe_end(d: dict, who: str) -> str:
+    """Why the end is triggered (`who` triggered it) and which round is the last, as a sentence."""
+    if d["reason"] == "recognitions":
+        return _("The end is triggered (a player has enough recognitions): round {round} is the last.").format(
+            round=d["final_round"]
+        )
+    if d["reason"] == "stall" and "limit" in d:
+        return _(
+            "The end is triggered: {who} has played {turns} idle turns, the limit (turns in which a kokeshi "
+            "passed the top, with no tile taken from the offer and no recognition gained). Round {round} is the "
+            "last."
+        ).format(who=who, turns=d["turns"], round=d["final_round"])
+    if d["reason"] == "stall" and "turns" in d:
+        return _(
+            "The end is triggered: the table has played {turns} turns without taking a tile from the offer, "
+            "counted over the whole game (not in a row), the limit. Round {round} is the last."
+        ).format(turns=d["turns"], round=d["final_round"])
+    if d["reason"] == "stall":
+        return _(
+            "The end is triggered ({rounds} rounds' worth of turns went by without a purchase): "
+            "round {round} is the last."
+        ).format(rounds=IDLE_ROUNDS, round=d["final_round"])
+    return _("The end is triggered (the bag ran out): round {round} is the last.").format(round=d["final_round"])

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from i18n import _, ngettext, pgettext
+from i18n import _, format_number, ngettext, pgettext
 
 from .data import (
     ADJACENCY_PENALTY,
@@ -203,6 +203,11 @@ def signed(value: int) -> str:
     return f"\u2212{-value}" if value < 0 else str(value)
 
 
+def number(value: int) -> str:
+    """A count of points as the current language writes numbers ("1,234", "1.234"), with a real minus sign."""
+    return format_number(value) if value >= 0 else "\u2212" + format_number(-value)
+
+
 def effect(atom: Atom) -> str:
     """What one side of a tile advances or does, as a phrase inside a tile's description."""
     op, arg = atom
@@ -255,7 +260,25 @@ def tile(value: int | str, rules: int = CURRENT_RULES) -> str:
     first, second = (effect(a) for a in t.atoms)
     if t.mode == "&":
         return _("{color}: {first}, then {second}").format(color=color(t.color), first=first, second=second)
+    if t.atoms[0][0] in (BUY_ANY, BUY_HERE):
+        # "buy a tile for any track or any kokeshi" would read as buying for a kokeshi: the second side is a move.
+        return _("{color}: {first} or advance {second}").format(color=color(t.color), first=first, second=second)
     return _("{color}: {first} or {second}").format(color=color(t.color), first=first, second=second)
+
+
+def tile_effects(value: int | str, rules: int = CURRENT_RULES) -> str:
+    """What a tile does, without its colour: "Sumotori or a kokeshi to the right", "Princess, then the Panda disc"."""
+    t = TILESETS[rules][value if isinstance(value, int) else TILE_BY_ID[value]]
+    if t.kind == QUALITY:
+        return _("quality tile, level {level} ({points} points)").format(
+            level=t.level, points=QUALITY_POINTS[t.level - 1]
+        )
+    first, second = (effect(a) for a in t.atoms)
+    if t.mode == "&":
+        return _("{first}, then {second}").format(first=first, second=second)
+    if t.atoms[0][0] in (BUY_ANY, BUY_HERE):
+        return _("{first} or advance {second}").format(first=first, second=second)
+    return _("{first} or {second}").format(first=first, second=second)
 
 
 def buy(slot: int, value: int | str, rules: int = CURRENT_RULES) -> str:
@@ -393,3 +416,207 @@ def reason(text: str) -> str:
                 names = {k: (kokeshi(v) if k == "kokeshi" else animal(v)) for k, v in ids.items()}
                 return _(template).format(**names)
     return _(text)
+
+
+# ------------------------------------------------------------------ what an option will do (engine.preview)
+
+ARROW = "→"
+
+
+def signed_points(value: int) -> str:
+    """A change of score, always signed: "+5 pts", "−3 pts", "+0 pts"."""
+    return _("{points} pts").format(points=f"+{value}" if value >= 0 else signed(value))
+
+
+def pairs(count: int) -> str:
+    """Same-colour pairs a placement makes, with what they cost: "makes a pair (−3)"."""
+    return ngettext("makes a pair ({points})", "makes {count} pairs ({points})", count).format(
+        count=count, points=signed(-ADJACENCY_PENALTY * count)
+    )
+
+
+def track_height(track: str | int | None, height: int | None) -> str:
+    """Where a bought tile goes: "Samurai track, height 3", or the side reserve."""
+    if track is None or height is None:
+        return _("any track (you choose it when placing)")
+    return _("{kokeshi} track, height {height}").format(kokeshi=kokeshi(track), height=height)
+
+
+def recognition_count(total: int, goal: int) -> str:
+    """A player's recognitions against the number that ends the game: "recognition 3 of 5"."""
+    return _("recognition {count} of {goal}").format(count=total, goal=goal)
+
+
+def disc_value(animal_id: str, value: int) -> str:
+    """A disc by the value printed where it stands: "Fox disc to 13"."""
+    return _("{animal} disc to {value}").format(animal=animal(animal_id), value=value)
+
+
+def lead_won(animal_id: str) -> str:
+    """Taking the lead on an animal track."""
+    return _("leads the {animal}").format(animal=animal(animal_id))
+
+
+def lead_lost(animal_id: str) -> str:
+    """Losing the lead on an animal track."""
+    return _("loses the {animal} lead").format(animal=animal(animal_id))
+
+
+def either(names: list[str]) -> str:
+    """Names joined as a choice: "Samurai or Sumotori", "Princess, Batchan or Fisherman"."""
+    if len(names) == 1:
+        return names[0]
+    return _("{names} or {last}").format(names=", ".join(names[:-1]), last=names[-1])
+
+
+def _empty_space(outcome: Any) -> str:
+    """An empty space reached: the purchase it leads to, or why there is none."""
+    pending = outcome.pending
+    skipped = next((p for p in outcome.purchases if p.skipped), None)
+    if pending is None and skipped is not None:
+        return _("empty space: nothing to buy ({reason})").format(reason=reason(skipped.skipped))
+    if pending is not None and pending.quality:
+        return _("empty space: buy, {quality}").format(quality=quality_offer(list(pending.quality)))
+    return _("empty space: buy for this track")
+
+
+def landing(outcome: Any, brief: bool = False) -> str:
+    """Where the chosen kokeshi arrives, quality steps followed: "quality tile: one more step → past the top: +3"
+    (`brief`: "quality tile → past the top: +3")."""
+    from . import preview as pv
+
+    parts = []
+    for step in outcome.path:
+        if step.space == pv.QUALITY:
+            parts.append(_("quality tile") if brief else _("quality tile: one more step"))
+        elif step.space == pv.EMPTY:
+            parts.append(_empty_space(outcome))
+        elif step.space == pv.TILE:
+            parts.append(_("tile: {effects}").format(effects=tile_effects(step.tile, outcome.rules)))
+        else:
+            parts.append(_("past the top: {points}").format(points=f"+{TOP_POINTS}"))
+    return f" {ARROW} ".join(parts)
+
+
+def _notes(outcome: Any, said: set[str], brief: bool = False) -> list[str]:
+    """What else the option brings at once: recognitions, leads, the end, the points (`brief`: the end and the
+    points only)."""
+    notes = []
+    ends = outcome.end is not None and outcome.end != "bag"
+    if outcome.recognitions and "recognition" not in said and not brief:
+        count = recognition_count(outcome.recognitions_total, outcome.recognitions_goal)
+        if ends:
+            count = _("{recognition}: the end").format(recognition=count)
+            ends = False
+        notes.append(count)
+    if not brief:
+        notes += [lead_won(a) for a in outcome.leads_won()]
+        notes += [lead_lost(a) for a in outcome.leads_lost()]
+    if ends:
+        notes.append(_("triggers the end"))
+    items = dict(outcome.items)
+    # Points already told: passing the top ("+3"), or only the pairs a placement makes ("(−3)").
+    told = (items == {"in_play": TOP_POINTS} and "top" in said) or (set(items) == {"adjacency"} and "pairs" in said)
+    if outcome.points and not told:
+        notes.append(signed_points(outcome.points))
+    return notes
+
+
+def consequence(outcome: Any, brief: bool = False) -> str:
+    """What an option does at once, in a few words, as `engine.preview` found it (no arrow, no sentence).
+    `brief` leaves out what the pictures also show (recognition counts, leads) and shortens a quality tile's step;
+    where a kokeshi lands, where a tile goes, the pairs it makes and the points stay."""
+    from . import preview as pv
+
+    said: set[str] = set()
+    head = ""
+    mine = [d for d in outcome.discs if d.player == outcome.player]
+    made = [p for p in outcome.purchases if p.tile is not None]
+    placed = [p for p in outcome.placements if p.player == outcome.player]
+    if outcome.landings:
+        head = landing(outcome, brief)
+        if outcome.final.space == pv.TOP:
+            said.add("top")
+    elif made:
+        p = made[0]
+        # Briefly: every purchase of a prompt goes to the same track (the picture names it); its height stays.
+        head = _("height {height}").format(height=p.height) if brief and p.height else track_height(p.track, p.height)
+        if p.pairs:
+            head = _("{where}, {pairs}").format(where=head, pairs=pairs(p.pairs))
+            said.add("pairs")
+    elif outcome.pending is not None and outcome.pending.track is not None:
+        # The choice says it buys ("Buy a tile for this track"): where the tile goes.
+        p = outcome.pending
+        head = track_height(p.track, p.height)
+    elif mine:
+        step = mine[0]
+        head = str(step.value_to)
+        if step.red_line:
+            head = _("{value}, crosses the red line").format(value=head)
+        if step.bonus:
+            head = _("{value}, bonus tile").format(value=head)
+    elif placed:
+        p = placed[0]
+        head = _("height {height}").format(height=p.height)
+        # A tile left with one place only goes there at once: said too, since its points count now.
+        for q in placed[1:] if not brief else ():
+            head = _("{first}, then {then}").format(first=head, then=track_height(q.track, q.height))
+        count = sum(q.pairs for q in placed)
+        if count:
+            head = _("{where}, {pairs}").format(where=head, pairs=pairs(count))
+            said.add("pairs")
+    elif outcome.next == "kokeshi":
+        names = [kokeshi(o.split(":")[1]) for o in outcome.next_options]
+        if len(names) < len(KOKESHI):
+            head = _("choose: {names}").format(names=either(names))
+    elif outcome.skipped:
+        head = _("does nothing ({reason})").format(reason=reason(outcome.skipped[0]))
+    notes = _notes(outcome, said, brief)
+    return " · ".join(p for p in (head, ", ".join(notes)) if p)
+
+
+def option_parts(option: Any, outcome: Any = None, brief: bool = False) -> tuple[str, str, str]:
+    """An option in three parts: what it is ("Buy 3"), the tile it is about (or ""), and what it does (or "")."""
+    words = getattr(option, "words", ())
+    name, args = (words[0], words[1]) if words else ("", ())
+    if name == "take_quality":
+        head, detail = (
+            _("Take quality tile {level} ({points} points)").format(level=args[1], points=QUALITY_POINTS[args[1] - 1]),
+            "",
+        )
+    elif name == "buy":
+        head, detail = _("Buy {slot}").format(slot=args[0]), tile(args[1], args[2])
+    elif name == "place":
+        head, detail = _("{kokeshi} track").format(kokeshi=kokeshi(args[1])), tile(args[0], args[2])
+    elif name == "advance" and brief:
+        # The question says what is advanced; the kokeshi's name is enough beside what it leads to.
+        k, steps = (args[0], args[1]) if len(args) > 1 else (args[0], 1)
+        head = kokeshi(k) if steps == 1 else _("{kokeshi}, two spaces").format(kokeshi=kokeshi(k))
+        detail = ""
+    elif name == "effect_choice" and brief and args[0][0] == ADV:
+        head, detail = kokeshi(args[0][1]), ""
+    elif name == "effect_void" and outcome is not None:
+        # The consequence says it does nothing, and why.
+        head, detail = effect_choice(*args), ""
+    else:
+        head, detail = label(option), ""
+    return head, detail, consequence(outcome, brief) if outcome is not None else ""
+
+
+def option_core(option: Any, outcome: Any = None, brief: bool = False) -> str:
+    """What a button must show whole: the choice and what it does (the tile it is about may be cut after it)."""
+    head, _detail, result = option_parts(option, outcome, brief)
+    return f"{head} {ARROW} {result}" if result else head
+
+
+def option_button(option: Any, outcome: Any = None, brief: bool = False) -> str:
+    """A button's whole text: the choice, what it does, then the tile it is about (cut from the end to fit)."""
+    _head, detail, _result = option_parts(option, outcome, brief)
+    text = option_core(option, outcome, brief)
+    return f"{text} · {detail}" if detail else text
+
+
+def option_menu(option: Any, outcome: Any = None, brief: bool = False) -> tuple[str, str]:
+    """A menu line: its label (the choice and its tile) and its description (what it does)."""
+    _head, _detail, result = option_parts(option, outcome, brief)
+    return label(option), f"{ARROW} {result}" if result else ""

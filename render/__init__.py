@@ -14,7 +14,8 @@ from PIL import Image
 from i18n import current
 
 from .history import draw_history
-from .phone import draw_turn
+from .phone import draw_table_phone, draw_turn
+from .rules import draw_rules_phone
 from .scenes import TableLayout, draw_table
 from .sheets import draw_board, draw_final, draw_glossary
 
@@ -25,14 +26,18 @@ __all__ = [
     "draw_final",
     "draw_glossary",
     "draw_history",
+    "draw_rules_phone",
     "draw_table",
+    "draw_table_phone",
     "draw_turn",
     "encode",
     "filename",
     "final",
     "glossary",
     "history",
+    "rules_phone",
     "table",
+    "table_phone",
     "turn",
 ]
 
@@ -89,13 +94,36 @@ def table(view: Mapping[str, Any], events: Sequence[Any] = (), focus: str | None
     return encode(draw_table(view, events, focus))
 
 
-def turn(view: Mapping[str, Any], prompt: Any = None, player: str | None = None, events: Sequence[Any] = ()) -> bytes:
+def turn(
+    view: Mapping[str, Any],
+    prompt: Any = None,
+    player: str | None = None,
+    events: Sequence[Any] = (),
+    outcomes: Mapping[str, Any] | None = None,
+) -> bytes:
     """The phone picture of one decision (900 px wide, portrait, no text under 28 px): whose turn and the question,
-    what this decision needs (the numbered offer, the tiles to place, or the happiness board), the deciding
-    player's workshop and the scores. `prompt` is an engine Prompt or the view's prompt dict (default: the view's);
-    `player` whose workshop to show (default: the one deciding); `events` since the last picture (engine Events or
-    their dicts) mark the tile an effect choice is about."""
-    return encode(draw_turn(view, prompt, player, events))
+    then what the decision is about first and everything it depends on: the deciding player's workshop with the
+    quality tiles left, the numbered offer and the bag, the happiness board, every score and recognition count.
+    `prompt` is an engine Prompt or the view's prompt dict (default: the view's); `player` whose workshop to show
+    (default: the one deciding); `events` since the last picture (engine Events or their dicts) mark the tile an
+    effect choice is about; `outcomes` (`engine.preview.preview_all`) mark where each choice leads: each kokeshi's
+    landing, the space a tile goes to and the pairs it makes, each disc's next space."""
+    return encode(draw_turn(view, prompt, player, events, outcomes))
+
+
+def table_phone(
+    view: Mapping[str, Any],
+    events: Sequence[Any] = (),
+    focus: str | None = None,
+    *,
+    others: bool = False,
+    title: str | None = None,
+    gains: Mapping[str, int] | None = None,
+) -> bytes:
+    """The table for a phone (900 px wide, no text under 28 px): the focused player's workshop (default: the one
+    who just played) with what `events` changed marked, the happiness board, the offer, the scores with the turn's
+    `gains`; with `others`, every other player's workshop too, tiles drawn in full."""
+    return encode(draw_table_phone(view, events, focus, others, title, gains))
 
 
 def board(view: Mapping[str, Any], player: str) -> bytes:
@@ -117,6 +145,17 @@ def glossary() -> bytes:
 @lru_cache(maxsize=4)
 def _glossary_png(locale: str) -> bytes:
     return encode(draw_glossary())
+
+
+def rules_phone() -> bytes:
+    """The rules for a phone (900 px wide, portrait, no text under 28 px): a turn, every tile type, the marks of
+    the pictures, scoring and the end, in the current language."""
+    return _rules_png(current())
+
+
+@lru_cache(maxsize=4)
+def _rules_png(locale: str) -> bytes:
+    return encode(draw_rules_phone())
 
 
 def history(name: str, points: Sequence[tuple[float, int]], subtitle: str = "") -> bytes:

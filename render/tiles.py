@@ -48,9 +48,11 @@ def _key(tile: dict) -> tuple:
     )
 
 
-def sprite(tile: dict, w: int, h: int, text: int = tx.MIN_SIZE) -> Image.Image:
-    """The RGBA picture of a tile dict from the view, `w` x `h` px, its letters at least `text` px (cached)."""
-    return _sprite(_key(tile), w, h, text, current())
+def sprite(tile: dict, w: int, h: int, text: int = tx.MIN_SIZE, letter: bool = True) -> Image.Image:
+    """The RGBA picture of a tile dict from the view, `w` x `h` px, its letters at least `text` px (cached).
+    Without `letter`, a tile drawn in full leaves out its colour letter, whose badge at `text` px would hide half
+    of a small tile's art (the other players' boards on a phone)."""
+    return _sprite(_key(tile), w, h, text, current(), letter)
 
 
 def _paint_base(pen: icons.Pen, w: float, h: float, color: str, starting: bool) -> None:
@@ -64,7 +66,9 @@ def _paint_base(pen: icons.Pen, w: float, h: float, color: str, starting: bool) 
 
 
 @lru_cache(maxsize=1024)
-def _sprite(key: tuple, w: int, h: int, text: int = tx.MIN_SIZE, locale: str = "en") -> Image.Image:
+def _sprite(
+    key: tuple, w: int, h: int, text: int = tx.MIN_SIZE, locale: str = "en", letter: bool = True
+) -> Image.Image:
     """A tile's picture; `locale` keys the cache, as the colour letter depends on the language."""
     kind, color, type_, effect, level, points = key
     color = color if color in pal.TILE else "yellow"
@@ -78,6 +82,8 @@ def _sprite(key: tuple, w: int, h: int, text: int = tx.MIN_SIZE, locale: str = "
         _quality(img, d, w, h, color, level, points, text)
     else:
         _sides(img, w, h, type_, effect)
+    if not letter:
+        return img
     # Colour letter on a cream badge, top left.
     r = max(9, h // 8, round(text * 0.68) if text > tx.MIN_SIZE else 0)
     d.ellipse((2, 2, 2 + 2 * r, 2 + 2 * r), fill=pal.CREAM, outline=pal.TILE_DARK[color], width=1)

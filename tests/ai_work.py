@@ -11,13 +11,13 @@ from engine import Game, policy
 BUDGET = 200
 
 
-def quick(level: str, seed: int, state: str) -> tuple[str, float]:
-    """What `cogs.thinking.decide` returns, on a small budget."""
+def quick(level: str, seed: int, state: str, budget: int | None = None) -> tuple[str, float]:
+    """What `cogs.thinking.decide` returns, on a small budget (whatever budget it is asked for)."""
     hint = policy(level, seed=seed, budget=None if level == "easy" else BUDGET).explain(Game.from_json(state))
     return hint.action, hint.gain
 
 
-def gated(folder: str, level: str, seed: int, state: str) -> tuple[str, float]:
+def gated(folder: str, level: str, seed: int, state: str, budget: int | None = None) -> tuple[str, float]:
     """`quick`, after saying it started (a file `started`) and waiting until the test lets it go (a file `go`)."""
     here = Path(folder)
     (here / "started").write_text(str(seed))

@@ -12,8 +12,11 @@ from pathlib import Path
 import pytest
 
 from bot import create_bot
+from cogs.narration import escape
 from cogs.tables import Tables
 from cogs.thinking import Thinker
+from engine import vocab
+from engine.preview import preview
 from tests import ai_work
 from tests.botkit import answer, open_game, texts
 
@@ -32,7 +35,7 @@ class Recorder:
     def __init__(self) -> None:
         self.levels: list[str] = []
 
-    def __call__(self, level: str, seed: int, state: str) -> tuple[str, float]:
+    def __call__(self, level: str, seed: int, state: str, budget: int | None = None) -> tuple[str, float]:
         self.levels.append(level)
         return ai_work.quick(level, seed, state)
 
@@ -50,8 +53,8 @@ class Declared(Thinker):
         super().__init__(work=work)
         self.env = env
 
-    async def explain(self, level, seed, game):
-        return await self.env.external_wait(super().explain(level, seed, game), reason="an AI decision")
+    async def explain(self, level, seed, game, budget=None):
+        return await self.env.external_wait(super().explain(level, seed, game, budget), reason="an AI decision")
 
 
 async def wait_for(path: Path) -> None:
@@ -236,14 +239,19 @@ async def test_hint_tells_the_player_to_move_privately_what_hard_would_do_and_wh
     seen = 0
     for _ in range(40):
         game, version = await world.store.load_game(record.id)
+        start = len(world.env.http_requests)
         result = await aiko.slash(thread, "kokeshi hint")
         [text] = said(result)
         assert result.ephemeral
+        # The first answer is visible at once and says it is thinking; the choice replaces it.
+        answers = [r.json.get("content", "") for r in world.env.http_requests[start:] if r.json and "content" in r.json]
+        assert answers[0].startswith("🤔 Thinking… the hard AI") and answers[-1] == text
         expected, gain = ai_work.quick("hard", version, game.determinized(version).to_json())
         options = game.prompt.options
-        label = next(o.label for o in options if o.id == expected)
+        option = next(o for o in options if o.id == expected)
         assert text.startswith(f"Hint for Kokeshi #{record.id} — the hard AI would choose: **")
-        assert f"**{label}**" in text
+        # The choice in the buttons' words, with what it does.
+        assert f"**{escape(vocab.option_button(option, preview(game, expected)))}**" in text
         if len(options) > 1:
             assert f"about {round(gain, 1):g} points better off" in text
             seen += 1

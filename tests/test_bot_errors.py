@@ -118,10 +118,11 @@ async def test_the_permission_refusal_names_every_missing_permission(world):
     assert "Send Messages" not in text
 
 
-async def test_a_new_game_inside_a_game_thread_is_refused(world):
+async def test_a_new_game_inside_a_game_thread_is_refused_with_a_link_to_where_it_works(world):
     _, thread = await open_game(world, players=2)
-    text = await refused(world, world.members[2].slash(thread, "kokeshi new"))
-    assert "Start games from a text channel" in text
+    for command in ("kokeshi new", "kokeshi daily", "kokeshi solo"):
+        text = await refused(world, world.members[2].slash(thread, command))
+        assert text == f"Games start in a text channel, not in a thread: use <#{world.channel.id}>.", command
 
 
 @pytest.mark.parametrize(("players", "ai"), [(2, 2), (3, 3)])

@@ -28,7 +28,7 @@ async def test_a_complete_two_player_game_ends_with_the_final_picture_and_the_le
     board = await world.members[0].slash(world.channel, "kokeshi leaderboard")
     text = board.response.embeds[0].description
     winner = next(r for r in results if r.rank == 1)
-    assert f"<@{winner.user_id}> — **1** win" in text
+    assert f"{winner.name} — **1** win" in text and "<@" not in text
 
 
 async def test_a_complete_four_player_game_with_two_ai_seats(world):

@@ -1,10 +1,14 @@
-"""A game read back from its thread: a record of every finished turn, and pings that say what happened since."""
+"""A game read back from its thread: every finished turn leaves a complete story (every recognition, top pass,
+quality tile, red-line crossing, bonus tile, lead and side chosen, discs told by the values printed on the board),
+and each 'your turn' ping says, one line per other player, what they did and why their score moved."""
 
 from __future__ import annotations
 
 import re
 
 from cogs.narration import escape, split_turns
+from engine import story, vocab
+from engine.data import ANIMAL_POINTS, ANIMALS
 from tests.botkit import open_game, play_to_end
 
 
@@ -12,49 +16,188 @@ def records(thread, game_id: int) -> list:
     return [m for m in thread.history() if any(f"kokeshi-{game_id}-turn-" in a.filename for a in m.attachments)]
 
 
-async def test_every_finished_turn_leaves_a_record_with_its_purchases_placements_and_picture(world):
-    game_id, thread = await open_game(world, players=3)
-    await play_to_end(world, game_id, thread, seed=11)
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+async def _read_back(world, game_id: int, thread) -> dict[str, int]:
+    """Check every record against the turn it tells; returns how many of each telling event were checked."""
     turns, unfinished = split_turns(await world.store.log(game_id))
     assert not unfinished
     posted = records(thread, game_id)
-    assert len(posted) == len(turns) > 20
-    for turn, message in zip(turns, posted, strict=True):
+    assert len(posted) == len(turns) > 10
+    seqs = [turns[0][0].seq - 1] + [turn[-1].seq for turn in turns]
+    states = await world.store.states_after(game_id, seqs)
+    side = states[seqs[-1]].view()["side"]
+    seen: dict[str, int] = {}
+    for i, (turn, message) in enumerate(zip(turns, posted, strict=True)):
+        before, after = states[seqs[i]].view(), states[seqs[i + 1]].view()
         player = turn[0].player
-        assert message.content.startswith(f"**{escape(player)}** · ")
-        assert re.search(r" · [+-]\d+ → -?\d+ points?", message.content.splitlines()[0])
-        for event in (e for entry in turn for e in entry.events):
-            if event.kind in ("tile_bought", "tile_placed", "quality_bought"):
-                assert escape(event.text)[len(escape(player)) :] in message.content, (event.text, message.content)
+        content = message.content
+        text = _unescape(content)
+        head = content.splitlines()[0]
+        assert head.startswith(f"**{escape(vocab.seat_name(player))}** · ")
+        change, total, _items = story.score_change(player, before, after)
+        sign = "+" if change >= 0 else "\u2212"
+        shown = f"\u2212{-total}" if total < 0 else str(total)
+        assert f" · {sign}{abs(change)} → {shown} point" in head, head
+        assert "only one choice" not in text and "-3" not in text
+        assert len(content) <= 2000
+        running: dict[str, int] = {p["name"]: p["recognitions"] for p in before["players"]}
+        events = [e for entry in turn for e in entry.events]
+        for e in events:
+            seen[e.kind] = seen.get(e.kind, 0) + 1
+            if e.kind == "disc_moved":
+                values = ANIMAL_POINTS[side][ANIMALS.index(e.data["animal"])]
+                start, to = values[e.data["to"] - 1], values[e.data["to"]]
+                assert f"{vocab.animal(e.data['animal'])} disc {start}→{to}" in text, (e.data, text)
+            elif e.kind in ("red_line_crossed", "quality_bought", "automa_quality"):
+                running[e.player] += 1
+                assert f"recognition {running[e.player]} of " in text, (e.kind, text)
+                if e.kind == "red_line_crossed":
+                    assert "crosses the red line" in text
+                elif e.kind == "quality_bought":
+                    assert f"takes the level {e.data['level']} {vocab.kokeshi(e.data['kokeshi'])} quality tile" in text
+                else:
+                    assert f"receives the {vocab.kokeshi(e.data['kokeshi'])} quality tile" in text
+            elif e.kind == "top_passed":
+                direct = f"{vocab.kokeshi(e.data['kokeshi'])} {e.data['height']}→top: +3"
+                assert direct in text or "past the top: +3" in text
+            elif e.kind == "bonus_taken":
+                assert "collects a bonus tile" in text
+            elif e.kind == "effect_chosen":
+                assert "chooses: " in text
+            elif e.kind == "quality_step":
+                assert "quality tile: one more step" in text
+            elif e.kind == "tile_placed" and e.player == player:
+                assert f"{vocab.kokeshi(e.data['kokeshi'])} track, height {e.data['height']}" in text
+            elif e.kind == "end_triggered":
+                assert "The end is triggered" in text
+        # Every disc of the player told by the value printed where it stands now on the board.
+        for p in after["players"]:
+            for animal, position in p["animals"].items():
+                mine = [e for e in events if e.kind == "disc_moved" and e.player == p["name"]]
+                if any(e.data["animal"] == animal for e in mine):
+                    printed = ANIMAL_POINTS[side][ANIMALS.index(animal)][position]
+                    assert f"{vocab.animal(animal)} disc " in text and f"→{printed}" in text
+        # Leads won or lost in the turn.
+        old = {a: next((q["name"] for q in before["players"] if a in q["leads"]), None) for a in ANIMALS}
+        new = {a: next((q["name"] for q in after["players"] if a in q["leads"]), None) for a in ANIMALS}
+        for animal in ANIMALS:
+            if new[animal] is not None and new[animal] != old[animal]:
+                assert f"leads the {vocab.animal(animal)}" in text or f"takes the {vocab.animal(animal)} lead" in text
+    return seen
+
+
+async def test_every_turn_record_tells_the_whole_turn_with_the_boards_values(world):
+    game_id, thread = await open_game(world, players=3, side="advanced")
+    await play_to_end(world, game_id, thread, seed=11)
+    seen = await _read_back(world, game_id, thread)
+    assert seen.get("disc_moved", 0) > 5 and seen.get("effect_chosen", 0) > 5
+    assert seen.get("red_line_crossed", 0) + seen.get("quality_bought", 0) > 0
     # The final picture comes after the last record; nothing else was lost in between.
     assert "is over!" in thread.history()[-1].content
 
 
-async def test_each_your_turn_ping_lists_the_turns_since_that_players_last_one(world):
+async def test_a_solo_game_read_back_tells_the_automas_tiles_and_recognitions(world):
+    aiko = world.members[0]
+    await aiko.slash(world.channel, "kokeshi solo")
+    record = (await world.store.games_in_channel(world.channel.id, statuses=("active",)))[0]
+    thread = next(t for t in world.channel.threads if t.id == record.thread_id)
+    await play_to_end(world, record.id, thread, seed=3)
+    seen = await _read_back(world, record.id, thread)
+    assert seen.get("automa_tile", 0) > 3 and seen.get("disc_moved", 0) > 3
+    texts = "\n".join(m.content for m in records(thread, record.id))
+    assert "The automa: draws a tile" in _unescape(texts)
+
+
+async def test_each_your_turn_ping_gives_one_line_per_other_player_and_none_before_a_first_turn(world):
     game_id, thread = await open_game(world, players=3)
     await play_to_end(world, game_id, thread, seed=12)
     posts = [r.json for r in world.env.http_requests if r.method == "POST" and r.path.endswith(f"{thread.id}/messages")]
-    pings = [p for p in posts if p and "since your last turn" in p.get("content", "")]
-    assert len(pings) > 20
     names = [m.user.name for m in world.members[:3]]
+    pings = [p for p in posts if p and "— **your turn**:" in p.get("content", "")]
+    assert len(pings) > 20
+    firsts: set[str] = set()
     for body in pings:
         content = body["content"]
-        first = content.splitlines()[0]
-        pinged = next(n for n in names if first.startswith(f"<@{world.member(n).id}> — since your last turn: "))
-        since = first
-        assert content.splitlines()[1].startswith("**Your turn:** ")
+        lines = content.splitlines()
+        pinged = next(n for n in names if lines[0].startswith(f"<@{world.member(n).id}> — **your turn**: "))
+        if pinged not in firsts:
+            # A player's first prompt has no 'since your last turn': they had no turn yet.
+            firsts.add(pinged)
+            assert "Since your last turn" not in content
+            continue
+        assert lines[1] == "**Since your last turn:**", content
         others = [n for n in names if n != pinged]
-        # Both other players had a turn since (in setup, those who already placed their tiles).
-        assert any(re.search(rf"\b{o} [+-]\d+", since) for o in others), since
-        assert len(since) < 400, "short enough for a lock screen"
+        told = [line for line in lines[2:] if line.startswith("• ")]
+        for other in others:
+            # One line per other player, with their points as a signed change and their total.
+            mine = [line for line in told if line.startswith(f"• {other} ")]
+            assert len(mine) <= 1, told
+        assert any(re.match(rf"• ({'|'.join(others)}) [+\u2212]\d+ → \u2212?\d+", line) for line in told), told
+        for line in told:
+            # Never cut in the middle of a phrase.
+            assert not line.endswith("…") and len(line) < 260, line
+            assert "-" not in re.sub(r"[A-Za-z]-[A-Za-z]", "", line), line
 
 
-def test_the_since_line_stays_short_however_long_the_turns_were():
-    from cogs.narration import MAX_SINCE_CHARS, since_last_turn
+def test_the_since_lines_name_the_cause_of_the_points_and_who_is_near_the_end():
+    before = {
+        "side": "basic",
+        "players": [
+            {"name": "Aiko", "recognitions": 1, "leads": ["fox"], "animals": {}, "score": {"total": 10, "animals": 3}},
+            {"name": "Botan", "recognitions": 3, "leads": [], "animals": {}, "score": {"total": 20, "animals": 1}},
+        ],
+    }
+    after = {
+        "side": "basic",
+        "players": [
+            {"name": "Aiko", "recognitions": 1, "leads": [], "animals": {}, "score": {"total": 7, "animals": 3}},
+            {
+                "name": "Botan",
+                "recognitions": 4,
+                "leads": ["fox", "panda"],
+                "animals": {},
+                "score": {"total": 32, "animals": 7, "leads": 6},
+            },
+        ],
+    }
+    events = [
+        {"kind": "disc_moved", "player": "Botan", "data": {"animal": "panda", "to": 4}},
+        {"kind": "red_line_crossed", "player": "Botan", "data": {"animal": "panda", "recognitions": 4}},
+        {"kind": "disc_moved", "player": "Botan", "data": {"animal": "fox", "to": 2}},
+        {"kind": "tile_bought", "player": "Botan", "data": {"tile": "n01", "slot": 0, "track": "samurai"}},
+    ]
+    lines = story.since_lines("Aiko", [story.Turn("Botan", events, before, after)])
+    assert lines[0].startswith("Botan +12 → 32: recognition 4 of 5, ")
+    assert "Panda disc to 7" in lines[0] and "leads the Panda" in lines[0] and "leads the Fox" in lines[0]
+    assert "buys for Samurai" in lines[0]
+    assert "You lose the lead on: Fox" in lines
+    assert "Botan has 4 of 5 recognitions: one more triggers the end." in lines
 
-    long_turn = "Chiyo +12: " + "; ".join(["buys a tile (blue: Fisherman or Samurai) for the Fisherman track"] * 6)
-    line = since_last_turn([long_turn] * 5)
-    assert len(line) < MAX_SINCE_CHARS + 60, line
-    assert line.count("Chiyo") >= 1 and "earlier turn" in line and "…" in line
-    short = since_last_turn(["Aiko +3: climbs", "Botan +0"])
-    assert short == "since your last turn: Aiko +3: climbs · Botan +0"
+
+def test_a_story_longer_than_a_message_drops_tile_names_then_whole_lines_never_half_a_line():
+    view = {"side": "basic", "players": [{"name": "Aiko", "recognitions": 0, "leads": []}]}
+    events = []
+    for i in range(60):
+        k = ("princess", "batchan", "fisherman", "samurai", "sumotori")[i % 5]
+        events.append({"kind": "kokeshi_moved", "player": "Aiko", "data": {"kokeshi": k, "start": 0, "to": 1}})
+        events.append({"kind": "tile_activated", "player": "Aiko", "data": {"kokeshi": k, "tile": "n05", "height": 1}})
+        events.append({"kind": "effect_chosen", "player": "Aiko", "data": {"tile": "n05", "side": 0, "label": ""}})
+    full = story.turn_story(events, view, view)
+    assert len(full) == 60 and all("tile (" in line for line in full)
+    short = story.turn_story(events, view, view, limit=1700)
+    assert sum(len(line) + 3 for line in short) <= 1700
+    assert short[-1].startswith("…and ") and "more lines" in short[-1]
+    # Tile names went first; each line kept is whole: a move, its tile and the side chosen.
+    assert all(re.fullmatch(r"\w+ 0→1 → tile → chooses: \w.+", line) for line in short[:-1]), short
+
+
+def test_an_idle_turn_counted_by_the_end_against_stalling_is_told():
+    view = {"side": "basic", "players": [{"name": "Aiko", "recognitions": 0, "leads": []}]}
+    events = [
+        {"kind": "top_passed", "player": "Aiko", "data": {"kokeshi": "samurai", "height": 7, "points": 3}},
+        {"kind": "idle_turn", "player": "Aiko", "data": {"count": 5, "limit": 8}},
+    ]
+    assert story.turn_story(events, view, view) == ["Samurai 7→top: +3, home", "An idle turn: 5 of 8"]

@@ -136,7 +136,7 @@ def english_in(texts: list[str], names: tuple[str, ...] = ()) -> list[str]:
 def picture_languages(monkeypatch) -> list[tuple[str, str]]:
     """(picture, language) of every picture the bot draws: the language current while it was drawn."""
     drawn: list[tuple[str, str]] = []
-    for name in ("table", "turn", "final", "board", "glossary", "history"):
+    for name in ("table", "table_phone", "turn", "final", "board", "glossary", "rules_phone", "history"):
         original = getattr(render, name)
 
         def spy(*args, _name=name, _original=original, **kwargs):
@@ -229,7 +229,7 @@ async def test_a_whole_game_with_brazilian_players_and_server_speaks_only_portug
     assert final.content.startswith(f"**Fim do Kokeshi #{record.id}!**") and "pontos" in final.content
     posted = bot_output(env, start)
     assert any("está esperando por você" in text for text in posted), "the reminder"
-    assert any("desde a sua última vez" in text for text in posted), "the ping opens with the turns since"
+    assert any("**Desde a sua última vez:**" in text for text in posted), "the ping says what happened since"
     lobby_embed = next(m for m in w.channel.history() if m.id == lobby.id).embeds[0]
     assert lobby_embed.description == "**Terminada**"
     output = bot_output(env, start) + said
@@ -239,7 +239,8 @@ async def test_a_whole_game_with_brazilian_players_and_server_speaks_only_portug
     found = english_in(output, names=("aiko", "botan", "Clube Kokeshi"))
     assert found == [], "\n".join(found)
     # Every picture was drawn in Portuguese: the thread's (the game's language) and the private ones (the user's).
-    assert {name for name, _ in picture_languages} >= {"table", "turn", "final", "board", "glossary", "history"}
+    drawn = {name for name, _ in picture_languages}
+    assert drawn >= {"table", "table_phone", "turn", "final", "board", "glossary", "rules_phone", "history"}
     assert {language for _, language in picture_languages} == {"pt_BR"}
     # The DM of a player who asked for them.
     dms = [text for text in bot_output(env, start) if text.startswith("Sua vez no Kokeshi")]
@@ -339,3 +340,22 @@ async def test_games_stored_before_languages_speak_english(tmp_path) -> None:
         assert (await store.get_game(challenge)).language == "pt_BR"
     finally:
         await store.close()
+
+
+async def test_the_start_names_ai_seats_in_the_games_language_whoever_starts_it(simcord_env, locales):
+    # aiko reads Discord in English and starts a Portuguese game with an AI seat: the thread says "(IA, normal)".
+    w = make_world(simcord_env, "pt-BR", ["en-US"], locales)
+    created = await w.members[0].slash(w.channel, "kokeshi new", players=2, ai=1, language="pt_BR")
+    started = await w.members[0].click(created.response, label="Iniciar")
+    assert started.acknowledged
+    record = (await w.store.games_in_channel(w.channel.id))[-1]
+    thread = next(t for t in w.channel.threads if t.id == record.thread_id)
+    intro = thread.history()[0].content
+    assert "(IA, normal)" in intro and "(AI," not in intro, intro
+
+
+def test_zero_points_are_plural_in_portuguese() -> None:
+    with i18n.using("pt_BR"):
+        for count, words in ((0, "0 pontos"), (1, "1 ponto"), (2, "2 pontos")):
+            text = i18n.ngettext("{count} point", "{count} points", count).format(count=count)
+            assert text == words

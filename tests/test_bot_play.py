@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import random
+
+from PIL import Image
 
 from tests.botkit import answer, custom_ids, new_lobby, open_game, play_to_end, press, prompt_message
 
@@ -138,7 +141,13 @@ async def test_board_status_log_rules_help_and_notify_answer_privately(world):
     log = await aiko.slash(thread, "kokeshi log", count=3)
     assert log.ephemeral and log.response.content.count("\n") == 2
     rules = await aiko.slash(world.channel, "kokeshi rules")
-    assert rules.ephemeral and rules.response.attachments[0].filename == "kokeshi-tiles.png"
+    names = [a.filename for a in rules.response.attachments]
+    assert rules.ephemeral and names == ["kokeshi-rules.png", "kokeshi-tiles.png"], "the phone sheet first"
+    table = await aiko.slash(thread, "kokeshi table")
+    names = [a.filename for a in table.response.attachments]
+    assert table.ephemeral and names == [f"kokeshi-{game_id}-table-phone.png", f"kokeshi-{game_id}-table.png"]
+    phone = Image.open(io.BytesIO(await table.response.attachments[0].read()))
+    assert phone.width == 900 and phone.height > phone.width, "portrait, for a phone"
     help_ = await aiko.slash(world.channel, "kokeshi help")
     assert help_.ephemeral and "/kokeshi new" in help_.response.content
     notify = await aiko.slash(world.channel, "kokeshi notify", setting="on")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from engine import GreedyPolicy
+from cogs.limits import shorten as fit
+from engine import GreedyPolicy, vocab
+from engine.preview import preview_all
 from tests.botkit import open_game, prompt_message
 
 
@@ -18,14 +20,17 @@ async def test_every_kind_of_decision_can_be_answered_with_kokeshi_play(world):
         prompt = game.prompt
         member = world.member(prompt.player)
         offered = await member.autocomplete(thread, "kokeshi play", "choice", "")
-        labels = {o.label for o in prompt.options}
+        # Each choice as on the buttons: what it is and what it does.
+        outcomes = preview_all(game)
+        labels = {fit(vocab.option_button(o, outcomes[o.id]), 100) for o in prompt.options}
         assert offered and len(offered) == min(25, len(prompt.options))
-        assert {c["name"] for c in offered} <= {label[:100] for label in labels}
+        assert {c["name"] for c in offered} <= labels
         action = GreedyPolicy(version).choose(game)
         option = next(o for o in prompt.options if o.id == action)
         # Typing part of the label narrows the list to the choice.
         narrowed = await member.autocomplete(thread, "kokeshi play", "choice", option.label[:40])
-        value = next(c["value"] for c in narrowed if c["name"] == option.label[:100])
+        shown = fit(vocab.option_button(option, outcomes[action]), 100)
+        value = next(c["value"] for c in narrowed if c["name"] == shown)
         result = await member.slash(thread, "kokeshi play", choice=value)
         assert said(result) == ["Done."], said(result)
         assert (await world.store.log(game_id))[-1].action == action

@@ -41,3 +41,34 @@ async def test_after_a_solo_game_the_channel_log_shows_it_and_stats_have_no_mult
     fields = {f["name"]: f["value"] for f in stats.response.embeds[0].to_dict()["fields"]}
     assert "Solo" in fields and fields["Solo"].startswith("1 played")
     assert not {"Games", "Average score", "Rating"} & set(fields), fields
+
+
+async def test_status_lists_every_game_of_the_player_everywhere_with_links(world):
+    first, thread = await open_game(world, players=2)
+    # A second server where aiko and botan play too.
+    env = world.env
+    other = env.create_guild("Other Club")
+    channel = other.create_text_channel("games")
+    there = [other.add_member(m.user) for m in world.members[:2]]
+    aiko = world.members[0]
+    elsewhere = await there[0].slash(channel, "kokeshi solo")
+    assert elsewhere.acknowledged
+    solo = (await world.store.games_in_channel(channel.id, statuses=("active",)))[0]
+    listed = await aiko.slash(world.channel, "kokeshi status")
+    text = listed.response.content
+    assert f"<#{thread.id}>" in text and f"<#{solo.thread_id}>" in text
+    assert "in Other Club" in text
+    # In a game's thread: that game first, then the other games.
+    detail = await aiko.slash(thread, "kokeshi status")
+    text = detail.response.content
+    assert text.startswith(f"**Kokeshi #{first}**") and "**Your other games**" in text
+    assert f"<#{solo.thread_id}>" in text
+
+
+async def test_a_command_that_needs_a_game_here_links_the_players_games_elsewhere(world):
+    game_id, thread = await open_game(world, players=2)
+    other = world.env.create_guild("Other Club")
+    quiet = other.create_text_channel("quiet")
+    aiko_there = other.add_member(world.members[0].user)
+    text = (await aiko_there.slash(quiet, "kokeshi undo")).response.content
+    assert "You are not in a game here" in text and f"Your games: <#{thread.id}>" in text

@@ -38,12 +38,14 @@ print(json.dumps(sorted(set(sizes))))
 """
 
 
-# The phone picture of every decision kind, in a fresh process, with all the font sizes it asks for.
+# Every phone picture (each decision kind with its choices marked, the table after a turn with every workshop,
+# the rules sheet), in a fresh process, with all the font sizes it asks for.
 PHONE_PROBE = """
 import json
 import render
+from engine.preview import preview_all
 from render import text
-from tests.golden import NAMES, decision
+from tests.golden import NAMES, decision, playout
 sizes = []
 font = text.font
 def spy(size, bold=False):
@@ -53,11 +55,14 @@ text.font = spy
 kinds = set()
 for kind, names, seed in [("setup", NAMES, 1), ("advance", NAMES[:2], 2), ("effect", NAMES[:3], 3),
                           ("kokeshi", NAMES, 4), ("animal", NAMES, 5), ("buy", NAMES[:2], 6), ("place", NAMES[:1], 7)]:
-    game, _ = decision(names, seed, kind, solo=len(names) == 1)
-    render.turn(game.view(), game.prompt)
+    game, events = decision(names, seed, kind, solo=len(names) == 1)
+    render.turn(game.view(), game.prompt, events=events, outcomes=preview_all(game))
     kinds.add(game.prompt.kind)
     game.idles[0] = game.stall_limit - 1  # the idle turns left, shown near the end against stalling
     render.turn(game.view(), game.prompt)
+game, events = playout(NAMES, 7, turns=32)
+render.table_phone(game.view(), events, others=True)
+render.rules_phone()
 print(json.dumps([sorted(set(sizes)), sorted(kinds)]))
 """
 

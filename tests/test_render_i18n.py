@@ -22,7 +22,10 @@ PLAYER_NAMES = ("Aiko", "Botan", "Chiyo", "Daiki", "automa", "jogador fictício"
 
 
 def _clear_caches() -> None:
-    for module in (render, *(getattr(render, n) for n in ("boards", "scenes", "sheets", "phone", "tiles", "draw"))):
+    for module in (
+        render,
+        *(getattr(render, n) for n in ("boards", "scenes", "sheets", "phone", "rules", "tiles", "draw")),
+    ):
         for value in vars(module).values():
             if isinstance(value, functools._lru_cache_wrapper):
                 value.cache_clear()

@@ -174,3 +174,136 @@ def test_the_idle_turns_left_show_in_the_header_only_near_the_end() -> None:
     # The badge is vermilion, on the right of the question's line.
     badge = near.crop((near.width // 2, 60, near.width, phone.HEADER_H - 4))
     assert palette.VERMILION in {colour for _, colour in badge.getcolors(1 << 16)}
+
+
+# ---------------------------------------------------------------- what each decision depends on
+
+
+def _outcomes(game: engine.Game) -> dict:
+    from engine.preview import preview_all
+
+    return preview_all(game)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_decision_shows_the_workshop_offer_happiness_board_and_scores_in_a_short_scroll(kind: str) -> None:
+    game = _game(kind)
+    view = game.view()
+    layout = phone.PhoneLayout(kind, len(view["players"]))
+    assert {phone.WORKSHOP, phone.OFFER, phone.HAPPINESS, phone.SCORES} <= set(layout.sections)
+    img = _png(render.turn(view, game.prompt, outcomes=_outcomes(game)))
+    assert img.size == layout.size and img.width == phone.WIDTH
+    # One screen or a short scroll on a phone 390 px wide: at most about two screens' worth.
+    assert img.height <= 2000, img.height
+    # What the decision is about comes first.
+    first = {"buy": phone.OFFER, "animal": phone.HAPPINESS, "place": phone.RESERVE, "setup": phone.RESERVE}
+    assert layout.sections[0] == first.get(kind, phone.WORKSHOP)
+
+
+def test_the_quality_tiles_left_are_shown_above_their_track() -> None:
+    game = _game("advance")
+    view = game.view()
+    g = phone.PhoneLayout("advance", len(view["players"])).workshop
+    before = _png(render.turn(view, game.prompt))
+    gone = copy.deepcopy(view)
+    gone["quality_supply"]["fisherman"] = []
+    after = _png(render.turn(gone, game.prompt))
+    k = engine.KOKESHI.index("fisherman")
+    x0, _, x1, _ = g.track_box(k)
+    row = (x0, g.y + phone._NAMES_H, x1, g.y + g.header)
+    assert _region(before, row) != _region(after, row)
+    other = g.track_box(0)
+    assert _region(before, (other[0], row[1], other[2], row[3])) == _region(after, (other[0], row[1], other[2], row[3]))
+
+
+def test_each_kokeshi_landing_is_marked_from_the_preview() -> None:
+    game = _game("advance")
+    view = game.view()
+    outcomes = _outcomes(game)
+    g = phone.PhoneLayout("advance", len(view["players"])).workshop
+    marked = _png(render.turn(view, game.prompt, outcomes=outcomes))
+    plain = _png(render.turn(view, game.prompt))
+    for option_id, out in outcomes.items():
+        final = out.final
+        k = engine.KOKESHI.index(final.kokeshi)
+        if final.space == "top":
+            x0, y0, x1, _ = g.track_box(k)
+            box = (x0, y0 - 30, x1, y0 + 30)
+        else:
+            box = g.tile_box(k, final.to)
+        assert _region(marked, box) != _region(plain, box), option_id
+
+
+def test_a_purchase_marks_where_the_tile_goes_and_which_offer_tiles_make_a_pair() -> None:
+    game = _game("buy")
+    view = game.view()
+    outcomes = _outcomes(game)
+    layout = phone.PhoneLayout("buy", len(view["players"]))
+    bought = next(p for p in outcomes["market:0"].purchases if p.tile)
+    marked = _png(render.turn(view, game.prompt, outcomes=outcomes))
+    plain = _png(render.turn(view, game.prompt))
+    k = engine.KOKESHI.index(bought.track)
+    assert _region(marked, layout.workshop.tile_box(k, bought.height)) != _region(
+        plain, layout.workshop.tile_box(k, bought.height)
+    )
+    for i in range(4):
+        out = outcomes.get(f"market:{i}")
+        pairs = out and any(p.pairs for p in out.purchases if p.tile)
+        x0, y0, x1, y1 = layout.offer_slot(i)
+        corner = (x1 - 50, y1 - 30, x1 + 6, y1 + 8)
+        assert (_region(marked, corner) != _region(plain, corner)) == bool(pairs), i
+
+
+def test_a_disc_choice_marks_each_discs_next_space() -> None:
+    game = _game("animal")
+    view = game.view()
+    outcomes = _outcomes(game)
+    layout = phone.PhoneLayout("animal", len(view["players"]))
+    marked = _png(render.turn(view, game.prompt, outcomes=outcomes))
+    plain = _png(render.turn(view, game.prompt))
+    for out in outcomes.values():
+        step = out.discs[0]
+        cell = layout.cell(engine.ANIMALS.index(step.animal), step.to)
+        assert _region(marked, cell) != _region(plain, cell)
+
+
+def test_the_record_picture_is_the_board_of_the_player_who_just_played_with_the_changes_marked() -> None:
+    from tests.golden import playout
+
+    game, events = playout(NAMES, 7, turns=32)
+    view = game.view()
+    actor = [e.player for e in events if e.player != engine.AUTOMA][-1]
+    assert actor != view["current"]
+    record = _png(render.table_phone(view, events, actor))
+    layout = phone.PhoneLayout(phone.TABLE, len(view["players"]))
+    assert layout.sections[0] == phone.WORKSHOP and record.size == layout.size
+    # The actor's workshop, not the next player's.
+    other = _png(render.table_phone(view, events, view["current"]))
+    assert _region(record, layout.workshop_box) != _region(other, layout.workshop_box)
+    # The changes are marked: without the events, the same board looks different.
+    quiet = _png(render.table_phone(view, (), actor))
+    assert _region(record, layout.workshop_box) != _region(quiet, layout.workshop_box)
+
+
+def test_the_phone_table_draws_every_other_workshop_with_tile_art() -> None:
+    from render import tiles as tiles_mod
+
+    game, events = playout_for_table()
+    view = game.view()
+    layout = phone.PhoneLayout(phone.TABLE, len(view["players"]), others=len(view["players"]) - 1)
+    img = _png(render.table_phone(view, events, others=True))
+    assert img.size == layout.size
+    _box, board = layout.other(0)
+    assert board.tile_h >= tiles_mod.FULL_MIN_HEIGHT, "tiles drawn in full, not as letters"
+    assert 2 * board.width + 16 <= phone.WIDTH - 2 * phone.PAD
+
+
+def playout_for_table():
+    from tests.golden import playout
+
+    return playout(NAMES, 7, turns=32)
+
+
+def test_the_rules_sheet_is_portrait_for_a_phone() -> None:
+    img = _png(render.rules_phone())
+    assert img.width == phone.WIDTH and img.height > 2 * img.width

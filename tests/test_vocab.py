@@ -209,3 +209,27 @@ def test_pictures_use_the_vocabulary():
         assert vocab.score_item(key) in drawn, key
     for c in COLORS:
         assert vocab.color(c) in drawn, c
+
+
+def test_a_disc_is_told_by_the_value_printed_where_it_stands_and_the_automa_starts_a_sentence_with_a_capital():
+    from engine.narrate import describe
+
+    moved = engine.Event("disc_moved", "Aiko", {"animal": "fox", "to": 6})
+    assert describe(moved, "basic") == "Aiko's Fox disc advances to 13."
+    assert describe(moved, "advanced") == "Aiko's Fox disc advances to 14."
+    automa = engine.Event("disc_moved", "automa", {"animal": "cat", "to": 1})
+    assert describe(automa, "basic") == "Automa's Cat disc advances to 1."
+
+
+async def _log_after_a_few_moves(world):
+    from tests.botkit import answer, open_game
+
+    game_id, thread = await open_game(world, players=2)
+    for _ in range(30):
+        await answer(world, game_id, thread)
+    return (await world.members[0].slash(thread, "kokeshi log", count=20)).response.content
+
+
+async def test_the_log_joins_whole_sentences(world):
+    text = await _log_after_a_few_moves(world)
+    assert ".;" not in text and text.count(". ") > 3

@@ -8,6 +8,7 @@ from pathlib import Path
 import engine
 import i18n
 import render
+from engine.preview import preview_all
 
 GOLDEN_DIR = Path(__file__).resolve().parent
 NAMES = ["Aiko", "Botan", "Chiyo", "Daiki"]
@@ -74,7 +75,18 @@ def decision(names, seed: int, kind: str, *, after: int = 40, side: str = "basic
 def _turn(names, seed, kind, after=40, side="basic", solo=False) -> Callable[[], bytes]:
     def make() -> bytes:
         game, events = decision(names, seed, kind, after=after, side=side, solo=solo)
-        return render.turn(game.view(), game.prompt, events=events)
+        return render.turn(game.view(), game.prompt, events=events, outcomes=preview_all(game))
+
+    return make
+
+
+def _record(names, seed, turns, side="basic", solo=False, others=False) -> Callable[[], bytes]:
+    """The phone table after a turn, focused on the player who just played (a turn record's picture)."""
+
+    def make() -> bytes:
+        game, events = playout(names, seed, turns=turns, side=side, solo=solo)
+        actor = [e.player for e in events if e.player != engine.AUTOMA][-1]
+        return render.table_phone(game.view(), events, actor, others=others)
 
     return make
 
@@ -105,6 +117,13 @@ CASES: dict[str, Callable[[], bytes]] = {
     "turn_animal_4p_advanced": _turn(NAMES, 5, "animal", side="advanced"),
     "turn_buy_2p": _turn(NAMES[:2], 6, "buy"),
     "turn_place_solo": _turn(NAMES[:1], 7, "place", solo=True),
+    # The phone table: a turn record's picture (the board of the player who just played), and /kokeshi table's
+    # with every other workshop.
+    "record_2p_basic": _record(NAMES[:2], 11, 14),
+    "record_4p_advanced": _record(NAMES, 2, 53, side="advanced"),
+    "record_solo": _record(NAMES[:1], 3, 18, solo=True),
+    "table_phone_4p": _record(NAMES, 7, 32, others=True),
+    "rules_phone": render.rules_phone,
 }
 
 
@@ -117,7 +136,7 @@ def _in(locale: str, make: Callable[[], bytes]) -> Callable[[], bytes]:
 
 
 # Brazilian Portuguese twins: one per picture kind, chosen for the longest labels (the final-round banner, the
-# glossary's descriptions, a buy prompt's offer and quality line).
+# glossary's descriptions), and every decision picture at phone size.
 CASES.update(
     {
         f"pt_BR_{name}": _in("pt_BR", CASES[name])
@@ -128,9 +147,16 @@ CASES.update(
             "final_2p_advanced",
             "final_solo",
             "glossary",
+            "turn_setup_4p",
+            "turn_advance_2p",
+            "turn_effect_3p",
+            "turn_kokeshi_4p",
+            "turn_animal_4p_advanced",
             "turn_buy_2p",
             "turn_place_solo",
-            "turn_animal_4p_advanced",
+            "record_4p_advanced",
+            "table_phone_4p",
+            "rules_phone",
         )
     }
 )
@@ -152,7 +178,7 @@ DOCS_TURN = GOLDEN_DIR.parent.parent / "docs" / "turn.png"
 def docs_turn() -> bytes:
     """The README's phone picture: a 4-player game waiting for a buy."""
     game, events = decision(NAMES, 7, "buy", after=120)
-    return render.turn(game.view(), game.prompt, events=events)
+    return render.turn(game.view(), game.prompt, events=events, outcomes=preview_all(game))
 
 
 def path(name: str) -> Path:

@@ -12,6 +12,7 @@
 // - Private replies ("Only you can see this") never push the live prompt's buttons out of sight: those that came
 //   after the newest message with buttons are shown just above it, unless they have live buttons of their own.
 // - After the sandbox was restarted, the page opens its address again by itself (the address stays the same).
+// - Pictures out of sight are decoded when they come into sight, not before the page is ready.
 
 const picker = document.getElementById("viewer-picker");
 const app = document.getElementById("preview-app");
@@ -23,6 +24,22 @@ const config = document.querySelector("script[data-home]")?.dataset ?? {};
 // The sandbox's address is /<key>/play#<capability>.
 const key = /^\/([^/]+)\/play$/.exec(window.location.pathname)?.[1] ?? null;
 const capability = window.location.hash.slice(1);
+
+// ------------------------------------------------------------------------------ pictures decoded as they are shown
+
+// The page is ready only once every picture of the conversation is decoded. With a thread of turn pictures (up to
+// 50 in view, most of them far out of sight), that made each "Viewing as" switch wait seconds on decoding. A
+// picture of the conversation now counts as ready once loaded (its size known); the browser decodes each one when
+// it comes into sight, as it does on any page.
+const decodeNow = HTMLImageElement.prototype.decode;
+HTMLImageElement.prototype.decode = function decode() {
+  if (!this.closest("#channel-message-list")) return decodeNow.call(this);
+  if (this.complete) return this.naturalWidth ? Promise.resolve() : decodeNow.call(this);
+  return new Promise((resolve, reject) => {
+    this.addEventListener("load", () => resolve(), { once: true });
+    this.addEventListener("error", () => decodeNow.call(this).then(resolve, reject), { once: true });
+  });
+};
 
 // ---------------------------------------------------------------------------------------- the current turn in view
 

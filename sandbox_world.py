@@ -97,6 +97,9 @@ class SavedWorld:
         # The key of the sandbox's address: the same address serves the page from one start to the next.
         self.key = secrets.token_urlsafe(16)
         self.dirty: set[int] = set()
+        # Each saved message as JSON, until SimCord says it changed: a save writes a thread again but encodes only
+        # what changed (a prompt's edit), not the whole thread.
+        self.encoded: dict[int, str] = {}
         self.threads_dirty = False
         self.saved_files: set[str] = set()
 
@@ -199,6 +202,11 @@ class SavedWorld:
             return
         if event.startswith(("THREAD_", "CHANNEL_")):
             self.threads_dirty = True
+        if event.startswith("MESSAGE_"):
+            changed = [payload.get("message_id") or payload.get("id"), *payload.get("ids", [])]
+            for message_id in changed:
+                with contextlib.suppress(TypeError, ValueError):
+                    self.encoded.pop(int(message_id), None)
         channel = payload.get("channel_id") or (payload.get("id") if event.startswith("THREAD_") else None)
         if channel is not None:
             with contextlib.suppress(TypeError, ValueError):
@@ -217,6 +225,8 @@ class SavedWorld:
         known = {self.home_id, *self.thread_ids()}
         channels = known if everything else self.dirty & known
         self.dirty.clear()
+        if everything:
+            self.encoded.clear()
         writes: list[tuple[Path, bytes]] = []
         pages: list[tuple[Path, bytes]] = []
         backend = self.env.backend
@@ -232,7 +242,12 @@ class SavedWorld:
                     if blob is not None:
                         writes.append((self.folder / "files" / name, blob))
                         self.saved_files.add(name)
-            text = json.dumps([message_to_json(m) for m in kept], ensure_ascii=False, separators=(",", ":"))
+            for message in kept:
+                if message.id not in self.encoded:
+                    self.encoded[message.id] = json.dumps(
+                        message_to_json(message), ensure_ascii=False, separators=(",", ":")
+                    )
+            text = "[" + ",".join(self.encoded[m.id] for m in kept) + "]"
             pages.append((self.folder / "channels" / f"{channel_id}.json", text.encode()))
         if everything or self.threads_dirty:
             self.threads_dirty = False

@@ -199,10 +199,11 @@ class Started:
         self.world = World(self.env, founding.guild, founding.channel, founding.players)
         return self
 
-    async def save(self) -> None:
+    async def save(self, *, everything: bool = True) -> None:
+        """What the sandbox writes at each tick of its clock (what changed), or when it stops (everything)."""
         from sandbox_world import write_all
 
-        write_all(self.saved.changes(everything=True), self.saved.prune())
+        write_all(self.saved.changes(everything=everything), self.saved.prune() if everything else [])
 
     async def __aexit__(self, *exc) -> None:
         await self.env.shutdown()
@@ -236,9 +237,14 @@ async def test_a_restart_brings_back_the_threads_messages_pictures_and_timers_an
     async with Started(database, folder) as first:
         w = first.world
         game_id, thread = await open_game(w, players=2, timer=HOUR)
+        # Saved as the clock saves it, a little after each change; the prompt is edited in place meanwhile.
         for step in range(4):
             assert (await answer(w, game_id, thread, random.Random(step))).acknowledged
-        await first.save()
+            await first.save(everything=False)
+        prompt = await prompt_message(w, game_id, thread)
+        edited = prompt.content + "\n(edited in place)"
+        await w.bot.get_channel(thread.id).get_partial_message(prompt.id).edit(content=edited)
+        await first.save(everything=False)
         messages = {m.id: m for m in first.env.backend.messages[thread.id].values() if not m.is_ephemeral}
         pictures = {a["url"]: first.env.backend.cdn.get(a["url"]) for m in messages.values() for a in m.attachments}
         timers = await w.store.timers(game_id)
@@ -259,7 +265,7 @@ async def test_a_restart_brings_back_the_threads_messages_pictures_and_timers_an
         assert await w.store.timers(game_id) == timers
         assert await w.store.turn_posts(game_id) == posts
         prompt = await prompt_message(w, game_id, restored)
-        assert prompt.id in messages
+        assert prompt.id in messages and prompt.content == edited
         _, version = await w.store.load_game(game_id)
         result = await answer(w, game_id, restored, random.Random(9))
         assert result.acknowledged and not result.ephemeral, result

@@ -43,9 +43,9 @@ HTMLImageElement.prototype.decode = function decode() {
 
 // ---------------------------------------------------------------------------------------- the current turn in view
 
-// For a few seconds once the new viewer's messages are drawn, until the person scrolls, clicks or types, the
-// current turn is kept in view.
-const FOLLOW_MS = 8000;
+// For a while once the new viewer's messages are drawn (long enough for a busy machine to load every picture), until
+// the person scrolls, clicks or types, the current turn is kept in view.
+const FOLLOW_MS = 20000;
 let switched = false;
 let followUntil = 0;
 

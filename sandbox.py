@@ -201,8 +201,9 @@ class SandboxPage:
         sandbox stops)."""
         if self.saved is None:
             return
-        writes = self.saved.changes(everything=everything)
-        removals = self.saved.prune() if everything else []
+        writes, removals = self.saved.changes(everything=everything)
+        if everything:
+            removals += self.saved.prune()
         if writes or removals:
             await asyncio.to_thread(write_all, writes, removals)
 

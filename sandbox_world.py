@@ -102,6 +102,7 @@ class SavedWorld:
         self.encoded: dict[int, str] = {}
         self.threads_dirty = False
         self.saved_files: set[str] = set()
+        self.pictures: dict[int, set[str]] = {}  # per channel: the pictures its saved messages show
 
     # ------------------------------------------------------------------ opening
 
@@ -155,6 +156,7 @@ class SavedWorld:
                     continue
                 backend.messages[channel_id][message.id] = message
                 _reserve(backend, message.id)
+                self.pictures.setdefault(channel_id, set()).update(str(item["id"]) for item in message.attachments)
                 restored += 1
         backend.subscribers.append(self._note)
         self.threads_dirty = True  # world.json is written at the first save
@@ -217,11 +219,11 @@ class SavedWorld:
             self.page_id = channel_id
             self.threads_dirty = True
 
-    def changes(self, *, everything: bool = False) -> list[tuple[Path, bytes]]:
-        """What to write for the changes since the last call (pictures first, so no saved message lacks its
-        own): (path, content) pairs."""
+    def changes(self, *, everything: bool = False) -> tuple[list[tuple[Path, bytes]], list[Path]]:
+        """What to write for the changes since the last call, as (path, content) pairs (pictures first, so no saved
+        message lacks its own), and the pictures no saved message shows any more (a prompt's earlier ones)."""
         if self.env is None:
-            return []
+            return [], []
         known = {self.home_id, *self.thread_ids()}
         channels = known if everything else self.dirty & known
         self.dirty.clear()
@@ -229,19 +231,26 @@ class SavedWorld:
             self.encoded.clear()
         writes: list[tuple[Path, bytes]] = []
         pages: list[tuple[Path, bytes]] = []
+        removals: list[Path] = []
         backend = self.env.backend
         for channel_id in sorted(channels):
             kept = [m for m in backend.messages.get(channel_id, {}).values() if not m.is_ephemeral]
             kept.sort(key=lambda m: m.id)
+            shown = set()
             for message in kept:
                 for item in message.attachments:
                     name = str(item.get("id"))
+                    shown.add(name)
                     if name in self.saved_files:
                         continue
                     blob = backend.cdn.get(item.get("url", ""))
                     if blob is not None:
                         writes.append((self.folder / "files" / name, blob))
                         self.saved_files.add(name)
+            gone = self.pictures.get(channel_id, set()) - shown
+            self.pictures[channel_id] = shown
+            removals += [self.folder / "files" / name for name in sorted(gone & self.saved_files)]
+            self.saved_files -= gone
             for message in kept:
                 if message.id not in self.encoded:
                     self.encoded[message.id] = json.dumps(
@@ -254,7 +263,7 @@ class SavedWorld:
             threads = [channel_to_json(backend.channels[i]) for i in sorted(known - {self.home_id})]
             world = {"format": FORMAT, "store": self.token, "key": self.key, "page": self.page_id, "threads": threads}
             pages.append((self.folder / "world.json", json.dumps(world, separators=(",", ":")).encode()))
-        return writes + pages
+        return writes + pages, removals
 
     def prune(self) -> list[Path]:
         """Saved pictures no saved message refers to any more (a prompt's earlier pictures): to delete."""

@@ -203,7 +203,8 @@ class Started:
         """What the sandbox writes at each tick of its clock (what changed), or when it stops (everything)."""
         from sandbox_world import write_all
 
-        write_all(self.saved.changes(everything=everything), self.saved.prune() if everything else [])
+        writes, removals = self.saved.changes(everything=everything)
+        write_all(writes, removals + (self.saved.prune() if everything else []))
 
     async def __aexit__(self, *exc) -> None:
         await self.env.shutdown()
@@ -247,6 +248,9 @@ async def test_a_restart_brings_back_the_threads_messages_pictures_and_timers_an
         await first.save(everything=False)
         messages = {m.id: m for m in first.env.backend.messages[thread.id].values() if not m.is_ephemeral}
         pictures = {a["url"]: first.env.backend.cdn.get(a["url"]) for m in messages.values() for a in m.attachments}
+        # Only the pictures the thread still shows are kept (not those of the prompts it replaced).
+        shown = {str(a["id"]) for m in messages.values() for a in m.attachments}
+        assert {path.name for path in (folder / "files").iterdir()} == shown
         timers = await w.store.timers(game_id)
         posts = await w.store.turn_posts(game_id)
         home = [m.content for m in first.env.backend.messages[w.channel.id].values() if not m.is_ephemeral]

@@ -70,13 +70,14 @@ class Sandbox:
     reader: threading.Thread | None = None
 
     @classmethod
-    def start(cls, database: Path, *, port: int | None = None, timeout: float = 300.0) -> Sandbox:
+    def start(cls, database: Path, *, port: int | None = None, root: Path = ROOT, timeout: float = 300.0) -> Sandbox:
+        """`make run` in `root` (this tree, or another version's for a side-by-side bench)."""
         port = port or free_port()
         env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "MAKEFLAGS", "MAKELEVEL")}
         env.update(DISCORD_TOKEN="", DATABASE_PATH=str(database), SANDBOX_PORT=str(port), PYTHONUNBUFFERED="1")
         process = subprocess.Popen(
             ["make", "--no-print-directory", "run"],
-            cwd=ROOT,
+            cwd=root,
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

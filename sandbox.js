@@ -4,7 +4,7 @@
 // - When "Viewing as" changes, the page shows the current turn again. For a new viewer the page draws every message
 //   again, and a picture takes its room only once it has loaded: the pictures loading above would push the current
 //   turn out of sight. Once the page has settled, the message the preview points at (the bot's newest) is brought
-//   back into view and kept there while the pictures finish loading, for a few seconds or until the person scrolls.
+//   back into view and kept there while the pictures finish loading, for a while or until the person scrolls.
 // - A reload keeps the viewer: the tab's viewer is kept (in the tab, and in a cookie the sandbox reads when the
 //   page opens again).
 // - In a game's thread, "‹ #kokeshi" above the conversation leads back to the channel, and the sandbox's channel

@@ -444,8 +444,15 @@ async def _serve(
         try:
             # A clean context: the clock is the sandbox's own work, never the bot's.
             clock = asyncio.create_task(page.run_clock(), context=contextvars.Context())
-            if restored:
-                print(f"The sandbox's world is back: {restored} messages.", flush=True)
+            if saved is not None and restored:
+                threads = len(saved.thread_ids())
+                print(
+                    f"The sandbox's world is back as it was left ({restored} messages, {threads} threads), "
+                    f"kept in {saved.folder}/",
+                    flush=True,
+                )
+            elif saved is not None:
+                print(f"The sandbox's world is new; it is kept in {saved.folder}/ for the next start.", flush=True)
             print(f"Kokeshi sandbox running: open {door.url}", flush=True)
             if ready is not None:
                 ready(door.url)

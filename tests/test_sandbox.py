@@ -221,14 +221,25 @@ def ids(started: Started) -> dict:
     }
 
 
+# The ids every sandbox has had since its world was first kept: a change here orphans every saved sandbox's games.
+FOUNDING_IDS = {
+    "guild": 1378523440742400004,
+    "channel": 1378523440742400007,
+    "players": [1378523440742400000, 1378523440742400001, 1378523440742400002, 1378523440742400003],
+    "bot": 1456074443980800001,
+}
+
+
 async def test_every_start_makes_the_same_server_channel_players_and_bot(tmp_path):
     first = Started(str(tmp_path / "a.sqlite3"), tmp_path / "a")
     async with first:
         before = ids(first)
+        players = [p.user.name for p in first.founding.players]
     second = Started(str(tmp_path / "b.sqlite3"), tmp_path / "b")
     async with second:
         assert ids(second) == before
-    assert len({before["guild"], before["channel"], before["bot"], *before["players"]}) == 7
+    assert before == FOUNDING_IDS
+    assert players == ["Aiko", "Botan", "Chiyo", "Daichi"]
 
 
 async def test_a_restart_brings_back_the_threads_messages_pictures_and_timers_and_the_game_goes_on(tmp_path):

@@ -77,13 +77,13 @@ format: $(DEV_STAMP)
 	$(BIN)/ruff format .
 
 # Tools the tests need from Debian: installed when missing and this is root with apt-get, else one line
-# says what to install.
+# says what to install. A third argument adds options to apt-get install.
 CHROMIUM ?= /usr/bin/chromium
 define need_debian
 	@if [ ! -x "$(1)" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 			echo "installing Debian's $(2) package for the tests"; \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(3) $(2) >/dev/null \
 				|| { echo "error: could not install $(2); install Debian's $(2) package (apt-get install $(2))" >&2; exit 1; }; \
 		else \
 			echo "error: the tests need $(1): install Debian's $(2) package (apt-get install $(2))" >&2; exit 1; \
@@ -94,9 +94,13 @@ endef
 # The store tests start a throwaway PostgreSQL server of their own with Debian's initdb and pg_ctl.
 PG_INITDB ?= $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb) /usr/lib/postgresql/15/bin/initdb)
 
+# The deployment tests check deploy/ with systemd's own `systemd-analyze verify` and with Compose's own
+# `docker-compose config`, which validates without a Docker engine (Debian's, without the engine it recommends).
 test-deps: $(DEV_STAMP)
 	$(call need_debian,$(CHROMIUM),chromium)
 	$(call need_debian,$(PG_INITDB),postgresql)
+	$(call need_debian,/usr/bin/systemd-analyze,systemd)
+	$(call need_debian,/usr/bin/docker-compose,docker-compose,--no-install-recommends)
 
 # pytest exits 5 when it collects no test: that is a failure here too. This includes the whole games played
 # through the sandbox page in Chromium (tests/browser, minutes each; `make test-browser` runs only those). Two

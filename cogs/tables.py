@@ -1041,10 +1041,10 @@ class Tables:
         await self.poster.show(game_id)
 
     async def catch_up(self) -> None:
-        """Post every game whose thread is behind its log (after a crash, or posts Discord refused); AI turns left
-        unfinished go on in the background."""
+        """Post every game of this process's shards whose thread is behind its log (after a crash, or posts Discord
+        refused); AI turns left unfinished go on in the background."""
         self._resuming = asyncio.create_task(self.resume_ai(), name="kokeshi-resume-ai")
-        for game_id in await self.store.games_behind():
+        for game_id in await self.store.games_behind(self.bot.timer_shards):
             try:
                 await self.poster.show(game_id)
             except Exception:

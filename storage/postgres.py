@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
 import re
@@ -11,12 +13,11 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
 from .records import StoreError
-from .store import _IN_TX, MIGRATIONS_PG, Store, migrations
+from .store import _IN_TX, CLOSE_WAIT, CONNECT_TIMEOUT, MIGRATIONS_PG, Store, migrations, redact, sqlite_in_use
 
 log = logging.getLogger(__name__)
 
@@ -74,16 +75,6 @@ def pg_migrations() -> list[tuple[int, str]]:
     return [(n, own[n] if n in own else pg_migration(shared[n])) for n in numbers]
 
 
-def redact(url: str) -> str:
-    """The URL without its password, fit for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
 async def _keep_session(db: asyncpg.Connection) -> None:
     """A connection goes back to the pool as it is: the store sets nothing on a session (only SET LOCAL), so the
     default reset's extra round trip at every release buys nothing."""
@@ -128,9 +119,17 @@ class PgStore(Store):
         readonly: bool = False,
         challenge_secret: str | None = None,
         pool_size: int = _POOL_SIZE,
+        timeout: float = CONNECT_TIMEOUT,
+        application_name: str = "kokeshi",
     ) -> PgStore:
-        """Connect to the database at `url`, migrating it unless `readonly`; StoreError says clearly what is wrong."""
-        settings = {"default_transaction_read_only": "on"} if readonly else {}
+        """Connect to the database at `url`, migrating it unless `readonly`; StoreError says clearly what is wrong.
+
+        A server that has not answered within `timeout` seconds is given up on. `application_name` names this
+        process's sessions on the server (`kokeshi` for the bot): the maintenance commands look for them.
+        """
+        settings = {"application_name": application_name}
+        if readonly:
+            settings["default_transaction_read_only"] = "on"
         try:
             pool = await asyncpg.create_pool(
                 url,
@@ -139,10 +138,17 @@ class PgStore(Store):
                 server_settings=settings,
                 command_timeout=60,
                 reset=_keep_session,
+                timeout=timeout,
             )
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
+        except TimeoutError:
             raise StoreError(
-                f"Cannot connect to the database {redact(url)}: {exc}. Check DATABASE_URL and that the server runs."
+                f"Cannot connect to the database {redact(url)}: the server did not answer within {timeout:g} s. "
+                "Check DATABASE_URL's host and port, that the server runs and that no firewall holds the connection."
+            ) from None
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
+            reason = str(exc) or type(exc).__name__
+            raise StoreError(
+                f"Cannot connect to the database {redact(url)}: {reason}. Check DATABASE_URL and that the server runs."
             ) from None
         store = cls(pool, url, clock, readonly=readonly, challenge_secret=challenge_secret)
         try:
@@ -185,8 +191,20 @@ class PgStore(Store):
         await self._load_secret()
 
     async def close(self) -> None:
-        """Close the pool; the store cannot be used afterwards."""
-        await self._pool.close()
+        """Close the pool once the transactions under way have ended (waiting at most `CLOSE_WAIT` seconds); the
+        store cannot be used afterwards."""
+        try:
+            await asyncio.wait_for(self._pool.close(), CLOSE_WAIT)
+        except TimeoutError:
+            log.warning("database %s closed with work still under way after %.0f s", self.path, CLOSE_WAIT)
+            self._pool.terminate()
+
+    async def bot_sessions(self) -> int:
+        """How many sessions of running bots (other than this process's) are connected to this database."""
+        return await self._pool.fetchval(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND application_name = 'kokeshi' AND pid <> pg_backend_pid()"
+        )
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
@@ -275,31 +293,61 @@ COPIED_TABLES = (
 _COPY_BATCH = 5000
 
 
-async def copy_sqlite(path: str, url: str) -> dict[str, int]:
+async def copy_sqlite(
+    path: str,
+    url: str,
+    *,
+    replace: bool = False,
+    while_running: bool = False,
+    connect_timeout: float = CONNECT_TIMEOUT,
+) -> dict[str, int]:
     """Copy every row of the SQLite database at `path` into the empty PostgreSQL database at `url`, in one commit.
 
-    Returns the rows copied per table. The source must have the current schema (open it once with the bot first);
-    the target is migrated first and must hold no games.
+    Returns the rows copied per table. The source must have the current schema (open it once with the bot first) and
+    is read in one snapshot. It is refused while another process has it open (a running bot goes on writing moves
+    the copy would not have), unless `while_running` (a rehearsal: the copy is consistent, but already behind). The
+    target is migrated first and must hold no games, unless `replace`: then everything in it is deleted in the same
+    commit, to start a failed copy over. No copy is made while a bot is connected to the target.
     """
     source = await Store.open(path, readonly=True)  # checks that it exists and has the current schema
     await source.close()
-    target = await PgStore.connect(url)
+    if not while_running and sqlite_in_use(path):
+        raise StoreError(
+            f"The database {path} is open in another process (a running bot?): moves made after the copy would be "
+            "lost. Stop the bot first, or add --while-running for a rehearsal copy that is already out of date."
+        )
+    target = await PgStore.connect(url, timeout=connect_timeout, application_name="kokeshi-storage")
     try:
-        if await target._one("SELECT 1 FROM games LIMIT 1"):
-            raise StoreError(f"The database {target.path} already holds games: copy only into an empty database.")
-        with sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True) as db:
+        bots = await target.bot_sessions()
+        if bots:
+            raise StoreError(
+                f"{bots} connection(s) of a running bot use the database {target.path}: stop every bot process on it "
+                "first, or copy into a new database."
+            )
+        games = await target._one("SELECT COUNT(*) AS n FROM games")
+        if games["n"] and not replace:
+            raise StoreError(
+                f"The database {target.path} already holds {games['n']} games: copy only into an empty database. To "
+                "start a failed copy over, add --replace (it deletes everything in that database first)."
+            )
+        with contextlib.closing(sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)) as db:
+            db.isolation_level = None
+            db.execute("BEGIN")  # every table read from one snapshot, however the file changes meanwhile
             present = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             unknown = present - set(COPIED_TABLES) - {"sqlite_sequence"}
             if unknown:
                 raise StoreError(f"The database {path} has tables this command does not know: {sorted(unknown)}.")
             counts = {}
             async with target._pool.acquire() as pg, pg.transaction():
+                if replace:
+                    await pg.execute(f"TRUNCATE {', '.join(COPIED_TABLES)} RESTART IDENTITY")
                 await pg.execute("DELETE FROM meta")  # the new database's own secret gives way to the copied one
                 for table in COPIED_TABLES:
                     counts[table] = await _copy_table(db, pg, table)
                 await pg.execute(
                     "SELECT setval(pg_get_serial_sequence('games', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM games"
                 )
+            db.execute("COMMIT")
     finally:
         await target.close()
     return counts

@@ -11,6 +11,7 @@ import contextvars
 import json
 import logging
 import os
+import re
 import secrets
 import sqlite3
 import time
@@ -66,6 +67,9 @@ _STARTED = "(seed_text IS NOT NULL OR seed IS NOT NULL)"
 # Bits of `actions.flags`: what undo needs to know about an action without replaying the game.
 ENDS_TURN = 1
 REVEALS = 2
+# Seconds: how long a PostgreSQL server may take to accept a connection, and how long closing waits for a commit.
+CONNECT_TIMEOUT = 15.0
+CLOSE_WAIT = 10.0
 _FAR = 2**31 - 1  # past any action number; fits the 32-bit INTEGER of either backend
 # The write connection, while the current task is in a write transaction or holds a game's lock (per store);
 # every other read uses the read connection.
@@ -134,6 +138,52 @@ def is_url(target: str | Path) -> bool:
     return str(target).startswith(("postgresql://", "postgres://"))
 
 
+_QUERY_SECRET = re.compile(r"(?i)([?&][^=&#]*password=)[^&#]*")
+
+
+def redact(target: str | Path) -> str:
+    """A database setting fit for messages and logs: a URL's password, in its address or its query, masked (any
+    scheme: a mistyped one is echoed back too)."""
+    text = str(target)
+    scheme, found, rest = text.partition("://")
+    if not found:
+        return text
+    cut = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
+    netloc, tail = rest[:cut], rest[cut:]
+    userinfo, at, host = netloc.rpartition("@")
+    if at and ":" in userinfo:
+        netloc = f"{userinfo.split(':', 1)[0]}:***@{host}"
+    return f"{scheme}://{netloc}" + _QUERY_SECRET.sub(r"\g<1>***", tail)
+
+
+def describe(target: str | Path) -> str:
+    """Which database a setting names, without secrets: for the start-up log and the maintenance commands."""
+    if is_url(target):
+        return f"PostgreSQL {redact(target)}"
+    return f"SQLite file {Path(target).resolve() if str(target) != ':memory:' else target}"
+
+
+def sqlite_in_use(path: str | Path) -> bool:
+    """Whether another connection (a running bot, most likely) has this SQLite database open.
+
+    The store keeps its databases in WAL mode, where every connection that has read the file holds a shared lock
+    on it until it closes; a connection in exclusive locking mode cannot read past that lock.
+    """
+    if not Path(path).is_file():
+        return False
+    db = sqlite3.connect(str(path), timeout=0, isolation_level=None)
+    try:
+        db.execute("PRAGMA locking_mode = EXCLUSIVE")
+        db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            return True
+        raise
+    finally:
+        db.close()
+    return False
+
+
 class Store(CommunityStore):
     """All persistent state of the bot. Open it with `await Store.open(path or postgresql:// URL)`."""
 
@@ -173,17 +223,28 @@ class Store(CommunityStore):
         clock: Callable[[], float] = time.time,
         readonly: bool = False,
         challenge_secret: str | None = None,
+        connect_timeout: float = CONNECT_TIMEOUT,
+        application_name: str = "kokeshi",
     ) -> Store:
         """Open (creating or migrating) the database at `path`; StoreError says clearly what is wrong.
 
         `path` is a SQLite file, or a postgresql:// URL for the PostgreSQL store. `readonly` opens an existing
         database without writing to it (for `verify`); `challenge_secret` overrides the secret kept in the database
-        from which challenge seeds are derived.
+        from which challenge seeds are derived. PostgreSQL only: a server that has not answered within
+        `connect_timeout` seconds is given up on; `application_name` tells the bot's sessions (`kokeshi`) from the
+        maintenance commands' on the server.
         """
         if is_url(path):
             from .postgres import PgStore
 
-            return await PgStore.connect(str(path), clock=clock, readonly=readonly, challenge_secret=challenge_secret)
+            return await PgStore.connect(
+                str(path),
+                clock=clock,
+                readonly=readonly,
+                challenge_secret=challenge_secret,
+                timeout=connect_timeout,
+                application_name=application_name,
+            )
         path = str(path)
         if readonly:
             if not Path(path).exists():
@@ -286,10 +347,22 @@ class Store(CommunityStore):
         self._challenge_secret = row["value"].encode() if row else b""
 
     async def close(self) -> None:
-        """Close the connections; the store cannot be used afterwards."""
-        if self._rdb is not self._db:
-            await self._rdb.close()
-        await self._db.close()
+        """Close the connections once a write transaction under way has committed (waiting at most
+        `CLOSE_WAIT` seconds); the store cannot be used afterwards."""
+        try:
+            await asyncio.wait_for(self._write_lock.acquire(), CLOSE_WAIT)
+        except TimeoutError:
+            log.warning("database %s closed with a write still under way after %.0f s", self.path, CLOSE_WAIT)
+            held = False
+        else:
+            held = True
+        try:
+            if self._rdb is not self._db:
+                await self._rdb.close()
+            await self._db.close()
+        finally:
+            if held:
+                self._write_lock.release()
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
@@ -1033,16 +1106,21 @@ class Store(CommunityStore):
             )
 
     @staticmethod
-    def _shard_filter(shards: tuple[int, Sequence[int]] | None) -> tuple[str, tuple]:
-        """SQL limiting timers to the games of these Discord shards: (guild id >> 22) % shard count."""
+    def _in_shards(shards: tuple[int, Sequence[int]] | None, guild: str) -> tuple[str, tuple]:
+        """SQL keeping only rows whose guild column is in these Discord shards: (guild id >> 22) % shard count."""
         if shards is None:
             return "", ()
         count, ids = shards
         marks = ",".join("?" * len(ids))
-        return (
-            f" AND t.game_id IN (SELECT id FROM games WHERE ((COALESCE(guild_id, 0) >> 22) % ?) IN ({marks}))",
-            (count, *ids),
-        )
+        return f" AND ((COALESCE({guild}, 0) >> 22) % ?) IN ({marks})", (count, *ids)
+
+    @classmethod
+    def _shard_filter(cls, shards: tuple[int, Sequence[int]] | None) -> tuple[str, tuple]:
+        """SQL limiting timers to the games of these Discord shards."""
+        if shards is None:
+            return "", ()
+        where, params = cls._in_shards(shards, "guild_id")
+        return f" AND t.game_id IN (SELECT id FROM games WHERE 1 = 1{where})", params
 
     async def due_timers(self, now: float, shards: tuple[int, Sequence[int]] | None = None) -> list[Timer]:
         """Timers due at or before `now`, earliest first (only of games in these shards' guilds, if given)."""
@@ -1085,12 +1163,15 @@ class Store(CommunityStore):
                 (posts.game_id, posts.recorded_seq, posts.shown_version, posts.turn_key, posts.turn_version),
             )
 
-    async def games_behind(self) -> list[int]:
-        """Games whose thread does not show their current version: a post failed or the bot stopped first."""
+    async def games_behind(self, shards: tuple[int, Sequence[int]] | None = None) -> list[int]:
+        """Games whose thread does not show their current version: a post failed or the bot stopped first (only
+        games in these shards' guilds, if given)."""
+        where, params = self._in_shards(shards, "g.guild_id")
         rows = await self._all(
             "SELECT g.id FROM games g LEFT JOIN turn_posts p ON p.game_id = g.id "
             "WHERE g.status IN ('active', 'finished') AND (g.seed_text IS NOT NULL OR g.seed IS NOT NULL) "
-            "AND (p.game_id IS NULL OR p.shown_version < g.version) ORDER BY g.id"
+            f"AND (p.game_id IS NULL OR p.shown_version < g.version){where} ORDER BY g.id",
+            params,
         )
         return [r["id"] for r in rows]
 

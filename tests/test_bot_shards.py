@@ -7,6 +7,8 @@ import pytest
 from discord.ext import commands
 
 from bot import Settings, create_bot
+from storage import Store
+from tests.test_storage_scale import _game
 
 
 def test_shard_settings_build_an_auto_sharded_bot_that_fires_only_its_own_timers(monkeypatch, tmp_path):
@@ -41,3 +43,42 @@ def test_database_url_selects_postgresql_over_the_sqlite_path(monkeypatch):
     assert Settings.from_env().database_path == "postgresql://kokeshi@127.0.0.1:5432/kokeshi"
     monkeypatch.setenv("DATABASE_URL", " ")
     assert Settings.from_env().database_path == "data/elsewhere.sqlite3"
+
+
+def _guild_on(shard: int, count: int, n: int = 0) -> int:
+    """A guild id Discord puts on this shard: (guild id >> 22) % count."""
+    return ((1_000 + n) * count + shard) << 22 | 77
+
+
+@pytest.mark.parametrize(("count", "mine"), [(2, (0,)), (2, (1,)), (4, (1, 3))])
+async def test_at_start_up_a_shard_process_reposts_only_the_games_of_its_own_shards(database, count, mine):
+    store = await Store.open(database)
+    try:
+        games: dict[int, list[int]] = {}
+        for shard in range(count):
+            for n in range(2):
+                game_id = await _game(store, seed=10 * shard + n, guild=_guild_on(shard, count, n))
+                games.setdefault(shard, []).append(game_id)
+        # Every game is behind: none of their threads was ever posted.
+        assert await store.games_behind() == sorted(g for ids in games.values() for g in ids)
+        bot = create_bot(str(database), shard_count=count, shard_ids=mine)
+        bot.store = store
+        shown: list[int] = []
+
+        async def show(game_id: int) -> bool:
+            shown.append(game_id)
+            return True
+
+        bot.tables.poster.show = show
+        bot.tables.resume_ai = _nothing
+        await bot.tables.catch_up()
+        await bot.tables._resuming
+        assert shown == sorted(g for shard in mine for g in games[shard])
+        others = [g for shard, ids in games.items() if shard not in mine for g in ids]
+        assert others and not set(others) & set(shown)
+    finally:
+        await store.close()
+
+
+async def _nothing() -> None:
+    return None

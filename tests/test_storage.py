@@ -602,4 +602,4 @@ async def test_copy_command_moves_a_sqlite_database_into_postgresql_whole_and_ve
     finally:
         await copy.close()
     again = _cli("copy", str(path), url)
-    assert again.returncode == 2 and "already holds games" in again.stderr
+    assert again.returncode == 2 and "already holds 4 games" in again.stderr and "--replace" in again.stderr

@@ -1,0 +1,53 @@
+"""Stopping the bot (SIGTERM, as Docker and systemd stop it): the move being committed is saved and confirmed."""
+
+from __future__ import annotations
+
+import asyncio
+
+from storage import Store
+from tests.botkit import open_game, press, prompt_message
+
+
+async def test_a_move_being_committed_when_the_bot_stops_is_saved_and_confirmed_and_the_bot_stops_promptly(
+    world, db_path
+):
+    game_id, thread = await open_game(world, players=2)
+    game, version = await world.store.load_game(game_id)
+    moves = len(await world.store.log(game_id))
+    player = world.member(game.prompt.player)
+    message = await prompt_message(world, game_id, thread)
+    store = world.store
+    committing = asyncio.Event()
+    plain_run = store._run
+
+    async def slow_commit(db, sql, params=()):
+        if sql == "COMMIT" and not committing.is_set():
+            committing.set()
+            await asyncio.sleep(1.0)  # a slow disk: the stop arrives in the middle of the commit
+        return await plain_run(db, sql, params)
+
+    store._run = slow_commit
+    click = asyncio.create_task(press(player, message))
+    await asyncio.wait_for(committing.wait(), 10)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await world.bot.close()  # what the SIGTERM handler of `python bot.py connect` calls
+    took = loop.time() - started
+    result = await asyncio.wait_for(click, 10)
+    assert result.acknowledged
+    assert 0.5 < took < 5, took  # it waited for the commit, and not for long
+    reopened = await Store.open(db_path)
+    try:
+        _, saved = await reopened.load_game(game_id)
+        assert saved > version and len(await reopened.log(game_id)) == moves + 1
+        # and the thread was brought up to date before the connection to Discord closed
+        assert (await reopened.turn_posts(game_id)).shown_version == saved
+    finally:
+        await reopened.close()
+
+
+async def test_a_bot_with_nothing_under_way_stops_at_once(world):
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await world.bot.close()
+    assert loop.time() - started < 1.0

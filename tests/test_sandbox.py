@@ -175,9 +175,10 @@ async def test_the_script_moves_the_pages_to_a_channel_in_place(world):
 class Started:
     """The sandbox's world around a fresh bot, made as `sandbox.run` makes it: founded, restored, connected."""
 
-    def __init__(self, database: str, folder) -> None:
+    def __init__(self, database: str, folder, *, later: float = 0.0) -> None:
         self.database = database
         self.folder = folder
+        self.later = later  # seconds the sandbox was stopped (its clock starts this much later)
 
     async def __aenter__(self):
         import simcord
@@ -194,6 +195,8 @@ class Started:
         self.founding = found(self.env, server="Kokeshi Sandbox", channel="kokeshi", players=sandbox.PLAYERS)
         self.saved = await SavedWorld.open(self.folder, self.database)
         self.restored = self.saved.restore(self.env, self.founding.channel)
+        if self.later:
+            self.env.backend.advance_clock(self.later)
         await self.env.start()
         founding = self.founding
         self.world = World(self.env, founding.guild, founding.channel, founding.players)
@@ -325,3 +328,18 @@ async def test_a_prompt_the_saved_world_lacks_is_posted_again_for_the_same_turn(
         assert await w.store.timers(game_id) == timers
         after = await w.store.turn_posts(game_id)
         assert (after.turn_key, after.turn_version) == (posts.turn_key, posts.turn_version)
+
+
+async def test_a_turn_timer_that_fell_due_while_the_sandbox_was_stopped_fires_when_it_starts_again(tmp_path):
+    from tests.botkit import open_game
+
+    database, folder = str(tmp_path / "kokeshi.sqlite3"), tmp_path / "world"
+    async with Started(database, folder) as first:
+        game_id, thread = await open_game(first.world, players=2, timer=HOUR)
+        player = (await first.world.store.load_game(game_id))[0].prompt.player
+        await first.save()
+    async with Started(database, folder, later=2 * HOUR) as second:
+        restored = next(t for t in second.world.channel.threads if t.id == thread.id)
+        await until(lambda: any("time ran out" in m.content for m in restored.history()), seconds=20)
+        log = await second.world.store.log(game_id)
+        assert log[-1].source == "timeout" and log[-1].player == player

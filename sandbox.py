@@ -9,6 +9,7 @@ import html
 import io
 import json
 import logging
+import re
 import secrets
 import signal
 import time
@@ -34,12 +35,16 @@ WELCOME = (
     "• Type `/kokeshi new` to open a table, then join it as another player and press **Start**.\n"
     "• `/kokeshi solo` plays alone against the automa; `/kokeshi daily` and `/kokeshi weekly` are today's "
     "and this week's challenges.\n"
-    "• Every game has its own thread: the page follows the game you start, and the links in "
-    "`/kokeshi status` take you to any of your games. `/kokeshi help` lists every command."
+    "• Every game has its own thread: the page follows the game you start, **‹ #kokeshi** above a thread leads "
+    "back here, and the links in `/kokeshi status` take you to any of your games. `/kokeshi help` lists every "
+    "command.\n"
+    "• Stop the sandbox (Ctrl+C) and start it again whenever you like: your games, their threads and your stats "
+    "are kept."
 )
 CLOCK_STEP = 1.0
 SETTLE_SECONDS = 60.0
 SCRIPT_PATH = Path(__file__).with_name("sandbox.js")
+DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
 def avatar_png(size: int = 256) -> bytes:
@@ -76,7 +81,9 @@ def picture_checker(keep: int = 256) -> Any:
             return await asyncio.to_thread(_process_media, blob, media_time)
 
         async def validate(self, key: str, blob: bytes, *, media_time: float | None = None) -> Any:
-            content = (hashlib.sha256(blob).hexdigest(), media_time)
+            # The preview names a picture by its content's SHA-256 already; anything else is hashed here.
+            digest = key if DIGEST.fullmatch(key) else hashlib.sha256(blob).hexdigest()
+            content = (digest, media_time)
             info = self.known.get(content)
             if info is None:
                 info = await super().validate(key, blob, media_time=media_time)
@@ -243,7 +250,7 @@ class FrontDoor:
         + ("accept-encoding", "upgrade", "proxy-connection")
     )
 
-    def __init__(self, page: SandboxPage, host: str, port: int, key: str | None = None) -> None:
+    def __init__(self, page: SandboxPage | None, host: str, port: int, key: str | None = None) -> None:
         self.page = page
         self.host = host
         self.port = port
@@ -396,10 +403,15 @@ async def run(bot: Any, *, port: int, ready: Callable[[str], None] | None = None
     behind = (datetime.now(UTC) - env.now()).total_seconds()
     if behind > 0:
         env.backend.advance_clock(behind)
+    # The address is known before the bot connects, so whatever it posts at once (a game it catches up on) links
+    # through it too.
+    door = FrontDoor(None, "127.0.0.1", port, key=saved.key if saved is not None else None)
+    bot.channel_link = lambda channel_id, label: f"[{label}]({door.channel_url(channel_id)})"
+    bot.follow_channel = lambda channel_id: door.page is not None and door.page.follow(channel_id)
     await env.start()
     try:
         with env.time_context():
-            await _serve(env, bot, founding, saved, port=port, ready=ready, restored=restored)
+            await _serve(env, bot, founding, saved, door, ready=ready, restored=restored)
     finally:
         await env.shutdown()
     print("Sandbox stopped.", flush=True)
@@ -410,8 +422,8 @@ async def _serve(
     bot: Any,
     founding: Founding,
     saved: SavedWorld | None,
+    door: FrontDoor,
     *,
-    port: int,
     ready: Callable[[str], None] | None,
     restored: int,
 ) -> None:
@@ -422,7 +434,7 @@ async def _serve(
     avatar_key = "kokeshi"
     env.backend.bot_user.avatar = avatar_key
     avatar_url = f"{CDN_BASE}/avatars/{env.backend.bot_user.id}/{avatar_key}.png"
-    if not restored:
+    if not env.backend.messages.get(channel.id):
         await bot.get_channel(channel.id).send(WELCOME)
     if saved is not None:
         await show_lost_prompts(bot, saved, founding.guild.id)
@@ -437,20 +449,15 @@ async def _serve(
         page = SandboxPage(env, preview, channel, bot, saved=saved)
         if saved is not None and saved.page_id is not None:
             page.follow(saved.page_id)
-        door = FrontDoor(page, "127.0.0.1", port, key=saved.key if saved is not None else None)
+        door.page = page
         await door.start()
-        bot.channel_link = lambda channel_id, label: f"[{label}]({door.channel_url(channel_id)})"
-        bot.follow_channel = page.follow
         try:
             # A clean context: the clock is the sandbox's own work, never the bot's.
             clock = asyncio.create_task(page.run_clock(), context=contextvars.Context())
             if saved is not None and restored:
                 threads = len(saved.thread_ids())
-                print(
-                    f"The sandbox's world is back as it was left ({restored} messages, {threads} threads), "
-                    f"kept in {saved.folder}/",
-                    flush=True,
-                )
+                counted = f"{restored} message{'s' * (restored != 1)}, {threads} thread{'s' * (threads != 1)}"
+                print(f"The sandbox's world is back as it was left ({counted}), kept in {saved.folder}/", flush=True)
             elif saved is not None:
                 print(f"The sandbox's world is new; it is kept in {saved.folder}/ for the next start.", flush=True)
             print(f"Kokeshi sandbox running: open {door.url}", flush=True)

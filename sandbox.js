@@ -50,8 +50,6 @@ let switched = false;
 let followUntil = 0;
 
 function currentMessage() {
-  // With private replies shown above it, the live prompt is the current turn (the page points at the newest reply).
-  if (live.prompt && live.replies.length && live.prompt.isConnected) return live.prompt;
   return (
     list.querySelector("article.channel-message.message-surface") ||
     list.querySelector("article.channel-message:last-of-type")
@@ -68,7 +66,8 @@ function follow() {
     followUntil = performance.now() + FOLLOW_MS;
   }
   if (performance.now() > followUntil) return;
-  bringIntoView(target);
+  // With private replies shown above the live prompt, the turn is the newest reply and the prompt's buttons.
+  if (!showReplyAndButtons()) bringIntoView(target);
 }
 
 function bringIntoView(target) {
@@ -82,18 +81,24 @@ if (picker && app && timeline && list) {
   picker.addEventListener("change", () => {
     switched = true;
   });
+  // The person takes over: they scroll, touch, click or type.
   const stop = () => {
     switched = false;
     followUntil = 0;
+    replyUntil = 0;
   };
-  for (const kind of ["wheel", "touchmove", "keydown", "pointerdown"]) {
+  for (const kind of ["wheel", "touchmove", "pointerdown"]) {
     timeline.addEventListener(kind, stop, { passive: true });
   }
+  document.addEventListener("keydown", stop, { passive: true });
   new MutationObserver(follow).observe(app, { attributes: true, attributeFilter: ["aria-busy"] });
   // The page may draw the new viewer's messages after it says it is ready.
   new MutationObserver(follow).observe(list, { childList: true });
   // Anything that changes the messages' height (a picture taking its room as it loads) moves the turn.
   new ResizeObserver(follow).observe(list);
+  // So does the page's own scrolling once it is ready (it gives the focus back to a control it had, which brings
+  // that control into view): the turn is brought back.
+  timeline.addEventListener("scroll", follow, { passive: true });
 }
 
 // ------------------------------------------------------------------------------------- the viewer over a reload
@@ -174,6 +179,9 @@ const PRIVATE = ".message-ephemeral-note";
 const CONTROLS = ".component-row";
 // The newest public message with buttons, when only private replies follow it, and those replies.
 const live = { prompt: null, replies: [], shown: "" };
+// For a moment after a new reply is shown, the page's own scrolling does not take it (or the buttons) away.
+const REPLY_MS = 3000;
+let replyUntil = 0;
 
 function placeReplies() {
   const messages = [...list.querySelectorAll(":scope > article.channel-message")];
@@ -216,16 +224,26 @@ function showReplyWithButtons() {
   const reply = live.replies[live.replies.length - 1];
   if (!reply || !live.prompt || app.getAttribute("aria-busy") !== "false") return;
   const shown = `${reply.dataset.messageId}:${reply.querySelector(".message-loading") ? "" : "done"}`;
-  if (shown === live.shown) return;
-  live.shown = shown;
-  const rows = live.prompt.querySelectorAll(CONTROLS);
-  if (!rows.length) return;
+  if (shown !== live.shown) {
+    live.shown = shown;
+    replyUntil = performance.now() + REPLY_MS;
+  }
+  if (performance.now() <= replyUntil) showReplyAndButtons();
+}
+
+// Scroll so that the prompt's buttons are in sight, and as much of the newest reply above them as fits; false when
+// there is no private reply above a live prompt. Once in place, calling it again changes nothing.
+function showReplyAndButtons() {
+  const reply = live.replies[live.replies.length - 1];
+  const rows = live.prompt && live.prompt.isConnected ? live.prompt.querySelectorAll(CONTROLS) : [];
+  if (!reply || !reply.isConnected || !rows.length) return false;
   const view = timeline.getBoundingClientRect();
   const buttons = rows[rows.length - 1].getBoundingClientRect().bottom + 8;
   const top = reply.getBoundingClientRect().top - 8;
   if (buttons > view.bottom) timeline.scrollTop += buttons - view.bottom;
   // The reply above the view: show it too, as far as the buttons stay in sight.
   else if (top < view.top) timeline.scrollTop -= Math.min(view.top - top, view.bottom - buttons);
+  return true;
 }
 
 if (list && app && timeline) {
@@ -245,6 +263,7 @@ if (list && app && timeline) {
     attributes: true,
     attributeFilter: ["aria-busy"],
   });
+  timeline.addEventListener("scroll", showReplyWithButtons, { passive: true });
 }
 
 // --------------------------------------------------------------------------------------- after a restart

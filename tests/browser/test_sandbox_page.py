@@ -47,6 +47,13 @@ def open_window(context, sandbox, *, width: int = 1280, height: int = 900):
     return page
 
 
+def in_view(page) -> None:
+    """Wait until the page is ready and shows the current turn's buttons, as a person reads it (for screenshots)."""
+    settled(page)
+    expect(controls(page).first).to_be_in_viewport(timeout=ANSWER_TIMEOUT * 1000)
+    settled(page)
+
+
 def back_to_channel(page) -> None:
     """Go back to #kokeshi the way a person would from a game's thread: "‹ #kokeshi" above the conversation."""
     if channel_name(page) != "kokeshi":
@@ -201,6 +208,7 @@ def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sand
     view_as(page, current)
     assert controls(page).count() > 0
     assert newest_picture_shown(page) > 0
+    in_view(page)
     # The README's picture of the sandbox (docs/sandbox.png) is this one.
     shot(page, "sandbox")
     phone = open_window(context, sandbox, width=390, height=844)
@@ -372,12 +380,13 @@ def test_a_restart_on_the_same_file_keeps_the_world_and_the_open_page_goes_on(co
     settled(page)
     assert viewer(page) == who
     assert public_texts(page)[-len(shown) :] == shown
-    expect(controls(page).first).to_be_in_viewport()
     newest_picture_shown(page)
+    in_view(page)
     shot(page, "restart-desktop")
     phone = open_window(context, sandbox, width=390, height=844)
     assert channel_name(phone) == game and viewer(phone) == who
     newest_picture_shown(phone)
+    in_view(phone)
     shot(phone, "restart-phone")
     phone.close()
     # Every game, stat and streak is back: each player's status and stats say what they said.
@@ -389,4 +398,6 @@ def test_a_restart_on_the_same_file_keeps_the_world_and_the_open_page_goes_on(co
     follow_link(page, page.locator("#channel-message-list a", has_text=game.split(" —")[0]).last)
     for _ in range(4):
         assert play_step(page, rng) > 0 or is_over(page)
+    newest_picture_shown(page)
+    in_view(page)
     shot(page, "restart-played-on")

@@ -84,8 +84,9 @@ class SavedWorld:
 
     `folder/world.json` names the threads and the channel the page was showing; `folder/channels/<id>.json` holds a
     channel's or thread's messages (private replies excepted: Discord forgets those too) and `folder/files/<id>` the
-    pictures they carry. What changed is written within a second or so (`flush`), the whole world when the sandbox
-    stops; a world saved before a crash may lack the last second, and the bot posts again what a game then lacks.
+    pictures they carry. The sandbox's clock writes what changed (`changes`) about once a second, and the whole world
+    when the sandbox stops; a world saved before a crash may lack the last second, and the bot then posts again the
+    live prompt a game lacks.
     """
 
     def __init__(self, folder: Path, token: str) -> None:
@@ -112,8 +113,11 @@ class SavedWorld:
         token = await database_token(database)
         world = cls(folder, token)
         saved = world._read_json(folder / "world.json")
-        if saved is not None and (saved.get("store") != token or saved.get("format") != FORMAT):
+        if saved is not None and saved.get("store") != token:
             log.warning("The saved sandbox world in %s belongs to another database; starting a new one.", folder)
+            shutil.rmtree(folder, ignore_errors=True)
+        elif saved is not None and saved.get("format") != FORMAT:
+            log.warning("The saved sandbox world in %s is of another version; starting a new one.", folder)
             shutil.rmtree(folder, ignore_errors=True)
         (folder / "channels").mkdir(parents=True, exist_ok=True)
         (folder / "files").mkdir(parents=True, exist_ok=True)

@@ -409,7 +409,7 @@ async def run_sandbox(settings: Settings, *, ready: Callable[[str], None] | None
     bot = create_bot(settings.database_path, sync="always", challenge_secret=settings.challenge_secret)
     bot.sandbox = True
     try:
-        await sandbox.run(bot, port=settings.sandbox_port, ready=ready)
+        await sandbox.run(bot, port=settings.sandbox_port, ready=ready, database=settings.database_path)
     finally:
         # The simulated Discord never closes the bot itself; the store's thread would keep the process alive.
         await bot.close()

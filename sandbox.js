@@ -1,18 +1,51 @@
-// The sandbox page's own script: when "Viewing as" changes, the page shows the current turn again.
+// The sandbox page's own script, added to SimCord's page by the sandbox. SimCord's page shows one channel at a time
+// for one viewer; this script makes it easier to live in:
 //
-// For a new viewer the page draws every message again, and a picture takes its room only once it has loaded.
-// Meanwhile the browser keeps an older message in place, so the pictures loading above push the current turn
-// out of sight. Once the page has settled, this brings the message the preview points at (the bot's newest)
-// back into view, placed as the page places it when it opens, and keeps it there while the pictures finish
-// loading, for a few seconds or until the person scrolls.
+// - When "Viewing as" changes, the page shows the current turn again. For a new viewer the page draws every message
+//   again, and a picture takes its room only once it has loaded: the pictures loading above would push the current
+//   turn out of sight. Once the page has settled, the message the preview points at (the bot's newest) is brought
+//   back into view and kept there while the pictures finish loading, for a while or until the person scrolls.
+// - A reload keeps the viewer: the tab's viewer is kept (in the tab, and in a cookie the sandbox reads when the
+//   page opens again).
+// - In a game's thread, "‹ #kokeshi" above the conversation leads back to the channel, and the sandbox's channel
+//   links (in /kokeshi status, the lobby, the final scores) move this page instead of opening a new tab.
+// - Private replies ("Only you can see this") never push the live prompt's buttons out of sight: those that came
+//   after the newest message with buttons are shown just above it, unless they have live buttons of their own.
+// - After the sandbox was restarted, the page opens its address again by itself (the address stays the same).
+// - Pictures out of sight are decoded when they come into sight, not before the page is ready.
 
 const picker = document.getElementById("viewer-picker");
 const app = document.getElementById("preview-app");
 const timeline = document.getElementById("channel-timeline");
 const list = document.getElementById("channel-message-list");
-// For a few seconds once the new viewer's messages are drawn, until the person scrolls, clicks or types, the
-// current turn is kept in view.
-const FOLLOW_MS = 8000;
+const header = document.querySelector(".channel-header");
+const channelName = document.getElementById("channel-name");
+const config = document.querySelector("script[data-home]")?.dataset ?? {};
+// The sandbox's address is /<key>/play#<capability>.
+const key = /^\/([^/]+)\/play$/.exec(window.location.pathname)?.[1] ?? null;
+const capability = window.location.hash.slice(1);
+
+// ------------------------------------------------------------------------------ pictures decoded as they are shown
+
+// The page is ready only once every picture of the conversation is decoded. With a thread of turn pictures (up to
+// 50 in view, most of them far out of sight), that made each "Viewing as" switch wait seconds on decoding. A
+// picture of the conversation now counts as ready once loaded (its size known); the browser decodes each one when
+// it comes into sight, as it does on any page.
+const decodeNow = HTMLImageElement.prototype.decode;
+HTMLImageElement.prototype.decode = function decode() {
+  if (!this.closest("#channel-message-list")) return decodeNow.call(this);
+  if (this.complete) return this.naturalWidth ? Promise.resolve() : decodeNow.call(this);
+  return new Promise((resolve, reject) => {
+    this.addEventListener("load", () => resolve(), { once: true });
+    this.addEventListener("error", () => decodeNow.call(this).then(resolve, reject), { once: true });
+  });
+};
+
+// ---------------------------------------------------------------------------------------- the current turn in view
+
+// For a while once the new viewer's messages are drawn (long enough for a busy machine to load every picture), until
+// the person scrolls, clicks or types, the current turn is kept in view.
+const FOLLOW_MS = 20000;
 let switched = false;
 let followUntil = 0;
 
@@ -33,7 +66,8 @@ function follow() {
     followUntil = performance.now() + FOLLOW_MS;
   }
   if (performance.now() > followUntil) return;
-  bringIntoView(target);
+  // With private replies shown above the live prompt, the turn is the newest reply and the prompt's buttons.
+  if (!showReplyAndButtons()) bringIntoView(target);
 }
 
 function bringIntoView(target) {
@@ -47,16 +81,207 @@ if (picker && app && timeline && list) {
   picker.addEventListener("change", () => {
     switched = true;
   });
+  // The person takes over: they scroll, touch, click or type.
   const stop = () => {
     switched = false;
     followUntil = 0;
+    replyUntil = 0;
   };
-  for (const kind of ["wheel", "touchmove", "keydown", "pointerdown"]) {
+  for (const kind of ["wheel", "touchmove", "pointerdown"]) {
     timeline.addEventListener(kind, stop, { passive: true });
   }
+  document.addEventListener("keydown", stop, { passive: true });
   new MutationObserver(follow).observe(app, { attributes: true, attributeFilter: ["aria-busy"] });
   // The page may draw the new viewer's messages after it says it is ready.
   new MutationObserver(follow).observe(list, { childList: true });
   // Anything that changes the messages' height (a picture taking its room as it loads) moves the turn.
   new ResizeObserver(follow).observe(list);
+  // So does the page's own scrolling once it is ready (it gives the focus back to a control it had, which brings
+  // that control into view): the turn is brought back.
+  timeline.addEventListener("scroll", follow, { passive: true });
+}
+
+// ------------------------------------------------------------------------------------- the viewer over a reload
+
+const VIEWER = "kokeshi-viewer";
+
+function keepViewer(id) {
+  if (!/^\d+$/.test(id || "")) return;
+  sessionStorage.setItem(VIEWER, id);
+  document.cookie = `${VIEWER}=${id}; path=/; max-age=31536000; SameSite=Strict`;
+}
+
+if (picker) {
+  // Read before the page's own handler, which empties the picker while it changes viewer.
+  document.addEventListener("change", (event) => event.target === picker && keepViewer(picker.value), true);
+  // The cookie is shared by every tab; the one this tab leaves with is its own viewer, for its reload.
+  window.addEventListener("pagehide", () => keepViewer(sessionStorage.getItem(VIEWER)));
+}
+
+// ------------------------------------------------------------------------------- back to #kokeshi, links in place
+
+function followChannel(id) {
+  if (!key) return Promise.resolve();
+  // The sandbox moves every open page to that channel; this one shows it at its next look (half a second).
+  return fetch(`/${key}/follow/${id}`, { method: "POST", cache: "no-store" }).catch(() => {});
+}
+
+if (key && config.home && header && channelName) {
+  const back = document.createElement("a");
+  back.id = "kokeshi-home";
+  back.href = `/${key}/channel/${config.home}`;
+  back.textContent = `‹ #${config.homeName || "kokeshi"}`;
+  back.title = `Back to #${config.homeName || "kokeshi"}`;
+  Object.assign(back.style, {
+    flex: "0 0 auto",
+    padding: "4px 10px",
+    borderRadius: "12px",
+    background: "#5865f2",
+    color: "#fff",
+    fontSize: "14px",
+    fontWeight: "600",
+    lineHeight: "20px",
+    textDecoration: "none",
+    whiteSpace: "nowrap",
+  });
+  header.prepend(back);
+  const show = () => {
+    const name = channelName.textContent.trim();
+    back.hidden = !name || name === config.homeName;
+    back.style.display = back.hidden ? "none" : "";
+  };
+  new MutationObserver(show).observe(channelName, { childList: true, characterData: true, subtree: true });
+  show();
+}
+
+if (key) {
+  const channelLink = new RegExp(`^/${key}/channel/(\\d+)$`);
+  document.addEventListener(
+    "click",
+    (event) => {
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+      if (!link) return;
+      const address = new URL(link.href, window.location.href);
+      const found = address.origin === window.location.origin && channelLink.exec(address.pathname);
+      if (!found) return;
+      event.preventDefault();
+      event.stopPropagation();
+      followChannel(found[1]);
+    },
+    true,
+  );
+}
+
+// ----------------------------------------------------------------------- private replies above the live prompt
+
+const PRIVATE = ".message-ephemeral-note";
+const CONTROLS = ".component-row";
+// The newest public message with buttons, when only private replies follow it, and those replies.
+const live = { prompt: null, replies: [], shown: "" };
+// For a moment after a new reply is shown, the page's own scrolling does not take it (or the buttons) away.
+const REPLY_MS = 3000;
+let replyUntil = 0;
+
+function placeReplies() {
+  const messages = [...list.querySelectorAll(":scope > article.channel-message")];
+  let prompt = -1;
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    if (messages[i].querySelector(PRIVATE)) continue;
+    if (messages[i].querySelector(CONTROLS)) prompt = i;
+    break;
+  }
+  live.prompt = prompt >= 0 ? messages[prompt] : null;
+  live.replies = [];
+  for (const [i, message] of messages.entries()) {
+    // Spent private replies after the prompt go just above it; the prompt and live private buttons stay last.
+    let order = "";
+    if (prompt >= 0 && i >= prompt) order = i > prompt && !message.querySelector(CONTROLS) ? "1" : "2";
+    if (order === "1") live.replies.push(message);
+    if (message.style.order !== order) message.style.order = order;
+  }
+  // Set apart from the replies above it, the prompt reads as the message it is.
+  for (const [i, message] of messages.entries()) {
+    const apart = i === prompt && live.replies.length > 0;
+    const border = apart ? "1px solid #3f4147" : "";
+    if (message.style.borderTop !== border) {
+      message.style.borderTop = border;
+      message.style.marginTop = apart ? "12px" : "";
+      message.style.paddingTop = apart ? "8px" : "";
+    }
+  }
+  // A day's divider goes with the message it heads.
+  for (const divider of list.querySelectorAll(":scope > .timeline-day-divider")) {
+    const next = divider.nextElementSibling;
+    const order = next && next.style.order ? next.style.order : "";
+    if (divider.style.order !== order) divider.style.order = order;
+  }
+}
+
+// When a new private reply has come (and once it is complete), the view shows it with the prompt's buttons under
+// it: the page itself scrolls to the reply, which may leave the buttons just out of sight.
+function showReplyWithButtons() {
+  const reply = live.replies[live.replies.length - 1];
+  if (!reply || !live.prompt || app.getAttribute("aria-busy") !== "false") return;
+  const shown = `${reply.dataset.messageId}:${reply.querySelector(".message-loading") ? "" : "done"}`;
+  if (shown !== live.shown) {
+    live.shown = shown;
+    replyUntil = performance.now() + REPLY_MS;
+  }
+  if (performance.now() <= replyUntil) showReplyAndButtons();
+}
+
+// Scroll so that the prompt's buttons are in sight, and as much of the newest reply above them as fits; false when
+// there is no private reply above a live prompt. Once in place, calling it again changes nothing.
+function showReplyAndButtons() {
+  const reply = live.replies[live.replies.length - 1];
+  const rows = live.prompt && live.prompt.isConnected ? live.prompt.querySelectorAll(CONTROLS) : [];
+  if (!reply || !reply.isConnected || !rows.length) return false;
+  const view = timeline.getBoundingClientRect();
+  const buttons = rows[rows.length - 1].getBoundingClientRect().bottom + 8;
+  const top = reply.getBoundingClientRect().top - 8;
+  if (buttons > view.bottom) timeline.scrollTop += buttons - view.bottom;
+  // The reply above the view: show it too, as far as the buttons stay in sight.
+  else if (top < view.top) timeline.scrollTop -= Math.min(view.top - top, view.bottom - buttons);
+  return true;
+}
+
+if (list && app && timeline) {
+  list.style.display = "flex";
+  list.style.flexDirection = "column";
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      placeReplies();
+      showReplyWithButtons();
+    });
+  }).observe(list, { childList: true, subtree: true });
+  new MutationObserver(() => requestAnimationFrame(showReplyWithButtons)).observe(app, {
+    attributes: true,
+    attributeFilter: ["aria-busy"],
+  });
+  timeline.addEventListener("scroll", showReplyWithButtons, { passive: true });
+}
+
+// --------------------------------------------------------------------------------------- after a restart
+
+// A page whose sandbox was stopped and started again holds an old capability: it opens the address again (it
+// answers 401 then; 410 means the capability is good). A sandbox that is down answers nothing: the page waits.
+if (key && capability) {
+  const look = async () => {
+    try {
+      const answer = await fetch("/api/state", { headers: { "X-Simcord-Capability": capability }, cache: "no-store" });
+      if (answer.status === 401) {
+        window.location.replace(`/${key}/`);
+        return;
+      }
+    } catch (_) {
+      // The sandbox is down for now.
+    }
+    setTimeout(look, 2000);
+  };
+  setTimeout(look, 2000);
 }

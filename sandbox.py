@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import hashlib
+import html
 import io
+import json
 import logging
+import re
 import secrets
 import signal
 import time
@@ -19,9 +22,12 @@ from typing import Any
 import discord
 from PIL import Image, ImageDraw
 
+from sandbox_world import Founding, SavedWorld, found, world_folder, write_all
+
 log = logging.getLogger("kokeshi.sandbox")
 
 PLAYERS = ("Aiko", "Botan", "Chiyo", "Daichi")
+HOME_CHANNEL = "kokeshi"
 BOT_NAME = "Kokeshi"
 WELCOME = (
     "**Welcome to the Kokeshi sandbox!** This is a simulated Discord server with four players: switch between "
@@ -29,12 +35,16 @@ WELCOME = (
     "• Type `/kokeshi new` to open a table, then join it as another player and press **Start**.\n"
     "• `/kokeshi solo` plays alone against the automa; `/kokeshi daily` and `/kokeshi weekly` are today's "
     "and this week's challenges.\n"
-    "• Every game has its own thread: the page follows the game you start, and the links in "
-    "`/kokeshi status` take you to any of your games. `/kokeshi help` lists every command."
+    "• Every game has its own thread: the page follows the game you start, **‹ #kokeshi** above a thread leads "
+    "back here, and the links in `/kokeshi status` take you to any of your games. `/kokeshi help` lists every "
+    "command.\n"
+    "• Stop the sandbox (Ctrl+C) and start it again whenever you like: your games, their threads and your stats "
+    "are kept."
 )
 CLOCK_STEP = 1.0
 SETTLE_SECONDS = 60.0
 SCRIPT_PATH = Path(__file__).with_name("sandbox.js")
+DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
 def avatar_png(size: int = 256) -> bytes:
@@ -71,7 +81,9 @@ def picture_checker(keep: int = 256) -> Any:
             return await asyncio.to_thread(_process_media, blob, media_time)
 
         async def validate(self, key: str, blob: bytes, *, media_time: float | None = None) -> Any:
-            content = (hashlib.sha256(blob).hexdigest(), media_time)
+            # The preview names a picture by its content's SHA-256 already; anything else is hashed here.
+            digest = key if DIGEST.fullmatch(key) else hashlib.sha256(blob).hexdigest()
+            content = (digest, media_time)
             info = self.known.get(content)
             if info is None:
                 info = await super().validate(key, blob, media_time=media_time)
@@ -98,8 +110,9 @@ class SandboxPage:
     loop when a stored timer is due, and republishes the pages when the bot posted on its own.
     """
 
-    def __init__(self, env: Any, preview: Any, channel: Any, bot: Any) -> None:
+    def __init__(self, env: Any, preview: Any, channel: Any, bot: Any, *, saved: SavedWorld | None = None) -> None:
         self.env = env
+        self.saved = saved
         self.preview = preview
         self.home = channel
         self.bot = bot
@@ -145,6 +158,8 @@ class SandboxPage:
         preview = self.preview
         preview.channel = handle
         self.current_id = handle.id
+        if self.saved is not None:
+            self.saved.follow_page(handle.id)
         for page in tuple(preview._pages.values()):
             page.channel_id = handle.id
             page.generation += 1
@@ -186,6 +201,18 @@ class SandboxPage:
             # page's next click stale ("Action was not completed").
             if len(self.env.http_requests) != self.shown_requests:
                 self.republish()
+        await self.save()
+
+    async def save(self, *, everything: bool = False) -> None:
+        """Write what changed in the world since the last save (everything, and drop unused pictures, when the
+        sandbox stops)."""
+        if self.saved is None:
+            return
+        writes, removals = self.saved.changes(everything=everything)
+        if everything:
+            removals += self.saved.prune()
+        if writes or removals:
+            await asyncio.to_thread(write_all, writes, removals)
 
     async def run_clock(self) -> None:
         """Move the simulated clock with the wall clock. Never dies silently: a failure is logged and the
@@ -204,26 +231,30 @@ class SandboxPage:
 
 
 class FrontDoor:
-    """The address `make run` prints. It serves SimCord's page from this one address, with one script of the
-    sandbox's own added (`sandbox.js`: the page stays on the current turn when "Viewing as" changes), and its
-    /channel/<id> links switch every open page to that channel or thread.
+    """The address `make run` prints. It serves SimCord's page under this address with one script of the
+    sandbox's own added (`sandbox.js`), and its /channel/<id> links switch every open page to that channel or
+    thread.
 
-    Everything but the page itself and the script is passed to the preview's own server unchanged, as the
-    preview's own address would receive it: the preview still checks every request's capability.
+    The address stays the same from one start to the next (its key is kept with the saved world), so a page left
+    open reconnects after a restart. Everything but the page itself, the script and the sandbox's own paths is
+    passed to the preview's own server unchanged, as the preview's own address would receive it: the preview still
+    checks every request's capability. Only a new page's viewer is filled in, from the cookie the script keeps, so
+    a reload keeps the person the page was viewing as.
     """
 
     SCRIPT = "/kokeshi-sandbox.js"
+    VIEWER_COOKIE = "kokeshi-viewer"
     # Headers that belong to one connection, not to the request or answer passed along.
     HOP = frozenset(
         ("host", "origin", "referer", "connection", "keep-alive", "content-length", "transfer-encoding", "te")
         + ("accept-encoding", "upgrade", "proxy-connection")
     )
 
-    def __init__(self, page: SandboxPage, host: str, port: int) -> None:
+    def __init__(self, page: SandboxPage | None, host: str, port: int, key: str | None = None) -> None:
         self.page = page
         self.host = host
         self.port = port
-        self.key = secrets.token_urlsafe(16)
+        self.key = key or secrets.token_urlsafe(16)
         self.runner: Any = None
         self.client: Any = None
 
@@ -237,7 +268,7 @@ class FrontDoor:
     @property
     def page_address(self) -> str:
         """Where the page lives, with the preview's capability in the fragment (never sent to a server)."""
-        return f"/#{self.page.preview.capability}"
+        return f"/{self.key}/play#{self.page.preview.capability}"
 
     async def start(self) -> None:
         import aiohttp
@@ -247,7 +278,19 @@ class FrontDoor:
             self._check(request, web)
             raise web.HTTPFound(self.page_address)
 
-        async def channel(request: web.Request) -> web.StreamResponse:
+        async def play(request: web.Request) -> web.StreamResponse:
+            self._check(request, web)
+            status, headers, payload = await self._pass("GET", "/", request.headers, b"")
+            if status == 200:
+                home = self.page.home
+                tag = (
+                    f'<script type="module" src="{self.SCRIPT}" data-home="{home.id}" '
+                    f'data-home-name="{html.escape(home.name or "")}"></script>'
+                )
+                payload = payload.replace(b"</body>", tag.encode() + b"</body>", 1)
+            return web.Response(status=status, body=payload, headers=headers)
+
+        def wanted(request: web.Request) -> int:
             self._check(request, web)
             try:
                 channel_id = int(request.match_info["channel_id"])
@@ -255,7 +298,15 @@ class FrontDoor:
                 raise web.HTTPNotFound(text="No such channel in the sandbox.") from None
             if not self.page.follow(channel_id):
                 raise web.HTTPNotFound(text="No such channel in the sandbox.")
+            return channel_id
+
+        async def channel(request: web.Request) -> web.StreamResponse:
+            wanted(request)
             raise web.HTTPFound(self.page_address)
+
+        async def follow(request: web.Request) -> web.StreamResponse:
+            wanted(request)
+            return web.Response(status=204)
 
         async def script(request: web.Request) -> web.StreamResponse:
             return web.Response(
@@ -267,7 +318,9 @@ class FrontDoor:
         self.client = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None), auto_decompress=False)
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/{key}/", index)
+        app.router.add_get("/{key}/play", play)
         app.router.add_get("/{key}/channel/{channel_id}", channel)
+        app.router.add_post("/{key}/follow/{channel_id}", follow)
         app.router.add_get(self.SCRIPT, script)
         app.router.add_route("*", "/{tail:.*}", self.forward)
         self.runner = web.AppRunner(app, access_log=None)
@@ -283,28 +336,42 @@ class FrontDoor:
             ) from None
 
     async def forward(self, request: Any) -> Any:
-        """Pass a request to the preview's server as if sent to it; the page itself gets the sandbox's script."""
+        """Pass a request to the preview's server as if sent to it."""
         from aiohttp import web
 
-        origin = self.page.preview._origin
-        headers = {name: value for name, value in request.headers.items() if name.lower() not in self.HOP}
-        headers["Host"] = origin.removeprefix("http://")
-        if "Origin" in request.headers:
-            headers["Origin"] = origin
         body = await request.read()
+        if request.method == "POST" and request.path == "/api/pages":
+            body = self._with_viewer(body, request.cookies.get(self.VIEWER_COOKIE))
+        status, headers, payload = await self._pass(request.method, str(request.rel_url), request.headers, body)
+        return web.Response(status=status, body=payload, headers=headers)
+
+    async def _pass(self, method: str, target: str, incoming: Any, body: bytes) -> tuple[int, dict[str, str], bytes]:
+        origin = self.page.preview._origin
+        headers = {name: value for name, value in incoming.items() if name.lower() not in self.HOP}
+        headers["Host"] = origin.removeprefix("http://")
+        if "Origin" in incoming:
+            headers["Origin"] = origin
         async with self.client.request(
-            request.method,
-            origin + str(request.rel_url),
-            headers=headers,
-            data=body if body else None,
-            allow_redirects=False,
+            method, origin + target, headers=headers, data=body if body else None, allow_redirects=False
         ) as upstream:
             payload = await upstream.read()
             answer = {name: value for name, value in upstream.headers.items() if name.lower() not in self.HOP}
-        if request.path == "/" and upstream.status == 200:
-            tag = f'<script type="module" src="{self.SCRIPT}"></script>'.encode()
-            payload = payload.replace(b"</body>", tag + b"</body>", 1)
-        return web.Response(status=upstream.status, body=payload, headers=answer)
+        return upstream.status, answer, payload
+
+    def _with_viewer(self, body: bytes, cookie: str | None) -> bytes:
+        """A new page opens as the viewer its tab last chose (kept in a cookie by the script), when that is one of
+        the sandbox's players; otherwise as the preview chooses."""
+        if not cookie or not cookie.isdigit():
+            return body
+        if int(cookie) not in {viewer.id for viewer in self.page.preview.viewers}:
+            return body
+        try:
+            request = json.loads(body or b"{}")
+        except ValueError:
+            return body
+        if not isinstance(request, dict) or request.get("viewer_id") is not None:
+            return body
+        return json.dumps({**request, "viewer_id": cookie}).encode()
 
     def _check(self, request: Any, web: Any) -> None:
         if request.match_info.get("key") != self.key:
@@ -317,57 +384,111 @@ class FrontDoor:
             await self.client.close()
 
 
-async def run(bot: Any, *, port: int, ready: Callable[[str], None] | None = None) -> None:
-    """Start the sandbox around `bot` and serve it until Ctrl+C, SIGTERM or the page's End session."""
+async def run(bot: Any, *, port: int, ready: Callable[[str], None] | None = None, database: str | None = None) -> None:
+    """Start the sandbox around `bot` and serve it until Ctrl+C, SIGTERM or the page's End session.
+
+    With `database` (the bot's DATABASE_PATH or URL), the simulated server keeps its ids and its channel, threads,
+    messages and pictures are kept beside the database, so a restart finds the world as it was left.
+    """
     import simcord
-    from simcord.backend.cdn import CDN_BASE
 
     # A generous settle time: on a busy machine a turn with pictures may take a while to answer.
-    async with simcord.run(bot, settle_timeout=SETTLE_SECONDS) as env:
-        # SimCord's clock starts on 1 January 2026; the sandbox lives today, so daily challenges are real.
-        behind = (datetime.now(UTC) - env.now()).total_seconds()
-        if behind > 0:
-            env.backend.advance_clock(behind)
-        await bot.user.edit(username=BOT_NAME)
-        avatar_key = "kokeshi"
-        env.backend.bot_user.avatar = avatar_key
-        avatar_url = f"{CDN_BASE}/avatars/{env.backend.bot_user.id}/{avatar_key}.png"
+    env = simcord.Env(bot, settle_timeout=SETTLE_SECONDS)
+    # The world is made before the bot connects, so the bot finds its server, channel and threads at once.
+    founding = found(env, server="Kokeshi Sandbox", channel=HOME_CHANNEL, players=PLAYERS)
+    folder = world_folder(database) if database else None
+    saved = await SavedWorld.open(folder, database) if folder is not None and database else None
+    restored = saved.restore(env, founding.channel) if saved is not None else 0
+    # SimCord's clock starts on 1 January 2026; the sandbox lives today, so daily challenges are real.
+    behind = (datetime.now(UTC) - env.now()).total_seconds()
+    if behind > 0:
+        env.backend.advance_clock(behind)
+    # The address is known before the bot connects, so whatever it posts at once (a game it catches up on) links
+    # through it too.
+    door = FrontDoor(None, "127.0.0.1", port, key=saved.key if saved is not None else None)
+    bot.channel_link = lambda channel_id, label: f"[{label}]({door.channel_url(channel_id)})"
+    bot.follow_channel = lambda channel_id: door.page is not None and door.page.follow(channel_id)
+    await env.start()
+    try:
+        with env.time_context():
+            await _serve(env, bot, founding, saved, door, ready=ready, restored=restored)
+    finally:
+        await env.shutdown()
+    print("Sandbox stopped.", flush=True)
 
-        guild = env.create_guild("Kokeshi Sandbox")
-        channel = guild.create_text_channel("kokeshi")
-        players = [guild.add_member(env.create_user(name)) for name in PLAYERS]
+
+async def _serve(
+    env: Any,
+    bot: Any,
+    founding: Founding,
+    saved: SavedWorld | None,
+    door: FrontDoor,
+    *,
+    ready: Callable[[str], None] | None,
+    restored: int,
+) -> None:
+    from simcord.backend.cdn import CDN_BASE
+
+    channel, players = founding.channel, founding.players
+    await bot.user.edit(username=BOT_NAME)
+    avatar_key = "kokeshi"
+    env.backend.bot_user.avatar = avatar_key
+    avatar_url = f"{CDN_BASE}/avatars/{env.backend.bot_user.id}/{avatar_key}.png"
+    if not env.backend.messages.get(channel.id):
         await bot.get_channel(channel.id).send(WELCOME)
-        async with env.preview(
-            channel,
-            viewers=players,
-            layout="channel",
-            port=0,
-            assets={avatar_url: ("kokeshi.png", avatar_png())},
-        ) as preview:
-            preview._media_worker = picture_checker()
-            page = SandboxPage(env, preview, channel, bot)
-            door = FrontDoor(page, "127.0.0.1", port)
-            await door.start()
-            bot.channel_link = lambda channel_id, label: f"[{label}]({door.channel_url(channel_id)})"
-            bot.follow_channel = page.follow
-            try:
-                # A clean context: the clock is the sandbox's own work, never the bot's.
-                clock = asyncio.create_task(page.run_clock(), context=contextvars.Context())
-                print(f"Kokeshi sandbox running: open {door.url}", flush=True)
-                if ready is not None:
-                    ready(door.url)
-                stop = asyncio.Event()
-                loop = asyncio.get_running_loop()
-                for sig in (signal.SIGINT, signal.SIGTERM):
-                    loop.add_signal_handler(sig, stop.set)
-                closed = asyncio.create_task(preview.wait_closed())
-                stopped = asyncio.create_task(stop.wait())
-                await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
-                for task in (clock, closed, stopped):
-                    task.cancel()
-            finally:
-                await door.close()
-            print("Sandbox stopped.", flush=True)
+    if saved is not None:
+        await show_lost_prompts(bot, saved, founding.guild.id)
+    async with env.preview(
+        channel,
+        viewers=players,
+        layout="channel",
+        port=0,
+        assets={avatar_url: ("kokeshi.png", avatar_png())},
+    ) as preview:
+        preview._media_worker = picture_checker()
+        page = SandboxPage(env, preview, channel, bot, saved=saved)
+        if saved is not None and saved.page_id is not None:
+            page.follow(saved.page_id)
+        door.page = page
+        await door.start()
+        try:
+            # A clean context: the clock is the sandbox's own work, never the bot's.
+            clock = asyncio.create_task(page.run_clock(), context=contextvars.Context())
+            if saved is not None and restored:
+                threads = len(saved.thread_ids())
+                counted = f"{restored} message{'s' * (restored != 1)}, {threads} thread{'s' * (threads != 1)}"
+                print(f"The sandbox's world is back as it was left ({counted}), kept in {saved.folder}/", flush=True)
+            elif saved is not None:
+                print(f"The sandbox's world is new; it is kept in {saved.folder}/ for the next start.", flush=True)
+            print(f"Kokeshi sandbox running: open {door.url}", flush=True)
+            if ready is not None:
+                ready(door.url)
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, stop.set)
+            closed = asyncio.create_task(preview.wait_closed())
+            stopped = asyncio.create_task(stop.wait())
+            await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            for task in (clock, closed, stopped):
+                task.cancel()
+            await asyncio.gather(clock, return_exceptions=True)
+        finally:
+            await door.close()
+            await page.save(everything=True)
+
+
+async def show_lost_prompts(bot: Any, saved: SavedWorld, guild_id: int) -> None:
+    """Post again the live prompt of each game of the sandbox's server that the saved world lacks (it was saved
+    just before a crash): the game goes on from the same turn."""
+    for record in await bot.store.active_games():
+        if record.guild_id != guild_id:
+            continue
+        found_at = await bot.store.get_message(record.id, "prompt")
+        if found_at is None or saved.present(*found_at):
+            continue
+        log.info("game %d: its prompt is not in the saved world; posting it again", record.id)
+        await bot.tables.poster.show(record.id, prompt_lost=True)
 
 
 def quiet_discord_logging() -> None:

@@ -74,8 +74,12 @@ class Poster:
     def store(self):
         return self.tables.store
 
-    async def show(self, game_id: int) -> bool:
-        """Post what the thread lacks. False when Discord refused something; a retry is then scheduled."""
+    async def show(self, game_id: int, *, prompt_lost: bool = False) -> bool:
+        """Post what the thread lacks. False when Discord refused something; a retry is then scheduled.
+
+        `prompt_lost`: the live prompt is gone although the game's records say it was posted (the sandbox started
+        from a saved world older than its database): it is posted again, for the same turn and its timers.
+        """
         lock, users = self._locks.get(game_id, (asyncio.Lock(), 0))
         self._locks[game_id] = (lock, users + 1)
         try:
@@ -84,6 +88,9 @@ class Poster:
                 reach = self.tables.reach
                 if reach.paused(record):
                     return True  # the bot is not in that server: nothing is sent there until it is back
+                if prompt_lost:
+                    posts = await self.store.turn_posts(game_id)
+                    await self.store.set_turn_posts(dataclasses.replace(posts, shown_version=-1))
                 # Everything the thread shows (words, buttons, pictures) speaks the game's language.
                 with speaking(record):
                     shown = await self._show(game_id)

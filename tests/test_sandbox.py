@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import random
 
 import sandbox
 from sandbox import SandboxPage
@@ -75,22 +77,25 @@ async def test_the_front_door_serves_the_page_with_its_script_and_passes_the_res
     from sandbox import FrontDoor
 
     async with world.env.preview(world.channel, viewers=world.members[:2], layout="channel", port=0) as preview:
-        door = FrontDoor(SandboxPage(world.env, preview, world.channel, world.bot), "127.0.0.1", 0)
+        door = FrontDoor(SandboxPage(world.env, preview, world.channel, world.bot), "127.0.0.1", 0, key="the-key")
         await door.start()
         try:
             door.port = door.runner.addresses[0][1]
             base = f"http://127.0.0.1:{door.port}"
+            assert door.url == f"{base}/the-key/"
             async with aiohttp.ClientSession() as http:
                 async with http.get(door.url, allow_redirects=False) as answer:
                     assert answer.status == 302
-                    assert answer.headers["Location"] == f"/#{preview.capability}"
-                async with http.get(f"{base}/not-the-key/") as answer:
-                    assert answer.status == 404
-                async with http.get(base + "/") as answer:
+                    assert answer.headers["Location"] == f"/the-key/play#{preview.capability}"
+                for wrong in ("/not-the-key/", "/not-the-key/play"):
+                    async with http.get(base + wrong) as answer:
+                        assert answer.status == 404
+                async with http.get(base + "/the-key/play") as answer:
                     page = await answer.text()
                     assert answer.status == 200 and "Content-Security-Policy" in answer.headers
                 assert '<script type="module" src="/app.js"></script>' in page
-                assert f'<script type="module" src="{FrontDoor.SCRIPT}"></script></body>' in page
+                tag = f'<script type="module" src="{FrontDoor.SCRIPT}" data-home="{world.channel.id}" '
+                assert tag + 'data-home-name="kokeshi"></script></body>' in page
                 async with http.get(base + FrontDoor.SCRIPT) as answer:
                     assert answer.status == 200 and "viewer-picker" in await answer.text()
                 # The preview still checks every request: without the capability, nothing.
@@ -105,3 +110,236 @@ async def test_the_front_door_serves_the_page_with_its_script_and_passes_the_res
                     assert (await answer.json())["context"]["id"]
         finally:
             await door.close()
+
+
+async def test_a_new_page_opens_as_the_viewer_its_tab_last_chose(world):
+    import aiohttp
+
+    from sandbox import FrontDoor
+
+    async with world.env.preview(world.channel, viewers=world.members, layout="channel", port=0) as preview:
+        door = FrontDoor(SandboxPage(world.env, preview, world.channel, world.bot), "127.0.0.1", 0)
+        await door.start()
+        try:
+            base = f"http://127.0.0.1:{door.runner.addresses[0][1]}"
+            headers = {"X-Simcord-Capability": preview.capability, "Origin": base}
+
+            async def opened(cookie: str | None) -> str:
+                cookies = {FrontDoor.VIEWER_COOKIE: cookie} if cookie is not None else {}
+                async with (
+                    aiohttp.ClientSession(cookies=cookies) as http,
+                    http.post(base + "/api/pages", json={}, headers=headers) as answer,
+                ):
+                    assert answer.status == 200
+                    return (await answer.json())["viewerId"]
+
+            first, third = str(world.members[0].id), str(world.members[2].id)
+            assert await opened(third) == third
+            # No cookie, or one that names nobody of the sandbox: the page opens as the preview chooses.
+            for cookie in (None, "", "123", "Botan", str(world.bot.user.id)):
+                assert await opened(cookie) == first
+        finally:
+            await door.close()
+
+
+async def test_the_script_moves_the_pages_to_a_channel_in_place(world):
+    import aiohttp
+
+    from sandbox import FrontDoor
+
+    game_id, thread = await open_game(world, players=2)
+    async with world.env.preview(world.channel, viewers=world.members[:2], layout="channel", port=0) as preview:
+        page = SandboxPage(world.env, preview, world.channel, world.bot)
+        door = FrontDoor(page, "127.0.0.1", 0)
+        await door.start()
+        try:
+            base = f"http://127.0.0.1:{door.runner.addresses[0][1]}/{door.key}"
+            async with aiohttp.ClientSession() as http:
+                async with http.post(f"{base}/follow/{thread.id}") as answer:
+                    assert answer.status == 204
+                assert page.current_id == thread.id
+                for wrong in (f"{base}/follow/123", f"{base}/follow/kokeshi", f"{base}x/follow/{world.channel.id}"):
+                    async with http.post(wrong) as answer:
+                        assert answer.status == 404
+                assert page.current_id == thread.id
+                async with http.post(f"{base}/follow/{world.channel.id}") as answer:
+                    assert answer.status == 204
+                assert page.current_id == world.channel.id
+        finally:
+            await door.close()
+
+
+# ---------------------------------------------------------------------- the world kept over a restart
+
+
+class Started:
+    """The sandbox's world around a fresh bot, made as `sandbox.run` makes it: founded, restored, connected."""
+
+    def __init__(self, database: str, folder, *, later: float = 0.0) -> None:
+        self.database = database
+        self.folder = folder
+        self.later = later  # seconds the sandbox was stopped (its clock starts this much later)
+
+    async def __aenter__(self):
+        import simcord
+
+        from bot import create_bot
+        from cogs.thinking import Thinker
+        from sandbox_world import SavedWorld, found
+        from tests import ai_work
+        from tests.botkit import _AI_THREADS, World
+
+        bot = create_bot(self.database)
+        bot.tables.thinker = Thinker(work=ai_work.quick, pool=_AI_THREADS)
+        self.env = simcord.Env(bot)
+        self.founding = found(self.env, server="Kokeshi Sandbox", channel="kokeshi", players=sandbox.PLAYERS)
+        self.saved = await SavedWorld.open(self.folder, self.database)
+        self.restored = self.saved.restore(self.env, self.founding.channel)
+        if self.later:
+            self.env.backend.advance_clock(self.later)
+        await self.env.start()
+        founding = self.founding
+        self.world = World(self.env, founding.guild, founding.channel, founding.players)
+        return self
+
+    async def save(self, *, everything: bool = True) -> None:
+        """What the sandbox writes at each tick of its clock (what changed), or when it stops (everything)."""
+        from sandbox_world import write_all
+
+        writes, removals = self.saved.changes(everything=everything)
+        write_all(writes, removals + (self.saved.prune() if everything else []))
+
+    async def __aexit__(self, *exc) -> None:
+        await self.env.shutdown()
+        await self.env.bot.close()
+
+
+def ids(started: Started) -> dict:
+    f = started.founding
+    return {
+        "guild": f.guild.id,
+        "channel": f.channel.id,
+        "players": [p.id for p in f.players],
+        "bot": started.env.backend.bot_user.id,
+    }
+
+
+# The ids every sandbox has had since its world was first kept: a change here orphans every saved sandbox's games.
+FOUNDING_IDS = {
+    "guild": 1378523440742400004,
+    "channel": 1378523440742400007,
+    "players": [1378523440742400000, 1378523440742400001, 1378523440742400002, 1378523440742400003],
+    "bot": 1456074443980800001,
+}
+
+
+async def test_every_start_makes_the_same_server_channel_players_and_bot(tmp_path):
+    first = Started(str(tmp_path / "a.sqlite3"), tmp_path / "a")
+    async with first:
+        before = ids(first)
+        players = [p.user.name for p in first.founding.players]
+    second = Started(str(tmp_path / "b.sqlite3"), tmp_path / "b")
+    async with second:
+        assert ids(second) == before
+    assert before == FOUNDING_IDS
+    assert players == ["Aiko", "Botan", "Chiyo", "Daichi"]
+
+
+async def test_a_restart_brings_back_the_threads_messages_pictures_and_timers_and_the_game_goes_on(tmp_path):
+    from tests.botkit import answer, open_game, prompt_message
+
+    database, folder = str(tmp_path / "kokeshi.sqlite3"), tmp_path / "world"
+    async with Started(database, folder) as first:
+        w = first.world
+        game_id, thread = await open_game(w, players=2, timer=HOUR)
+        # Saved as the clock saves it, a little after each change; the prompt is edited in place meanwhile.
+        for step in range(4):
+            assert (await answer(w, game_id, thread, random.Random(step))).acknowledged
+            await first.save(everything=False)
+        prompt = await prompt_message(w, game_id, thread)
+        edited = prompt.content + "\n(edited in place)"
+        await w.bot.get_channel(thread.id).get_partial_message(prompt.id).edit(content=edited)
+        await first.save(everything=False)
+        messages = {m.id: m for m in first.env.backend.messages[thread.id].values() if not m.is_ephemeral}
+        pictures = {a["url"]: first.env.backend.cdn.get(a["url"]) for m in messages.values() for a in m.attachments}
+        # Only the pictures the thread still shows are kept (not those of the prompts it replaced).
+        shown = {str(a["id"]) for m in messages.values() for a in m.attachments}
+        assert {path.name for path in (folder / "files").iterdir()} == shown
+        timers = await w.store.timers(game_id)
+        posts = await w.store.turn_posts(game_id)
+        home = [m.content for m in first.env.backend.messages[w.channel.id].values() if not m.is_ephemeral]
+    assert pictures and all(pictures.values())
+
+    async with Started(database, folder) as second:
+        w = second.world
+        backend = second.env.backend
+        assert second.restored == len(messages) + len(home)
+        restored = next(t for t in w.channel.threads if t.id == thread.id)
+        assert backend.messages[thread.id] == messages
+        assert {url: backend.cdn.get(url) for url in pictures} == pictures
+        assert [m.content for m in backend.messages[w.channel.id].values()] == home
+        # The bot knows the thread, the game's records are unchanged, and its prompt's buttons answer.
+        assert second.env.bot.get_channel(thread.id) is not None
+        assert await w.store.timers(game_id) == timers
+        assert await w.store.turn_posts(game_id) == posts
+        prompt = await prompt_message(w, game_id, restored)
+        assert prompt.id in messages and prompt.content == edited
+        _, version = await w.store.load_game(game_id)
+        result = await answer(w, game_id, restored, random.Random(9))
+        assert result.acknowledged and not result.ephemeral, result
+        assert (await w.store.load_game(game_id))[1] > version
+        assert backend.messages[thread.id] != messages  # the thread shows the move
+
+
+async def test_a_world_saved_for_another_database_is_not_restored(tmp_path):
+    from tests.botkit import open_game
+
+    folder = tmp_path / "world"
+    async with Started(str(tmp_path / "one.sqlite3"), folder) as first:
+        await open_game(first.world, players=2)
+        await first.save()
+    async with Started(str(tmp_path / "other.sqlite3"), folder) as second:
+        assert second.restored == 0
+        assert second.world.channel.threads == []
+
+
+async def test_a_prompt_the_saved_world_lacks_is_posted_again_for_the_same_turn(tmp_path):
+    from tests.botkit import open_game, prompt_message
+
+    database, folder = str(tmp_path / "kokeshi.sqlite3"), tmp_path / "world"
+    async with Started(database, folder) as first:
+        game_id, thread = await open_game(first.world, players=2, timer=HOUR)
+        await first.save()
+        lost = (await first.world.store.get_message(game_id, "prompt"))[1]
+        # The world on disk was saved before the prompt: as after a crash just after it was posted.
+        saved = json.loads((folder / "channels" / f"{thread.id}.json").read_text())
+        kept = [m for m in saved if m["id"] != lost]
+        (folder / "channels" / f"{thread.id}.json").write_text(json.dumps(kept))
+        timers = await first.world.store.timers(game_id)
+        posts = await first.world.store.turn_posts(game_id)
+    async with Started(database, folder) as second:
+        w = second.world
+        restored = next(t for t in w.channel.threads if t.id == thread.id)
+        assert not second.saved.present(thread.id, lost)
+        await sandbox.show_lost_prompts(second.env.bot, second.saved, w.guild.id)
+        prompt = await prompt_message(w, game_id, restored)
+        assert prompt.id != lost and prompt.components
+        # The same turn: its timers and its place in the game are those it had.
+        assert await w.store.timers(game_id) == timers
+        after = await w.store.turn_posts(game_id)
+        assert (after.turn_key, after.turn_version) == (posts.turn_key, posts.turn_version)
+
+
+async def test_a_turn_timer_that_fell_due_while_the_sandbox_was_stopped_fires_when_it_starts_again(tmp_path):
+    from tests.botkit import open_game
+
+    database, folder = str(tmp_path / "kokeshi.sqlite3"), tmp_path / "world"
+    async with Started(database, folder) as first:
+        game_id, thread = await open_game(first.world, players=2, timer=HOUR)
+        player = (await first.world.store.load_game(game_id))[0].prompt.player
+        await first.save()
+    async with Started(database, folder, later=2 * HOUR) as second:
+        restored = next(t for t in second.world.channel.threads if t.id == thread.id)
+        await until(lambda: any("time ran out" in m.content for m in restored.history()), seconds=20)
+        log = await second.world.store.log(game_id)
+        assert log[-1].source == "timeout" and log[-1].player == player

@@ -63,17 +63,21 @@ class Sandbox:
 
     process: subprocess.Popen
     url: str
+    database: Path
+    port: int
     output: list[str] = field(default_factory=list)  # up to the address
     later: list[str] = field(default_factory=list)  # after it
     reader: threading.Thread | None = None
 
     @classmethod
-    def start(cls, database: Path, *, timeout: float = 300.0) -> Sandbox:
+    def start(cls, database: Path, *, port: int | None = None, root: Path = ROOT, timeout: float = 300.0) -> Sandbox:
+        """`make run` in `root` (this tree, or another version's for a side-by-side bench)."""
+        port = port or free_port()
         env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "MAKEFLAGS", "MAKELEVEL")}
-        env.update(DISCORD_TOKEN="", DATABASE_PATH=str(database), SANDBOX_PORT=str(free_port()), PYTHONUNBUFFERED="1")
+        env.update(DISCORD_TOKEN="", DATABASE_PATH=str(database), SANDBOX_PORT=str(port), PYTHONUNBUFFERED="1")
         process = subprocess.Popen(
             ["make", "--no-print-directory", "run"],
-            cwd=ROOT,
+            cwd=root,
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -100,7 +104,21 @@ class Sandbox:
             os.killpg(process.pid, signal.SIGKILL)
             reader.join(10)
             raise AssertionError("the sandbox did not start:\n" + "\n".join(output))
-        return cls(process, found[0], output, later, reader)
+        return cls(process, found[0], database, port, output, later, reader)
+
+    def restart(self) -> str:
+        """Ctrl+C, then `make run` again on the same database and port, as a person restarts it; returns what the
+        first run printed after its address."""
+        rest = self.stop()
+        again = Sandbox.start(self.database, port=self.port)
+        self.process, self.url, self.output, self.later, self.reader = (
+            again.process,
+            again.url,
+            again.output,
+            again.later,
+            again.reader,
+        )
+        return rest
 
     def stop(self) -> str:
         """Ctrl+C reaches the bot; returns what was printed after the address."""
@@ -197,12 +215,15 @@ def page_status(page: Page) -> str:
 
 
 def signature(page: Page) -> str:
-    """What the bot changes when it answers: how many messages, and the last ones' words and controls (not
-    the page's own marks, such as a control greyed out while a click is on its way)."""
+    """What the bot changes when it answers: how many messages, and the last ones' and the newest public one's
+    words and controls (private replies may follow the live prompt; not the page's own marks, such as a control
+    greyed out while a click is on its way)."""
     return page.evaluate(
         """() => {
             const list = document.querySelectorAll('#channel-message-list article.channel-message');
-            const tail = Array.from(list).slice(-3).map(m => {
+            const shown = Array.from(list);
+            const open = shown.filter(m => !m.querySelector('.message-ephemeral-note')).slice(-1);
+            const tail = [...shown.slice(-3), ...open].map(m => {
                 const words = m.querySelector('.message-content')?.innerText ?? '';
                 const controls = Array.from(m.querySelectorAll('.component-button, .select-trigger, img'))
                     .map(c => c.getAttribute('aria-label') || c.innerText || c.getAttribute('alt') || '');

@@ -11,7 +11,10 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.browser.pagekit import (
+    ANSWER_TIMEOUT,
     ARTIFACTS,
+    CONTROLS,
+    PLAYERS,
     actions_sent,
     channel_name,
     command,
@@ -44,39 +47,41 @@ def open_window(context, sandbox, *, width: int = 1280, height: int = 900):
     return page
 
 
+def in_view(page) -> None:
+    """Wait until the page is ready and shows the current turn's buttons, as a person reads it (for screenshots)."""
+    settled(page)
+    expect(controls(page).first).to_be_in_viewport(timeout=ANSWER_TIMEOUT * 1000)
+    settled(page)
+
+
 def back_to_channel(page) -> None:
-    """Follow the link in a game's message back to #kokeshi, as a person would."""
+    """Go back to #kokeshi the way a person would from a game's thread: "‹ #kokeshi" above the conversation."""
     if channel_name(page) != "kokeshi":
-        command(page, "kokeshi status")
-        link = page.locator("#channel-message-list a", has_text="#kokeshi").last
-        follow_link(page, link)
+        back = page.locator("#kokeshi-home")
+        expect(back).to_be_visible()
+        follow_link(page, back)
     assert channel_name(page) == "kokeshi"
 
 
 def follow_link(page, link) -> None:
-    """Links open in a new tab; the sandbox moves every open page, so this one follows too.
+    """A link to a channel or thread moves this page there, in place (the sandbox moves every open page).
 
-    A click that lands while the page redraws its messages opens nothing; as a person would, it is tried again.
+    A click that lands while the page redraws its messages does nothing; as a person would, it is made again.
     """
+    before = channel_name(page)
+    tabs = len(page.context.pages)
     for attempt in range(3):
         settled(page)
         try:
-            with page.context.expect_page(timeout=10_000) as opened:
-                link.click()
+            link.click(timeout=10_000)
+            expect(page.locator("#channel-name")).not_to_have_text(before, timeout=10_000)
             break
-        except PlaywrightError:
+        except (PlaywrightError, AssertionError):
             shot(page, f"failed-link-{attempt}")
     else:
-        raise AssertionError(f"the link opened no tab; the page shows:\n{last_text(page)}")
-    tab = opened.value
-    tab.wait_for_load_state()
-    tab.close()
-    page.wait_for_timeout(200)
-    before = channel_name(page)
-    deadline = 40
-    while deadline and channel_name(page) == before:
-        page.wait_for_timeout(250)
-        deadline -= 1
+        raise AssertionError(f"the link did not move the page; it shows:\n{last_text(page)}")
+    settled(page)
+    assert len(page.context.pages) == tabs, "a channel link opened a new tab"
 
 
 def test_start_up_prints_no_false_warning_and_ends_with_the_address(sandbox):
@@ -183,10 +188,13 @@ def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sand
     for _ in range(12):
         play_step(page, rng)
     current = to_act(page)
+    view_as(page, current)
     last = page.locator("#channel-message-list article.channel-message").last
     newest = last.get_attribute("data-message-id")
     page.reload()
     expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+"))
+    # The page opens again as the player it was viewing as.
+    assert viewer(page) == current
     expect(last).to_be_in_viewport()
     # The newest message, or one the bot posted since (an answer may still have been coming in).
     assert int(last.get_attribute("data-message-id")) >= int(newest)
@@ -200,6 +208,7 @@ def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sand
     view_as(page, current)
     assert controls(page).count() > 0
     assert newest_picture_shown(page) > 0
+    in_view(page)
     # The README's picture of the sandbox (docs/sandbox.png) is this one.
     shot(page, "sandbox")
     phone = open_window(context, sandbox, width=390, height=844)
@@ -207,6 +216,12 @@ def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sand
     expect(phone.locator("#channel-message-list article.channel-message").last).to_be_in_viewport()
     newest_picture_shown(phone)
     shot(phone, "sandbox-phone")
+    phone.reload()
+    expect(phone.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+"))
+    assert viewer(phone) == current
+    settled(phone)
+    expect(controls(phone).first).to_be_in_viewport()
+    shot(phone, "reload-phone")
 
 
 @pytest.mark.journey
@@ -225,3 +240,164 @@ def test_the_clock_survives_a_burst_of_commands(context, sandbox):
     command(page, "kokeshi help")
     assert newest_time() - burst_end >= timedelta(seconds=3), (burst_end, newest_time(), last_text(page))
     assert viewer(page) == "Botan"
+
+
+@pytest.mark.journey
+def test_the_way_back_to_kokeshi_is_visible_in_every_thread_and_links_move_the_page_in_place(context, sandbox):
+    page = open_window(context, sandbox)
+    back_to_channel(page)
+    view_as(page, "Chiyo")
+    command(page, "kokeshi solo")
+    expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+.*solo"), timeout=15_000)
+    game = channel_name(page)
+    back = page.locator("#kokeshi-home")
+    expect(back).to_be_visible()
+    expect(back).to_have_text("‹ #kokeshi")
+    expect(back).to_be_in_viewport()
+    settled(page)
+    shot(page, "way-back-desktop")
+    # On a phone too, above the conversation.
+    phone = open_window(context, sandbox, width=390, height=844)
+    assert channel_name(phone) == game and viewer(phone) == "Chiyo"
+    phone_back = phone.locator("#kokeshi-home")
+    expect(phone_back).to_be_in_viewport()
+    box, name = phone_back.bounding_box(), phone.locator("#channel-name").bounding_box()
+    assert box["x"] + box["width"] <= name["x"] and box["height"] >= 24, (box, name)
+    settled(phone)
+    shot(phone, "way-back-phone")
+    follow_link(phone, phone_back)
+    assert channel_name(phone) == "kokeshi"
+    expect(phone_back).to_be_hidden()
+    # Every open page went along, in place.
+    expect(page.locator("#channel-name")).to_have_text("kokeshi", timeout=15_000)
+    expect(back).to_be_hidden()
+    shot(phone, "way-back-done-phone")
+    # The game's link in /kokeshi status takes the page back to the thread, in this tab.
+    command(page, "kokeshi status")
+    follow_link(page, page.locator("#channel-message-list a", has_text=game.split(" —")[0]).last)
+    assert channel_name(page) == game
+
+
+@pytest.mark.journey
+def test_private_replies_never_push_the_live_prompts_buttons_out_of_sight(context, sandbox):
+    page = open_window(context, sandbox)
+    back_to_channel(page)
+    view_as(page, "Botan")
+    command(page, "kokeshi solo")
+    expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+.*solo"), timeout=15_000)
+    rng = random.Random(12)
+    for _ in range(4):
+        play_step(page, rng)
+    view_as(page, "Botan")
+    hints = page.locator("#channel-message-list article.channel-message", has_text="Hint for Kokeshi")
+    for count in (1, 2, 3):
+        command(page, "kokeshi hint")
+        expect(hints).to_have_count(count, timeout=ANSWER_TIMEOUT * 1000)
+    settled(page)
+    prompt = (
+        page.locator("#channel-message-list > article.channel-message")
+        .filter(has_not=page.locator(".message-ephemeral-note"))
+        .last
+    )
+    buttons = prompt.locator(CONTROLS)
+    expect(buttons.first).to_be_in_viewport()
+    # The replies are shown, the newest just above the prompt, which stays last with its buttons.
+    newest = hints.last
+    expect(newest).to_be_in_viewport()
+    assert newest.bounding_box()["y"] < prompt.bounding_box()["y"]
+    assert page.evaluate(
+        """() => {
+            const list = document.getElementById('channel-message-list');
+            const top = (item) => item.getBoundingClientRect().top;
+            const shown = [...list.children].sort((a, b) => top(a) - top(b));
+            return !shown[shown.length - 1].querySelector('.message-ephemeral-note');
+        }"""
+    )
+    shot(page, "hint-next-to-prompt-desktop")
+    phone = open_window(context, sandbox, width=390, height=844)
+    assert viewer(phone) == "Botan"
+    settled(phone)
+    phone_prompt = (
+        phone.locator("#channel-message-list > article.channel-message")
+        .filter(has_not=phone.locator(".message-ephemeral-note"))
+        .last
+    )
+    shot(phone, "hint-next-to-prompt-phone")
+    expect(phone_prompt.locator(CONTROLS).first).to_be_in_viewport()
+    phone_hints = phone.locator("#channel-message-list article.channel-message", has_text="Hint for Kokeshi")
+    expect(phone_hints.last).to_be_in_viewport()
+    # The buttons still answer.
+    play_step(page, rng)
+
+
+def private_reply(page, text: str) -> str:
+    """Send `/text` and return the words of the private reply, once it is complete (not its time)."""
+    command(page, text)
+    newest = page.locator("#channel-message-list article.channel-message").last
+    expect(newest.locator(".message-loading")).to_have_count(0, timeout=ANSWER_TIMEOUT * 1000)
+    expect(newest.locator(".message-ephemeral-note")).to_have_count(1)
+    return "\n".join(newest.locator(".message-content, .embed-card").all_inner_texts())
+
+
+def public_texts(page) -> list[str]:
+    """The words and buttons of every message everyone sees (not their times, which show on hover)."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#channel-message-list article.channel-message')]
+            .filter(m => !m.querySelector('.message-ephemeral-note'))
+            .map(m => [...m.querySelectorAll('.message-content, .component-row')].map(e => e.innerText).join('|'))"""
+    )
+
+
+@pytest.mark.journey
+def test_a_restart_on_the_same_file_keeps_the_world_and_the_open_page_goes_on(context, sandbox):
+    """Last of the module: the sandbox is stopped and started again (Ctrl+C, `make run`) on the same database,
+    with every game the other journeys left in it."""
+    page = open_window(context, sandbox)
+    back_to_channel(page)
+    start_two_player_game(page, "Daichi", "Aiko")
+    rng = random.Random(13)
+    for _ in range(6):
+        play_step(page, rng)
+    game = channel_name(page)
+    back_to_channel(page)
+    said = {}
+    for name in PLAYERS:
+        view_as(page, name)
+        said[name] = (private_reply(page, "kokeshi status"), private_reply(page, "kokeshi stats"))
+    assert game.split(" —")[0] in said["Daichi"][0]
+    follow_link(page, page.locator("#channel-message-list a", has_text=game.split(" —")[0]).last)
+    who = to_act(page)
+    view_as(page, who)
+    shown = public_texts(page)
+    address = page.url
+
+    rest = sandbox.restart()
+    assert "Sandbox stopped." in rest, rest
+    assert any("world is back" in line for line in sandbox.output), sandbox.output
+    # The page left open opens the same address again by itself, on the same thread, as the same player.
+    page.wait_for_function("address => window.location.href !== address", arg=address, timeout=60_000)
+    expect(page.locator("#channel-name")).to_have_text(game, timeout=30_000)
+    settled(page)
+    assert viewer(page) == who
+    assert public_texts(page)[-len(shown) :] == shown
+    newest_picture_shown(page)
+    in_view(page)
+    shot(page, "restart-desktop")
+    phone = open_window(context, sandbox, width=390, height=844)
+    assert channel_name(phone) == game and viewer(phone) == who
+    newest_picture_shown(phone)
+    in_view(phone)
+    shot(phone, "restart-phone")
+    phone.close()
+    # Every game, stat and streak is back: each player's status and stats say what they said.
+    back_to_channel(page)
+    for name in PLAYERS:
+        view_as(page, name)
+        assert (private_reply(page, "kokeshi status"), private_reply(page, "kokeshi stats")) == said[name], name
+    # And the game goes on through the page: its thread, its prompt's buttons.
+    follow_link(page, page.locator("#channel-message-list a", has_text=game.split(" —")[0]).last)
+    for _ in range(4):
+        assert play_step(page, rng) > 0 or is_over(page)
+    newest_picture_shown(page)
+    in_view(page)
+    shot(page, "restart-played-on")

@@ -151,8 +151,10 @@ def gain(pond: Pond, c: int, tile: int) -> int:
     points = after - before + COIN_POINTS * COIN[tile]
     colours = COLOURS_OF[tile]
     row, col = divmod(c, WIDTH)
+    near = {n for n, _ in touched}
     for other, t in pond.items():
-        if KIND_OF[t] == BUTTERFLIES and COLOURS_OF[t] & colours:
+        if KIND_OF[t] == BUTTERFLIES and COLOURS_OF[t] & colours and other not in near:
+            # (butterflies touching the cell were scored again above)
             orow, ocol = divmod(other, WIDTH)
             if orow == row or ocol == col:
                 points += BUTTERFLIES_EACH

@@ -10,6 +10,7 @@ fitting, panels and PNG encoding from `render`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -23,7 +24,10 @@ from render import text as tx
 from render.icons import Pen
 
 from . import words
-from .model import GOAL, PLACE, ZONE
+from .data import TILE_BY_ID
+from .model import GOAL, PLACE, SCORE_KEYS, ZONE
+from .scoring import cell as pack
+from .scoring import feature_points
 
 WIDTH = 900
 TEXT = 28  # the smallest text: about 12 px on a 390 px wide phone screen
@@ -33,7 +37,6 @@ INNER = WIDTH - 2 * PAD  # a panel's width
 BOARD_TILE = 184
 BOARD_GAP = 16
 POND_MAX_CELL = 124
-POND_MIN_CELL = 56
 POND_MAX_HEIGHT = 900
 SCORE_ROW = 56
 
@@ -377,11 +380,13 @@ def _wood(height: int) -> Image.Image:
     return img
 
 
-def _panel(img: Image.Image, top: int, height: int, title: str | None = None) -> tuple[int, int, int, int]:
-    box = (PAD, top, WIDTH - PAD, top + height)
+def _panel(
+    img: Image.Image, top: int, height: int, title: str | None = None, left: int = PAD, width: int = INNER
+) -> tuple[int, int, int, int]:
+    box = (left, top, left + width, top + height)
     dr.panel(ImageDraw.Draw(img), box)
     if title:
-        _text(img, (PAD + 16, top + 12), title, TITLE, pal.INK, bold=True, max_width=INNER - 32)
+        _text(img, (left + 16, top + 12), title, TITLE, pal.INK, bold=True, max_width=width - 32)
     return box
 
 
@@ -467,23 +472,43 @@ def _scores_height(view: Mapping[str, Any], me: int) -> int:
     return 56 + rows * SCORE_ROW + (44 if _own_goal(view, me) else 0) + 10
 
 
-def _pond_cell(view: Mapping[str, Any], seat: int, max_h: int) -> tuple[tuple[int, int, int, int], int]:
-    pond = view["ponds"][seat]["tiles"]
-    box = words.frame(pond)
-    cols, rows = box[2] - box[0] + 1, box[3] - box[1] + 1
-    cell = min(POND_MAX_CELL, (INNER - 32 - 44) // cols, max_h // rows)
-    # A few sizes only, so that tile sprites are drawn once per size and reused.
-    return box, max(POND_MIN_CELL // 2, cell // 8 * 8)
+@dataclass(frozen=True)
+class PondLayout:
+    """Where and how large a pond panel is drawn: its left edge and width, the tallest grid, the largest cell,
+    and whether rows and columns are named (turn pictures) or not (the table)."""
+
+    left: int = PAD
+    width: int = INNER
+    max_h: int = POND_MAX_HEIGHT
+    max_cell: int = POND_MAX_CELL
+    labels: bool = True
+
+    @property
+    def axis(self) -> int:
+        return 44 if self.labels else 0
+
+    @property
+    def head(self) -> int:
+        return 60 + (40 if self.labels else 0)
 
 
+TURN_POND = PondLayout()
 _EMPTY_POND = 116
 
 
-def _pond_height(view: Mapping[str, Any], seat: int, max_h: int = POND_MAX_HEIGHT) -> int:
+def _pond_cell(view: Mapping[str, Any], seat: int, g: PondLayout) -> tuple[tuple[int, int, int, int], int]:
+    box = words.frame(view["ponds"][seat]["tiles"])
+    cols, rows = box[2] - box[0] + 1, box[3] - box[1] + 1
+    cell = min(g.max_cell, (g.width - 32 - g.axis) // cols, g.max_h // rows)
+    # A few sizes only, so that tile sprites are drawn once per size and reused.
+    return box, max(24, cell // 8 * 8)
+
+
+def _pond_height(view: Mapping[str, Any], seat: int, g: PondLayout = TURN_POND) -> int:
     if not view["ponds"][seat]["tiles"]:
         return _EMPTY_POND
-    box, cell = _pond_cell(view, seat, max_h)
-    return 60 + 40 + (box[3] - box[1] + 1) * cell + 16
+    box, cell = _pond_cell(view, seat, g)
+    return g.head + (box[3] - box[1] + 1) * cell + 22
 
 
 def _pond(
@@ -495,45 +520,35 @@ def _pond(
     *,
     marks: Sequence[tuple[int, int]] = (),
     fresh: Sequence[Sequence[int]] = (),
-    max_h: int = POND_MAX_HEIGHT,
+    g: PondLayout = TURN_POND,
     badges: bool = True,
 ) -> int:
     pond = view["ponds"][seat]
+    points = _("{points} pts").format(points=pond["score"]["total"])
+    points_w = round(tx.width(points, TITLE, True))
     if not pond["tiles"]:
-        _panel(img, top, _EMPTY_POND, title)
-        _text(img, (PAD + 16, top + 62), _("Empty: the first two tiles start it."), TEXT, pal.INK_SOFT)
+        _panel(img, top, _EMPTY_POND, None, g.left, g.width)
+        _text(img, (g.left + 16, top + 12), title, TITLE, pal.INK, bold=True, max_width=g.width - 48 - points_w)
+        _text(img, (g.left + 16, top + 62), _("Empty so far."), TEXT, pal.INK_SOFT)
         return top + _EMPTY_POND
-    box, cell = _pond_cell(view, seat, max_h)
+    box, cell = _pond_cell(view, seat, g)
     cols, rows = box[2] - box[0] + 1, box[3] - box[1] + 1
-    height = 60 + 40 + rows * cell + 16
-    panel = _panel(img, top, height, title)
-    _text(
-        img,
-        (panel[2] - 16, top + 16),
-        _("{points} pts").format(points=pond["score"]["total"]),
-        TITLE,
-        pal.INK,
-        bold=True,
-        anchor="ra",
-    )
-    gx = (WIDTH + 44 - cols * cell) // 2
-    gy = top + 60 + 40
+    height = _pond_height(view, seat, g)
+    panel = _panel(img, top, height, None, g.left, g.width)
+    _text(img, (g.left + 16, top + 12), title, TITLE, pal.INK, bold=True, max_width=g.width - 48 - points_w)
+    _text(img, (panel[2] - 16, top + 12), points, TITLE, pal.INK, bold=True, anchor="ra")
+    gx = g.left + (g.width + g.axis - cols * cell) // 2
+    gy = top + g.head
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((gx - 6, gy - 6, gx + cols * cell + 6, gy + rows * cell + 6), radius=12, fill=POND_BG)
-    label_every = 1 if cell >= 40 else 2
-    for c in range(0, cols, label_every):
-        _text(img, (gx + c * cell + cell / 2, gy - 8), words.column_name(c), TEXT, pal.INK_SOFT, anchor="ms")
-    for r in range(0, rows, label_every):
-        _text(img, (gx - 12, gy + r * cell + cell / 2), str(r + 1), TEXT, pal.INK_SOFT, anchor="rm")
-    from .scoring import cell as pack
-    from .scoring import feature_points
-
+    if g.labels:
+        every = 1 if cell >= 40 else 2
+        for c in range(0, cols, every):
+            _text(img, (gx + c * cell + cell / 2, gy - 8), words.column_name(c), TEXT, pal.INK_SOFT, anchor="ms")
+        for r in range(0, rows, every):
+            _text(img, (gx - 12, gy + r * cell + cell / 2), str(r + 1), TEXT, pal.INK_SOFT, anchor="rm")
     placed = {tuple(int(v) for v in p) for p in fresh}
-    packed: dict[int, int] = {}
-    from .data import TILE_BY_ID
-
-    for x, y, t in pond["tiles"]:
-        packed[pack(int(x), int(y))] = TILE_BY_ID[t["id"]]
+    packed = {pack(int(x), int(y)): TILE_BY_ID[t["id"]] for x, y, t in pond["tiles"]}
     inset = max(2, cell // 30)
     for x, y, t in pond["tiles"]:
         px, py = gx + (int(x) - box[0]) * cell, gy + (int(y) - box[1]) * cell
@@ -542,18 +557,60 @@ def _pond(
         badge = badges and t["kind"] != "koi" and cell >= 72
         dr.paste(img, sprite(t, cell - 2 * inset, badge), px + inset, py + inset)
         if badge:
-            points = feature_points(packed, pack(int(x), int(y)), TILE_BY_ID[t["id"]])
-            pill = dr.pill(str(points), TEXT, pal.WOOD_DARK if points else pal.INK_SOFT, pal.CREAM, min_w=36)
+            value = feature_points(packed, pack(int(x), int(y)), TILE_BY_ID[t["id"]])
+            pill = dr.pill(str(value), TEXT, pal.WOOD_DARK if value else pal.INK_SOFT, pal.CREAM, min_w=36)
             dr.paste(img, pill, px + cell - pill.width, py + cell - pill.height)
     for x, y in marks:
         px, py = gx + (x - box[0]) * cell, gy + (y - box[1]) * cell
-        d.rounded_rectangle(
-            (px + 5, py + 5, px + cell - 5, py + cell - 5), radius=10, fill=pal.shade(pal.GOLD_LIGHT, 1.25)
-        )
-        dr.dashed_rect(d, (px + 5, py + 5, px + cell - 5, py + cell - 5), CANDIDATE, width=3, dash=8)
+        spot = (px + 5, py + 5, px + cell - 5, py + cell - 5)
+        d.rounded_rectangle(spot, radius=10, fill=pal.shade(pal.GOLD_LIGHT, 1.25))
+        dr.dashed_rect(d, spot, CANDIDATE, width=3, dash=8)
         if cell >= 56:
+            name = words.cell_name(x, y, box)
+            _text(img, (px + cell / 2, py + cell / 2), name, TEXT, CANDIDATE, bold=True, anchor="mm")
+    return top + height
+
+
+def _sheet_height(view: Mapping[str, Any]) -> int:
+    return 60 + 44 * (len(_sheet_rows(view)) + 1) + 12
+
+
+def _sheet_rows(view: Mapping[str, Any]) -> list[str]:
+    keys = [k for k in SCORE_KEYS if k != "goal" or view.get("goals")]
+    return keys
+
+
+def _sheet(img: Image.Image, top: int, view: Mapping[str, Any], names: list[str]) -> int:
+    """The final score sheet: one column per player (and Danny's three levels in solo), one row per item."""
+    height = _sheet_height(view)
+    box = _panel(img, top, height, _("Score sheet"))
+    seats = int(view["seats"])
+    label_w = 250
+    cols = seats if not view.get("solo") else 1
+    col_w = (box[2] - box[0] - 32 - label_w) // max(cols, 1)
+    x0 = box[0] + 16 + label_w
+    y0 = top + 58
+    d = ImageDraw.Draw(img)
+    for s in range(cols):
+        cx = x0 + s * col_w + col_w / 2
+        _text(img, (cx, y0 + 20), names[s], TEXT, pal.INK, bold=True, anchor="mm", max_width=col_w - 8)
+    for i, key in enumerate(_sheet_rows(view)):
+        y = y0 + 44 * (i + 1)
+        last = key == "total"
+        if last:
+            d.line((box[0] + 16, y - 2, box[2] - 16, y - 2), fill=pal.INK_SOFT, width=2)
+        _text(img, (box[0] + 16, y + 20), words.score_item(key), TEXT, pal.INK, bold=last, anchor="lm")
+        for s in range(cols):
+            value = int(view["ponds"][s]["score"].get(key, 0))
+            cx = x0 + s * col_w + col_w / 2
             _text(
-                img, (px + cell / 2, py + cell / 2), words.cell_name(x, y, box), TEXT, CANDIDATE, bold=True, anchor="mm"
+                img,
+                (cx, y + 20),
+                words.signed(value) if key == "goal" else str(value),
+                TEXT,
+                pal.INK,
+                bold=last,
+                anchor="mm",
             )
     return top + height
 
@@ -616,7 +673,9 @@ def _own_goal(view: Mapping[str, Any], me: int) -> str:
     if not kept:
         return ""
     points = view["ponds"][me]["score"].get("goal", 0)
-    return _("Goal: {name}, {points} now").format(name=words.goal_name(kept), points=points)
+    if view.get("phase") == "over":
+        return _("Goal: {name}, {points}").format(name=words.goal_name(kept), points=words.signed(points))
+    return _("Goal: {name}, {points} now").format(name=words.goal_name(kept), points=words.signed(points))
 
 
 @lru_cache(maxsize=8)
@@ -669,6 +728,8 @@ def draw_turn(
         lambda img, y: _pond(img, y, view, me, title, marks=marks, fresh=view.get("placed") or []),
     )
     board = (_board_height(board_tile), lambda img, y: _board(img, y, view, _fresh_spaces(events), board_tile))
+    if view.get("phase") == "over":
+        board = (_sheet_height(view), lambda img, y: _sheet(img, y, view, everyone))
     parts += [pond, board] if placing else [board, pond]
     parts.append((_scores_height(view, me), lambda img, y: _scores(img, y, view, everyone, me)))
     height = _header_height(lines) + sum(h + PAD for h, _unused in parts) + PAD
@@ -697,33 +758,48 @@ def _zone_cells(view: Mapping[str, Any]) -> list[tuple[int, int]]:
 
 
 def draw_table(view: Mapping[str, Any], names: Sequence[str], events: Sequence[Any] = ()) -> Image.Image:
-    """The whole table for anyone following: the board, every pond (smaller) and the scores."""
+    """The whole table for anyone following: the board (the score sheet once over), every pond, the scores.
+    Two or more ponds are drawn two to a row."""
     everyone = _names(view, names)
     current = view.get("current")
     me = int(current) if current is not None else -1
-    if view.get("phase") == "over":
+    over = view.get("phase") == "over"
+    if over:
         title = _("The game is over")
     elif me >= 0:
         title = _("{name}'s turn").format(name=everyone[me])
     else:
         title = _("Choosing goal cards")
     seats = int(view["seats"])
-    heights = [_pond_height(view, s, TABLE_POND) for s in range(seats)]
-    total = _header_height([]) + PAD + _board_height(TABLE_TILE) + sum(h + PAD for h in heights)
-    total += PAD + _scores_height(view, me) + PAD
+    half = (INNER - PAD) // 2
+    layouts = [
+        TABLE_SOLO
+        if seats == 1
+        else PondLayout(left=PAD + (s % 2) * (half + PAD), width=half, max_h=440, max_cell=80, labels=False)
+        for s in range(seats)
+    ]
+    heights = [_pond_height(view, s, layouts[s]) for s in range(seats)]
+    rows = [max(heights[i : i + 2]) for i in range(0, seats, 2)]
+    top_part = _sheet_height(view) if over else _board_height(TABLE_TILE)
+    total = _header_height([]) + PAD + top_part + sum(h + PAD for h in rows) + PAD + _scores_height(view, me) + PAD
     img = Image.new("RGB", (WIDTH, total), pal.BACKGROUND)
     y = _header(img, 0, title, me, [], _("turn {n}").format(n=int(view.get("turn", 0)) + 1))
-    y = _board(img, y + PAD, view, _fresh_spaces(events), TABLE_TILE)
-    for s in range(seats):
-        heading = _("{name}'s pond").format(name=tx.fit(everyone[s], TITLE, True, 480))
-        fresh = (view.get("placed") or []) if s == me else []
-        y = _pond(img, y + PAD, view, s, heading, fresh=fresh, max_h=TABLE_POND, badges=False)
+    if over:
+        y = _sheet(img, y + PAD, view, everyone)
+    else:
+        y = _board(img, y + PAD, view, _fresh_spaces(events), TABLE_TILE)
+    for r, row_h in enumerate(rows):
+        for s in range(2 * r, min(seats, 2 * r + 2)):
+            fresh = (view.get("placed") or []) if s == me else []
+            heading = everyone[s] if seats > 1 else _("{name}'s pond").format(name=everyone[s])
+            _pond(img, y + PAD, view, s, heading, fresh=fresh, g=layouts[s], badges=False)
+        y += PAD + row_h
     _scores(img, y + PAD, view, everyone, me)
     return img
 
 
 TABLE_TILE = 150
-TABLE_POND = 720
+TABLE_SOLO = PondLayout(max_h=720, max_cell=96, labels=False)
 
 
 def turn(view: Mapping[str, Any], names: Sequence[str], seat: int | None = None, events: Sequence[Any] = ()) -> bytes:

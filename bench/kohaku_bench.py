@@ -158,6 +158,29 @@ def decision_time(levels: list[str], count: int) -> None:
         )
 
 
+def goal_values(games: int) -> None:
+    """What each goal card would score, on average, on the final ponds of `normal` games that play no goal card,
+    `games` deals of each of 2, 3 and 4 players: the estimates `ai.GOAL_VALUE` holds."""
+    from games.kohaku.data import GOALS
+    from games.kohaku.scoring import goal_points
+
+    values: dict[str, list[int]] = {g: [] for g in GOALS}
+    for deal_seed in range(games):
+        for seats in (2, 3, 4):
+            m = deal(seats, seed=deal_seed * 10 + seats)
+            players = [Policy("normal", deal_seed * 10 + s) for s in range(seats)]
+            while not m.is_over:
+                seat = m.current
+                m.apply(seat, players[seat].choose(m, seat))
+            for pond in m.ponds:
+                for g in GOALS:
+                    values[g].append(goal_points(pond, g))
+    print(f"| goal card | mean points on {sum(len(v) for v in values.values()) // len(GOALS)} final ponds |")
+    print("|---|---|")
+    for g, v in values.items():
+        print(f"| {g} | {statistics.mean(v):.1f} |")
+
+
 # ---------------------------------------------------------------------- the arena
 
 
@@ -322,6 +345,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (default 2)")
     parser.add_argument("--results", type=Path, help=f"JSON lines of results (default {RESULTS.relative_to(ROOT)})")
     parser.add_argument("--seed", type=int, default=0, help="first deal seed")
+    parser.add_argument(
+        "--goals", type=int, default=0, help="measure goal card values over this many deals of 2, 3 and 4 players"
+    )
     args = parser.parse_args()
     results = args.results or (Path(tempfile.mkdtemp()) / "quick.jsonl" if args.quick else RESULTS)
     if args.report:
@@ -339,6 +365,8 @@ def main() -> None:
         decision_time(["easy", "normal"] if args.quick else ["easy", "normal", "hard"], 6 if args.quick else 60)
     if cores is not None:
         os.sched_setaffinity(0, cores)  # the arena's workers may use every core again
+    if args.goals:
+        goal_values(args.goals)
     if not args.no_arena:
         if args.quick:
             tasks = plan([("normal", "easy")], ["easy"], 2, 2, args.seed)

@@ -75,7 +75,7 @@ CANDIDATE: RGB = (196, 120, 0)
 def _mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     """A line of text as an alpha mask with its offset from the anchor point (cached: drawing text is costly)."""
     face = tx.font(size, bold)
-    x0, y0, x1, y1 = face.getbbox(text, anchor=anchor)
+    x0, y0, x1, y1 = (round(v) for v in face.getbbox(text, anchor=anchor))
     mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
     ImageDraw.Draw(mask).text((-x0, -y0), text, font=face, fill=255, anchor=anchor)
     return mask, x0, y0

@@ -42,7 +42,7 @@ from .data import (
 )
 from .model import GOAL, PLACE, TAKE, ZONE, Event, IllegalAction, Option, Outcome, Prompt
 from .plans import best_gain
-from .scoring import ORIGIN, STEPS, Pond, cell, coins, details, gain, goal_points, koi_cell, xy
+from .scoring import ORIGIN, STEPS, WIDTH, Pond, cell, coins, details, gain, goal_points, koi_cell, xy
 
 FORMAT = 1
 EMPTY = -1
@@ -83,17 +83,29 @@ def _parse_place(action: str) -> int | None:
 
 
 def zones(candidates: Sequence[int]) -> list[list[int]]:
-    """Split sorted candidate cells into consecutive groups of at most MAX_OPTIONS, as even as possible."""
-    n = len(candidates)
-    if n <= MAX_OPTIONS:
+    """Sorted candidate cells in groups of at most MAX_OPTIONS: whole rows of the pond, consecutive, as few
+    groups as that allows; a row with more places than a menu holds is cut in two."""
+    if len(candidates) <= MAX_OPTIONS:
         return [list(candidates)]
-    k = -(-n // MAX_OPTIONS)
-    base, extra = divmod(n, k)
-    out, start = [], 0
-    for i in range(k):
-        size = base + (1 if i < extra else 0)
-        out.append(list(candidates[start : start + size]))
-        start += size
+    rows: list[list[int]] = []
+    for c in candidates:
+        if rows and rows[-1][0] // WIDTH == c // WIDTH:
+            rows[-1].append(c)
+        else:
+            rows.append([c])
+    pieces: list[list[int]] = []
+    for row in rows:
+        while len(row) > MAX_OPTIONS:
+            half = (len(row) + 1) // 2
+            pieces.append(row[:half])
+            row = row[half:]
+        pieces.append(row)
+    out: list[list[int]] = []
+    for piece in pieces:
+        if out and len(out[-1]) + len(piece) <= MAX_OPTIONS and out[-1][-1] // WIDTH != piece[0] // WIDTH:
+            out[-1].extend(piece)
+        else:
+            out.append(list(piece))
     return out
 
 

@@ -292,11 +292,14 @@ def label(option: Option | Mapping[str, Any], view: Mapping[str, Any], seat: int
     if what == "zone":
         first, last, count = code[1], code[2], code[3]
         box = _box(view, seat)
-        return _fit(
-            ngettext("{first} to {last}: {n} place", "{first} to {last}: {n} places", count).format(
-                first=cell_name(first[0], first[1], box), last=cell_name(last[0], last[1], box), n=count
+        top, bottom = first[1] - box[1] + 1, last[1] - box[1] + 1
+        if top == bottom:
+            where = _("Row {row}, {first} to {last}").format(
+                row=top, first=column_name(first[0] - box[0]), last=column_name(last[0] - box[0])
             )
-        )
+        else:
+            where = _("Rows {top} to {bottom}").format(top=top, bottom=bottom)
+        return _fit(ngettext("{where}: {n} place", "{where}: {n} places", count).format(where=where, n=count))
     if what == "place":
         x, y, tile, points = code[1:5]
         box = _box(view, seat)

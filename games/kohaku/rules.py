@@ -398,6 +398,9 @@ class Match:
             self.version += 1
             self.zone = index
             events.append(Event("zone_chosen", seat, {"zone": index}))
+            if len(groups[index]) == 1:
+                self._place(groups[index][0], True, events)  # a group of one place: nothing left to choose
+                self._continue(events)
             return events
         else:
             c = _parse_place(action)

@@ -293,7 +293,9 @@ def label(option: Option | Mapping[str, Any], view: Mapping[str, Any], seat: int
         first, last, count = code[1], code[2], code[3]
         box = _box(view, seat)
         top, bottom = first[1] - box[1] + 1, last[1] - box[1] + 1
-        if top == bottom:
+        if first == last:
+            where = cell_name(first[0], first[1], box)
+        elif top == bottom:
             where = _("Row {row}, {first} to {last}").format(
                 row=top, first=column_name(first[0] - box[0]), last=column_name(last[0] - box[0])
             )

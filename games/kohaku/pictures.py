@@ -560,13 +560,22 @@ def _pond(
             value = feature_points(packed, pack(int(x), int(y)), TILE_BY_ID[t["id"]])
             pill = dr.pill(str(value), TEXT, pal.WOOD_DARK if value else pal.INK_SOFT, pal.CREAM, min_w=36)
             dr.paste(img, pill, px + cell - pill.width, py + cell - pill.height)
+    hand = list(view.get("hand") or [])
     for x, y in marks:
         px, py = gx + (x - box[0]) * cell, gy + (y - box[1]) * cell
         spot = (px + 5, py + 5, px + cell - 5, py + cell - 5)
         d.rounded_rectangle(spot, radius=10, fill=pal.shade(pal.GOLD_LIGHT, 1.25))
         dr.dashed_rect(d, spot, CANDIDATE, width=3, dash=8)
-        if cell >= 56:
-            name = words.cell_name(x, y, box)
+        if cell < 56:
+            continue
+        name = words.cell_name(x, y, box)
+        if len(hand) == 2 and cell >= 96:
+            # Both tiles may go somewhere: a small picture says which one goes here.
+            tile = hand[0] if (x + y) % 2 == 0 else hand[1]
+            mini = sprite(tile, 40)
+            dr.paste(img, mini, px + (cell - mini.width) / 2, py + 12)
+            _text(img, (px + cell / 2, py + cell - 30), name, TEXT, CANDIDATE, bold=True, anchor="mm")
+        else:
             _text(img, (px + cell / 2, py + cell / 2), name, TEXT, CANDIDATE, bold=True, anchor="mm")
     return top + height
 

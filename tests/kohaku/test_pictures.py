@@ -1,0 +1,71 @@
+"""Kōhaku's pictures: drawn for random positions of every kind, 900 px wide, no text under 28 px."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.kohaku import deal, pictures
+
+NAMES = ["Aiko", "Botan", "Chiyo", "Daiki"]
+
+
+def views(seats: int, seed: int, every: int = 9) -> list[tuple[dict, list]]:
+    m = deal(seats, seed=seed, goals=seats == 3)
+    rng = random.Random(seed)
+    out, events, step = [], [], 0
+    while not m.is_over:
+        seat = m.waiting()[0]
+        if step % every == 0 or m.phase == "goals":
+            out.append((m.view(seat), events))
+        events = m.apply(seat, rng.choice(m.legal_actions(seat)))
+        step += 1
+    out.append((m.view(0), events))
+    return out
+
+
+@pytest.fixture
+def sizes(monkeypatch):
+    seen: list[int] = []
+    draw = pictures._text
+
+    def spy(img, xy, text, size, fill, **kwargs):
+        seen.append(size)
+        return draw(img, xy, text, size, fill, **kwargs)
+
+    monkeypatch.setattr(pictures, "_text", spy)
+    return seen
+
+
+@pytest.mark.parametrize("seats", [1, 2, 3, 4])
+def test_turn_and_table_pictures_are_drawn_phone_wide_with_readable_text(seats, sizes):
+    for view, events in views(seats, 60 + seats):
+        img = pictures.draw_turn(view, NAMES, events=events)
+        assert img.width == pictures.WIDTH and 600 < img.height < 4000
+        table = pictures.draw_table(view, NAMES, events)
+        assert table.width == pictures.WIDTH
+    assert sizes and min(sizes) >= 28
+
+
+def test_pictures_encode_as_png():
+    view, events = views(2, 5, every=40)[1]
+    assert pictures.turn(view, NAMES, events=events).startswith(b"\x89PNG\r\n\x1a\n")
+    assert pictures.table(view, NAMES).startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_a_zone_prompt_marks_the_places_of_the_tile():
+    m = deal(2, seed=4)
+    from games.kohaku.rules import place_id
+    from games.kohaku.scoring import cell, xy
+
+    while m._kind() != "zone":
+        seat = m.current
+        m.apply(seat, "t:1-2")
+        while m.current == seat and m.phase == "place" and m._kind() != "zone":
+            right = max(xy(c)[0] for c in m.ponds[seat]) + 1
+            m.apply(seat, place_id(cell(right, 0)))
+    view = m.view(m.current)
+    assert view["prompt"]["kind"] == "zone"
+    assert len(pictures._zone_cells(view)) == len(m._candidates())
+    assert pictures.draw_turn(view, NAMES).width == pictures.WIDTH

@@ -1,0 +1,72 @@
+"""Kōhaku's words: every option labelled within Discord's limits, every event narrated, in any language."""
+
+from __future__ import annotations
+
+import random
+
+from games.kohaku import deal, words
+from games.kohaku.model import KINDS
+from i18n import using
+
+NAMES = ["Aiko", "Botan", "Chiyo", "Daiki"]
+
+
+def test_every_option_has_a_label_saying_what_it_scores_at_once():
+    for seats in (1, 2, 3, 4):
+        m = deal(seats, seed=40 + seats, goals=seats == 4)
+        rng = random.Random(seats)
+        while not m.is_over:
+            for seat in m.waiting():
+                view = m.view(seat)
+                prompt = view["prompt"]
+                assert words.question(prompt["kind"], view)
+                labels = [words.label(o, view) for o in prompt["options"]]
+                assert all(0 < len(label) <= words.LABEL_LIMIT for label in labels)
+                assert len(set(labels)) == len(labels)
+                if prompt["kind"] in ("take", "place"):
+                    assert all(label.endswith(" now") for label in labels)
+            seat = m.waiting()[0]
+            m.apply(seat, rng.choice(m.legal_actions(seat)))
+
+
+def test_every_event_is_narrated_or_deliberately_silent():
+    seen = set()
+    for seats in (1, 2, 4):
+        m = deal(seats, seed=seats, goals=seats == 2)
+        rng = random.Random(seats)
+        while not m.is_over:
+            seat = m.waiting()[0]
+            for event in m.apply(seat, rng.choice(m.legal_actions(seat))):
+                text = words.narrate(event, NAMES)
+                seen.add(event.kind)
+                if event.kind in ("moved", "zone_chosen", "turn_ended"):
+                    assert text is None
+                else:
+                    assert text and text[-1] in ".!"
+                assert words.narrate(event.to_dict(), NAMES) == text
+    assert {"took", "placed", "drawn", "danny_revealed", "danny_took", "game_over", "goal_kept"} <= seen
+
+
+def test_questions_exist_for_every_prompt_kind():
+    for kind in KINDS:
+        assert words.question(kind)
+
+
+def test_words_work_in_portuguese_too():
+    m = deal(2, seed=2, goals=True)
+    with using("pt_BR"):
+        view = m.view(0)
+        assert all(words.label(o, view) for o in view["prompt"]["options"])
+        assert words.tile_full("k17") and words.goal_rule("shelter")
+
+
+def test_cells_are_named_like_the_picture_labels_them():
+    box = words.frame([[0, 0, {}], [1, 0, {}]])
+    assert box == (-1, -1, 2, 1)
+    assert words.cell_name(-1, -1, box) == "A1" and words.cell_name(1, 0, box) == "C2"
+    assert words.column_name(25) == "Z" and words.column_name(26) == "AA"
+
+
+def test_missing_goal_cards_are_named_with_what_the_text_gives():
+    missing = dict(words.missing_goals())
+    assert len(missing) == 4 and "7 kinds: 15" in missing.values()

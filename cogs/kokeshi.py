@@ -14,7 +14,7 @@ from discord.ext import commands
 
 import i18n
 import render
-from engine import Prompt, narrate, vocab
+from engine import Game, narrate, vocab
 from engine.data import IDLE_LIMIT
 from engine.preview import preview_all
 from engine.vocab import N_
@@ -104,15 +104,23 @@ def status_name(status: str) -> str:
     return _(STATUSES[status]) if status in STATUSES else status
 
 
-def _chosen(choice: str, prompt: Prompt, version: int) -> tuple[int, str]:
+def _chosen(choice: str, state: Game, version: int) -> tuple[int, str]:
     """(version, action) from `/kokeshi play`: an autocomplete value 'version:action', an action id, or a label
-    typed out in full (these two answer the current version)."""
+    typed out in full, plain or as the buttons and the list show it (these answer the current version)."""
     text = choice.strip()
     head, _colon, rest = text.partition(":")
     if head.isdigit() and rest:
         return int(head), rest
-    for option in prompt.options:
+    prompt = state.prompt
+    options = prompt.options if prompt is not None else []
+    for option in options:
         if text == option.id or text.lower() in (option.label.lower(), vocab.label(option).lower()):
+            return version, option.id
+    outcomes = preview_all(state)
+    typed = " ".join(text.lower().split())
+    for option in options:
+        shown = vocab.option_button(option, outcomes.get(option.id))
+        if typed in (shown.lower(), shorten(shown, CHOICE_NAME).lower()):
             return version, option.id
     return version, text
 
@@ -308,7 +316,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         async def run() -> None:
             record = await self.resolve(interaction, game)
             record, seat_name, state, current = await self.tables.check_turn(interaction, record.id)
-            version, action = _chosen(choice, state.prompt, current)
+            version, action = _chosen(choice, state, current)
             if version != current:
                 await self.tables.send_current_prompt(
                     interaction, record, state, current, _("That choice is out of date.")
@@ -342,12 +350,17 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         outcomes = preview_all(state)
         with i18n.using(interaction.locale):
             labels = [(o, vocab.option_button(o, outcomes.get(o.id)), vocab.label(o)) for o in prompt.options]
-        # The choices that say what was typed, as written ("samurai track"); failing that, those with all its words.
-        found = [(o, label) for o, label, plain in labels if typed in f"{label.lower()} {plain.lower()} {o.id}"] or [
-            (o, label)
-            for o, label, plain in labels
-            if all(w in f"{label.lower()} {plain.lower()} {o.id}" for w in typed.split())
-        ]
+        # The choices named by what was typed ("samurai"), then those whose consequence says it ("→ tile: Samurai"),
+        # as written; failing that, those with all its words.
+        found = (
+            [(o, label) for o, label, plain in labels if typed in f"{plain.lower()} {o.id}"]
+            or [(o, label) for o, label, _plain in labels if typed in label.lower()]
+            or [
+                (o, label)
+                for o, label, plain in labels
+                if all(w in f"{label.lower()} {plain.lower()} {o.id}" for w in typed.split())
+            ]
+        )
         return [Choice(name=shorten(label, CHOICE_NAME), value=f"{version}:{o.id}") for o, label in found][:MAX_CHOICES]
 
     @app_commands.command(name="hint", description="Privately: what the hard AI would choose now, and why")

@@ -8,7 +8,7 @@ which is the rulebook's cascade discipline (a tile finishes all its effects befo
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from . import rng
@@ -63,6 +63,7 @@ from .data import (
 )
 from .model import Event, IllegalAction, Option, Prompt, Score
 from .options import ADVANCE, ANIMAL_CHOICE, EFFECT, EFFECT_VOID, KOKESHI_CHOICE, MARKETS, PLACES, QUALITY
+from .views import idle_warning
 
 AUTOMA = "automa"
 FORMAT = 1
@@ -1091,25 +1092,6 @@ def new_game(
         g.offer[slot] = g._take(g.bag)
     g._ask([SETUP], [])
     return g
-
-
-def idle_warning(view: Mapping[str, Any], player: str | None = None) -> tuple[str | None, int] | None:
-    """Whether the idle-turn end is near, from a `view()`: (whose count, or None for a count shared by the whole
-    table; idle turns left) once the count closest to its limit has a quarter of the limit or less left (so always
-    on the turn before it would trigger); None when it is not near, already triggered, or the game has none.
-    `player`'s own count is named first when it is as close as any."""
-    idle = view.get("idle")
-    if not idle or view.get("end_triggered"):
-        return None
-    counts = dict(idle["counts"])
-    if not counts:
-        return None
-    top = max(counts.values())
-    name = player if counts.get(player) == top else next(n for n, c in counts.items() if c == top)
-    left = idle["limit"] - top
-    if left > max(1, idle["limit"] // 4):
-        return None
-    return (None if idle["shared"] else name, max(0, left))
 
 
 def replay(

@@ -19,7 +19,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import engine.vocab as vocab
-from engine.game import idle_warning
+from engine.views import idle_warning
 from i18n import _, current, pgettext
 
 from . import boards as bd

@@ -345,10 +345,11 @@ async def test_games_stored_before_languages_speak_english(tmp_path) -> None:
 async def test_the_start_names_ai_seats_in_the_games_language_whoever_starts_it(simcord_env, locales):
     # aiko reads Discord in English and starts a Portuguese game with an AI seat: the thread says "(IA, normal)".
     w = make_world(simcord_env, "pt-BR", ["en-US"], locales)
-    created = await w.members[0].slash(w.channel, "kokeshi new", players=2, ai=1, language="pt_BR")
-    started = await w.members[0].click(created.response, label="Iniciar")
-    assert started.acknowledged
+    await w.members[0].slash(w.channel, "kokeshi new", players=2, ai=1, language="pt_BR")
     record = (await w.store.games_in_channel(w.channel.id))[-1]
+    started = await w.members[0].click(await lobby_message(w, record.id, w.channel), label="Iniciar")
+    assert started.acknowledged
+    record = await w.store.get_game(record.id)
     thread = next(t for t in w.channel.threads if t.id == record.thread_id)
     intro = thread.history()[0].content
     assert "(IA, normal)" in intro and "(AI," not in intro, intro

@@ -77,6 +77,13 @@ def test_a_game_recorded_under_rules_2_replays_to_the_same_end(spec):
     assert game.ranking() == spec["ranking"]
 
 
+def _story(events: list[dict]) -> bytes:
+    """The events as the rules emit them, without the English words some still carry (a choice's `label`): what
+    happened is compared, not how it is worded."""
+    kept = [{**e, "data": {k: v for k, v in e["data"].items() if k != "label"}} for e in events]
+    return json.dumps(kept, sort_keys=True, separators=(",", ":")).encode()
+
+
 @pytest.mark.parametrize(
     "spec", V3_GAMES, ids=lambda s: f"{len(s['players'])}p-{s['side']}-seed{s['seed']}-{s['end_reason']}"
 )
@@ -89,8 +96,7 @@ def test_a_game_recorded_under_rules_3_replays_to_the_same_end_and_events(spec):
         events.extend(e.to_dict() for e in game.apply(player, action))
     assert game.is_over and game.round == spec["round"] and game.end_reason == spec["end_reason"]
     assert hashlib.sha256(game.to_json().encode()).hexdigest() == spec["final_sha256"]
-    story = json.dumps(events, sort_keys=True, separators=(",", ":")).encode()
-    assert hashlib.sha256(story).hexdigest() == spec["events_sha256"]
+    assert hashlib.sha256(_story(events)).hexdigest() == spec["events_sha256"]
     assert {name: s.to_dict() for name, s in game.scores().items()} == spec["scores"]
     assert game.ranking() == spec["ranking"]
     assert "idles" not in json.loads(game.to_json())

@@ -1,0 +1,333 @@
+"""The game contract: everything the platform (service, storage, Discord layer) may know of a game.
+
+A game is two objects:
+
+- a `Match`, one game in progress: who must decide (`prompts`), what they may send (`legal_actions`), carrying out a
+  decision (`apply`, which returns `Event`s: codes with parameters, never sentences), what one seat may see
+  (`view`), how it stands (`standing`), when a new turn starts (`turn_key`), a private JSON form (`to_json`) and a
+  copy with everything a seat cannot see redrawn (`determinized`), for computer players that cannot cheat;
+- a `GameModule`, the game itself: its key, names and player counts, its rules versions, how to deal or load a
+  match, its computer players, its words and pictures in the current language, its lobby and challenge settings
+  and its stats.
+
+Seats are numbered 0, 1, … in the order the platform seated the players; the platform keeps the players' names and
+passes them to the words and pictures. A non-seat actor (an automa, a solo opponent, the board) is `NOBODY`.
+
+A match is fully determined by (rules version, options, seed, actions): the same four always give the same match,
+event for event, in any process. The seed and the hidden state (a bag's order, a stack, another seat's secret card)
+live only in `to_json`, which never leaves the server; `view`, events, words and pictures never show them.
+
+To add a game: write its pure rules in `games/<key>/`, then a `games/<key>/module.py` whose `MODULE` is an
+instance of a `GameModule` subclass, and name it in `games.BUILTIN`. The contract suite in `tests/games/` checks it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+# The seat of an actor that is not a player: an automa, a solo opponent, the board.
+NOBODY = -1
+
+# A Refusal's codes, in the order a match checks them.
+REFUSALS: tuple[str, ...] = ("unknown_seat", "game_over", "not_your_turn", "illegal")
+
+# Computer player levels every game offers, weakest first.
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+
+# A setting's value: what a slash-command choice or a JSON field can hold.
+Value = str | int | bool
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One answer to a prompt. `id` is the action sent back to `Match.apply`: short (at most 40 characters, so a
+    Discord `custom_id` holds it with a game id and a version) and stable across versions of the code. `code` says
+    what the option does, as values the game's words turn into a label (`GameModule.label`)."""
+
+    id: str
+    code: tuple[Any, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """A decision the match waits for: the seat that decides, the kind of decision (a game's own code, which
+    `GameModule.question` words) and the options, at least two (a forced choice is taken by the game itself)."""
+
+    seat: int
+    kind: str
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened, in order: a kind (a game's own code), the seat it is about (`NOBODY` for a
+    non-seat actor) and JSON-safe parameters. Seats named in `data` are seat numbers too. `reveals` marks an event
+    that showed something drawn at random: an undo never goes back past it."""
+
+    kind: str
+    seat: int
+    data: Mapping[str, Any]
+    reveals: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form, for logs and storage."""
+        return {"kind": self.kind, "seat": self.seat, "data": dict(self.data), "reveals": self.reveals}
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """How a match stands (as if it ended now while it is still played).
+
+    `places[s]` is seat s's place, 1 first; tied seats share a place, and a non-seat opponent counts (a solo player
+    who loses to the automa is 2nd). `scores[s]` is seat s's score details, always with a `total`. `details` holds
+    what else the game's words and stats need (a solo opponent's score, a tie-break count), JSON-safe.
+    """
+
+    over: bool
+    places: tuple[int, ...]
+    scores: tuple[Mapping[str, int], ...]
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats in first place (none when a non-seat opponent won)."""
+        return tuple(s for s, place in enumerate(self.places) if place == 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form."""
+        return {
+            "over": self.over,
+            "places": list(self.places),
+            "scores": [dict(s) for s in self.scores],
+            "details": dict(self.details),
+        }
+
+
+class Refusal(ValueError):
+    """A decision the rules refuse; the match is unchanged. `code` is one of `REFUSALS`; `legal` lists the action
+    ids the seat could have sent (empty when it has nothing to decide). The message is for logs only."""
+
+    def __init__(self, code: str, legal: Sequence[str] = ()) -> None:
+        super().__init__(code)
+        self.code = code
+        self.legal = tuple(legal)
+
+
+class Match(ABC):
+    """One game in progress. `apply` is the only way to change it."""
+
+    # The key of the game module this match belongs to.
+    game: ClassVar[str]
+
+    @property
+    @abstractmethod
+    def seats(self) -> int:
+        """How many seats the match was dealt for."""
+
+    @property
+    @abstractmethod
+    def rules(self) -> int:
+        """The rules version it was dealt under (and is replayed with)."""
+
+    @property
+    @abstractmethod
+    def version(self) -> int:
+        """A count that grows with every accepted decision: a button made for another version is stale."""
+
+    @abstractmethod
+    def prompts(self) -> tuple[Prompt, ...]:
+        """Every decision the match waits for: one, or one per seat when several choose at once and in secret
+        (each seat then sees only its own prompt in its view). Empty once the match is over."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: str) -> list[Event]:
+        """Carry out `seat`'s decision and every automatic step after it, up to the next decision; returns the
+        events in order. Raises `Refusal` (and changes nothing) for an unknown seat, a finished match, a seat
+        with nothing to decide or an action not among its options."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (None: a spectator), JSON-safe: never the seed, the order of anything shuffled, or
+        another seat's secret. Equal for two matches that differ only in what `seat` cannot see."""
+
+    @abstractmethod
+    def standing(self) -> Standing:
+        """Places and scores as they stand, and whether the match is over."""
+
+    @abstractmethod
+    def turn_key(self) -> str:
+        """A short string that changes exactly when a new turn starts (for "your turn" notices and timers)."""
+
+    @abstractmethod
+    def to_json(self) -> str:
+        """The whole state as canonical JSON, seed included: `GameModule.load` gives an equal match. Private:
+        it never leaves the server."""
+
+    @abstractmethod
+    def determinized(self, seat: int | None, seed: int) -> Match:
+        """A copy in which everything `seat` cannot see (future draws, shuffled order, others' secrets) is redrawn
+        from `seed`. It depends only on `view(seat)` and `seed`, so a search run on it cannot use what the seat
+        does not know."""
+
+    def waiting(self) -> tuple[int, ...]:
+        """The seats the match waits for."""
+        return tuple(p.seat for p in self.prompts())
+
+    def legal_actions(self, seat: int) -> list[str]:
+        """The action ids `seat` may send now (empty if it has nothing to decide)."""
+        for prompt in self.prompts():
+            if prompt.seat == seat:
+                return [o.id for o in prompt.options]
+        return []
+
+    @property
+    def is_over(self) -> bool:
+        """True once nobody has anything left to decide."""
+        return not self.prompts()
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """A lobby setting: its key in the options, the values it may take and the one a new game gets."""
+
+    key: str
+    choices: tuple[Value, ...]
+    default: Value
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A solo challenge everyone plays on the same seed (`daily`, `weekly`): the options it is dealt with."""
+
+    kind: str
+    options: Mapping[str, Value]
+
+
+class GameModule(ABC):
+    """One game as the platform knows it. Subclass it once per game, fill the class attributes and implement the
+    abstract methods; `games.register` checks the attributes.
+
+    Words and pictures are in the current language (`i18n.using`), and take the players' `names` by seat.
+    """
+
+    key: ClassVar[str]  # lower-case ASCII, stable: stored with every game and in every custom_id
+    name: ClassVar[str]  # the game's title as printed on its box (not translated)
+    players: ClassVar[tuple[int, ...]]  # the numbers of seats it can be dealt for; 1 is a solo game
+    rules_versions: ClassVar[tuple[int, ...]]  # every rules version a stored game may have: all still replay
+    current_rules: ClassVar[int]  # the version new games are dealt under
+    settings: ClassVar[tuple[Setting, ...]] = ()  # what a lobby may choose
+    challenges: ClassVar[tuple[Challenge, ...]] = ()  # the solo challenges it offers
+    levels: ClassVar[tuple[str, ...]] = LEVELS  # its computer players
+    stat_keys: ClassVar[tuple[str, ...]] = ()  # the score details its stats add up, besides games and wins
+
+    # ---------------------------------------------------------------- rules
+
+    def options(self, given: Mapping[str, Any] | None = None) -> dict[str, Value]:
+        """Complete lobby options: every setting, `given` or its default. Raises ValueError for an unknown
+        setting or a value it does not offer."""
+        given = dict(given or {})
+        known = {s.key for s in self.settings}
+        unknown = sorted(set(given) - known)
+        if unknown:
+            raise ValueError(f"{self.key} has no setting {', '.join(unknown)}")
+        out: dict[str, Value] = {}
+        for setting in self.settings:
+            value = given.get(setting.key, setting.default)
+            if value not in setting.choices or type(value) is not type(setting.default):
+                raise ValueError(f"{setting.key} must be one of {setting.choices}, not {value!r}")
+            out[setting.key] = value
+        return out
+
+    @abstractmethod
+    def deal(self, options: Mapping[str, Any], seed: int, seats: int, rules: int | None = None) -> Match:
+        """A new match for `seats` players (one of `players`) with these lobby options, all its chance drawn from
+        `seed` (new games: `secrets.randbits(128)`), under `rules` (default: `current_rules`). ValueError for bad
+        input."""
+
+    @abstractmethod
+    def load(self, text: str) -> Match:
+        """A match from `Match.to_json` output; ValueError saying what is wrong for bad input."""
+
+    def replay(
+        self,
+        options: Mapping[str, Any],
+        seed: int,
+        seats: int,
+        actions: Sequence[tuple[int, str]],
+        rules: int | None = None,
+    ) -> Match:
+        """The match reached by dealing and then applying `actions`, (seat, action id) pairs, in order."""
+        match = self.deal(options, seed, seats, rules)
+        for seat, action in actions:
+            match.apply(seat, action)
+        return match
+
+    @abstractmethod
+    def decide(self, match: Match, seat: int, level: str, seed: int) -> str:
+        """The action a computer player of `level` takes for `seat`, from its own `seed`. It must depend only on
+        what `seat` sees: the same for any `match.determinized(seat, …)`."""
+
+    # ---------------------------------------------------------------- words
+
+    @abstractmethod
+    def label(self, view: Mapping[str, Any], option: Option) -> str:
+        """An option's label, given the deciding seat's view: at most 100 characters (a select menu option's
+        limit); a presenter that shows it on a button (80) cuts it at a word."""
+
+    @abstractmethod
+    def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
+        """What a prompt asks, as a heading for its buttons."""
+
+    @abstractmethod
+    def narrate(self, event: Event, names: Sequence[str]) -> str | None:
+        """One sentence telling `event`, or None for a step a reader need not be told about."""
+
+    def setting_label(self, key: str, value: Value) -> str:
+        """A lobby setting's value as a player reads it."""
+        return str(value)
+
+    # ---------------------------------------------------------------- pictures (PNG bytes)
+
+    @abstractmethod
+    def decision_picture(
+        self, view: Mapping[str, Any], names: Sequence[str], seat: int, events: Sequence[Event] = ()
+    ) -> bytes:
+        """The picture `seat` decides from (its own view): the question and everything it depends on; `events`
+        since the last picture are marked."""
+
+    @abstractmethod
+    def table_picture(self, view: Mapping[str, Any], names: Sequence[str], events: Sequence[Event] = ()) -> bytes:
+        """The table as anyone sees it (a spectator's view), with what `events` changed marked."""
+
+    @abstractmethod
+    def record_picture(self, view: Mapping[str, Any], names: Sequence[str], standing: Standing) -> bytes:
+        """The finished match's record: places, score details and the final table."""
+
+    # ---------------------------------------------------------------- stats
+
+    def tallies(self, standing: Standing, seat: int) -> dict[str, int]:
+        """What one finished match adds to `seat`'s stats: `played`, `won` and each of `stat_keys`."""
+        scores = standing.scores[seat]
+        out = {"played": 1, "won": int(standing.places[seat] == 1)}
+        out.update({key: int(scores.get(key, 0)) for key in self.stat_keys})
+        return out
+
+
+__all__ = [
+    "LEVELS",
+    "NOBODY",
+    "REFUSALS",
+    "Challenge",
+    "Event",
+    "GameModule",
+    "Match",
+    "Option",
+    "Prompt",
+    "Refusal",
+    "Setting",
+    "Standing",
+    "Value",
+]

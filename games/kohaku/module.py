@@ -1,0 +1,149 @@
+"""Kōhaku as the platform knows it: the game contract (`games.base`) over the rules, AI, words and pictures here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.base import Challenge, Event, GameModule, Match, Option, Prompt, Refusal, Setting, Standing
+
+from . import ai, pictures, words
+from .data import CURRENT_RULES, RULES_VERSIONS
+from .model import SCORE_KEYS, IllegalAction
+from .rules import Match as Rules
+from .rules import deal as deal_match
+from .scoring import coins
+
+
+def _event(event: Any) -> Event:
+    return Event(event.kind, event.seat, event.data, event.reveals)
+
+
+class KohakuMatch(Match):
+    """A Kōhaku match behind the contract; `inner` is the rules' own `games.kohaku.Match`."""
+
+    game = "kohaku"
+
+    def __init__(self, inner: Rules) -> None:
+        self.inner = inner
+
+    @property
+    def seats(self) -> int:
+        return self.inner.seats
+
+    @property
+    def rules(self) -> int:
+        return self.inner.rules
+
+    @property
+    def version(self) -> int:
+        return self.inner.version
+
+    def prompts(self) -> tuple[Prompt, ...]:
+        return tuple(
+            Prompt(p.seat, p.kind, tuple(Option(o.id, o.code) for o in p.options)) for p in self.inner.prompts()
+        )
+
+    def waiting(self) -> tuple[int, ...]:
+        return self.inner.waiting()
+
+    def legal_actions(self, seat: int) -> list[str]:
+        return self.inner.legal_actions(seat) if seat in self.inner.waiting() else []
+
+    def apply(self, seat: int, action: str) -> list[Event]:
+        try:
+            return [_event(e) for e in self.inner.apply(seat, action)]
+        except IllegalAction as err:
+            raise Refusal(err.code, err.legal) from None
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return self.inner.view(seat)
+
+    def standing(self) -> Standing:
+        m = self.inner
+        outcome = m.outcome()
+        if outcome is not None:
+            places, scores, tie = outcome.places, outcome.scores, outcome.coins
+        else:
+            # While playing, nobody's secret goal card counts: the standing is public.
+            scores = tuple(m.score(s, with_goal=False) for s in range(m.seats))
+            tie = tuple(coins(m.ponds[s]) for s in range(m.seats))
+            keys = [(scores[s]["total"], tie[s]) for s in range(m.seats)]
+            places = tuple(1 + sum(1 for other in keys if other > keys[s]) for s in range(m.seats))
+        details: dict[str, Any] = {"coins": list(tie)}
+        if m.solo:
+            danny = m.danny_scores()
+            beaten = {level: scores[0]["total"] > points for level, points in danny.items()}
+            details.update(danny=danny, beaten=beaten)
+            # Solo: first only by beating Danny at the hard level, as the outcome's winners say.
+            places = (1 if beaten["hard"] else 2,)
+        return Standing(outcome is not None, tuple(places), tuple(scores), details)
+
+    def turn_key(self) -> str:
+        return self.inner.turn_key()
+
+    def to_json(self) -> str:
+        return self.inner.to_json()
+
+    def determinized(self, seat: int | None, seed: int) -> KohakuMatch:
+        return KohakuMatch(self.inner.determinized(seat, seed))
+
+
+def _inner(match: Match) -> Rules:
+    if not isinstance(match, KohakuMatch):
+        raise TypeError(f"not a Kōhaku match: {match!r}")
+    return match.inner
+
+
+class Kohaku(GameModule):
+    """Kōhaku (Danny Devine): 1–4 players, solo against Danny, goal cards as an option."""
+
+    key = "kohaku"
+    name = "Kōhaku"
+    players = (1, 2, 3, 4)
+    rules_versions = RULES_VERSIONS
+    current_rules = CURRENT_RULES
+    settings = (Setting("goals", (False, True), False),)
+    challenges = (Challenge("daily", {"goals": False}), Challenge("weekly", {"goals": False}))
+    stat_keys = SCORE_KEYS
+
+    def deal(self, options: Mapping[str, Any], seed: int, seats: int, rules: int | None = None) -> KohakuMatch:
+        goals = bool(self.options(options)["goals"])
+        version = CURRENT_RULES if rules is None else rules
+        return KohakuMatch(deal_match(seats, seed=seed, goals=goals, rules=version))
+
+    def load(self, text: str) -> KohakuMatch:
+        return KohakuMatch(Rules.from_json(text))
+
+    def decide(self, match: Match, seat: int, level: str, seed: int) -> str:
+        return ai.policy(level, seed=seed).choose(_inner(match), seat)
+
+    def label(self, view: Mapping[str, Any], option: Option) -> str:
+        prompt = view.get("prompt") or {}
+        return words.label({"id": option.id, "code": option.code}, view, prompt.get("seat"))
+
+    def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
+        return words.question(prompt.kind, view)
+
+    def narrate(self, event: Event, names: Sequence[str]) -> str | None:
+        return words.narrate(event.to_dict(), names)
+
+    def setting_label(self, key: str, value: Any) -> str:
+        if key == "goals":
+            return words.score_item("goal") if value else "—"
+        return str(value)
+
+    def decision_picture(
+        self, view: Mapping[str, Any], names: Sequence[str], seat: int, events: Sequence[Event] = ()
+    ) -> bytes:
+        return pictures.turn(view, names, seat, [e.to_dict() for e in events])
+
+    def table_picture(self, view: Mapping[str, Any], names: Sequence[str], events: Sequence[Event] = ()) -> bytes:
+        return pictures.table(view, names, [e.to_dict() for e in events])
+
+    def record_picture(self, view: Mapping[str, Any], names: Sequence[str], standing: Standing) -> bytes:
+        # The table picture of a finished match shows the score sheet and every pond.
+        return pictures.table(view, names)
+
+
+MODULE = Kohaku()

@@ -1,0 +1,226 @@
+"""Kokeshi as the platform knows it: the game contract (`games.base`) over `engine/` (rules, AI, words) and `render/`.
+
+The engine names its seats; the contract numbers them. Seat s is the s-th name the game was dealt with (the
+engine's `seating`, before its seeded rotation into turn order), and the automa is `NOBODY`. New matches are dealt
+with the names `seat1`, `seat2`, … (the platform keeps the players' names); a game stored with real names loads
+the same way, by its seating. Words and pictures put the platform's names back in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import render
+from engine import AUTOMA, CURRENT_RULES, LEVELS, RULES_VERSIONS, Game, IllegalAction, new_game, policy, vocab
+from engine import Event as EngineEvent
+from engine import Option as EngineOption
+from engine.narrate import describe
+from games.base import NOBODY, Challenge, Event, GameModule, Match, Option, Prompt, Refusal, Setting, Standing
+
+# Engine event fields that name a seat, besides the event's own player.
+_SEAT_FIELDS = ("next",)
+_SEAT_LISTS = ("ranking",)
+_REFUSAL = {"unknown_player": "unknown_seat"}
+
+
+class KokeshiMatch(Match):
+    """A Kokeshi game behind the contract; `game` is the engine's `Game`."""
+
+    game = "kokeshi"
+
+    def __init__(self, engine_game: Game) -> None:
+        self.engine = engine_game
+        self._seat = {name: s for s, name in enumerate(engine_game.seating)}
+        self._seat[AUTOMA] = NOBODY
+
+    # ---------------------------------------------------------------- names and seats
+
+    def seat_of(self, name: str) -> int:
+        """The seat of an engine name (`NOBODY` for the automa)."""
+        return self._seat[name]
+
+    def name_of(self, seat: int) -> str:
+        """The engine's name of a seat (`AUTOMA` for `NOBODY`)."""
+        return AUTOMA if seat == NOBODY else str(self.engine.seating[seat])
+
+    def _event(self, event: EngineEvent) -> Event:
+        data = dict(event.data)
+        for key in _SEAT_FIELDS:
+            if key in data:
+                data[key] = self._seat[data[key]]
+        for key in _SEAT_LISTS:
+            if key in data:
+                data[key] = [self._seat[n] for n in data[key]]
+        return Event(event.kind, self._seat[event.player], data, event.reveals)
+
+    # ---------------------------------------------------------------- the contract
+
+    @property
+    def seats(self) -> int:
+        return len(self.engine.seating)
+
+    @property
+    def rules(self) -> int:
+        return int(self.engine.rules)
+
+    @property
+    def version(self) -> int:
+        return int(self.engine.version)
+
+    def prompts(self) -> tuple[Prompt, ...]:
+        prompt = self.engine.prompt
+        if prompt is None:
+            return ()
+        # An option's code is the engine's own wording key: a vocab function's name and its arguments.
+        return (Prompt(self._seat[prompt.player], prompt.kind, tuple(Option(o.id, o.words) for o in prompt.options)),)
+
+    def apply(self, seat: int, action: str) -> list[Event]:
+        if not 0 <= seat < self.seats:
+            raise Refusal("unknown_seat", self.engine.legal_actions())
+        try:
+            events = self.engine.apply(self.name_of(seat), action)
+        except IllegalAction as err:
+            raise Refusal(_REFUSAL.get(err.code, err.code), err.legal) from None
+        return [self._event(e) for e in events]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        # Nothing of Kokeshi is secret but the bag's order and the seed, which the engine's view never holds.
+        view = self.engine.view()
+        view["game"] = "kokeshi"
+        view["seating"] = list(self.engine.seating)
+        view["turn_key"] = self.turn_key()
+        return view
+
+    def standing(self) -> Standing:
+        game = self.engine
+        ranking = game.ranking()
+        scores = game.scores()
+        places = tuple(ranking.index(name) + 1 for name in game.seating)
+        details: dict[str, Any] = {"ranking": [self._seat[n] for n in ranking]}
+        if game.solo:
+            details["automa"] = scores[AUTOMA].to_dict()
+        return Standing(game.is_over, places, tuple(scores[n].to_dict() for n in game.seating), details)
+
+    def turn_key(self) -> str:
+        game = self.engine
+        if game.is_over:
+            return "over"
+        # The engine's turns count each seat's finished turns; setup is one turn per seat too.
+        return f"r{game.round_number}:{self._seat[game.names[game.current]]}:{sum(game.turns)}"
+
+    def to_json(self) -> str:
+        return self.engine.to_json()
+
+    def determinized(self, seat: int | None, seed: int) -> KokeshiMatch:
+        # Every seat sees the same: only the future draws are hidden, and the copy draws them from `seed`.
+        return KokeshiMatch(self.engine.determinized(seed))
+
+
+def _engine(match: Match) -> KokeshiMatch:
+    if not isinstance(match, KokeshiMatch):
+        raise TypeError(f"not a Kokeshi match: {match!r}")
+    return match
+
+
+def _display(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, str]:
+    """Engine names to the platform's names (the automa keeps its name: the pictures word it)."""
+    out = {AUTOMA: AUTOMA}
+    for s, name in enumerate(view.get("seating") or ()):
+        out[str(name)] = names[s] if s < len(names) else str(name)
+    return out
+
+
+def named_view(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """A copy of a Kokeshi view with the platform's names where the engine's stand (for the pictures)."""
+    to = _display(view, names)
+    out = dict(view)
+    out["players"] = [{**p, "name": to.get(p["name"], p["name"])} for p in view.get("players") or ()]
+    if out.get("current") is not None:
+        out["current"] = to.get(out["current"], out["current"])
+    if out.get("prompt"):
+        out["prompt"] = {**out["prompt"], "player": to.get(out["prompt"]["player"], out["prompt"]["player"])}
+    if out.get("idle"):
+        counts = out["idle"]["counts"]
+        out["idle"] = {**out["idle"], "counts": {to.get(n, n): c for n, c in counts.items()}}
+    return out
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    if seat == NOBODY:
+        return AUTOMA
+    return names[seat] if 0 <= seat < len(names) else str(seat + 1)
+
+
+def engine_event(event: Event, names: Sequence[str]) -> EngineEvent:
+    """The engine's form of a contract event, seats named by `names` (the automa by its engine name)."""
+    data = dict(event.data)
+    for key in _SEAT_FIELDS:
+        if key in data:
+            data[key] = _name(names, int(data[key]))
+    for key in _SEAT_LISTS:
+        if key in data:
+            data[key] = [_name(names, int(s)) for s in data[key]]
+    return EngineEvent(event.kind, _name(names, event.seat), data, event.reveals)
+
+
+class Kokeshi(GameModule):
+    """Kokeshi: 2–4 players, or solo against the automa; both sides of the happiness board."""
+
+    key = "kokeshi"
+    name = "Kokeshi"
+    players = (1, 2, 3, 4)
+    rules_versions = tuple(RULES_VERSIONS)
+    current_rules = int(CURRENT_RULES)
+    settings = (Setting("side", ("basic", "advanced"), "basic"),)
+    challenges = (Challenge("daily", {"side": "basic"}), Challenge("weekly", {"side": "advanced"}))
+    levels = tuple(LEVELS)
+    stat_keys = ("in_play", "tracks", "quality", "animals", "leads", "adjacency", "total")
+
+    def deal(self, options: Mapping[str, Any], seed: int, seats: int, rules: int | None = None) -> KokeshiMatch:
+        side = str(self.options(options)["side"])
+        if not isinstance(seats, int) or isinstance(seats, bool) or seats not in self.players:
+            raise ValueError(f"Kokeshi seats 1 to 4 players, not {seats!r}")
+        names = [f"seat{s + 1}" for s in range(seats)]
+        version = CURRENT_RULES if rules is None else rules
+        return KokeshiMatch(new_game(names, seed=seed, side=side, solo=seats == 1, rules=version))
+
+    def load(self, text: str) -> KokeshiMatch:
+        return KokeshiMatch(Game.from_json(text))
+
+    def decide(self, match: Match, seat: int, level: str, seed: int) -> str:
+        m = _engine(match)
+        if seat not in m.waiting():
+            raise ValueError(f"seat {seat} has nothing to decide")
+        # The levels search only copies with draws of their own (`Game.determinized`): never the hidden order.
+        return str(policy(level, seed=seed).choose(m.engine))
+
+    def label(self, view: Mapping[str, Any], option: Option) -> str:
+        return vocab.label(EngineOption(option.id, option.id, (), option.code))
+
+    def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
+        return vocab.question(prompt.kind)
+
+    def narrate(self, event: Event, names: Sequence[str]) -> str | None:
+        return describe(engine_event(event, names))
+
+    def setting_label(self, key: str, value: Any) -> str:
+        return str(value)
+
+    def decision_picture(
+        self, view: Mapping[str, Any], names: Sequence[str], seat: int, events: Sequence[Event] = ()
+    ) -> bytes:
+        shown = named_view(view, names)
+        return render.turn(shown, None, _name(names, seat), [engine_event(e, names) for e in events])
+
+    def table_picture(self, view: Mapping[str, Any], names: Sequence[str], events: Sequence[Event] = ()) -> bytes:
+        return render.table_phone(named_view(view, names), [engine_event(e, names) for e in events])
+
+    def record_picture(self, view: Mapping[str, Any], names: Sequence[str], standing: Standing) -> bytes:
+        shown = named_view(view, names)
+        scores = {p["name"]: p["score"] for p in shown["players"]}
+        ranking = [_name(names, s) for s in standing.details["ranking"]]
+        return render.final(shown, scores, ranking)
+
+
+MODULE = Kokeshi()

@@ -222,6 +222,8 @@ class GameModule(ABC):
     challenges: ClassVar[tuple[Challenge, ...]] = ()  # the solo challenges it offers
     levels: ClassVar[tuple[str, ...]] = LEVELS  # its computer players
     stat_keys: ClassVar[tuple[str, ...]] = ()  # the score details its stats add up, besides games and wins
+    # The languages its words and pictures are complete in (gettext locale names); in any other, English shows.
+    locales: ClassVar[tuple[str, ...]] = ("en",)
 
     # ---------------------------------------------------------------- rules
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.base import Challenge, Event, GameModule, Match, Option, Prompt, Refusal, Setting, Standing
+from i18n import _
 
 from . import ai, pictures, words
 from .data import CURRENT_RULES, RULES_VERSIONS
@@ -106,6 +107,8 @@ class Kohaku(GameModule):
     settings = (Setting("goals", (False, True), False),)
     challenges = (Challenge("daily", {"goals": False}), Challenge("weekly", {"goals": False}))
     stat_keys = SCORE_KEYS
+    # Its words have no Portuguese catalog entries yet: in Portuguese it shows English.
+    locales = ("en",)
 
     def deal(self, options: Mapping[str, Any], seed: int, seats: int, rules: int | None = None) -> KohakuMatch:
         goals = bool(self.options(options)["goals"])
@@ -130,7 +133,7 @@ class Kohaku(GameModule):
 
     def setting_label(self, key: str, value: Any) -> str:
         if key == "goals":
-            return words.score_item("goal") if value else "—"
+            return _("with goal cards") if value else _("without goal cards")
         return str(value)
 
     def decision_picture(

@@ -17,6 +17,7 @@ from engine import Event as EngineEvent
 from engine import Option as EngineOption
 from engine.narrate import describe
 from games.base import NOBODY, Challenge, Event, GameModule, Match, Option, Prompt, Refusal, Setting, Standing
+from i18n import _
 
 # Engine event fields that name a seat, besides the event's own player.
 _SEAT_FIELDS = ("next",)
@@ -175,6 +176,7 @@ class Kokeshi(GameModule):
     settings = (Setting("side", ("basic", "advanced"), "basic"),)
     challenges = (Challenge("daily", {"side": "basic"}), Challenge("weekly", {"side": "advanced"}))
     levels = tuple(LEVELS)
+    locales = ("en", "pt_BR")
     stat_keys = ("in_play", "tracks", "quality", "animals", "leads", "adjacency", "total")
 
     def deal(self, options: Mapping[str, Any], seed: int, seats: int, rules: int | None = None) -> KokeshiMatch:
@@ -205,6 +207,8 @@ class Kokeshi(GameModule):
         return describe(engine_event(event, names))
 
     def setting_label(self, key: str, value: Any) -> str:
+        if key == "side":
+            return _("advanced side") if value == "advanced" else _("basic side")
         return str(value)
 
     def decision_picture(

@@ -14,6 +14,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 import games
+import i18n
 from games.base import LEVELS, NOBODY, REFUSALS, GameModule, Match, Refusal
 from i18n import LOCALES, using
 
@@ -237,17 +238,41 @@ def test_stored_kokeshi_games_replay_through_the_contract(version):
 # ------------------------------------------------------------------ words
 
 
+class _Recording:
+    """A locale's translations that note every message its catalog lacks."""
+
+    def __init__(self, inner, missing):
+        self.inner, self.missing = inner, missing
+        self.catalog = getattr(inner, "_catalog", {})
+
+    def gettext(self, message):
+        if message not in self.catalog:
+            self.missing.add(message)
+        return self.inner.gettext(message)
+
+    def ngettext(self, singular, plural, n):
+        if (singular, 0) not in self.catalog:
+            self.missing.add(singular)
+        return self.inner.ngettext(singular, plural, n)
+
+    def pgettext(self, context, message):
+        if f"{context}\x04{message}" not in self.catalog:
+            self.missing.add(message)
+        return self.inner.pgettext(context, message)
+
+
 @BY_TABLE
-def test_every_option_question_and_event_is_worded_in_every_locale(table):
+def test_every_option_question_and_event_is_worded_in_every_locale(table, monkeypatch):
     module = table.module
+    missing: dict[str, set[str]] = {locale: set() for locale in LOCALES}
+    real = i18n.translations
+    monkeypatch.setattr(i18n, "translations", lambda locale: _Recording(real(locale), missing[locale]))
     record = played(table)
     match = table.deal()
     names = names_for(match)
-    translated = set()
     for (seat, action), events in zip(record.actions, record.events, strict=True):
         for prompt in match.prompts():
             view = match.view(prompt.seat)
-            labels = {}
             for locale in LOCALES:
                 with using(locale):
                     words = [module.label(view, option) for option in prompt.options]
@@ -255,15 +280,22 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table):
                 assert all(w and len(w) <= 100 and "{" not in w for w in words), words
                 assert len(set(words)) == len(words), words  # every button says something of its own
                 assert question and "{" not in question
-                labels[locale] = words
-            translated.update(a != b for a, b in zip(labels["en"], labels["pt_BR"], strict=True))
         match.apply(seat, action)
         for event in events:
             for locale in LOCALES:
                 with using(locale):
                     text = module.narrate(event, names)
                 assert text is None or (text.strip() and "{" not in text), (event, text)
-    assert True in translated  # the labels really are read from the catalogs
+    for locale in LOCALES:
+        with using(locale):
+            for setting in module.settings:
+                for value in setting.choices:
+                    assert module.setting_label(setting.key, value)
+    # Every language the game says it speaks has every message it used, translated.
+    assert {locale: sorted(missing[locale]) for locale in module.locales if locale != "en"} == {
+        locale: [] for locale in module.locales if locale != "en"
+    }
+    assert set(module.locales) <= set(LOCALES) and "en" in module.locales
 
 
 # ------------------------------------------------------------------ pictures
@@ -301,13 +333,14 @@ def test_computer_players_choose_the_same_whatever_the_hidden_seed(table):
     hidden_differs = False
     for match in positions(table, 4, choices=2):
         for seat in match.waiting():
-            other = match.determinized(seat, 987654321)
-            hidden_differs |= other.to_json() != match.to_json()
-            assert other.view(seat) == match.view(seat)  # nothing the seat sees differs
-            assert other.legal_actions(seat) == match.legal_actions(seat)
             choice = module.decide(match, seat, "easy", 7)
             assert choice in match.legal_actions(seat)
-            assert module.decide(other, seat, "easy", 7) == choice
+            for hidden in (987654321, 1, 2):
+                other = match.determinized(seat, hidden)
+                hidden_differs |= other.to_json() != match.to_json()
+                assert other.view(seat) == match.view(seat)  # nothing the seat sees differs
+                assert other.legal_actions(seat) == match.legal_actions(seat)
+                assert module.decide(other, seat, "easy", 7) == choice
     assert hidden_differs
 
 

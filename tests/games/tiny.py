@@ -131,6 +131,7 @@ class BidsModule(GameModule):
     rules_versions = (1,)
     current_rules = 1
     stat_keys = ("total",)
+    locales = ("en", "pt_BR")
 
     def deal(self, options: Mapping[str, Any], seed: int, seats: int, rules: int | None = None) -> Bids:
         self.options(options)

@@ -13,6 +13,8 @@ FORBIDDEN = {
     "engine": {"discord", "PIL", "sqlite3", "aiosqlite", "render", "storage", "cogs", "bot"},
     "render": {"discord", "sqlite3", "aiosqlite", "storage", "cogs", "bot"},
     "storage": {"discord", "PIL", "render", "cogs", "bot"},
+    # Games draw and word themselves, but know nothing of Discord, databases or the platform above them.
+    "games": {"discord", "sqlite3", "aiosqlite", "asyncpg", "storage", "cogs", "bot", "service", "sandbox"},
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import logging
@@ -195,6 +196,26 @@ def test_simultaneous_secret_choices_are_one_prompt_per_seat_each_seen_only_by_i
     assert match.view(1)["mine"] == 3 and match.view(0)["mine"] is None
     assert match.view(0)["prompt"]["seat"] == 0 and match.view(1)["prompt"] is None
     assert match.view(0)["hands"][1] == [1, 2, 3]  # the card bid is not shown as gone
+
+
+@BY_TABLE
+def test_a_game_replays_from_its_options_seed_and_actions(table):
+    record = played(table)
+    match = table.module.replay(dict(table.options), SEED, table.seats, record.actions, record.match.rules)
+    assert match.to_json() == record.match.to_json()
+
+
+STORED = json.loads((ROOT / "tests" / "fixtures" / "contract_games.json").read_text(encoding="utf-8"))["games"]
+
+
+@pytest.mark.parametrize("stored", STORED, ids=lambda g: f"{g['game']}-{g['seats']}-rules{g['rules']}")
+def test_games_stored_through_the_contract_replay_to_the_same_end(stored):
+    module = games.get(stored["game"])
+    assert stored["rules"] in module.rules_versions
+    actions = [(seat, action) for seat, action in stored["actions"]]
+    match = module.replay(stored["options"], stored["seed"], stored["seats"], actions, stored["rules"])
+    assert hashlib.sha256(match.to_json().encode()).hexdigest() == stored["final_sha256"]
+    assert match.standing().to_dict() == stored["standing"]
 
 
 @pytest.mark.parametrize(

@@ -193,9 +193,9 @@ def test_simultaneous_secret_choices_are_one_prompt_per_seat_each_seen_only_by_i
     assert [p.seat for p in match.prompts()] == [0, 1, 2]
     match.apply(1, match.legal_actions(1)[-1])
     assert match.waiting() == (0, 2)
-    assert match.view(1)["mine"] == 3 and match.view(0)["mine"] is None
+    assert match.view(1)["mine"] == 4 and match.view(0)["mine"] is None
     assert match.view(0)["prompt"]["seat"] == 0 and match.view(1)["prompt"] is None
-    assert match.view(0)["hands"][1] == [1, 2, 3]  # the card bid is not shown as gone
+    assert match.view(0)["hands"][1] == [1, 2, 3, 4]  # the card bid is not shown as gone
 
 
 @BY_TABLE
@@ -300,6 +300,8 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
                     question = module.question(view, prompt)
                 assert all(w and len(w) <= 100 and "{" not in w for w in words), words
                 assert len(set(words)) == len(words), words  # every button says something of its own
+                ids = [option.id for option in prompt.options]
+                assert len(set(ids)) == len(ids) >= 2 and all(0 < len(i) <= 40 for i in ids)
                 assert question and "{" not in question
         match.apply(seat, action)
         for event in events:
@@ -362,6 +364,8 @@ def test_computer_players_choose_the_same_whatever_the_hidden_seed(table):
                 assert other.view(seat) == match.view(seat)  # nothing the seat sees differs
                 assert other.legal_actions(seat) == match.legal_actions(seat)
                 assert module.decide(other, seat, "easy", 7) == choice
+                # What a search simulates depends only on what the seat sees and the seed it is given.
+                assert other.determinized(seat, 5).to_json() == match.determinized(seat, 5).to_json()
     assert hidden_differs
 
 

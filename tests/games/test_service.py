@@ -40,7 +40,7 @@ def test_a_button_from_an_older_version_is_refused_as_stale_and_changes_nothing(
     before = match.to_json()
     with pytest.raises(Refused) as err:
         play("bids", match, 0, 1, "bid:3")
-    assert err.value.code == "stale" and err.value.legal == ("bid:1", "bid:2", "bid:3")
+    assert err.value.code == "stale" and err.value.legal == ("bid:1", "bid:2", "bid:3", "bid:4")
     assert match.to_json() == before
 
 

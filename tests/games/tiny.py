@@ -15,7 +15,8 @@ from PIL import Image, ImageDraw
 from games.base import Event, GameModule, Match, Option, Prompt, Refusal, Standing
 from i18n import current
 
-CARDS = (1, 2, 3)
+PRIZES = (1, 2, 3)
+CARDS = (1, 2, 3, 4)  # one card more than prizes: the last bid is still a choice
 FIELDS = ("seed", "counter", "deck", "prize", "hands", "points", "bids", "version")
 WORDS = {
     "en": {"bid": "Bid {n}", "ask": "Your secret bid", "won": "{name} takes prize {n}.", "tie": "Nobody takes {n}."},
@@ -138,7 +139,7 @@ class BidsModule(GameModule):
         if seats not in self.players or rules not in (None, 1):
             raise ValueError("Bids: 2 or 3 seats, rules 1")
         hands = [list(CARDS) for _ in range(seats)]
-        state = {"seed": seed, "counter": 0, "deck": list(CARDS), "prize": None, "hands": hands}
+        state = {"seed": seed, "counter": 0, "deck": list(PRIZES), "prize": None, "hands": hands}
         match = Bids({**state, "points": [0] * seats, "bids": [None] * seats, "version": 0})
         match._draw()
         return match

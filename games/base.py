@@ -10,15 +10,21 @@ A game is two objects:
   match, its computer players, its words and pictures in the current language, its lobby and challenge settings
   and its stats.
 
-Seats are numbered 0, 1, … in the order the platform seated the players; the platform keeps the players' names and
-passes them to the words and pictures. A non-seat actor (an automa, a solo opponent, the board) is `NOBODY`.
+Seats are numbered 0, 1, … in the order the platform seated the players (who plays first is the game's own
+affair); the platform keeps the players' names and passes them to the words and pictures. A non-seat actor (an
+automa, a solo opponent, the board) is `NOBODY`.
 
 A match is fully determined by (rules version, options, seed, actions): the same four always give the same match,
 event for event, in any process. The seed and the hidden state (a bag's order, a stack, another seat's secret card)
 live only in `to_json`, which never leaves the server; `view`, events, words and pictures never show them.
 
-To add a game: write its pure rules in `games/<key>/`, then a `games/<key>/module.py` whose `MODULE` is an
-instance of a `GameModule` subclass, and name it in `games.BUILTIN`. The contract suite in `tests/games/` checks it.
+To add a game:
+1. write its rules in `games/<key>/`: pure (no Discord, databases, Pillow or i18n), their only chance a generator
+   seeded by the match's seed, their refusals and events codes;
+2. beside them, its words (gettext, in `i18n`'s current language) and pictures (Pillow, PNG bytes);
+3. in `games/<key>/module.py`, subclass `Match` and `GameModule` over them and set `MODULE = YourGame()`;
+4. name the module in `games.BUILTIN`. The contract suite (`tests/games/`) then runs over it at every table it
+   deals; `tests/games/tiny.py` is a whole game in under two hundred lines.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ _REFUSAL = {"unknown_player": "unknown_seat"}
 
 
 class KokeshiMatch(Match):
-    """A Kokeshi game behind the contract; `game` is the engine's `Game`."""
+    """A Kokeshi game behind the contract; `engine` is the engine's own `Game`."""
 
     game = "kokeshi"
 

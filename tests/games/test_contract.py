@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 import games
 import i18n
-from games.base import LEVELS, NOBODY, REFUSALS, GameModule, Match, Refusal
+from games.base import LEVELS, NOBODY, REFUSALS, GameModule, Match, Refusal, Setting
 from i18n import LOCALES, using
 
 from .kit import ALL_TABLES, KEYS, SEED, Table, played, positions, tables
@@ -58,6 +58,17 @@ def test_the_registry_knows_every_built_in_game_and_refuses_what_is_not_a_game()
     clash = type(games.get("bids"))()
     with pytest.raises(ValueError, match="already registered"):
         games.register(clash)
+
+
+@pytest.mark.parametrize(
+    ("attribute", "value"),
+    [("key", "Bad Key"), ("current_rules", 9), ("players", ()), ("settings", (Setting("x", ("a",), "b"),))],
+)
+def test_the_registry_refuses_a_game_that_declares_badly(attribute, value):
+    broken = type("Broken", (type(games.get("bids")),), {attribute: value})()
+    with pytest.raises(ValueError):
+        games.register(broken)
+    assert games.get("bids") is not broken
 
 
 @BY_GAME

@@ -107,8 +107,7 @@ class Kohaku(GameModule):
     settings = (Setting("goals", (False, True), False),)
     challenges = (Challenge("daily", {"goals": False}), Challenge("weekly", {"goals": False}))
     stat_keys = SCORE_KEYS
-    # Its words have no Portuguese catalog entries yet: in Portuguese it shows English.
-    locales = ("en",)
+    locales = ("en", "pt_BR")
 
     def deal(self, options: Mapping[str, Any], seed: int, seats: int, rules: int | None = None) -> KohakuMatch:
         goals = bool(self.options(options)["goals"])

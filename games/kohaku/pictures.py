@@ -416,20 +416,38 @@ def _board(img: Image.Image, top: int, view: Mapping[str, Any], fresh: set[int],
     return top + height
 
 
-def _hand(img: Image.Image, top: int, view: Mapping[str, Any]) -> int:
-    hand = list(view.get("hand") or [])
-    size, row = 112, 128
-    height = _hand_height(view)
-    box = _panel(img, top, height, ngettext("Tile to place", "Tiles to place", len(hand)))
-    x = box[0] + 16
-    tx0 = x + size + 20
-    for i, t in enumerate(hand):
-        y = top + 58 + i * row
-        dr.paste(img, sprite(t, size), x, y)
+HAND_TILE = 112
+HAND_TEXT = INNER - 32 - HAND_TILE - 20  # the width of a tile's name and rule beside its picture
+LINE = 38  # from one line of TEXT to the next
+
+
+def _hand_rows(view: Mapping[str, Any]) -> list[tuple[Mapping[str, Any], list[str], list[str], int]]:
+    """Each tile in hand with its name and its rule, each on one or two lines, and the row's height."""
+    rows = []
+    for t in view.get("hand") or []:
         name = words.tile_full(t)
-        _text(img, (tx0, y + 14), name[:1].upper() + name[1:], TEXT, pal.INK, bold=True, max_width=box[2] - tx0 - 16)
         rule = words.feature_rule(t) if t["kind"] != "koi" else _("touching features score for it")
-        _text(img, (tx0, y + 60), rule, TEXT, pal.INK_SOFT, max_width=box[2] - tx0 - 16)
+        name_lines = wrap(name[:1].upper() + name[1:], TEXT, HAND_TEXT, bold=True, lines=2)
+        rule_lines = wrap(rule, TEXT, HAND_TEXT, lines=2)
+        rows.append((t, name_lines, rule_lines, max(HAND_TILE + 16, LINE * (len(name_lines) + len(rule_lines)) + 52)))
+    return rows
+
+
+def _hand(img: Image.Image, top: int, view: Mapping[str, Any]) -> int:
+    rows = _hand_rows(view)
+    height = _hand_height(view)
+    box = _panel(img, top, height, ngettext("Tile to place", "Tiles to place", len(rows)))
+    x = box[0] + 16
+    tx0 = x + HAND_TILE + 20
+    y = top + 58
+    for t, name_lines, rule_lines, row in rows:
+        dr.paste(img, sprite(t, HAND_TILE), x, y)
+        for i, line in enumerate(name_lines):
+            _text(img, (tx0, y + 14 + LINE * i), line, TEXT, pal.INK, bold=True)
+        below = y + 14 + LINE * len(name_lines) + 8
+        for i, line in enumerate(rule_lines):
+            _text(img, (tx0, below + LINE * i), line, TEXT, pal.INK_SOFT)
+        y += row
     return top + height
 
 
@@ -464,7 +482,7 @@ def _goals_height(view: Mapping[str, Any]) -> int:
 
 
 def _hand_height(view: Mapping[str, Any]) -> int:
-    return 60 + 128 * len(view.get("hand") or []) + 8
+    return 60 + sum(row for *_lines, row in _hand_rows(view)) + 8
 
 
 def _scores_height(view: Mapping[str, Any], me: int) -> int:
@@ -743,7 +761,8 @@ def draw_turn(
     parts.append((_scores_height(view, me), lambda img, y: _scores(img, y, view, everyone, me)))
     height = _header_height(lines) + sum(h + PAD for h, _unused in parts) + PAD
     img = Image.new("RGB", (WIDTH, height), pal.BACKGROUND)
-    y = _header(img, 0, everyone[me], me, lines, _("{n} koi left").format(n=view["koi_stack"]))
+    stack = int(view["koi_stack"])
+    y = _header(img, 0, everyone[me], me, lines, ngettext("{n} koi left", "{n} koi left", stack).format(n=stack))
     for _unused, part in parts:
         y = part(img, y + PAD)
     return img

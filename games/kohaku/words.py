@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from i18n import _, ngettext
+from i18n import _, format_list, ngettext, pgettext
 
 from .data import COLOURS, GOAL_VALUES, GOALS, KINDS, MISSING_GOALS, TILE_BY_ID, TILES
 from .model import GOAL, PLACE, SCORE_KEYS, TAKE, ZONE, Event, Option
@@ -68,8 +68,37 @@ _LEVEL = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 
 
 def colour(name: str) -> str:
-    """A colour's name."""
+    """A colour's name, as a noun: "2 per koi with {colour}"."""
     return _(_COLOUR[name])
+
+
+# A colour said of a koi, a flower or butterflies has a context of its own: in many languages its word agrees with
+# the thing's gender and number ("carpa branca", "borboletas brancas").
+def _koi_colour(name: str) -> str:
+    return {
+        "white": pgettext("koi colour", "white"),
+        "yellow": pgettext("koi colour", "yellow"),
+        "red": pgettext("koi colour", "red"),
+        "black": pgettext("koi colour", "black"),
+    }[name]
+
+
+def _flower_colour(name: str) -> str:
+    return {
+        "white": pgettext("flower colour", "white"),
+        "yellow": pgettext("flower colour", "yellow"),
+        "red": pgettext("flower colour", "red"),
+        "black": pgettext("flower colour", "black"),
+    }[name]
+
+
+def _butterflies_colour(name: str) -> str:
+    return {
+        "white": pgettext("butterflies colour", "white"),
+        "yellow": pgettext("butterflies colour", "yellow"),
+        "red": pgettext("butterflies colour", "red"),
+        "black": pgettext("butterflies colour", "black"),
+    }[name]
 
 
 def kind(name: str) -> str:
@@ -131,10 +160,10 @@ def _tile(tile: str | Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def koi_colours(colours: Sequence[str]) -> str:
-    """A koi's colours, e.g. "white", "white–red"."""
+    """A koi's colours, as said of a koi: "white", "white–red"."""
     if len(colours) == 1:
-        return colour(colours[0])
-    return _("{first}–{second}").format(first=colour(colours[0]), second=colour(colours[1]))
+        return _koi_colour(colours[0])
+    return _("{first}–{second}").format(first=_koi_colour(colours[0]), second=_koi_colour(colours[1]))
 
 
 def tile_name(tile: str | Mapping[str, Any]) -> str:
@@ -144,11 +173,13 @@ def tile_name(tile: str | Mapping[str, Any]) -> str:
     if t["kind"] == "koi":
         return _("{colours} koi").format(colours=koi_colours(colours))
     if t["kind"] == "flower":
-        return _("{colour} flower").format(colour=colour(colours[0]))
+        return _("{colour} flower").format(colour=_flower_colour(colours[0]))
     if t["kind"] == "two_flowers":
-        return _("{first} and {second} flowers").format(first=colour(colours[0]), second=colour(colours[1]))
+        return _("{first} and {second} flowers").format(
+            first=_flower_colour(colours[0]), second=_flower_colour(colours[1])
+        )
     if t["kind"] == "butterflies":
-        return _("{colour} butterflies").format(colour=colour(colours[0]))
+        return _("{colour} butterflies").format(colour=_butterflies_colour(colours[0]))
     return kind(str(t["kind"]))
 
 
@@ -392,16 +423,18 @@ def game_over(data: Mapping[str, Any], names: Sequence[str]) -> str:
             return _("The game is over: {points} points. Danny scored {scores}: he wins at every level.").format(
                 points=mine, scores=scores
             )
-        return _("The game is over: {points} points. Danny scored {scores}: you beat him at {levels}.").format(
-            points=mine, scores=scores, levels=_(", ").join(beaten)
-        )
+        return ngettext(
+            "The game is over: {points} points. Danny scored {scores}: you beat him at {levels}.",
+            "The game is over: {points} points. Danny scored {scores}: you beat him at {levels}.",
+            len(beaten),
+        ).format(points=mine, scores=scores, levels=format_list(beaten))
     winners = [i for i, p in enumerate(outcome["places"]) if p == 1]
     if len(winners) == 1:
         return _("The game is over: {name} wins with {points} points.").format(
             name=_name(names, winners[0]), points=totals[winners[0]]
         )
     return _("The game is over: {names} share the victory with {points} points.").format(
-        names=_(", ").join(_name(names, w) for w in winners), points=totals[winners[0]]
+        names=format_list([_name(names, w) for w in winners]), points=totals[winners[0]]
     )
 
 

@@ -6,7 +6,10 @@ import random
 
 import pytest
 
-from games.kohaku import deal, pictures
+from games.kohaku import deal, pictures, words
+from games.kohaku.data import TILES
+from i18n import using
+from render.text import ELLIPSIS
 
 NAMES = ["Aiko", "Botan", "Chiyo", "Daiki"]
 
@@ -69,3 +72,23 @@ def test_a_zone_prompt_marks_the_places_of_the_tile():
     assert view["prompt"]["kind"] == "zone"
     assert len(pictures._zone_cells(view)) == len(m._candidates())
     assert pictures.draw_turn(view, NAMES).width == pictures.WIDTH
+
+
+@pytest.mark.parametrize("locale", ["en", "pt_BR"])
+def test_every_tile_in_hand_shows_its_whole_name_and_rule(locale):
+    # A long name or rule goes on to a second line rather than being cut with an ellipsis.
+    with using(locale):
+        for tile in TILES:
+            view = {"hand": [words._tile(tile.id)]}
+            ((_tile, name, rule, height),) = pictures._hand_rows(view)
+            assert not any(ELLIPSIS in line for line in name + rule), (name, rule)
+            full = words.tile_full(tile.id)
+            assert " ".join(name) == full[:1].upper() + full[1:]
+            if not tile.koi:
+                assert " ".join(rule) == words.feature_rule(tile.id)
+            assert height >= pictures.HAND_TILE + 16
+    with using("pt_BR"):
+        # The longest rules need two lines in Portuguese, and the row grows to hold them.
+        rows = [pictures._hand_rows({"hand": [words._tile(t.id)]})[0] for t in TILES]
+        assert max(len(rule) for _t, _n, rule, _h in rows) == 2
+        assert max(h for *_rest, h in rows) > pictures.HAND_TILE + 16

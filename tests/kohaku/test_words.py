@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from games.kohaku import deal, words
+from games.kohaku.data import TILES
 from games.kohaku.model import KINDS
 from i18n import using
 
@@ -70,3 +71,40 @@ def test_cells_are_named_like_the_picture_labels_them():
 def test_missing_goal_cards_are_named_with_what_the_text_gives():
     missing = dict(words.missing_goals())
     assert len(missing) == 4 and "7 kinds: 15" in missing.values()
+
+
+def test_portuguese_colours_agree_with_the_thing_they_describe():
+    # Each colour said of a koi, a flower or butterflies is its own message, so Portuguese can make it agree.
+    koi = next(t.id for t in TILES if t.koi and t.colour_names == ("white", "red"))
+    flower = next(t.id for t in TILES if t.kind_name == "flower" and t.colour_names == ("white",))
+    butterflies = next(t.id for t in TILES if t.kind_name == "butterflies" and t.colour_names == ("black",))
+    with using("pt_BR"):
+        assert words.tile_name(koi) == "carpa branca e vermelha"
+        assert words.tile_name(flower) == "flor branca"
+        assert words.tile_name(butterflies) == "borboletas pretas"
+        assert words.feature_rule(flower) == "2 por carpa vizinha com branco; 12 se forem 4"
+    assert (words.tile_name(koi), words.tile_name(flower), words.tile_name(butterflies)) == (
+        "white–red koi",
+        "white flower",
+        "black butterflies",
+    )
+
+
+def test_the_end_of_a_game_lists_names_and_levels_as_the_language_does():
+    scores = [{"total": 40}, {"total": 40}, {"total": 30}]
+    shared = {"outcome": {"scores": scores, "places": [1, 1, 3]}}
+    solo = {
+        "outcome": {
+            "scores": [{"total": 50}],
+            "places": [1],
+            "danny": {"easy": 30, "medium": 45, "hard": 60},
+            "beaten": {"easy": True, "medium": True, "hard": False},
+        }
+    }
+    assert words.game_over(shared, NAMES) == "The game is over: Aiko and Botan share the victory with 40 points."
+    assert words.game_over(solo, NAMES).endswith("you beat him at easy and medium.")
+    with using("pt_BR"):
+        assert words.game_over(shared, NAMES) == "Fim de jogo: Aiko e Botan dividem a vitória com 40 pontos."
+        assert words.game_over(solo, NAMES).endswith("você venceu nos níveis fácil e médio.")
+        solo["outcome"]["beaten"]["medium"] = False
+        assert words.game_over(solo, NAMES).endswith("você venceu no nível fácil.")

@@ -421,13 +421,15 @@ class Store(CommunityStore):
         async with db.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
+    # A read runs to its end in one call on the connection's thread. Were its cursor left open across an await,
+    # the other tasks' reads on the shared read connection would join its read transaction, and under a steady
+    # stream of reads that snapshot could outlive many commits: a game just created would not be found.
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        async with self._conn().execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        rows = await self._conn().execute_fetchall(sql, params)
+        return next(iter(rows), None)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._conn().execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        return list(await self._conn().execute_fetchall(sql, params))
 
     @asynccontextmanager
     async def _game_lock(self, game_id: int) -> AsyncIterator[None]:

@@ -376,8 +376,8 @@ LEADS_TO = (
 RECORD = r"^(?:{}) · .+ · [+−]?\d+ → −?[\d,]+ points?".format("|".join(PLAYERS))
 SCORED_RECORD = r"^(?:{}) · .+ · [+−][\d,]*[1-9][\d,]* → −?[\d,]+ points?".format("|".join(PLAYERS))
 SINCE = "Since your last turn:"
-# Points won or lost, in a ping's line ("Daichi +4 → 9: …").
-MOVED = re.compile(r"[+−][1-9]")
+# Points won or lost, in a ping's line ("Daichi +4 → 9: …", not "Daichi +0 → −3: …").
+MOVED = re.compile(r"[+−][\d,]*[1-9][\d,]* →")
 PHONE = {"width": 390, "height": 844}
 
 

@@ -3,7 +3,7 @@
 from . import vocab
 from .ai import LEVELS, EasyPolicy, Hint, SearchPolicy, policy
 from .data import ANIMALS, COLORS, CURRENT_RULES, KOKESHI, RULES_VERSIONS
-from .game import AUTOMA, Game, idle_warning, new_game, replay
+from .game import AUTOMA, PROMPT_KINDS, Game, idle_warning, new_game, replay
 from .model import Event, IllegalAction, Option, Prompt, Score
 from .policies import GreedyPolicy, RandomPolicy, heuristic, play_out
 
@@ -13,6 +13,7 @@ __all__ = [
     "COLORS",
     "CURRENT_RULES",
     "KOKESHI",
+    "PROMPT_KINDS",
     "RULES_VERSIONS",
     "LEVELS",
     "EasyPolicy",

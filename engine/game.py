@@ -83,7 +83,8 @@ SETUP, ADVANCE_KIND, EFFECT_KIND, KOKESHI_KIND, ANIMAL_KIND, BUY_KIND, PLACE_KIN
     "buy",
     "place",
 )
-_KINDS = (SETUP, ADVANCE_KIND, EFFECT_KIND, KOKESHI_KIND, ANIMAL_KIND, BUY_KIND, PLACE_KIND)
+# Every kind of decision a prompt may ask, in the order of the engine's README.
+PROMPT_KINDS = (SETUP, ADVANCE_KIND, EFFECT_KIND, KOKESHI_KIND, ANIMAL_KIND, BUY_KIND, PLACE_KIND)
 
 
 def _track_points(height: int) -> int:

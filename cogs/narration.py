@@ -7,7 +7,8 @@ from contextlib import contextmanager
 
 import i18n
 import render
-from engine import Event, Game, story, vocab
+from engine import Event, Game
+from games.kokeshi import story, vocab
 from i18n import _
 from storage import GameRecord, LoggedAction
 

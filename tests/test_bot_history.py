@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from cogs.narration import escape, split_turns
-from engine import story, vocab
 from engine.data import ANIMAL_POINTS, ANIMALS
+from games.kokeshi import story, vocab
 from tests.botkit import open_game, play_to_end
 
 

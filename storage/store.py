@@ -1426,13 +1426,6 @@ class Store(CommunityStore):
         await asyncio.to_thread(backup_file, self.path, str(dest))
 
 
-def _facts(event: Event) -> dict:
-    """An event without its presentation: a choice's `label` is wording, which the vocabulary may change."""
-    d = event.to_dict()
-    d["data"] = {k: v for k, v in d["data"].items() if k != "label"}
-    return d
-
-
 def backup_file(src: str, dest: str) -> None:
     """Copy a live database with SQLite's online backup API."""
     if not Path(src).exists():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .data import (
     ANIMALS,
     KOKESHI,
@@ -14,7 +16,7 @@ from .data import (
 from .model import Option
 
 
-def said(option: Option) -> list:
+def said(option: Option) -> list[Any]:
     """An option's `words` as JSON keeps them (lists, not tuples), for events and views."""
     if not option.words:
         return []

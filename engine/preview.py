@@ -340,12 +340,12 @@ def _outcome(before: Game, after: Game, seat: int, kind: str, action: str, event
                 height = HEIGHTS - after._room(seat, target) + 1
                 purchases.append(Purchase(KOKESHI[target], height, quality=quality))
     # A purchase the rules skip (a full track, an empty offer) is named where the buy would have been.
-    for pairs in skipped:
-        reason = dict(pairs)
-        if reason["reason"] == "track_full":
-            purchases.append(Purchase(reason["kokeshi"], None, skipped=reason["reason"]))
-        elif reason["reason"] in _NO_PURCHASE:
-            purchases.append(Purchase(None, None, skipped=reason["reason"]))
+    for facts in skipped:
+        why = dict(facts)
+        if why["reason"] == "track_full":
+            purchases.append(Purchase(why["kokeshi"], None, skipped=why["reason"]))
+        elif why["reason"] in _NO_PURCHASE:
+            purchases.append(Purchase(None, None, skipped=why["reason"]))
     draw = None
     if drawn:
         draw = OFFER_DRAW if seen and seen[-1].kind == "tile_bought" else AUTOMA_DRAW

@@ -301,7 +301,7 @@ class Game:
             self._options = options
             return True
         if options:
-            self._ev(events, "auto_choice", self.current, choice=options[0].id, words=said(options[0]))
+            self._ev(events, "auto_choice", self.current, choice=options[0].id, words=options[0].words)
             self._choose(options[0], decision, events)
         elif decision[0] in (PLACE_KIND, SETUP):
             # Unreachable by the purchase rules; discarding keeps the turn from stalling if that ever changes.

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-import engine.vocab as vocab
+import games.kokeshi.vocab as vocab
 from engine.data import END_RECOGNITIONS, IDLE_LIMIT
 from i18n import _, current
 

@@ -601,7 +601,11 @@ def option_parts(option: Any, outcome: Any = None, brief: bool = False) -> tuple
     elif name == "buy":
         head, detail = _("Buy {slot}").format(slot=args[0]), tile(args[1], args[2])
     elif name == "place":
-        head, detail = _("{kokeshi} track").format(kokeshi=kokeshi(args[1])), tile(args[0], args[2])
+        # The tile's colour beside its track: two bought tiles bound for the same track differ only by the tile,
+        # and a long consequence must not push what tells them apart out of the button.
+        t = TILESETS[args[2]][args[0] if isinstance(args[0], int) else TILE_BY_ID[args[0]]]
+        head = _("{kokeshi} track · {tile}").format(kokeshi=kokeshi(args[1]), tile=color(t.color))
+        detail = tile_effects(args[0], args[2])
     elif name == "advance" and brief:
         # The question says what is advanced; the kokeshi's name is enough beside what it leads to.
         k, steps = (args[0], args[1]) if len(args) > 1 else (args[0], 1)

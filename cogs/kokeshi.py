@@ -598,17 +598,16 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="rules", description="Every tile and what it does")
     async def rules(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            # The rules for a phone (portrait), and every tile on one wide sheet.
-            sheet = await asyncio.to_thread(render.rules_phone)
+            # The rules for a phone, a few portrait pages that each fill the screen when tapped, then every tile on
+            # one wide sheet: one message, well within Discord's 10 files.
+            pages = await asyncio.to_thread(render.rules_phone)
             picture = await asyncio.to_thread(render.glossary)
-            await interaction.followup.send(
-                rules_text(),
-                files=[
-                    discord.File(io.BytesIO(sheet), filename=render.filename("kokeshi-rules")),
-                    discord.File(io.BytesIO(picture), filename="kokeshi-tiles.png"),
-                ],
-                ephemeral=True,
-            )
+            files = [
+                discord.File(io.BytesIO(page), filename=render.filename(f"kokeshi-rules-{number}"))
+                for number, page in enumerate(pages, 1)
+            ]
+            files.append(discord.File(io.BytesIO(picture), filename="kokeshi-tiles.png"))
+            await interaction.followup.send(rules_text(), files=files, ephemeral=True)
 
         await self.tables.guard(interaction, None, run())
 

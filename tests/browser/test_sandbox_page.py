@@ -622,48 +622,49 @@ def test_a_phone_player_sees_every_decision_a_record_a_ping_and_the_rules_sheet(
         choose(page, control, rng, pick)
         wait_for_change(page, before)
         decisions += 1
-    # The rules, as a phone shows them: the reply with the portrait sheet, then the sheet opened with a tap.
+    # The rules, as a phone shows them: the reply with its portrait pages, then each page opened with a tap, where
+    # it fills the screen's width with no zooming.
     command(page, "kokeshi rules")
     reply = (
         page.locator("#channel-message-list article.channel-message")
         .filter(has=page.locator("img.attachment-image[alt^='kokeshi-rules']"))
         .last
     )
-    sheet = reply.locator("img.attachment-image[alt^='kokeshi-rules']")
-    picture_loaded(sheet)
-    assert sheet.evaluate("p => p.naturalHeight > p.naturalWidth")
+    sheets = reply.locator("img.attachment-image[alt^='kokeshi-rules']")
+    expect(sheets).to_have_count(3)
+    for picture in reply.locator("img.attachment-image").all():
+        scroll_to(page, picture)
+        picture_loaded(picture)
     scroll_to(page, reply)
-    looked["rules"] = [shot(page, "phone-rules")]
-    sheet.click()
-    lightbox = page.locator("dialog.media-lightbox")
-    picture_loaded(lightbox.locator("img.media-lightbox-image"))
     rest(page)
-    looked["rules"].append(shot(page, "phone-rules-open"))
-    # Spread to the screen's width, as two fingers do, and read from the top, screen after screen.
-    lightbox.get_by_role("button", name="Zoom image").click()
-    frame = lightbox.locator(".media-lightbox-frame")
-    screens = frame.evaluate(
-        """frame => {
-            const image = frame.querySelector('.media-lightbox-image');
-            const width = frame.clientWidth;
-            const height = Math.round((width * image.naturalHeight) / image.naturalWidth);
-            for (const part of [image, frame.querySelector('.media-lightbox-canvas')]) {
-                part.style.width = `${width}px`;
-                part.style.height = `${height}px`;
-            }
-            frame.scrollTo(0, 0);
-            return Math.ceil(height / (frame.clientHeight - 40));
-        }"""
-    )
-    assert 1 <= screens <= 5, screens
-    for screen in range(1, screens + 1):
-        if screen > 1:
-            frame.evaluate("frame => frame.scrollBy(0, frame.clientHeight - 40)")
+    looked["rules"] = [shot(page, "phone-rules")]
+    lightbox = page.locator("dialog.media-lightbox")
+    for number in range(1, 4):
+        sheet = reply.locator(f"img.attachment-image[alt^='kokeshi-rules-{number}']")
+        assert sheet.evaluate("p => p.naturalHeight > p.naturalWidth")
+        scroll_to(page, sheet)
         rest(page)
         page.wait_for_timeout(200)
-        looked["rules"].append(shot(page, f"phone-rules-sheet-{screen}"))
-    lightbox.get_by_role("button", name="Close image preview").click()
-    expect(lightbox).to_be_hidden()
+        looked["rules"].append(shot(page, f"phone-rules-{number}"))
+        sheet.click()
+        opened = lightbox.locator("img.media-lightbox-image")
+        picture_loaded(opened)
+        rest(page)
+        page.wait_for_timeout(200)
+        looked["rules"].append(shot(page, f"phone-rules-page-{number}"))
+        # Fitted to the viewer, the page takes its whole width (it is not shrunk to fit the height) and is seen
+        # whole, without zooming or scrolling.
+        fitted = lightbox.locator(".media-lightbox-frame").evaluate(
+            """frame => {
+                const box = frame.querySelector('.media-lightbox-image').getBoundingClientRect();
+                const view = frame.getBoundingClientRect();
+                return [box.width, frame.clientWidth, box.top - view.top, view.bottom - box.bottom];
+            }"""
+        )
+        width, room, above, below = fitted
+        assert abs(width - room) <= 1 and above >= 0 and below >= 0, (number, fitted)
+        lightbox.get_by_role("button", name="Close image preview").click()
+        expect(lightbox).to_be_hidden()
     # Every kind of decision was met and kept, with its controls and its picture.
     assert set(met) == set(PROMPT_KINDS), sorted(met)
     for path in [p for paths in (*met.values(), *looked.values()) for p in paths]:

@@ -15,7 +15,8 @@ from PIL import Image
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from engine import PROMPT_KINDS, Game, vocab
+import games.kokeshi.vocab as vocab
+from engine import PROMPT_KINDS, Game
 from tests.browser.pagekit import (
     ANSWER_TIMEOUT,
     ARTIFACTS,

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import io
 import json
-import random
 
 import pytest
 from PIL import Image
 from simcord.results import ResponseMessage
 
+from bot import create_bot
 from cogs.replay import MENU_TURNS
-from render.replay import MAX_BYTES
 from engine import GreedyPolicy
+from render.replay import MAX_BYTES
 from tests.botkit import attachments, components, custom_ids, open_game, play_to_end
 
 # The animation is drawn in a worker (a thread here) for several seconds while the bot waits on it.
@@ -63,9 +63,7 @@ async def picture(message) -> bytes:
     return await message.attachments[0].read()
 
 
-async def test_a_replay_opened_from_the_final_message_steps_through_every_turn_as_the_thread_showed_it(
-    world, finished
-):
+async def test_a_replay_opened_from_the_final_message_steps_through_every_turn_as_the_thread_showed_it(world, finished):
     game_id, thread = finished
     final = thread.history()[-1]
     assert "is over" in final.content and custom_ids(final) == [f"kk:r:{game_id}:0:open"]
@@ -78,8 +76,12 @@ async def test_a_replay_opened_from_the_final_message_steps_through_every_turn_a
     assert viewer.ephemeral
     count = len(told)
     assert f"turn 1 of {count}" in viewer.content
-    first = button(viewer, "first")
-    assert first.get("disabled") and button(viewer, "prev").get("disabled") and not button(viewer, "next").get("disabled")
+    assert [bool(button(viewer, op).get("disabled")) for op in ("first", "prev", "next", "last")] == [
+        True,
+        True,
+        False,
+        False,
+    ]
     menu = next(c for c in components(viewer) if c["type"] == 3)
     assert len(menu["options"]) == min(count, MENU_TURNS) and menu["options"][0].get("default")
     # Next, to the end: each turn shows the thread's own record, words and picture, byte for byte.
@@ -159,4 +161,14 @@ async def test_a_replay_of_a_game_that_does_not_exist_or_is_not_over_is_refused_
     nothing = await world.members[0].slash(world.channel, "games replay")
     assert "no finished game" in reply(nothing).content
     assert (len(thread.history()), (await world.store.get_game(game_id)).version) == before
+    assert world.env.errors == []
+
+
+async def test_a_replay_viewer_opened_before_a_restart_still_steps_after_it(world, db_path):
+    game_id = await finished_in_store(world)
+    viewer = reply(await world.members[0].slash(world.channel, "games replay", game=game_id))
+    assert "turn 1 of" in viewer.content
+    await world.env.restart_bot(create_bot(db_path))
+    stepped = await world.members[0].click(viewer, custom_id=button(viewer, "next")["custom_id"])
+    assert stepped.acknowledged and "turn 2 of" in now_shown(world, viewer).content
     assert world.env.errors == []

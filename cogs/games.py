@@ -14,7 +14,11 @@ if TYPE_CHECKING:
 
 
 @app_commands.guild_only()
-class Games(commands.GroupCog, group_name="games", group_description="Settings for you and this server, in every game"):
+class Games(
+    commands.GroupCog,
+    group_name="games",
+    group_description="Replays, and settings for you and this server, in every game",
+):
     """Commands shared by every game the bot runs; the work is in `Tables` and `Community`."""
 
     def __init__(self, bot: KokeshiBot) -> None:
@@ -30,7 +34,9 @@ class Games(commands.GroupCog, group_name="games", group_description="Settings f
         await self.bot.tables.guard(interaction, game, self.bot.replays.open(interaction, game))
 
     @replay.autocomplete("game")
-    async def replay_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def replay_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
         return await self.bot.replays.autocomplete(interaction, current)
 
     @settings.command(name="limits", description="How many open games a person and a channel may have")

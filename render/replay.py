@@ -70,8 +70,9 @@ def _frame(turn: ReplayTurn, index: int, count: int, width: int) -> Image.Image:
         img = img.resize((width, round(img.height * width / img.width)), Image.Resampling.BOX)
     d = ImageDraw.Draw(img)
     top = img.height - PROGRESS_H
-    d.rectangle((0, top, img.width, img.height), fill=pal.INK_SOFT)
-    d.rectangle((0, top, round(img.width * (index + 1) / max(count, 1)), img.height), fill=pal.GOLD)
+    filled = round(img.width * (index + 1) / max(count, 1))
+    d.rectangle((0, top, img.width - 1, img.height - 1), fill=pal.INK_SOFT)
+    d.rectangle((0, top, filled - 1, img.height - 1), fill=pal.GOLD)  # both corners inclusive
     return img
 
 

@@ -19,7 +19,7 @@ class Games(
     group_name="games",
     group_description="Replays, and settings for you and this server, in every game",
 ):
-    """Commands shared by every game the bot runs; the work is in `Tables` and `Community`."""
+    """Commands shared by every game the bot runs; the work is in `Tables`, `Community` and `Replays`."""
 
     def __init__(self, bot: KokeshiBot) -> None:
         self.bot = bot

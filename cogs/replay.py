@@ -42,8 +42,11 @@ BUTTON_TEMPLATE = r"kk:r:(?P<game>\d+):(?P<turn>\d+):(?P<op>open|first|prev|next
 PICK_TEMPLATE = r"kk:r:(?P<game>\d+):pick"
 # The steps redraw the viewer in place; opening it and the animation answer with a private message of their own.
 STEPS = ("first", "prev", "next", "last")
-# The turn menu holds this many turns around the one shown (Discord allows 25 options).
+# The turn menu holds this many turns (Discord allows 25 options).
 MENU_TURNS = 25
+# Of those, the turns just before and after the one shown; the rest spread over the whole game, first and last
+# included, so that any part of it is two choices away.
+MENU_NEAR = 12
 # Animations kept in memory, per game and language, so that a second click sends the same file at once.
 FILMS_KEPT = 4
 
@@ -117,6 +120,24 @@ class ReplaySelect(AnswersFirst, discord.ui.DynamicItem[discord.ui.Select], temp
 
 _EMOJI = {"open": "🎬", "first": "⏮️", "prev": "◀️", "next": "▶️", "last": "⏭️", "film": "🎞️"}
 REPLAY_ITEMS = (ReplayButton, ReplaySelect)
+
+
+def menu_turns(shown: int, count: int, size: int = MENU_TURNS, near: int = MENU_NEAR) -> list[int]:
+    """The turns the menu offers when turn `shown` of `count` is on screen: every one if they fit, else the `near`
+    turns around it and as many others, evenly spread from the first to the last, as make `size`."""
+    if count <= size:
+        return list(range(1, count + 1))
+    first = min(max(shown - near // 2, 1), count - near + 1)
+    window = set(range(first, first + near))
+    best = window
+    for spread in range(2, count + 1):
+        chosen = window | {1 + round(i * (count - 1) / (spread - 1)) for i in range(spread)}
+        if len(chosen) > size:
+            break
+        best = chosen
+    # Any room left goes to the turns nearest the one shown.
+    rest = sorted(set(range(1, count + 1)) - best, key=lambda t: (abs(t - shown), t))
+    return sorted(best | set(rest[: size - len(best)]))
 
 
 def replay_view(game_id: int) -> discord.ui.View:
@@ -252,9 +273,8 @@ class Replays:
         )
         for op, target, label, disabled in steps:
             view.add_item(ReplayButton(game_id, max(target, 1), op, label, disabled=disabled))
-        first = min(max(n - MENU_TURNS // 2, 1), max(count - MENU_TURNS + 1, 1))
         options = []
-        for turn in range(first, min(first + MENU_TURNS, count + 1)):
+        for turn in menu_turns(n, count):
             label = _("Turn {turn}: {player}").format(turn=turn, player=vocab.seat_name(shown.whose[turn - 1]))
             shown_label = shorten(label, SELECT_OPTION)
             options.append(discord.SelectOption(label=shown_label, value=str(turn), default=turn == n))
@@ -338,4 +358,4 @@ def _turn_png(turn: ReplayTurn) -> bytes:
 
 _NO_PINGS = discord.AllowedMentions.none()
 
-__all__ = ["REPLAY_ITEMS", "ReplayButton", "ReplaySelect", "Replays", "replay_view"]
+__all__ = ["REPLAY_ITEMS", "ReplayButton", "ReplaySelect", "Replays", "menu_turns", "replay_view"]

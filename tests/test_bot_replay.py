@@ -10,7 +10,7 @@ from PIL import Image
 from simcord.results import ResponseMessage
 
 from bot import create_bot
-from cogs.replay import MENU_TURNS
+from cogs.replay import MENU_NEAR, MENU_TURNS, menu_turns
 from engine import GreedyPolicy
 from render.replay import MAX_BYTES
 from tests.botkit import attachments, components, custom_ids, open_game, play_to_end
@@ -84,6 +84,7 @@ async def test_a_replay_opened_from_the_final_message_steps_through_every_turn_a
     ]
     menu = next(c for c in components(viewer) if c["type"] == 3)
     assert len(menu["options"]) == min(count, MENU_TURNS) and menu["options"][0].get("default")
+    assert menu["options"][-1]["value"] == str(count)
     # Next, to the end: each turn shows the thread's own record, words and picture, byte for byte.
     for turn in range(1, count + 1):
         viewer = now_shown(world, viewer)
@@ -176,3 +177,16 @@ async def test_a_replay_viewer_opened_before_a_restart_still_steps_after_it(worl
     stepped = await world.members[0].click(viewer, custom_id=button(viewer, "next")["custom_id"])
     assert stepped.acknowledged and "turn 2 of" in now_shown(world, viewer).content
     assert world.env.errors == []
+
+
+@pytest.mark.parametrize("count", [1, 7, 25, 26, 48, 64, 130])
+def test_the_turn_menu_offers_the_turns_around_the_one_shown_and_the_whole_game_spread_out(count):
+    for shown in sorted({s for s in (1, 2, count // 2, count - 1, count) if 1 <= s <= count}):
+        offered = menu_turns(shown, count)
+        assert offered == sorted(set(offered)) and len(offered) == min(count, MENU_TURNS)
+        assert offered[0] == 1 and offered[-1] == count and shown in offered
+        # The turns next to the one shown are all there; the others at most a few turns apart.
+        near = sorted(range(1, count + 1), key=lambda t: (abs(t - shown), t))[:MENU_NEAR]
+        assert set(near) <= set(offered)
+        gaps = [b - a for a, b in zip(offered, offered[1:], strict=False)]
+        assert max(gaps, default=1) <= count // (MENU_TURNS - MENU_NEAR - 1) + 1

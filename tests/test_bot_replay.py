@@ -14,6 +14,7 @@ from cogs.replay import MENU_NEAR, MENU_TURNS, menu_turns
 from engine import GreedyPolicy
 from render.replay import MAX_BYTES
 from tests.botkit import attachments, components, custom_ids, open_game, play_to_end
+from tests.test_bot_language import locales  # noqa: F401  (the fixture giving each person a language)
 
 # The animation is drawn in a worker (a thread here) for several seconds while the bot waits on it.
 pytestmark = pytest.mark.simcord(settle_timeout=60)
@@ -190,3 +191,14 @@ def test_the_turn_menu_offers_the_turns_around_the_one_shown_and_the_whole_game_
         assert set(near) <= set(offered)
         gaps = [b - a for a, b in zip(offered, offered[1:], strict=False)]
         assert max(gaps, default=1) <= count // (MENU_TURNS - MENU_NEAR - 1) + 1
+
+
+async def test_the_viewer_speaks_the_language_of_the_person_watching(world, locales):  # noqa: F811
+    game_id = await finished_in_store(world)
+    locales[world.members[1].id] = "pt-BR"
+    viewer = reply(await world.members[1].slash(world.channel, "games replay", game=game_id))
+    assert viewer.content.startswith(f"🎬 **Replay de Kokeshi #{game_id}** · jogada 1 de ")
+    labels = [c.get("label") for c in components(viewer) if c["type"] == 2]
+    assert labels == ["Primeira", "Anterior", "Próxima", "Última", "A partida inteira, animada"]
+    refused = reply(await world.members[1].slash(world.channel, "games replay", game=9999))
+    assert refused.content.startswith("Não há")

@@ -24,7 +24,7 @@ import render
 from engine import Game, vocab
 from i18n import _
 from render.replay import ReplayTurn, animation, draw_turn_record, extension
-from storage import GameNotFound, GameRecord, LoggedAction
+from storage import GameNotFound, GameRecord, LoggedAction, challenge_key
 
 from .answering import Answer, AnswersFirst
 from .limits import BUTTON_LABEL, CHOICE_NAME, MAX_CHOICES, MESSAGE, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
@@ -201,6 +201,13 @@ class Replays:
                     number=game_id
                 )
             )
+        if record.challenge and record.seat_of(interaction.user.id) is None:
+            kind, _colon, key = record.challenge.partition(":")
+            if key == challenge_key(kind, discord.utils.utcnow()):
+                # Everyone plays the same draws today (or this week): another player's game would show them.
+                raise UserError(
+                    _("This is a challenge still being played: its replay opens to others once it is over (UTC).")
+                )
         if record.status != "finished":
             raise UserError(
                 _(

@@ -33,6 +33,11 @@ async def finished_in_store(w, seed: int = 3) -> int:
     """A 2-player game opened through Discord and played to its end straight through the store (quick: nothing is
     posted in its thread); its id."""
     game_id, _thread = await open_game(w, players=2)
+    return await played_in_store(w, game_id, seed)
+
+
+async def played_in_store(w, game_id: int, seed: int = 3) -> int:
+    """The game played to its end straight through the store; its id."""
     policy = GreedyPolicy(seed)
     while True:
         game, version = await w.store.load_game(game_id)
@@ -202,3 +207,19 @@ async def test_the_viewer_speaks_the_language_of_the_person_watching(world, loca
     assert labels == ["Primeira", "Anterior", "Próxima", "Última", "A partida inteira, animada"]
     refused = reply(await world.members[1].slash(world.channel, "games replay", game=9999))
     assert refused.content.startswith("Não há")
+
+
+async def test_todays_challenge_is_replayed_by_its_player_and_by_others_only_once_the_day_is_over(world):
+    aiko, botan = world.members[:2]
+    await aiko.slash(world.channel, "kokeshi daily")
+    record = (await world.store.games_in_channel(world.channel.id, statuses=("active",)))[-1]
+    assert record.challenge and record.challenge.startswith("daily:")
+    await played_in_store(world, record.id)
+    mine = reply(await aiko.slash(world.channel, "games replay", game=record.id))
+    assert f"Replay of Kokeshi #{record.id}" in mine.content
+    # Everyone plays today's draws: someone who has not played must not see them in another's game.
+    theirs = reply(await botan.slash(world.channel, "games replay", game=record.id))
+    assert "challenge still being played" in theirs.content and not components(theirs)
+    await world.env.advance_time(86400)
+    tomorrow = reply(await botan.slash(world.channel, "games replay", game=record.id))
+    assert f"Replay of Kokeshi #{record.id}" in tomorrow.content

@@ -317,6 +317,7 @@ class Replays:
             frames = await self.frames(game_id)
             pool = self.bot.tables.thinker.pool or shared_pool()
             data = await asyncio.get_running_loop().run_in_executor(pool, animation, frames, locale)
+            log.info("game %d: replay animation drawn, %d turns, %d bytes", game_id, len(frames), len(data))
             self._films[key] = data
             while len(self._films) > FILMS_KEPT:
                 self._films.popitem(last=False)

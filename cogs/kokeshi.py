@@ -14,10 +14,11 @@ from discord.ext import commands
 
 import i18n
 import render
-from engine import Game, narrate, vocab
+from engine import Game, Option
 from engine.data import IDLE_LIMIT
 from engine.preview import preview_all
-from engine.vocab import N_
+from games.kokeshi import narrate, vocab
+from games.kokeshi.vocab import N_
 from i18n import _
 from storage import GameNotFound, GameRecord
 
@@ -105,6 +106,12 @@ def status_name(status: str) -> str:
     return _(STATUSES[status]) if status in STATUSES else status
 
 
+def _english(option: Option) -> str:
+    """An option's label in English (lower case): a label typed in English is understood in every language."""
+    with i18n.using("en"):
+        return vocab.label(option).lower()
+
+
 def _chosen(choice: str, state: Game, version: int) -> tuple[int, str]:
     """(version, action) from `/kokeshi play`: an autocomplete value 'version:action', an action id, or a label
     typed out in full, plain or as the buttons and the list show it (these answer the current version)."""
@@ -115,7 +122,7 @@ def _chosen(choice: str, state: Game, version: int) -> tuple[int, str]:
     prompt = state.prompt
     options = prompt.options if prompt is not None else []
     for option in options:
-        if text == option.id or text.lower() in (option.label.lower(), vocab.label(option).lower()):
+        if text == option.id or text.lower() in (_english(option), vocab.label(option).lower()):
             return version, option.id
     outcomes = preview_all(state)
     typed = " ".join(text.lower().split())
@@ -592,17 +599,16 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="rules", description="Every tile and what it does")
     async def rules(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
-            # The rules for a phone (portrait), and every tile on one wide sheet.
-            sheet = await asyncio.to_thread(render.rules_phone)
+            # The rules for a phone, a few portrait pages that each fill the screen when tapped, then every tile on
+            # one wide sheet: one message, well within Discord's 10 files.
+            pages = await asyncio.to_thread(render.rules_phone)
             picture = await asyncio.to_thread(render.glossary)
-            await interaction.followup.send(
-                rules_text(),
-                files=[
-                    discord.File(io.BytesIO(sheet), filename=render.filename("kokeshi-rules")),
-                    discord.File(io.BytesIO(picture), filename="kokeshi-tiles.png"),
-                ],
-                ephemeral=True,
-            )
+            files = [
+                discord.File(io.BytesIO(page), filename=render.filename(f"kokeshi-rules-{number}"))
+                for number, page in enumerate(pages, 1)
+            ]
+            files.append(discord.File(io.BytesIO(picture), filename="kokeshi-tiles.png"))
+            await interaction.followup.send(rules_text(), files=files, ephemeral=True)
 
         await self.tables.guard(interaction, None, run())
 

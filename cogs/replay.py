@@ -21,7 +21,8 @@ from discord import app_commands
 
 import i18n
 import render
-from engine import Game, vocab
+from engine import Game
+from games.kokeshi import vocab
 from i18n import _
 from render.replay import ReplayTurn, animation, draw_turn_record, extension
 from storage import GameNotFound, GameRecord, LoggedAction, challenge_key

@@ -147,15 +147,16 @@ def _glossary_png(locale: str) -> bytes:
     return encode(draw_glossary())
 
 
-def rules_phone() -> bytes:
-    """The rules for a phone (900 px wide, portrait, no text under 28 px): a turn, every tile type, the marks of
-    the pictures, scoring and the end, in the current language."""
-    return _rules_png(current())
+def rules_phone() -> list[bytes]:
+    """The rules for a phone as pages, each 900 px wide, portrait and no taller than a phone screen's shape, with no
+    text under 28 px: a turn, every tile type, the marks of the pictures, scoring and the end, in the current
+    language."""
+    return list(_rules_png(current()))
 
 
 @lru_cache(maxsize=4)
-def _rules_png(locale: str) -> bytes:
-    return encode(draw_rules_phone())
+def _rules_png(locale: str) -> tuple[bytes, ...]:
+    return tuple(encode(page) for page in draw_rules_phone())
 
 
 def history(name: str, points: Sequence[tuple[float, int]], subtitle: str = "") -> bytes:

@@ -15,7 +15,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import i18n
-from engine import story, vocab
+from games.kokeshi import story, vocab
 from i18n import _
 
 from . import palette as pal

@@ -1,16 +1,19 @@
-"""The rules as a portrait phone sheet: a turn, every tile type, the marks of the pictures, scoring and the end.
+"""The rules as portrait phone pages: a turn, every tile type, the marks of the pictures, scoring and the end.
 
-900 px wide with no text under 28 px, like the decision pictures, so that `/kokeshi rules` reads on a phone.
+900 px wide with no text under 28 px, like the decision pictures, so that `/kokeshi rules` reads on a phone. The
+rules come as a few pages, each short enough (at most about 900×1950, a phone screen's shape) that a phone fitting
+it to the screen shows it at the screen's full width.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-import engine.vocab as vocab
-from engine.data import END_RECOGNITIONS, IDLE_TURNS
+import games.kokeshi.vocab as vocab
+from engine.data import END_RECOGNITIONS, IDLE_LIMIT
 from i18n import _, current
 
 from . import draw as dr
@@ -51,9 +54,21 @@ class _Sheet:
         self.y = 0
         self.panel_top = 0
 
-    def title_bar(self, title: str, subtitle: str) -> None:
+    def title_bar(self, title: str, subtitle: str, page: str = "") -> None:
         dr.wood(self.base, (0, 0, WIDTH, 112))
-        tx.draw(self.d, (PAD + 8, 34), title, TITLE + 4, pal.CREAM, bold=True, anchor="lm")
+        mark = tx.width(page, TITLE + 4, True) + 24 if page else 0
+        tx.draw(
+            self.d,
+            (PAD + 8, 34),
+            title,
+            TITLE + 4,
+            pal.CREAM,
+            bold=True,
+            anchor="lm",
+            max_width=WIDTH - 2 * PAD - 16 - mark,
+        )
+        if page:
+            tx.draw(self.d, (WIDTH - PAD - 8, 34), page, TITLE + 4, pal.GOLD_LIGHT, bold=True, anchor="rm")
         tx.draw(self.d, (PAD + 8, 84), subtitle, TEXT, pal.GOLD_LIGHT, anchor="lm", max_width=WIDTH - 2 * PAD - 16)
         self.y = 112 + PAD
 
@@ -110,11 +125,7 @@ def _space_sprite(kind: str) -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=4)
-def _rules(locale: str = "en") -> Image.Image:
-    s = _Sheet()
-    s.title_bar(_("Kokeshi: how to play"), _("'/' choose one side · '+' do both"))
-
+def _your_turn(s: _Sheet) -> None:
     s.open(_("Your turn"))
     s.row(
         icons.kokeshi("princess", 40),
@@ -141,6 +152,8 @@ def _rules(locale: str = "en") -> Image.Image:
     )
     s.close()
 
+
+def _the_tiles(s: _Sheet) -> None:
     s.open(_("The tiles"))
     examples = _example_tiles()
     for type_ in _TYPE_ORDER:
@@ -150,6 +163,8 @@ def _rules(locale: str = "en") -> Image.Image:
         s.row(tiles.sprite(examples[type_], 104, 72, TEXT), body, title)
     s.close()
 
+
+def _in_the_pictures(s: _Sheet) -> None:
     s.open(_("In the pictures"))
     s.row(_space_sprite("empty"), _("where each kokeshi would land: buy there, a tile, or past the top (+3)."))
     s.row(_quality_chips(), _("the quality tiles of that kokeshi still to be had (levels 1, 2, 3)."))
@@ -158,11 +173,15 @@ def _rules(locale: str = "en") -> Image.Image:
     s.row(dr.glow(60, 40, 8), _("changed during the last turn."))
     s.close()
 
+
+def _scoring(s: _Sheet) -> None:
     s.open(_("Scoring"))
     for key in vocab.SCORE_ITEMS[:-1]:
         s.row(None, vocab.score_rule(key), vocab.score_item(key))
     s.close()
 
+
+def _the_end(s: _Sheet) -> None:
     s.open(_("The end"))
     s.row(
         icons.star(34),
@@ -174,12 +193,33 @@ def _rules(locale: str = "en") -> Image.Image:
     s.row(
         icons.bag(44),
         _(
-            "This bot's rule against stalling: the turns in which a player takes no tile from the offer are "
-            "counted, and at {turns} per player the end comes the same way."
-        ).format(turns=IDLE_TURNS),
+            "This bot's rule against stalling: a turn in which one of your kokeshi passes the top, with no tile "
+            "taken from the offer and no recognition gained, is an idle turn; at {limit} per player the end comes "
+            "the same way."
+        ).format(limit=IDLE_LIMIT),
     )
     s.close()
-    return s.done()
+
+
+# The pages, whole sections each (never split): a turn and the marks a player meets in the decision pictures; every
+# tile; how points are scored and when the game ends. The tiles alone fill a phone screen, so they are a page.
+PAGES: tuple[tuple[Callable[[_Sheet], None], ...], ...] = (
+    (_your_turn, _in_the_pictures),
+    (_the_tiles,),
+    (_scoring, _the_end),
+)
+
+
+@lru_cache(maxsize=4)
+def _rules(locale: str = "en") -> tuple[Image.Image, ...]:
+    pages = []
+    for number, sections in enumerate(PAGES, 1):
+        s = _Sheet()
+        s.title_bar(_("Kokeshi: how to play"), _("'/' choose one side · '+' do both"), f"{number}/{len(PAGES)}")
+        for section in sections:
+            section(s)
+        pages.append(s.done())
+    return tuple(pages)
 
 
 def _quality_chips() -> Image.Image:
@@ -193,6 +233,6 @@ def _quality_chips() -> Image.Image:
     return img
 
 
-def draw_rules_phone() -> Image.Image:
-    """The rules sheet for a phone, in the current language (see `render.rules_phone`)."""
-    return _rules(current()).copy()
+def draw_rules_phone() -> list[Image.Image]:
+    """The rules for a phone, page by page, in the current language (see `render.rules_phone`)."""
+    return [page.copy() for page in _rules(current())]

@@ -142,7 +142,12 @@ async def test_board_status_log_rules_help_and_notify_answer_privately(world):
     assert log.ephemeral and log.response.content.count("\n") == 2
     rules = await aiko.slash(world.channel, "kokeshi rules")
     names = [a.filename for a in rules.response.attachments]
-    assert rules.ephemeral and names == ["kokeshi-rules.png", "kokeshi-tiles.png"], "the phone sheet first"
+    assert rules.ephemeral and names == [
+        "kokeshi-rules-1.png",
+        "kokeshi-rules-2.png",
+        "kokeshi-rules-3.png",
+        "kokeshi-tiles.png",
+    ], "the phone pages first, in order"
     table = await aiko.slash(thread, "kokeshi table")
     names = [a.filename for a in table.response.attachments]
     assert table.ephemeral and names == [f"kokeshi-{game_id}-table-phone.png", f"kokeshi-{game_id}-table.png"]

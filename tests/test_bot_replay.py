@@ -179,10 +179,15 @@ async def test_a_replay_viewer_opened_before_a_restart_still_steps_after_it(worl
     game_id = await finished_in_store(world)
     viewer = reply(await world.members[0].slash(world.channel, "games replay", game=game_id))
     assert "turn 1 of" in viewer.content
-    await world.env.restart_bot(create_bot(db_path))
-    stepped = await world.members[0].click(viewer, custom_id=button(viewer, "next")["custom_id"])
-    assert stepped.acknowledged and "turn 2 of" in now_shown(world, viewer).content
-    assert world.env.errors == []
+    restarted = create_bot(db_path)
+    await world.env.restart_bot(restarted)
+    try:
+        stepped = await world.members[0].click(viewer, custom_id=button(viewer, "next")["custom_id"])
+        assert stepped.acknowledged and "turn 2 of" in now_shown(world, viewer).content
+        assert world.env.errors == []
+    finally:
+        # Its database thread would keep the test run from ending.
+        await restarted.close()
 
 
 @pytest.mark.parametrize("count", [1, 7, 25, 26, 48, 64, 130])

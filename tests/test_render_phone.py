@@ -9,8 +9,9 @@ import pytest
 from PIL import Image, ImageChops
 
 import engine
+import i18n
 import render
-from render import palette, phone
+from render import palette, phone, rules
 from tests.golden import NAMES, decision
 
 KINDS = {
@@ -304,6 +305,41 @@ def playout_for_table():
     return playout(NAMES, 7, turns=32)
 
 
-def test_the_rules_sheet_is_portrait_for_a_phone() -> None:
-    img = _png(render.rules_phone())
-    assert img.width == phone.WIDTH and img.height > 2 * img.width
+# A 390×844 phone screen's shape at 900 px wide: a page no taller is shown at the screen's full width when tapped.
+PHONE_SCREEN_HEIGHT = 900 * 844 // 390
+
+
+@pytest.mark.parametrize("locale", ["en", "pt_BR"])
+def test_the_rules_come_as_a_few_portrait_pages_that_each_fit_a_phone_screen(locale: str) -> None:
+    with i18n.using(locale):
+        pages = render.rules_phone()
+    assert 2 <= len(pages) <= 3
+    for data in pages:
+        img = _png(data)
+        assert img.width == phone.WIDTH
+        assert img.width < img.height <= PHONE_SCREEN_HEIGHT, img.size
+        assert len(data) < 1024 * 1024, "small enough to send all pages and the tiles in one message"
+
+
+def test_every_rules_section_is_whole_on_exactly_one_page(monkeypatch) -> None:
+    headings: list[tuple[int, str]] = []
+    opened = rules._Sheet.open
+    sheets: list[rules._Sheet] = []
+
+    def spy(sheet: rules._Sheet, heading: str) -> None:
+        if sheet not in sheets:
+            sheets.append(sheet)
+        headings.append((sheets.index(sheet) + 1, heading))
+        opened(sheet, heading)
+
+    monkeypatch.setattr(rules._Sheet, "open", spy)
+    with i18n.using("en"):
+        pages = rules._rules.__wrapped__("en")
+    assert len(pages) == len(rules.PAGES)
+    assert headings == [
+        (1, "Your turn"),
+        (1, "In the pictures"),
+        (2, "The tiles"),
+        (3, "Scoring"),
+        (3, "The end"),
+    ]

@@ -123,8 +123,9 @@ CASES: dict[str, Callable[[], bytes]] = {
     "record_4p_advanced": _record(NAMES, 2, 53, side="advanced"),
     "record_solo": _record(NAMES[:1], 3, 18, solo=True),
     "table_phone_4p": _record(NAMES, 7, 32, others=True),
-    "rules_phone": render.rules_phone,
 }
+# The rules for a phone, one golden per page.
+CASES.update({f"rules_phone_{n}": (lambda n=n: render.rules_phone()[n - 1]) for n in (1, 2, 3)})
 
 
 def _in(locale: str, make: Callable[[], bytes]) -> Callable[[], bytes]:
@@ -156,7 +157,9 @@ CASES.update(
             "turn_place_solo",
             "record_4p_advanced",
             "table_phone_4p",
-            "rules_phone",
+            "rules_phone_1",
+            "rules_phone_2",
+            "rules_phone_3",
         )
     }
 )

@@ -8,18 +8,26 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pagekit import ANSWER_TIMEOUT, command, play_to_end, shot, view_as
-from tests.browser.test_sandbox_page import back_to_channel, open_window
+from tests.browser.pagekit import ANSWER_TIMEOUT, channel_name, command, play_to_end, shot, view_as
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 WAIT = ANSWER_TIMEOUT * 1000
 
 
+def open_window(context, sandbox, *, width: int = 1280, height: int = 900):
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(sandbox.url)
+    expect(page.locator("#viewer-picker")).to_be_visible()
+    expect(page.locator("#channel-name")).not_to_be_empty()
+    return page
+
+
 @pytest.mark.journey
 def test_a_finished_game_is_stepped_through_to_its_last_turn_from_the_replay_button(context, sandbox):
     page = open_window(context, sandbox)
-    back_to_channel(page)
+    assert channel_name(page) == "kokeshi"
     view_as(page, "Aiko")
     command(page, "kokeshi solo")
     expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+.*solo"), timeout=15_000)

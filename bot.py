@@ -28,6 +28,7 @@ from cogs.answering import AnswerFirstTree
 from cogs.community import Community, PageButton
 from cogs.components import DYNAMIC_ITEMS
 from cogs.metrics import Metrics
+from cogs.replay import REPLAY_ITEMS, Replays
 from cogs.tables import Tables, now
 from cogs.translator import CatalogTranslator
 from storage import Store, StoreError
@@ -244,6 +245,7 @@ class KokeshiBot(commands.Bot):
         self.store: Store
         self.tables = Tables(self)
         self.community = Community(self)
+        self.replays = Replays(self)
         self.sandbox = False
         self._store_closed = False
 
@@ -256,7 +258,7 @@ class KokeshiBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.open_store()
-        self.add_dynamic_items(*DYNAMIC_ITEMS, PageButton)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, PageButton, *REPLAY_ITEMS)
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -57,7 +57,14 @@ def interaction_kind(interaction: discord.Interaction) -> tuple[str, str]:
 
 
 # What a component's custom_id says it is (`kk:<letter>:…`), for the metrics.
-CLICK_KINDS = {"a": "prompt button", "s": "prompt menu", "t": "tile menu", "l": "lobby button", "p": "page button"}
+CLICK_KINDS = {
+    "a": "prompt button",
+    "s": "prompt menu",
+    "t": "tile menu",
+    "l": "lobby button",
+    "p": "page button",
+    "r": "replay",
+}
 
 
 async def answer_first(interaction: discord.Interaction, how: Answer) -> None:

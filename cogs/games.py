@@ -1,4 +1,5 @@
-"""The `/games` slash commands: what is about a person or a server rather than one game (the server's settings)."""
+"""The `/games` slash commands: what the platform offers beside the games' own commands (the server's settings,
+replays of finished games)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,30 @@ if TYPE_CHECKING:
 
 
 @app_commands.guild_only()
-class Games(commands.GroupCog, group_name="games", group_description="Settings for you and this server, in every game"):
-    """Commands shared by every game the bot runs; the work is in `Tables` and `Community`."""
+class Games(
+    commands.GroupCog,
+    group_name="games",
+    group_description="Replays, and settings for you and this server, in every game",
+):
+    """Commands shared by every game the bot runs; the work is in `Tables`, `Community` and `Replays`."""
 
     def __init__(self, bot: KokeshiBot) -> None:
         self.bot = bot
         super().__init__()
 
     settings = app_commands.Group(name="settings", description="Server settings (admins)")
+
+    # Here rather than under `/kokeshi`, whose 20 subcommands are all the room this bot gives a group.
+    @app_commands.command(name="replay", description="Step through a finished game privately, turn by turn")
+    @app_commands.describe(game="The finished game's number (default: your last one here)")
+    async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.bot.tables.guard(interaction, game, self.bot.replays.open(interaction, game))
+
+    @replay.autocomplete("game")
+    async def replay_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await self.bot.replays.autocomplete(interaction, current)
 
     @settings.command(name="limits", description="How many open games a person and a channel may have")
     @app_commands.describe(

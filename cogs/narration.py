@@ -10,6 +10,7 @@ import render
 from engine import Event, Game
 from games.kokeshi import story, vocab
 from i18n import _
+from render.replay import ReplayTurn, draw_turn_record
 from storage import GameRecord, LoggedAction
 
 from .limits import shorten
@@ -104,14 +105,8 @@ def turn_line(turn: Sequence[LoggedAction], before: Game, after: Game, limit: in
 
 def record_picture(player: str, before: Game, after: Game, events: Sequence[Event]) -> bytes:
     """The picture of a turn's record: the board of `player`, who just played, for a phone, the turn's changes
-    marked and every player's points for the turn."""
-    old, new = before.view(), after.view()
-    gains = {name: story.score_change(name, old, new)[0] for name in after.players}
-    change, total, _items = story.score_change(player, old, new)
-    title = _("this turn: {gained} → {total}").format(
-        gained=f"+{change}" if change >= 0 else vocab.signed(change), total=vocab.points(total)
-    )
-    return render.table_phone(new, events, player, title=title, gains=gains)
+    marked and every player's points for the turn (a replay draws the same picture, `render.replay`)."""
+    return render.encode(draw_turn_record(ReplayTurn(player, before.view(), after.view(), tuple(events))))
 
 
 def since_last_turn(me: str, turns: Sequence[Sequence[LoggedAction]], states: Sequence[Game]) -> str:

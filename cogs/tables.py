@@ -962,6 +962,8 @@ class Tables:
         return True
 
     async def post_final(self, record: GameRecord, game: Game, channel) -> bool:
+        from .replay import replay_view  # the replay's module builds on this one
+
         scores = game.scores()
         results = await self.store.results(record.id)
         ranking = [r.name for r in results] or game.ranking()
@@ -996,6 +998,7 @@ class Tables:
             channel,
             content,
             file=discord.File(io.BytesIO(picture), filename=render.filename(f"kokeshi-{record.id}-final")),
+            view=replay_view(record.id),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         record = await self.store.get_game(record.id)

@@ -26,6 +26,7 @@ from engine import CURRENT_RULES, KOKESHI, Prompt
 from engine.data import TILE_BY_ID
 from engine.options import PLACES
 from tests.botkit import answer, components, lobby_message, new_lobby, open_game, prompt_message
+from tests.test_bot_replay import finished_in_store
 
 WRITE_SECONDS = 3.5
 CALL_SECONDS = 0.5
@@ -302,6 +303,29 @@ async def _page(w) -> Act:
     return lambda: w.members[0].click(reply, custom_id=components(reply)[1]["custom_id"])
 
 
+async def _replay(w) -> Act:
+    game_id = await finished_in_store(w)
+    return lambda: w.members[0].slash(w.channel, "games replay", game=game_id)
+
+
+async def replay_viewer(w):
+    game_id = await finished_in_store(w)
+    opened = await w.members[0].slash(w.channel, "games replay", game=game_id)
+    return opened.followups[-1] if opened.followups else opened.response
+
+
+async def _replay_button(w) -> Act:
+    viewer = await replay_viewer(w)
+    step = next(c for c in components(viewer) if c.get("custom_id", "").endswith(":next"))
+    return lambda: w.members[0].click(viewer, custom_id=step["custom_id"])
+
+
+async def _replay_select(w) -> Act:
+    viewer = await replay_viewer(w)
+    menu = next(c for c in components(viewer) if c["type"] == 3)
+    return lambda: w.members[0].select(viewer, [menu["options"][2]["value"]], custom_id=menu["custom_id"])
+
+
 SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "kokeshi new": _new,
     "kokeshi solo": _solo,
@@ -325,6 +349,7 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "kokeshi notify": _notify,
     "games settings limits": _limits,
     "games settings daily-channel": _daily_channel,
+    "games replay": _replay,
     "ActionButton": _action_button,
     "ActionSelect": _action_select,
     "TileSelect": _tile_select,
@@ -333,6 +358,8 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "LobbyButton start": _lobby_op("start", True, 0),
     "LobbyButton cancel": _lobby_op("cancel", False, 0),
     "PageButton": _page,
+    "ReplayButton": _replay_button,
+    "ReplaySelect": _replay_select,
 }
 
 
@@ -356,7 +383,7 @@ def _subclasses(cls) -> list[type]:
 
 async def test_every_handler_of_the_bot_has_a_scenario(world):
     assert handlers(world.bot) == set(SCENARIOS)
-    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 22
+    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 23
 
 
 @pytest.mark.parametrize("handler", list(SCENARIOS))
@@ -403,6 +430,7 @@ async def test_autocomplete_never_writes_and_answers_in_time_on_a_slow_store(wor
             ("kokeshi table", "player", {}),
             ("kokeshi status", "game", {}),
             ("kokeshi hint", "game", {}),
+            ("games replay", "game", {}),
         ):
             before = world.env.now().timestamp()
             await mover.autocomplete(thread, command, option, "", **filled)

@@ -1,0 +1,370 @@
+"""Replays of finished games: a private viewer that steps through the turns, and the whole game as an animation.
+
+Every turn is rebuilt from the stored log (the store replays it) and shown exactly as the table saw it when it was
+played: the turn's record and its picture, from public views only. A replay opens once the game is over, so it
+shows nothing the players had not seen by then; the seed and the bag's order never leave the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import io
+import logging
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+import i18n
+import render
+from engine import Game
+from games.kokeshi import vocab
+from i18n import _
+from render.replay import ReplayTurn, animation, draw_turn_record, extension
+from storage import GameNotFound, GameRecord, LoggedAction, challenge_key
+
+from .answering import Answer, AnswersFirst
+from .limits import BUTTON_LABEL, CHOICE_NAME, MAX_CHOICES, MESSAGE, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
+from .narration import split_turns, turn_record
+from .tables import UserError
+from .thinking import shared_pool
+
+if TYPE_CHECKING:
+    from bot import KokeshiBot
+
+log = logging.getLogger(__name__)
+
+# A button's custom_id: `kk:r:<game>:<turn>:<op>`, the turn it leads to (1 is the first; 0 where none is meant).
+BUTTON_TEMPLATE = r"kk:r:(?P<game>\d+):(?P<turn>\d+):(?P<op>open|first|prev|next|last|film)"
+PICK_TEMPLATE = r"kk:r:(?P<game>\d+):pick"
+# The steps redraw the viewer in place; opening it and the animation answer with a private message of their own.
+STEPS = ("first", "prev", "next", "last")
+# The turn menu holds this many turns (Discord allows 25 options).
+MENU_TURNS = 25
+# Of those, the turns just before and after the one shown; the rest spread over the whole game, first and last
+# included, so that any part of it is two choices away.
+MENU_NEAR = 12
+# Animations kept in memory, per game and language, so that a second click sends the same file at once.
+FILMS_KEPT = 4
+
+
+def _replays(interaction: discord.Interaction) -> Replays:
+    return interaction.client.replays  # type: ignore[attr-defined]
+
+
+class ReplayButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+    """*Replay* on a final message, and the viewer's steps and animation; they work after a restart."""
+
+    def __init__(self, game_id: int, turn: int, op: str, label: str = "", disabled: bool = False) -> None:
+        style = discord.ButtonStyle.primary if op in ("open", "film") else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=shorten(label, BUTTON_LABEL) or None,
+                emoji=_EMOJI[op],
+                style=style,
+                disabled=disabled,
+                custom_id=f"kk:r:{game_id}:{turn}:{op}",
+            )
+        )
+        self.game_id, self.turn, self.op = game_id, turn, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /):
+        return cls(int(match["game"]), int(match["turn"]), match["op"], item.label or "")
+
+    def answer_for(self, interaction: discord.Interaction) -> Answer:
+        return Answer.UPDATE if self.op in STEPS else Answer.PRIVATE
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        replays = _replays(interaction)
+        if self.op == "open":
+            work = replays.open(interaction, self.game_id)
+        elif self.op == "film":
+            work = replays.film(interaction, self.game_id)
+        else:
+            work = replays.step(interaction, self.game_id, self.turn)
+        await replays.bot.tables.guard(interaction, self.game_id, work)
+
+
+class ReplaySelect(AnswersFirst, discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
+    """The viewer's turn menu: the chosen turn is shown in place."""
+
+    answer = Answer.UPDATE
+
+    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"kk:r:{game_id}:pick",
+                placeholder=shorten(_("Go to a turn"), SELECT_PLACEHOLDER),
+                options=options or [discord.SelectOption(label="1", value="1")],
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /):
+        menu = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(menu, item)
+        menu.game_id = int(match["game"])
+        return menu
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        replays = _replays(interaction)
+        value = self.item.values[0] if self.item.values else "1"
+        turn = int(value) if value.isdigit() else 1
+        await replays.bot.tables.guard(interaction, self.game_id, replays.step(interaction, self.game_id, turn))
+
+
+_EMOJI = {"open": "🎬", "first": "⏮️", "prev": "◀️", "next": "▶️", "last": "⏭️", "film": "🎞️"}
+REPLAY_ITEMS = (ReplayButton, ReplaySelect)
+
+
+def menu_turns(shown: int, count: int, size: int = MENU_TURNS, near: int = MENU_NEAR) -> list[int]:
+    """The turns the menu offers when turn `shown` of `count` is on screen: every one if they fit, else the `near`
+    turns around it and as many others, evenly spread from the first to the last, as make `size`."""
+    if count <= size:
+        return list(range(1, count + 1))
+    first = min(max(shown - near // 2, 1), count - near + 1)
+    window = set(range(first, first + near))
+    best = window
+    for spread in range(2, count + 1):
+        chosen = window | {1 + round(i * (count - 1) / (spread - 1)) for i in range(spread)}
+        if len(chosen) > size:
+            break
+        best = chosen
+    # Any room left goes to the turns nearest the one shown.
+    rest = sorted(set(range(1, count + 1)) - best, key=lambda t: (abs(t - shown), t))
+    return sorted(best | set(rest[: size - len(best)]))
+
+
+def replay_view(game_id: int) -> discord.ui.View:
+    """The *Replay* button of a final message, in the current language."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayButton(game_id, 0, "open", _("Replay")))
+    return view
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One turn of a replay as the viewer shows it."""
+
+    number: int  # 1 is the first turn
+    count: int
+    entries: list[LoggedAction]
+    before: Game
+    after: Game
+    whose: tuple[str, ...]  # who played each turn of the game
+
+    def frame(self) -> ReplayTurn:
+        """The turn as plain data for the pictures: public views and event dicts only."""
+        events = tuple(e.to_dict() for entry in self.entries for e in entry.events)
+        return ReplayTurn(self.entries[0].player, self.before.view(), self.after.view(), events)
+
+
+class Replays:
+    """Opens replays, steps through them and draws their animations; the slash command and the buttons call it."""
+
+    def __init__(self, bot: KokeshiBot) -> None:
+        self.bot = bot
+        self._films: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+        self._drawing: dict[tuple[int, str], asyncio.Lock] = {}
+
+    @property
+    def store(self):
+        return self.bot.store
+
+    # ------------------------------------------------------------------ which game
+
+    async def finished_game(self, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
+        """The finished game a replay is asked for (default: the caller's last one in this server), or a refusal
+        that changes nothing."""
+        if game_id is None:
+            mine = [
+                g
+                for g in await self.store.games_for_user(interaction.user.id, ("finished",))
+                if g.guild_id == interaction.guild_id
+            ]
+            if not mine:
+                raise UserError(_("You have no finished game in this server yet: a replay opens once a game is over."))
+            return max(mine, key=lambda g: (g.finished_at or 0, g.id))
+        try:
+            record = await self.store.get_game(game_id)
+        except GameNotFound:
+            record = None
+        # The same answer for a missing game, another server's game and a game in a channel the caller cannot read.
+        if record is None or record.guild_id != interaction.guild_id or not self._may_see(interaction, record):
+            raise UserError(
+                _("There is no game #{number} in this server. `/kokeshi status` lists your games.").format(
+                    number=game_id
+                )
+            )
+        if record.challenge and record.seat_of(interaction.user.id) is None:
+            kind, _colon, key = record.challenge.partition(":")
+            if key == challenge_key(kind, discord.utils.utcnow()):
+                # Everyone plays the same draws today (or this week): another player's game would show them.
+                raise UserError(
+                    _("This is a challenge still being played: its replay opens to others once it is over (UTC).")
+                )
+        if record.status != "finished":
+            raise UserError(
+                _(
+                    "Kokeshi #{number} is not over: its replay opens when the game ends. Its thread shows every "
+                    "turn so far."
+                ).format(number=record.id)
+            )
+        return record
+
+    def _may_see(self, interaction: discord.Interaction, record: GameRecord) -> bool:
+        """The players, and whoever may read the channel the game was played in (its thread was theirs to read)."""
+        if record.seat_of(interaction.user.id) is not None:
+            return True
+        channel = self.bot.get_channel(record.channel_id) if record.channel_id else None
+        member = interaction.user
+        if channel is None or not isinstance(member, discord.Member):
+            return False
+        return channel.permissions_for(member).read_messages
+
+    async def turns(self, game_id: int) -> list[list[LoggedAction]]:
+        """The game's finished turns, from its stored log."""
+        turns, _current = split_turns(await self.store.log(game_id))
+        return turns
+
+    async def shown(self, game_id: int, number: int) -> Shown:
+        """Turn `number` (kept between the first and the last) with the game before and after it."""
+        turns = await self.turns(game_id)
+        if not turns:
+            raise UserError(_("This game has no turns to replay."))
+        number = min(max(number, 1), len(turns))
+        entries = turns[number - 1]
+        start = turns[number - 2][-1].seq if number > 1 else 0
+        states = await self.store.states_after(game_id, [start, entries[-1].seq])
+        whose = tuple(turn[0].player for turn in turns)
+        return Shown(number, len(turns), entries, states[start], states[entries[-1].seq], whose)
+
+    # ------------------------------------------------------------------ the viewer
+
+    async def open(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        """A private viewer at the first turn."""
+        record = await self.finished_game(interaction, game_id)
+        content, file, view = await self._page(record, await self.shown(record.id, 1))
+        await interaction.followup.send(content, file=file, view=view, ephemeral=True, allowed_mentions=_NO_PINGS)
+
+    async def step(self, interaction: discord.Interaction, game_id: int, number: int) -> None:
+        """The viewer, redrawn in place at turn `number`."""
+        record = await self.finished_game(interaction, game_id)
+        content, file, view = await self._page(record, await self.shown(record.id, number))
+        await interaction.edit_original_response(
+            content=content, attachments=[file], view=view, allowed_mentions=_NO_PINGS
+        )
+
+    async def _page(self, record: GameRecord, shown: Shown) -> tuple[str, discord.File, discord.ui.View]:
+        head = _("🎬 **Replay of Kokeshi #{number}** · turn {turn} of {count}").format(
+            number=record.id, turn=shown.number, count=shown.count
+        )
+        content = shorten(f"{head}\n{turn_record(shown.entries, shown.before, shown.after)}", MESSAGE)
+        picture = await asyncio.to_thread(_turn_png, shown.frame())
+        name = render.filename(f"kokeshi-{record.id}-replay-{shown.number}")
+        return content, discord.File(io.BytesIO(picture), filename=name), self._controls(record.id, shown)
+
+    def _controls(self, game_id: int, shown: Shown) -> discord.ui.View:
+        n, count = shown.number, shown.count
+        view = discord.ui.View(timeout=None)
+        steps = (
+            ("first", 1, _("First"), n == 1),
+            ("prev", n - 1, _("Previous"), n == 1),
+            ("next", n + 1, _("Next"), n == count),
+            ("last", count, _("Last"), n == count),
+        )
+        for op, target, label, disabled in steps:
+            view.add_item(ReplayButton(game_id, max(target, 1), op, label, disabled=disabled))
+        options = []
+        for turn in menu_turns(n, count):
+            label = _("Turn {turn}: {player}").format(turn=turn, player=vocab.seat_name(shown.whose[turn - 1]))
+            shown_label = shorten(label, SELECT_OPTION)
+            options.append(discord.SelectOption(label=shown_label, value=str(turn), default=turn == n))
+        menu = ReplaySelect(game_id, options)
+        menu.item.row = 1
+        view.add_item(menu)
+        film = ReplayButton(game_id, 0, "film", _("Whole game, animated"))
+        film.item.row = 2
+        view.add_item(film)
+        return view
+
+    # ------------------------------------------------------------------ the animation
+
+    async def film(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The whole game as one animated picture, drawn in a worker process, sent privately."""
+        record = await self.finished_game(interaction, game_id)
+        locale = i18n.current()
+        data = await self.animation(record.id, locale)
+        await interaction.followup.send(
+            _("Kokeshi #{number}, turn by turn.").format(number=record.id),
+            file=discord.File(io.BytesIO(data), filename=f"kokeshi-{record.id}-replay.{extension()}"),
+            ephemeral=True,
+        )
+
+    async def animation(self, game_id: int, locale: str) -> bytes:
+        """The game's animation in `locale`: drawn once off the event loop, then kept for a while."""
+        key = (game_id, locale)
+        lock = self._drawing.setdefault(key, asyncio.Lock())
+        async with lock:
+            if key in self._films:
+                self._films.move_to_end(key)
+                return self._films[key]
+            frames = await self.frames(game_id)
+            pool = self.bot.tables.thinker.pool or shared_pool()
+            data = await asyncio.get_running_loop().run_in_executor(pool, animation, frames, locale)
+            log.info("game %d: replay animation drawn, %d turns, %d bytes", game_id, len(frames), len(data))
+            self._films[key] = data
+            while len(self._films) > FILMS_KEPT:
+                self._films.popitem(last=False)
+        self._drawing.pop(key, None)
+        return data
+
+    async def frames(self, game_id: int) -> list[ReplayTurn]:
+        """Every turn of the game as plain data for the worker: public views and event dicts, nothing hidden."""
+        turns = await self.turns(game_id)
+        if not turns:
+            raise UserError(_("This game has no turns to replay."))
+        starts = [0] + [turn[-1].seq for turn in turns]
+        states = await self.store.states_after(game_id, starts)
+        views = [states[seq].view() for seq in starts]
+        return [
+            ReplayTurn(turn[0].player, views[i], views[i + 1], tuple(e.to_dict() for x in turn for e in x.events))
+            for i, turn in enumerate(turns)
+        ]
+
+    # ------------------------------------------------------------------ the command's autocomplete
+
+    async def autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """The caller's finished games in this server, newest first."""
+        games = [
+            g
+            for g in await self.store.games_for_user(interaction.user.id, ("finished",))
+            if g.guild_id == interaction.guild_id
+        ]
+        games.sort(key=lambda g: (g.finished_at or 0, g.id), reverse=True)
+        choices = []
+        with i18n.using(interaction.locale):
+            for g in games:
+                label = _("#{number} — {players} ({date})").format(
+                    number=g.id,
+                    players=", ".join(vocab.seat_name(s.name) for s in g.seats),
+                    date=i18n.format_date(dt.datetime.fromtimestamp(g.finished_at or g.updated_at, dt.UTC)),
+                )
+                if current in str(g.id) or current.lower() in label.lower():
+                    choices.append(app_commands.Choice(name=shorten(label, CHOICE_NAME), value=g.id))
+        return choices[:MAX_CHOICES]
+
+
+def _turn_png(turn: ReplayTurn) -> bytes:
+    return render.encode(draw_turn_record(turn))
+
+
+_NO_PINGS = discord.AllowedMentions.none()
+
+__all__ = ["REPLAY_ITEMS", "ReplayButton", "ReplaySelect", "Replays", "menu_turns", "replay_view"]

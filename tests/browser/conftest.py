@@ -15,17 +15,24 @@ from playwright.sync_api import sync_playwright
 from tests.browser.pagekit import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Sandbox, watch_actions
 
 
-@pytest.fixture(scope="module")
-def sandbox(tmp_path_factory) -> Sandbox:
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """The screenshots and logs of this run, every browser module's together: emptied once, at the start."""
     shutil.rmtree(ARTIFACTS, ignore_errors=True)
+    ARTIFACTS.mkdir(parents=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def sandbox(request, tmp_path_factory, artifacts) -> Sandbox:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package.", pytrace=False)
     running = Sandbox.start(tmp_path_factory.mktemp("sandbox") / "kokeshi.sqlite3")
     yield running
     rest = running.stop()
     # What the sandbox printed, kept with the screenshots for whoever reads a failure.
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / "sandbox-output.log").write_text("\n".join(running.output) + "\n" + rest + "\n")
+    log = artifacts / f"sandbox-output-{request.module.__name__.rpartition('.')[2]}.log"
+    log.write_text("\n".join(running.output) + "\n" + rest + "\n")
     assert "Sandbox stopped." in rest, rest
 
 

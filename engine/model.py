@@ -26,9 +26,9 @@ class Option:
 
     id: str
     label: str
-    code: tuple = field(default=(), compare=False, repr=False)
+    code: tuple[Any, ...] = field(default=(), compare=False, repr=False)
     # How `vocab.label` words the label again in the current language: a vocab function's name and its arguments.
-    words: tuple = field(default=(), compare=False, repr=False)
+    words: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

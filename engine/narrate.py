@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from i18n import _, ngettext
 
@@ -22,7 +23,7 @@ def _tile(tile_id: str) -> str:
     return vocab.tile(tile_id)
 
 
-def choice_words(d: dict) -> str:
+def choice_words(d: Mapping[str, Any]) -> str:
     """A choice's words, rebuilt from its ids where they say enough (so stored games read in today's words),
     else the label stored with the event."""
     try:
@@ -44,7 +45,7 @@ def choice_words(d: dict) -> str:
 def _options_by_label() -> dict[str, Option]:
     """Every engine option by its English label, so that a label stored with an event reads in today's language."""
     found: dict[str, Option] = {}
-    tables = [options.ADVANCE, options.ANIMAL_CHOICE, *options.KOKESHI_CHOICE, *options.QUALITY]
+    tables: list[Iterable[Option]] = [options.ADVANCE, options.ANIMAL_CHOICE, *options.KOKESHI_CHOICE, *options.QUALITY]
     tables += [options.EFFECT.values(), options.EFFECT_VOID.values()]
     tables += [row for rules in (options.MARKETS, options.PLACES) for by_rules in rules.values() for row in by_rules]
     for table in tables:
@@ -157,7 +158,7 @@ def _describe(event: Event, side: str | None) -> str:
     return _("{who}: {kind}.").format(who=who, kind=kind)
 
 
-def describe_end(d: dict, who: str) -> str:
+def describe_end(d: Mapping[str, Any], who: str) -> str:
     """Why the end is triggered (`who` triggered it) and which round is the last, as a sentence."""
     if d["reason"] == "recognitions":
         return _("The end is triggered (a player has enough recognitions): round {round} is the last.").format(

@@ -19,6 +19,7 @@ from i18n import _, ngettext
 from storage import BoardRow, challenge_key
 
 from .answering import Answer, AnswersFirst
+from .limits import MESSAGE
 from .narration import escape
 from .tables import UserError, challenge_day
 
@@ -341,7 +342,7 @@ def _daily_results(rows: list[BoardRow], local: set[int], day: str, names: dict[
     lines += [line(row, False) + " ⭐" for row in rows[10:] if row.user_id in local]
     head = _("**Daily challenge of {day} — results** (⭐ = this server)").format(day=challenge_day(day))
     tail = _("Today's challenge is waiting: `/kokeshi daily`.")
-    return "\n".join([head, *lines, tail])[:1990]
+    return "\n".join([head, *lines, tail])[: MESSAGE - 10]
 
 
 def _breakdown(averages: dict[str, float]) -> str:

@@ -23,7 +23,7 @@ from storage import GameNotFound, GameRecord
 
 from .answering import Answer, answered
 from .components import QUESTIONS
-from .limits import CHOICE_NAME, MAX_CHOICES, shorten
+from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, shorten
 from .narration import escape, quote, speaking
 from .tables import Tables, UserError, duration, fit_lines, now, side_name
 
@@ -581,7 +581,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                     player = _("{player} (AI)").format(player=player)
                 lines.append(f"`{entry.seq:>3}` {player}: {steps}")
             text = "\n".join(lines)
-            while len(text) > 1900:
+            while len(text) > MESSAGE - 100:
                 lines.pop(0)
                 text = "…\n" + "\n".join(lines)
             await self.tables.tell(interaction, text)

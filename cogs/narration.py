@@ -11,7 +11,7 @@ from engine import Event, Game, story, vocab
 from i18n import _
 from storage import GameRecord, LoggedAction
 
-from .limits import shorten
+from .limits import MESSAGE, shorten
 
 
 def game_language(record: GameRecord) -> str:
@@ -26,8 +26,8 @@ def speaking(record: GameRecord) -> Iterator[str]:
         yield locale
 
 
-# A turn's record and the "so far" of a prompt stay well inside a Discord message (2,000 characters).
-MAX_STORY_CHARS = 1700
+# A turn's record and the "so far" of a prompt stay well inside a Discord message.
+MAX_STORY_CHARS = MESSAGE - 300
 # One turn in a round's summary (a game only the AI plays).
 MAX_LINE_CHARS = 300
 

@@ -22,7 +22,7 @@ from i18n import _, format_number, ngettext, pgettext
 from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, TurnPosts, ai_level_key
 
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
-from .limits import THREAD_NAME, ChannelPace, shorten
+from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
 from .narration import escape, game_language, speaking
 from .posting import Poster, pinging, turn_key
 from .reach import Reach
@@ -45,8 +45,6 @@ NEEDED_PERMISSIONS = {
 # Bits of operating-system randomness in the seed of a new game: far too many to search from its opening.
 SEED_BITS = 128
 EXPIRED_TURNS_BEFORE_AI = 3
-MESSAGE_LIMIT = 2000
-_TURN_EVENTS = frozenset({"turn_ended", "setup_done", "game_over"})
 # Open (lobby or active) games a person may be in, and a channel may hold, unless the server's admins say otherwise.
 LIMITS = {"open_per_user": 5, "open_per_channel": 20}
 MAX_LIMIT = 500
@@ -106,7 +104,7 @@ def level_word(level: str) -> str:
     return words[level]
 
 
-def fit_lines(lines: list[str], *, head: str = "", tail: str = "", limit: int = MESSAGE_LIMIT) -> str:
+def fit_lines(lines: list[str], *, head: str = "", tail: str = "", limit: int = MESSAGE) -> str:
     """As many whole lines as fit in one message, then how many were left out (never a line cut in half)."""
 
     def join(parts) -> str:
@@ -216,7 +214,7 @@ class Tables:
     async def tell(interaction: discord.Interaction, text: str, **kwargs) -> None:
         """A private reply, whether or not the interaction was already acknowledged; never over Discord's limit.
         An interaction Discord no longer knows (answered too late, or its 15 minutes are over) gets none."""
-        text = shorten(text, MESSAGE_LIMIT)
+        text = shorten(text, MESSAGE)
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True, **kwargs)

@@ -7,7 +7,7 @@ import datetime as dt
 import io
 import logging
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -62,7 +62,10 @@ class PageButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], templa
         self.scope, self.board, self.key, self.page = scope, board, key, page
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ):
+        assert isinstance(item, discord.ui.Button)  # the template is a button's
         return cls(match["scope"], match["board"], match["key"], int(match["page"]), item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -275,6 +278,7 @@ class Community:
             channel = self.bot.get_channel(int(channel_value))
             if channel is None:
                 continue
+            assert isinstance(channel, discord.abc.Messageable)  # the setting takes a text channel
             local = {row.user_id for row in await self.store.leaderboard("daily", guild_id, yesterday)}
             names = await self.names([row.user_id for row in rows], guild_id)
             # Posted for the whole server: in the server's language.

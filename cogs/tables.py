@@ -293,7 +293,7 @@ class Tables:
     def home(self, record: GameRecord) -> str:
         """A line pointing back at the channel where the game was opened, for new games and lobbies."""
         channel = self.bot.get_channel(record.channel_id) if record.channel_id else None
-        if channel is None:
+        if not isinstance(channel, discord.abc.GuildChannel):  # gone (games are opened in server channels)
             return ""
         return _("New games and lobbies: {channel}").format(
             channel=self.bot.channel_link(channel.id, "#" + channel.name)
@@ -329,6 +329,7 @@ class Tables:
         with speaking(record):
             text = _("The thread of Kokeshi #{number} was deleted, so the game goes on in a new one. Nothing was lost.")
             name = _("Kokeshi #{number} (continued)").format(number=record.id)
+        assert isinstance(parent, discord.abc.Messageable)  # a server text channel, where games are opened
         try:
             note = await parent.send(
                 text.format(number=record.id),
@@ -444,6 +445,7 @@ class Tables:
 
     async def check_limits(self, interaction: discord.Interaction, channel_id: int | None) -> None:
         """Refuse one more open game for this person (and, with a channel, in this channel) past the limits."""
+        assert interaction.guild_id is not None  # games are opened in servers
         limits = await self.limits(interaction.guild_id)
         mine = [g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == interaction.guild_id]
         if len(mine) >= limits["open_per_user"]:
@@ -481,6 +483,7 @@ class Tables:
                 raise UserError(
                     _("A limit must be at least 1 and at most {limit}.").format(limit=i18n.format_number(MAX_LIMIT))
                 )
+        assert interaction.guild_id is not None  # a server setting, asked for in a server
         for key, value in (("open_per_user", per_user), ("open_per_channel", per_channel)):
             if value is not None:
                 await self.store.set_guild_setting(interaction.guild_id, key, str(value))
@@ -519,7 +522,7 @@ class Tables:
         await self.check_limits(interaction, channel.id)
         user = interaction.user
         game_id = await self.store.create_game(
-            guild_id=interaction.guild.id,
+            guild_id=channel.guild.id,
             channel_id=channel.id,
             host_id=user.id,
             host_name=user.display_name,
@@ -549,7 +552,7 @@ class Tables:
         game_id, rated = await self.store.create_challenge(
             kind=kind,
             key=key,
-            guild_id=interaction.guild.id,
+            guild_id=channel.guild.id,
             channel_id=channel.id,
             user_id=user.id,
             name=user.display_name,
@@ -580,15 +583,16 @@ class Tables:
         record = await self.store.get_game(game_id)
         await self.load_levels(record)
         channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)  # the caller checked it (`check_channel`)
         try:
             if text is None:
                 with speaking(record):
                     view = lobby_view(game_id)
-                message = await channel.send(  # type: ignore[union-attr]
+                message = await channel.send(
                     embed=self.lobby_embed(record), view=view, allowed_mentions=discord.AllowedMentions.none()
                 )
             else:
-                message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())  # type: ignore[union-attr]
+                message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             # Nobody could see or join it: no lobby, rather than an invisible one.
             log.warning("game %d: Discord refused its first message (%s); cancelled", game_id, exc)
@@ -748,8 +752,10 @@ class Tables:
             if version != current:
                 await self.send_current_prompt(interaction, record, game, current, _("This prompt is out of date."))
                 return
+            prompt = game.prompt
+            assert prompt is not None  # it is the caller's turn
             await interaction.followup.send(
-                _("Which track?"), view=track_view(game_id, current, game.prompt, tile, game), ephemeral=True
+                _("Which track?"), view=track_view(game_id, current, prompt, tile, game), ephemeral=True
             )
 
         await self.guard(interaction, game_id, run())
@@ -782,6 +788,7 @@ class Tables:
         self, interaction: discord.Interaction, record: GameRecord, game: Game, version: int, why: str
     ) -> None:
         prompt = game.prompt
+        assert prompt is not None  # only sent for a game in progress
         await interaction.followup.send(
             _("{why} Here is the current one — {question}:").format(why=why, question=QUESTIONS[prompt.kind].lower()),
             view=prompt_view(record.id, version, prompt, game),
@@ -908,9 +915,11 @@ class Tables:
         else:
             await interaction.response.send_message(thinking, ephemeral=True)
         hint = await self.thinker.explain(HINT_LEVEL, version, game, budget=HINT_BUDGET)
-        option = next(o for o in game.prompt.options if o.id == hint.action)
+        prompt = game.prompt
+        assert prompt is not None  # a hint is asked for on the player's turn
+        option = next(o for o in prompt.options if o.id == hint.action)
         action = vocab.option_button(option, preview(game, option.id))
-        if len(game.prompt.options) == 1:
+        if len(prompt.options) == 1:
             why = _("It is the only choice you have.")
         else:
             why = _(
@@ -994,7 +1003,7 @@ class Tables:
         if record.solo:
             human = next(n for n in ranking if n != "automa")
             headline += " " + (_("You beat the automa! 🎉") if ranking[0] == human else _("The automa wins this time."))
-            if record.challenge:
+            if record.challenge and record.host_id is not None:
                 summary = await self.bot.community.challenge_summary(record.id, record.challenge, record.host_id)
                 headline += f"\n{summary}" if summary else ""
         back = self.home(record)

@@ -69,7 +69,7 @@ class PageButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], templa
         return cls(match["scope"], match["board"], match["key"], int(match["page"]), item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        community: Community = interaction.client.community  # type: ignore[attr-defined]
+        community: Community = interaction.client.community  # type: ignore[attr-defined]  # the bot's, and cogs do not import bot.py
         await community.bot.tables.guard(
             interaction, None, community.show_page(interaction, self.scope, self.board, self.key, self.page, edit=True)
         )

@@ -27,7 +27,7 @@ _ANIMAL_EMOJI = {"panda": "🐼", "fox": "🦊", "cat": "🐱", "rabbit": "🐰"
 
 
 def _tables(interaction: discord.Interaction) -> Tables:
-    return interaction.client.tables  # type: ignore[attr-defined]
+    return interaction.client.tables  # type: ignore[attr-defined]  # the bot's, and cogs do not import bot.py
 
 
 def option_emoji(option_id: str) -> str | None:

@@ -314,7 +314,7 @@ class Poster:
         channel = self.tables.bot.get_channel(found[0]) if found else None
         if channel is None:
             return
-        message = channel.get_partial_message(found[1])  # type: ignore[union-attr]
+        message = channel.get_partial_message(found[1])  # type: ignore[union-attr]  # a game's thread
         try:
             await message.delete()
         except discord.NotFound:

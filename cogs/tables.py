@@ -314,7 +314,7 @@ class Tables:
                 if self.reach.note(record.id, exc) is Refusal.GONE:
                     self.lost.add(channel_id)
                 return None
-        return channel  # type: ignore[return-value]
+        return channel  # type: ignore[return-value]  # a game's thread id names a thread
 
     async def game_channel(self, record: GameRecord) -> discord.abc.Messageable | None:
         """Where the game is shown: its thread, or a new thread when someone deleted it."""
@@ -405,7 +405,7 @@ class Tables:
         try:
             with speaking(record):
                 view = lobby_view(record.id, record.status == "lobby")
-            await channel.get_partial_message(found[1]).edit(  # type: ignore[union-attr]
+            await channel.get_partial_message(found[1]).edit(  # type: ignore[union-attr]  # a text channel or thread
                 embed=self.lobby_embed(record),
                 view=view,
                 allowed_mentions=discord.AllowedMentions.none(),

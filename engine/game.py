@@ -984,7 +984,7 @@ class Game:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self._state() == other._state()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # equal games may differ later: a game is not hashable
 
     def __repr__(self) -> str:
         state = "over" if self.over else f"round {self.round}, {self.names[self.current]} to play"

@@ -6,6 +6,7 @@ import datetime as dt
 import math
 import sqlite3
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -167,6 +168,9 @@ class CommunityStore:
     async def _run(self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:  # provided by Store
         raise NotImplementedError
 
+    def _tx(self, *, durable: bool = True) -> AbstractAsyncContextManager[aiosqlite.Connection]:  # provided by Store
+        raise NotImplementedError
+
     async def _run_many(  # provided by Store
         self, db: aiosqlite.Connection, sql: str, rows: Sequence[Sequence[Any]]
     ) -> None:
@@ -234,7 +238,7 @@ class CommunityStore:
                 f"scope, {floor.format(display)}, {floor.format(f'({display}) * {RATING_STEPS}')}",
             ),
         )
-        async with self._tx() as db:  # type: ignore[attr-defined]
+        async with self._tx() as db:
             await self._run(db, "DELETE FROM board_steps")
             for board, fine, a, b, source, group in counts:
                 await self._run(
@@ -513,7 +517,7 @@ class CommunityStore:
         return bool(rows)
 
     async def mark_daily_posted(self, guild_id: int, day: str, channel_id: int, now: float) -> None:
-        async with self._tx() as db:  # type: ignore[attr-defined]
+        async with self._tx() as db:
             await self._run(
                 db,
                 "INSERT INTO daily_posts (guild_id, day, channel_id, posted_at) VALUES (?, ?, ?, ?) "

@@ -108,7 +108,7 @@ class PgStore(Store):
         readonly: bool = False,
         challenge_secret: str | None = None,
     ) -> None:
-        super().__init__(None, redact(url), clock, readonly=readonly, challenge_secret=challenge_secret)  # type: ignore[arg-type]
+        super().__init__(None, redact(url), clock, readonly=readonly, challenge_secret=challenge_secret)  # type: ignore[arg-type]  # no SQLite connection: every query here goes through the pool
         self._pool = pool
 
     @classmethod

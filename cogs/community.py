@@ -13,8 +13,8 @@ import discord
 
 import i18n
 import render
-from engine import vocab
-from engine.vocab import N_
+from games.kokeshi import vocab
+from games.kokeshi.vocab import N_
 from i18n import _, ngettext
 from storage import BoardRow, challenge_key
 

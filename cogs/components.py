@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from engine import Game, Option, Prompt, vocab
+from engine import Game, Option, Prompt
 from engine.preview import Outcome, preview_all
-from engine.vocab import N_
+from games.kokeshi import vocab
+from games.kokeshi.vocab import N_
 from i18n import _
 
 from .answering import Answer, AnswersFirst

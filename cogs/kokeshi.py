@@ -14,10 +14,11 @@ from discord.ext import commands
 
 import i18n
 import render
-from engine import Game, narrate, vocab
+from engine import Game, Option
 from engine.data import IDLE_LIMIT
 from engine.preview import preview_all
-from engine.vocab import N_
+from games.kokeshi import narrate, vocab
+from games.kokeshi.vocab import N_
 from i18n import _
 from storage import GameNotFound, GameRecord
 
@@ -104,6 +105,12 @@ def status_name(status: str) -> str:
     return _(STATUSES[status]) if status in STATUSES else status
 
 
+def _english(option: Option) -> str:
+    """An option's label in English (lower case): a label typed in English is understood in every language."""
+    with i18n.using("en"):
+        return vocab.label(option).lower()
+
+
 def _chosen(choice: str, state: Game, version: int) -> tuple[int, str]:
     """(version, action) from `/kokeshi play`: an autocomplete value 'version:action', an action id, or a label
     typed out in full, plain or as the buttons and the list show it (these answer the current version)."""
@@ -114,7 +121,7 @@ def _chosen(choice: str, state: Game, version: int) -> tuple[int, str]:
     prompt = state.prompt
     options = prompt.options if prompt is not None else []
     for option in options:
-        if text == option.id or text.lower() in (option.label.lower(), vocab.label(option).lower()):
+        if text == option.id or text.lower() in (_english(option), vocab.label(option).lower()):
             return version, option.id
     outcomes = preview_all(state)
     typed = " ".join(text.lower().split())

@@ -7,7 +7,8 @@ from contextlib import contextmanager
 
 import i18n
 import render
-from engine import Event, Game, story, vocab
+from engine import Event, Game
+from games.kokeshi import story, vocab
 from i18n import _
 from storage import GameRecord, LoggedAction
 
@@ -33,7 +34,7 @@ MAX_LINE_CHARS = 300
 
 
 def narrate(events: Iterable[Event], view: dict | None = None, *, limit: int = MAX_STORY_CHARS) -> str:
-    """The story of a turn so far, one line per move with what it led to (`engine.story`), names shown literally.
+    """The story of a turn so far, one line per move with what it led to (`games.kokeshi.story`), names shown literally.
     `view` is the game's view now (its board side gives the discs' values); without it, a neutral one."""
     events = list(events)
     lines = story.turn_story(events, None, view or {"players": []}, limit=limit)
@@ -78,7 +79,7 @@ def split_turns(entries: Sequence[LoggedAction]) -> tuple[list[list[LoggedAction
 
 def turn_record(turn: Sequence[LoggedAction], before: Game, after: Game) -> str:
     """A finished turn, for the thread's permanent history: who, when, the points and where they came from, then
-    the whole story of the turn, one line per move (`engine.story`)."""
+    the whole story of the turn, one line per move (`games.kokeshi.story`)."""
     player = turn[0].player
     old, new = before.view(), after.view()
     head = story.record_head(

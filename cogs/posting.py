@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 import discord
 
 import render
-from engine import Game, idle_warning, vocab
+from engine import Game, idle_warning
 from engine.preview import preview_all
+from games.kokeshi import vocab
 from i18n import _
 from storage import GameRecord, LoggedAction, TurnPosts
 

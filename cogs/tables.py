@@ -7,7 +7,6 @@ import contextlib
 import datetime as dt
 import io
 import logging
-import re
 import secrets
 from typing import TYPE_CHECKING
 
@@ -15,11 +14,12 @@ import discord
 
 import i18n
 import render
-from engine import LEVELS, Event, Game, IllegalAction, vocab
+from engine import LEVELS, Event, Game, IllegalAction
 from engine.preview import preview
-from engine.vocab import N_
+from games.kokeshi import vocab
+from games.kokeshi.vocab import N_
 from i18n import _, format_number, ngettext, pgettext
-from storage import GameNotFound, GameRecord, GameStateError, StaleVersion, TurnPosts, ai_level_key
+from storage import GameNotFound, GameRecord, StaleVersion, StoreRefusal, TurnPosts, ai_level_key
 
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
@@ -49,49 +49,39 @@ EXPIRED_TURNS_BEFORE_AI = 3
 LIMITS = {"open_per_user": 5, "open_per_channel": 20}
 MAX_LIMIT = 500
 _REMINDERS = (("reminder_half", 0.5), ("reminder_late", 0.9), ("deadline", 1.0))
-# What the store says when it refuses something, as it words it (`storage/store.py`), for the catalog: shown in
-# the language of the person who asked.
-_STORE_MESSAGES = (
-    N_("A game has 2 to 4 players, or 1 in solo."),
-    N_("At least one seat must be left for a person."),
-    N_("The happiness board side is basic or advanced."),
-    N_("This game has already started or ended."),
-    N_("You are already in this game."),
-    N_("This game is full."),
-    N_("This game has already started: use resign instead."),
-    N_("You are not in this game."),
-    N_("The host cannot leave; cancel the game instead."),
-    N_("At least two players are needed to start."),
-    N_("This game has already ended."),
-    N_("This game has not started yet."),
-    N_("This game is not being played."),
-    N_("The game is over."),
-    N_("You have not made a move yet this turn."),
-    N_("That move was made for you when your time ran out; it cannot be undone."),
-    N_("Your last move drew a tile from the bag, so it cannot be taken back."),
-)
-_OTHERS_TURN = re.compile(r"Only the player whose turn it is can undo, and it is (?P<player>.+)'s turn\.")
+# The store's refusals by code (`storage.REFUSALS`), shown in the language of the person who asked.
+_STORE_MESSAGES = {
+    "bad_players": N_("A game has 2 to 4 players, or 1 in solo."),
+    "no_person_seat": N_("At least one seat must be left for a person."),
+    "bad_side": N_("The happiness board side is basic or advanced."),
+    "not_lobby": N_("This game has already started or ended."),
+    "already_seated": N_("You are already in this game."),
+    "full": N_("This game is full."),
+    "started": N_("This game has already started: use resign instead."),
+    "not_seated": N_("You are not in this game."),
+    "host": N_("The host cannot leave; cancel the game instead."),
+    "too_few": N_("At least two players are needed to start."),
+    "ended": N_("This game has already ended."),
+    "not_started": N_("This game has not started yet."),
+    "not_active": N_("This game is not being played."),
+    "broken": N_("This game cannot be loaded any more, so it cannot continue."),
+    "undo_over": N_("The game is over."),
+    "undo_nothing": N_("You have not made a move yet this turn."),
+    "undo_timed_out": N_("That move was made for you when your time ran out; it cannot be undone."),
+    "undo_drew": N_("Your last move drew a tile from the bag, so it cannot be taken back."),
+}
 
 
-def refusal(exc: GameStateError) -> str:
-    """The store's refusal in the current language."""
-    found = _OTHERS_TURN.fullmatch(exc.message)
-    if found:
+def refusal(exc: StoreRefusal) -> str:
+    """The store's refusal in the current language, by its code."""
+    if exc.code == "undo_not_your_turn":
         return _("Only the player whose turn it is can undo, and it is {player}'s turn.").format(
-            player=escape(vocab.seat_name(found["player"]))
+            player=escape(vocab.seat_name(exc.params["player"]))
         )
-    if exc.code == "broken":
-        return _("This game cannot be loaded any more, so it cannot continue.")
-    return _(exc.message) if exc.message in _STORE_MESSAGES else exc.message
-
-
-def illegal(exc: IllegalAction) -> str:
-    """The engine's refusal of an action, in the current language."""
-    return {
-        "game_over": _("The game is over."),
-        "not_your_turn": _("It is not your turn."),
-        "unknown_player": _("You are not playing in this game."),
-    }.get(exc.code, _("That is not possible now. Choose one of the buttons of the current prompt."))
+    if exc.code in _STORE_MESSAGES:
+        return _(_STORE_MESSAGES[exc.code])
+    log.warning("a store refusal without words: %s", exc)
+    return _("Sorry, something went wrong on my side. Nothing was lost; please try again.")
 
 
 def level_word(level: str) -> str:
@@ -231,7 +221,7 @@ class Tables:
                 await coro
             except UserError as exc:
                 await self.tell(interaction, str(exc))
-            except GameStateError as exc:
+            except StoreRefusal as exc:
                 await self.tell(interaction, refusal(exc))
             except GameNotFound:
                 await self.tell(interaction, _("That game does not exist (any more)."))
@@ -810,7 +800,7 @@ class Tables:
                 await self.send_current_prompt(interaction, record, game, current, _("That was already answered."))
             return True
         except IllegalAction as exc:
-            raise UserError(illegal(exc)) from None
+            raise UserError(vocab.illegal(exc)) from None
         seat = record.seat_named(seat_name)
         if seat is not None and seat.expired:
             await self.store.update_seat(record.id, seat_name, expired=0)
@@ -1007,7 +997,7 @@ class Tables:
                 summary = await self.bot.community.challenge_summary(record.id, record.challenge, record.host_id)
                 headline += f"\n{summary}" if summary else ""
         back = self.home(record)
-        content = "\n\n".join(p for p in (headline, "\n".join(lines), back) if p)[:1990]
+        content = "\n\n".join(p for p in (headline, "\n".join(lines), back) if p)[: MESSAGE - 10]
         message = await self.send(
             record,
             channel,

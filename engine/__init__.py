@@ -1,10 +1,12 @@
-"""Kokeshi rules engine: pure, deterministic, no I/O. A game is (rules version, options, seed, actions)."""
+"""Kokeshi rules engine: pure, deterministic, no I/O, no words. A game is (rules version, options, seed, actions).
 
-from . import vocab
+It speaks in codes with values (event kinds, reasons, refusals, option codes); `games.kokeshi.vocab` words them.
+"""
+
 from .ai import LEVELS, EasyPolicy, Hint, SearchPolicy, policy
 from .data import ANIMALS, COLORS, CURRENT_RULES, KOKESHI, RULES_VERSIONS
-from .game import AUTOMA, Game, idle_warning, new_game, replay
-from .model import Event, IllegalAction, Option, Prompt, Score
+from .game import AUTOMA, PROMPT_KINDS, Game, idle_warning, new_game, replay
+from .model import END_REASONS, REASONS, REFUSALS, Event, IllegalAction, Option, Prompt, Score
 from .policies import GreedyPolicy, RandomPolicy, heuristic, play_out
 
 __all__ = [
@@ -12,7 +14,11 @@ __all__ = [
     "AUTOMA",
     "COLORS",
     "CURRENT_RULES",
+    "END_REASONS",
     "KOKESHI",
+    "PROMPT_KINDS",
+    "REASONS",
+    "REFUSALS",
     "RULES_VERSIONS",
     "LEVELS",
     "EasyPolicy",
@@ -32,5 +38,4 @@ __all__ = [
     "play_out",
     "policy",
     "replay",
-    "vocab",
 ]

@@ -63,7 +63,7 @@ from .data import (
     tile_view,
 )
 from .model import Event, IllegalAction, Option, Prompt, Score
-from .options import ADVANCE, ANIMAL_CHOICE, EFFECT, EFFECT_VOID, KOKESHI_CHOICE, MARKETS, PLACES, QUALITY
+from .options import ADVANCE, ANIMAL_CHOICE, EFFECT, EFFECT_VOID, KOKESHI_CHOICE, MARKETS, PLACES, QUALITY, said
 from .views import idle_warning
 
 AUTOMA = "automa"
@@ -84,7 +84,8 @@ SETUP, ADVANCE_KIND, EFFECT_KIND, KOKESHI_KIND, ANIMAL_KIND, BUY_KIND, PLACE_KIN
     "buy",
     "place",
 )
-_KINDS = (SETUP, ADVANCE_KIND, EFFECT_KIND, KOKESHI_KIND, ANIMAL_KIND, BUY_KIND, PLACE_KIND)
+# Every kind of decision a prompt may ask, in the order of the engine's README.
+PROMPT_KINDS = (SETUP, ADVANCE_KIND, EFFECT_KIND, KOKESHI_KIND, ANIMAL_KIND, BUY_KIND, PLACE_KIND)
 
 
 def _track_points(height: int) -> int:
@@ -245,21 +246,17 @@ class Game:
         """Carry out one decision of `player`; returns the events it caused, automatic steps included."""
         legal = [o.id for o in self._options]
         if player not in self.names:
-            raise IllegalAction("unknown_player", f"{player!r} is not playing in this game.", legal)
+            raise IllegalAction("unknown_player", legal, player=player)
         if self.over:
-            raise IllegalAction("game_over", "The game is over.", [])
+            raise IllegalAction("game_over", [])
         current = self.names[self.current]
         if player != current:
-            raise IllegalAction("not_your_turn", f"It is {current}'s turn, not {player}'s.", legal)
+            raise IllegalAction("not_your_turn", legal, player=player, current=current)
         for option in self._options:
             if option.id == action:
                 break
         else:
-            raise IllegalAction(
-                "illegal",
-                f"{action!r} is not possible now. Choose one of: {', '.join(legal)}.",
-                legal,
-            )
+            raise IllegalAction("illegal", legal, action=action)
         events: list[Event] = []
         decision = self.decision
         assert decision is not None  # an option was found, so a decision is open
@@ -309,31 +306,32 @@ class Game:
             self._options = options
             return True
         if options:
-            self._ev(events, "auto_choice", self.current, choice=options[0].id, label=options[0].label)
+            self._ev(events, "auto_choice", self.current, choice=options[0].id, words=options[0].words)
             self._choose(options[0], decision, events)
         elif decision[0] in (PLACE_KIND, SETUP):
             # Unreachable by the purchase rules; discarding keeps the turn from stalling if that ever changes.
             for tile, _ in self.reserve[self.current]:
                 self.discard.append(tile)
-                self._ev(events, "tile_discarded", self.current, tile=TILES[tile].id, reason="it has no legal space")
+                self._ev(events, "tile_discarded", self.current, tile=TILES[tile].id, reason="no_legal_space")
             self.reserve[self.current].clear()
         else:
-            self._ev(events, "effect_skipped", self.current, reason=self._skip_reason(decision))
+            self._ev(events, "effect_skipped", self.current, **self._skip_reason(decision))
         return False
 
-    def _skip_reason(self, decision: list[Any]) -> str:
+    def _skip_reason(self, decision: list[Any]) -> dict[str, Any]:
+        """Why a decision has no option: a `reason` code and the values it names."""
         kind = decision[0]
         if kind == BUY_KIND:
             if all(t == _EMPTY for t in self.offer):
-                return "the offer is empty"
+                return {"reason": "offer_empty"}
             if decision[1] == _SIDE:
-                return "every track is full"
-            return f"the {KOKESHI[decision[1]]} track is full"
+                return {"reason": "every_track_full"}
+            return {"reason": "track_full", "kokeshi": KOKESHI[decision[1]]}
         if kind == ANIMAL_KIND:
-            return "every disc is at the end of its track"
+            return {"reason": "every_disc_at_end"}
         if kind == KOKESHI_KIND:
-            return "there is no track on that side"
-        return "nothing can be done"
+            return {"reason": "no_track_on_side"}
+        return {"reason": "nothing_to_do"}
 
     def _compute_options(self, decision: list[Any]) -> tuple[Option, ...]:
         kind = decision[0]
@@ -461,7 +459,7 @@ class Game:
         for entry in [e for e in self.reserve[p] if e[1] == _SIDE]:
             self.reserve[p].remove(entry)
             self.discard.append(entry[0])
-            self._ev(events, "tile_discarded", p, tile=TILES[entry[0]].id, reason="no track has room for it")
+            self._ev(events, "tile_discarded", p, tile=TILES[entry[0]].id, reason="no_room")
 
     # ------------------------------------------------------------------ answering decisions
 
@@ -474,7 +472,7 @@ class Game:
         elif kind == "effect":
             _, tile, track = decision
             op, arg = self.tiles[tile].atoms[code[1]]
-            self._ev(events, "effect_chosen", p, tile=TILES[tile].id, side=code[1], label=option.label)
+            self._ev(events, "effect_chosen", p, tile=TILES[tile].id, side=code[1])
             self.queue.insert(0, ["atom", op, arg, track])
         elif kind == "kokeshi":
             op = decision[1]
@@ -496,7 +494,7 @@ class Game:
         track = self.tracks[p][k]
         if height > len(track):
             self.kokeshi[p][k] = 0
-            self._ev(events, "kokeshi_home", p, kokeshi=KOKESHI[k], height=height, reason="empty space")
+            self._ev(events, "kokeshi_home", p, kokeshi=KOKESHI[k], height=height, reason="empty_space")
             self._ask([BUY_KIND, k, k, 1 if self.rules == 1 else height], events)
             return
         tile = track[height - 1]
@@ -524,12 +522,7 @@ class Game:
             if self.discs[p][arg] < MAX_POSITION:
                 self._disc(p, arg, events)
             else:
-                self._ev(
-                    events,
-                    "effect_skipped",
-                    p,
-                    reason=f"your {ANIMALS[arg]} disc is at the end of its track",
-                )
+                self._ev(events, "effect_skipped", p, reason="disc_at_end", animal=ANIMALS[arg])
         elif op == BUY_ANY:
             self._ask([BUY_KIND, _SIDE, track, 0], events)
         elif op == BUY_HERE:
@@ -628,7 +621,7 @@ class Game:
         a = 1
         track = self.tracks[a][k]
         if len(track) >= HEIGHTS:
-            self._ev(events, "effect_skipped", a, reason=f"the automa's {KOKESHI[k]} track is full")
+            self._ev(events, "effect_skipped", a, reason="automa_track_full", kokeshi=KOKESHI[k])
             return
         lowest = len(track) + 1
         if not any(IS_QUALITY[t] for t in track):
@@ -652,7 +645,7 @@ class Game:
                 self._check_end(a, events)
                 return
         if not self.bag:
-            self._ev(events, "effect_skipped", a, reason="the bag is empty")
+            self._ev(events, "effect_skipped", a, reason="bag_empty")
             return
         tile = self._take(self.bag)
         track.append(tile)
@@ -681,7 +674,7 @@ class Game:
                 "tile_discarded",
                 1,
                 tile=TILES[tile].id,
-                reason="the automa's track is full",
+                reason="automa_track_full",
             )
 
     def _place(self, p: int, tile: int, k: int, events: list[Event]) -> None:
@@ -906,7 +899,7 @@ class Game:
             else {
                 "player": prompt.player,
                 "kind": prompt.kind,
-                "options": [{"id": o.id, "label": o.label} for o in prompt.options],
+                "options": [{"id": o.id, "words": said(o)} for o in prompt.options],
             },
         }
 

@@ -1,8 +1,9 @@
-"""Every option a prompt can offer, built once: an action id, a button label and an internal code."""
+"""Every option a prompt can offer, built once: an action id, what it is as a code with values, and an internal code."""
 
 from __future__ import annotations
 
-from . import vocab
+from typing import Any
+
 from .data import (
     ANIMALS,
     KOKESHI,
@@ -15,13 +16,16 @@ from .data import (
 from .model import Option
 
 
-def atom_label(atom: Atom) -> str:
-    """What one effect side does, as a button label."""
-    return vocab.effect_choice(atom)
+def said(option: Option) -> list[Any]:
+    """An option's `words` as JSON keeps them (lists, not tuples), for events and views."""
+    if not option.words:
+        return []
+    name, args = option.words
+    return [name, [list(a) if isinstance(a, tuple) else a for a in args]]
 
 
 ADVANCE: tuple[Option, ...] = tuple(
-    Option(f"advance:{KOKESHI[k]}", vocab.advance(k), ("advance", k), ("advance", (k,))) for k in range(N_TRACKS)
+    Option(f"advance:{KOKESHI[k]}", ("advance", (k,)), ("advance", k)) for k in range(N_TRACKS)
 )
 
 EFFECT: dict[tuple[int, Atom], Option] = {}
@@ -32,38 +36,27 @@ for _tiles in TILESETS.values():
         for _side, _atom in enumerate(_tile.atoms):
             EFFECT.setdefault(
                 (_side, _atom),
-                Option(f"effect:{_side}", atom_label(_atom), ("effect", _side), ("effect_choice", (_atom,))),
+                Option(f"effect:{_side}", ("effect_choice", (_atom,)), ("effect", _side)),
             )
             EFFECT_VOID.setdefault(
                 (_side, _atom),
-                Option(f"effect:{_side}", vocab.effect_void(_atom), ("effect", _side), ("effect_void", (_atom,))),
+                Option(f"effect:{_side}", ("effect_void", (_atom,)), ("effect", _side)),
             )
 
 # KOKESHI_CHOICE[steps - 1][kokeshi]
 KOKESHI_CHOICE: tuple[tuple[Option, ...], ...] = tuple(
-    tuple(
-        Option(f"kokeshi:{KOKESHI[k]}", vocab.advance(k, steps), ("kokeshi", k), ("advance", (k, steps)))
-        for k in range(N_TRACKS)
-    )
+    tuple(Option(f"kokeshi:{KOKESHI[k]}", ("advance", (k, steps)), ("kokeshi", k)) for k in range(N_TRACKS))
     for steps in (1, 2)
 )
 
 ANIMAL_CHOICE: tuple[Option, ...] = tuple(
-    Option(f"animal:{ANIMALS[a]}", vocab.move_disc(a), ("animal", a), ("move_disc", (a,))) for a in range(len(ANIMALS))
+    Option(f"animal:{ANIMALS[a]}", ("move_disc", (a,)), ("animal", a)) for a in range(len(ANIMALS))
 )
 
-# MARKETS[rules][slot][tile]: the slot is numbered from 1 in labels, as in the pictures.
+# MARKETS[rules][slot][tile]: the slot is numbered from 1 in the words, as in the pictures.
 MARKETS: dict[int, tuple[tuple[Option, ...], ...]] = {
     rules: tuple(
-        tuple(
-            Option(
-                f"market:{slot}",
-                vocab.buy(slot + 1, t.index, rules),
-                ("market", slot),
-                ("buy", (slot + 1, t.index, rules)),
-            )
-            for t in tiles
-        )
+        tuple(Option(f"market:{slot}", ("buy", (slot + 1, t.index, rules)), ("market", slot)) for t in tiles)
         for slot in range(OFFER_SIZE)
     )
     for rules, tiles in TILESETS.items()
@@ -71,10 +64,7 @@ MARKETS: dict[int, tuple[tuple[Option, ...], ...]] = {
 
 # QUALITY[kokeshi][level - 1]
 QUALITY: tuple[tuple[Option, ...], ...] = tuple(
-    tuple(
-        Option(f"quality:{lv}", vocab.take_quality(k, lv), ("quality", lv), ("take_quality", (k, lv)))
-        for lv in QUALITY_LEVELS
-    )
+    tuple(Option(f"quality:{lv}", ("take_quality", (k, lv)), ("quality", lv)) for lv in QUALITY_LEVELS)
     for k in range(N_TRACKS)
 )
 
@@ -82,12 +72,7 @@ QUALITY: tuple[tuple[Option, ...], ...] = tuple(
 PLACES: dict[int, tuple[tuple[Option, ...], ...]] = {
     rules: tuple(
         tuple(
-            Option(
-                f"place:{t.id}:{KOKESHI[k]}",
-                vocab.place(t.index, k, rules),
-                ("place", t.index, k),
-                ("place", (t.index, k, rules)),
-            )
+            Option(f"place:{t.id}:{KOKESHI[k]}", ("place", (t.index, k, rules)), ("place", t.index, k))
             for k in range(N_TRACKS)
         )
         for t in tiles

@@ -90,7 +90,7 @@ def load_state(cls: type[Game], text: str) -> Game:
 
 
 def _load(cls: type[Game], data: Any) -> Game:
-    from .game import _KINDS, AUTOMA, FORMAT
+    from .game import AUTOMA, FORMAT, PROMPT_KINDS
 
     _need(isinstance(data, dict), "the top level must be an object")
     _need(data.get("format") == FORMAT, f"format must be {FORMAT}")
@@ -222,7 +222,7 @@ def _load(cls: type[Game], data: Any) -> Game:
         g.decision = None
         return g
     _need(
-        isinstance(decision, list) and bool(decision) and decision[0] in _KINDS,
+        isinstance(decision, list) and bool(decision) and decision[0] in PROMPT_KINDS,
         "decision is missing or unknown",
     )
     kind = decision[0]

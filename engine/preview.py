@@ -4,12 +4,11 @@ discs, placements, pairs, recognitions, leads and points, up to the next decisio
 The rules themselves answer: the option is carried out on a sealed copy of the game whose generator refuses to
 draw, so the preview is exactly what `apply` would do up to that point and nothing past it. Whatever follows a
 draw (the tile that refills the offer, the automa's tile in solo) is only named as "a draw follows" (`draw`),
-never guessed. Words for an outcome live in `vocab`; pictures read the same data.
+never guessed. Words for an outcome live in `games.kokeshi.vocab`; pictures read the same data.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from .data import (
@@ -33,9 +32,8 @@ EMPTY, TILE, QUALITY, TOP = "empty", "tile", "quality", "top"
 # What a draw from the bag would decide: the tile refilling the offer, or the automa's tile (solo).
 OFFER_DRAW, AUTOMA_DRAW = "offer", "automa"
 _TURN_ENDS = frozenset({"turn_ended", "setup_done", "game_over"})
-# The engine's reasons for a purchase that cannot happen (`Game._skip_reason`).
-_FULL = re.compile(r"the (?P<kokeshi>[a-z]+) track is full")
-_NO_PURCHASE = frozenset({"the offer is empty", "every track is full"})
+# The engine's reasons for a purchase that cannot happen (`Game._skip_reason`): on one track, or on none.
+_NO_PURCHASE = frozenset({"offer_empty", "every_track_full"})
 _SCORE_KEYS = ("in_play", "tracks", "quality", "animals", "leads", "adjacency")
 
 
@@ -71,7 +69,8 @@ class Purchase:
     `track` is a kokeshi id, or None for the side reserve (any track, chosen when placing); `height` the space the
     tile takes on its track once placed after the tiles already reserved there (None for the side reserve);
     `pairs` the same-colour pairs it makes there with tiles already on the board (a bought tile of known colour);
-    `quality` the levels of quality tile also offered; `skipped` the engine's reason when nothing can be bought.
+    `quality` the levels of quality tile also offered; `skipped` the engine's reason code when nothing can be
+    bought (`track_full` names `track`).
     """
 
     track: str | None
@@ -134,7 +133,8 @@ class Outcome:
     recognitions_goal: int = 5  # recognitions that trigger the end in this game
     points: int = 0  # the player's score change, as if the game ended right after
     items: tuple[tuple[str, int], ...] = ()  # score items that change, with their change
-    skipped: tuple[str, ...] = ()  # the engine's reasons for effects that do nothing
+    # The engine's reasons for effects that do nothing: each an `effect_skipped` event's data, as sorted pairs.
+    skipped: tuple[tuple[tuple[str, str], ...], ...] = ()
     draw: str | None = None  # OFFER_DRAW or AUTOMA_DRAW: a random draw comes next, and the preview stops there
     next: str | None = None  # the next decision of this turn (a prompt kind), None when the turn ends or a draw comes
     next_options: tuple[str, ...] = ()  # its option ids
@@ -184,11 +184,11 @@ def preview(game: Game, action: str) -> Outcome:
     """What `action`, one of the current prompt's option ids, does at once. Raises IllegalAction otherwise."""
     prompt = game.prompt
     if prompt is None:
-        raise IllegalAction("game_over", "The game is over.", [])
+        raise IllegalAction("game_over", [])
     option = next((o for o in prompt.options if o.id == action), None)
     if option is None:
         legal = [o.id for o in prompt.options]
-        raise IllegalAction("illegal", f"{action!r} is not possible now.", legal)
+        raise IllegalAction("illegal", legal, action=action)
     seat = game.current
     sealed = game.clone()
     sealed.__class__ = _Sealed
@@ -271,7 +271,7 @@ def _outcome(before: Game, after: Game, seat: int, kind: str, action: str, event
     purchases: list[Purchase] = []
     discs: list[DiscStep] = []
     placements: list[Placement] = []
-    skipped: list[str] = []
+    skipped: list[tuple[tuple[str, str], ...]] = []
     end = None
     values = ANIMAL_POINTS[before.side]
     two_steps = action.startswith("kokeshi:") and before.decision is not None and before.decision[1] == ANY2
@@ -324,7 +324,7 @@ def _outcome(before: Game, after: Game, seat: int, kind: str, action: str, event
         elif event.kind in ("tile_placed", "automa_quality"):
             placements.append(Placement(event.player, d["tile"], d["kokeshi"], d["height"], d.get("pairs", 0)))
         elif event.kind == "effect_skipped" and event.player == player:
-            skipped.append(d["reason"])
+            skipped.append(tuple(sorted(d.items())))
         elif event.kind == "end_triggered":
             end = d["reason"]
     next_kind = None
@@ -341,12 +341,12 @@ def _outcome(before: Game, after: Game, seat: int, kind: str, action: str, event
                 height = HEIGHTS - after._room(seat, target) + 1
                 purchases.append(Purchase(KOKESHI[target], height, quality=quality))
     # A purchase the rules skip (a full track, an empty offer) is named where the buy would have been.
-    for reason in skipped:
-        full = _FULL.fullmatch(reason)
-        if full and full["kokeshi"] in KOKESHI:
-            purchases.append(Purchase(full["kokeshi"], None, skipped=reason))
-        elif reason in _NO_PURCHASE:
-            purchases.append(Purchase(None, None, skipped=reason))
+    for facts in skipped:
+        why = dict(facts)
+        if why["reason"] == "track_full":
+            purchases.append(Purchase(why["kokeshi"], None, skipped=why["reason"]))
+        elif why["reason"] in _NO_PURCHASE:
+            purchases.append(Purchase(None, None, skipped=why["reason"]))
     draw = None
     if drawn:
         draw = OFFER_DRAW if seen and seen[-1].kind == "tile_bought" else AUTOMA_DRAW

@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-import engine.vocab as vocab
+import games.kokeshi.vocab as vocab
 from i18n import _, pgettext
 
 from . import draw as dr

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import engine.vocab as vocab
+import games.kokeshi.vocab as vocab
 
 # Printed board values come from the engine's component table (components.toml), never duplicated here.
 from engine.data import (

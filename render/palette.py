@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import engine.vocab as vocab
+import games.kokeshi.vocab as vocab
 from engine.data import COLORS
 
 RGB = tuple[int, int, int]

@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-import engine.vocab as vocab
+import games.kokeshi.vocab as vocab
 from engine.views import idle_warning
 from i18n import _, current, pgettext
 
@@ -784,7 +784,7 @@ def _prompt_dict(prompt: Any) -> dict[str, Any]:
     return {
         "player": prompt.player,
         "kind": prompt.kind,
-        "options": [{"id": o.id, "label": o.label} for o in prompt.options],
+        "options": [{"id": o.id} for o in prompt.options],
     }
 
 

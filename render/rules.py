@@ -10,8 +10,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-import engine.vocab as vocab
-from engine.data import END_RECOGNITIONS, IDLE_TURNS
+import games.kokeshi.vocab as vocab
+from engine.data import END_RECOGNITIONS, IDLE_LIMIT
 from i18n import _, current
 
 from . import draw as dr
@@ -175,9 +175,10 @@ def _rules(locale: str = "en") -> Image.Image:
     s.row(
         icons.bag(44),
         _(
-            "This bot's rule against stalling: the turns in which a player takes no tile from the offer are "
-            "counted, and at {turns} per player the end comes the same way."
-        ).format(turns=IDLE_TURNS),
+            "This bot's rule against stalling: a turn in which one of your kokeshi passes the top, with no tile "
+            "taken from the offer and no recognition gained, is an idle turn; at {limit} per player the end comes "
+            "the same way."
+        ).format(limit=IDLE_LIMIT),
     )
     s.close()
     return s.done()

@@ -9,8 +9,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-import engine.vocab as vocab
-from engine.vocab import N_
+import games.kokeshi.vocab as vocab
+from games.kokeshi.vocab import N_
 from i18n import _, current, format_number, ngettext
 
 from . import boards as bd

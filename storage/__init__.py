@@ -3,6 +3,7 @@
 from .community import BOARDS, BoardRow, Stats, scope_of
 from .ratings import PROVISIONAL_GAMES, Rating, challenge_key, challenge_seed, streak
 from .records import (
+    REFUSALS,
     BrokenGame,
     GameNotFound,
     GameReach,
@@ -13,6 +14,7 @@ from .records import (
     Seat,
     StaleVersion,
     StoreError,
+    StoreRefusal,
     Timer,
     TurnPosts,
     UndoRefused,
@@ -21,6 +23,7 @@ from .store import MIGRATIONS_PG, Store, ai_level_key, backup_file, clean_name, 
 
 __all__ = [
     "BOARDS",
+    "REFUSALS",
     "MIGRATIONS_PG",
     "PROVISIONAL_GAMES",
     "BoardRow",
@@ -42,6 +45,7 @@ __all__ = [
     "StaleVersion",
     "Store",
     "StoreError",
+    "StoreRefusal",
     "Timer",
     "TurnPosts",
     "UndoRefused",

@@ -16,38 +16,71 @@ class GameNotFound(LookupError):
 
 
 class StaleVersion(Exception):
-    """The game changed since the caller looked at it: the action was made against an old prompt."""
+    """The game changed since the caller looked at it: the action was made against an old prompt (code `stale`)."""
+
+    code = "stale"
 
     def __init__(self, game_id: int, expected: int, current: int) -> None:
         super().__init__(f"game {game_id} is at version {current}, not {expected}")
         self.game_id = game_id
         self.expected = expected
         self.current = current
+        self.params = {"game_id": game_id, "expected": expected, "current": current}
 
 
-class GameStateError(Exception):
-    """The game is not in a state that allows this (e.g. not started, finished, lobby full)."""
+# Why the store refuses (`StoreRefusal.code`), with the values some name (`StoreRefusal.params`). The cogs word them.
+REFUSALS: tuple[str, ...] = (
+    "bad_players",  # a game has 2 to 4 players, or 1 in solo
+    "no_person_seat",  # at least one seat must be left for a person
+    "bad_side",  # the happiness board side is basic or advanced
+    "not_lobby",  # the game has already started or ended (joining, starting)
+    "started",  # leaving a game that has started (resign instead)
+    "already_seated",
+    "full",
+    "not_seated",  # (name, game_id when it is a seat the caller named)
+    "host",  # the host cannot leave
+    "too_few",  # at least two players are needed to start
+    "ended",  # the game has already ended
+    "not_started",
+    "not_active",  # the game is not being played
+    "broken",  # (game_id, reason): the game's log no longer replays
+    "undo_over",  # undo: the game is over
+    "undo_not_your_turn",  # undo: (player) whose turn it is
+    "undo_nothing",  # undo: no move of yours this turn
+    "undo_timed_out",  # undo: the move was made when the time ran out
+    "undo_drew",  # undo: the move drew a tile from the bag
+)
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+
+class StoreRefusal(Exception):
+    """The game is not in a state that allows this (not started, finished, lobby full, …): `code` says why, one of
+    `REFUSALS`, and `params` the values it names (names, ids; never words)."""
+
+    def __init__(self, code: str, **params: object) -> None:
+        super().__init__(code, params)
         self.code = code
-        self.message = message
+        self.params = params
+
+    def __str__(self) -> str:
+        values = ", ".join(f"{k}={v!r}" for k, v in sorted(self.params.items()))
+        return f"{self.code} ({values})" if values else self.code
 
 
-class BrokenGame(GameStateError):
+# The same class, by the name callers first caught it under.
+GameStateError = StoreRefusal
+
+
+class BrokenGame(StoreRefusal):
     """The game's log no longer replays; it is kept, marked broken, with the reason."""
 
     def __init__(self, game_id: int, reason: str) -> None:
-        super().__init__("broken", f"game {game_id} cannot be loaded: {reason}")
+        super().__init__("broken", game_id=game_id, reason=reason)
         self.game_id = game_id
         self.reason = reason
 
 
-class UndoRefused(GameStateError):
-    """Undo is not possible now; `message` says why."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__("undo_refused", message)
+class UndoRefused(StoreRefusal):
+    """Undo is not possible now; `code` says why (`undo_…`)."""
 
 
 @dataclass(frozen=True, slots=True)

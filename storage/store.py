@@ -33,12 +33,12 @@ from .records import (
     GameNotFound,
     GameReach,
     GameRecord,
-    GameStateError,
     LoggedAction,
     Result,
     Seat,
     StaleVersion,
     StoreError,
+    StoreRefusal,
     Timer,
     TurnPosts,
     UndoRefused,
@@ -421,13 +421,15 @@ class Store(CommunityStore):
         async with db.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
+    # A read runs to its end in one call on the connection's thread. Were its cursor left open across an await,
+    # the other tasks' reads on the shared read connection would join its read transaction, and under a steady
+    # stream of reads that snapshot could outlive many commits: a game just created would not be found.
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        async with self._conn().execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        rows = await self._conn().execute_fetchall(sql, params)
+        return next(iter(rows), None)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._conn().execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        return list(await self._conn().execute_fetchall(sql, params))
 
     @asynccontextmanager
     async def _game_lock(self, game_id: int) -> AsyncIterator[None]:
@@ -557,11 +559,11 @@ class Store(CommunityStore):
         if solo:
             players, ai_seats = 1, 0
         if not 1 <= players <= 4 or (not solo and players < 2):
-            raise GameStateError("bad_options", "A game has 2 to 4 players, or 1 in solo.")
+            raise StoreRefusal("bad_players")
         if not 0 <= ai_seats < players:
-            raise GameStateError("bad_options", "At least one seat must be left for a person.")
+            raise StoreRefusal("no_person_seat")
         if side not in ("basic", "advanced"):
-            raise GameStateError("bad_options", "The happiness board side is basic or advanced.")
+            raise StoreRefusal("bad_side")
         now = self._clock()
         async with self._tx() as db:
             row = found(
@@ -612,11 +614,11 @@ class Store(CommunityStore):
         async with self._game_lock(game_id), self._tx() as db:
             game = await self.get_game(game_id)
             if game.status != "lobby":
-                raise GameStateError("not_lobby", "This game has already started or ended.")
+                raise StoreRefusal("not_lobby")
             if game.seat_of(user_id):
-                raise GameStateError("already_seated", "You are already in this game.")
+                raise StoreRefusal("already_seated")
             if game.is_full:
-                raise GameStateError("full", "This game is full.")
+                raise StoreRefusal("full")
             seat = max(s.seat for s in game.seats) + 1
             final = clean_name(name, [s.name for s in game.seats])
             await self._run(
@@ -632,12 +634,12 @@ class Store(CommunityStore):
         async with self._game_lock(game_id), self._tx() as db:
             game = await self.get_game(game_id)
             if game.status != "lobby":
-                raise GameStateError("not_lobby", "This game has already started: use resign instead.")
+                raise StoreRefusal("started")
             seat = game.seat_of(user_id)
             if seat is None:
-                raise GameStateError("not_seated", "You are not in this game.")
+                raise StoreRefusal("not_seated")
             if user_id == game.host_id:
-                raise GameStateError("host", "The host cannot leave; cancel the game instead.")
+                raise StoreRefusal("host")
             await self._run(db, "DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat.seat))
             await self._touch(db, game_id)
         return await self.get_game(game_id)
@@ -657,9 +659,9 @@ class Store(CommunityStore):
         async with self._game_lock(game_id), self._tx() as db:
             record = await self.get_game(game_id)
             if record.status != "lobby":
-                raise GameStateError("not_lobby", "This game has already started or ended.")
+                raise StoreRefusal("not_lobby")
             if not record.solo and len(record.seats) < 2:
-                raise GameStateError("too_few", "At least two players are needed to start.")
+                raise StoreRefusal("too_few")
             names = [s.name for s in record.seats]
             game = new_game(names, seed=seed, side=record.side, solo=record.solo)
             version = record.version + 1
@@ -726,7 +728,7 @@ class Store(CommunityStore):
         async with self._game_lock(game_id), self._tx() as db:
             record = await self.get_game(game_id)
             if record.status in ("finished", "cancelled"):
-                raise GameStateError("ended", "This game has already ended.")
+                raise StoreRefusal("ended")
             await self._run(
                 db,
                 "UPDATE games SET status = 'cancelled', version = version + 1, updated_at = ? WHERE id = ?",
@@ -760,7 +762,7 @@ class Store(CommunityStore):
         if row["status"] == "broken":
             raise BrokenGame(game_id, row["broken_reason"] or "unknown")
         if row["seed"] is None:
-            raise GameStateError("not_started", "This game has not started yet.")
+            raise StoreRefusal("not_started")
         cached = self._cache.get(game_id)
         if cached is not None and cached[0] == row["version"]:
             self._cache.move_to_end(game_id)
@@ -839,7 +841,7 @@ class Store(CommunityStore):
                 raise StaleVersion(game_id, expected_version, version)
             status = found(await self._one("SELECT status FROM games WHERE id = ?", (game_id,)))
             if status["status"] != "active":
-                raise GameStateError("not_active", "This game is not being played.")
+                raise StoreRefusal("not_active")
             # Until the commit succeeds the cached game may hold an unsaved move: take it out of the cache.
             self._cache.pop(game_id, None)
             try:
@@ -979,21 +981,21 @@ class Store(CommunityStore):
             version, game = await self._load(game_id)
             prompt = game.prompt
             if prompt is None:
-                raise UndoRefused("The game is over.")
+                raise UndoRefused("undo_over")
             if prompt.player != player:
-                raise UndoRefused(f"Only the player whose turn it is can undo, and it is {prompt.player}'s turn.")
+                raise UndoRefused("undo_not_your_turn", player=prompt.player)
             last = await self._one(
                 "SELECT seq, player, source, flags FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
                 (game_id,),
             )
             if last is None or last["player"] != player:
-                raise UndoRefused("You have not made a move yet this turn.")
+                raise UndoRefused("undo_nothing")
             if last["source"] != "player":
-                raise UndoRefused("That move was made for you when your time ran out; it cannot be undone.")
+                raise UndoRefused("undo_timed_out")
             if last["flags"] & ENDS_TURN:
-                raise UndoRefused("You have not made a move yet this turn.")
+                raise UndoRefused("undo_nothing")
             if last["flags"] & REVEALS:
-                raise UndoRefused("Your last move drew a tile from the bag, so it cannot be taken back.")
+                raise UndoRefused("undo_drew")
             seq = last["seq"]
             previous = await self._replay(game_id, upto=seq - 1)
             self._cache.pop(game_id, None)
@@ -1066,7 +1068,7 @@ class Store(CommunityStore):
                 db, f"UPDATE seats SET {', '.join(sets)} WHERE game_id = ? AND name = ?", (*params, game_id, name)
             )
             if count != 1:
-                raise GameStateError("not_seated", f"{name} has no seat in game {game_id}.")
+                raise StoreRefusal("not_seated", name=name, game_id=game_id)
             # No version bump: the prompt is unchanged, so buttons already sent stay valid.
 
     # ------------------------------------------------------------------ results

@@ -15,8 +15,8 @@ from bot import create_bot
 from cogs.narration import escape
 from cogs.tables import Tables
 from cogs.thinking import Thinker
-from engine import vocab
 from engine.preview import preview
+from games.kokeshi import vocab
 from tests import ai_work
 from tests.botkit import answer, open_game, texts
 

@@ -22,7 +22,9 @@ from discord import app_commands
 
 import cogs
 from cogs.components import LobbyButton, prompt_view
-from engine import KOKESHI, Option, Prompt
+from engine import CURRENT_RULES, KOKESHI, Prompt
+from engine.data import TILE_BY_ID
+from engine.options import PLACES
 from tests.botkit import answer, components, lobby_message, new_lobby, open_game, prompt_message
 
 WRITE_SECONDS = 3.5
@@ -268,7 +270,8 @@ async def _tile_select(w) -> Act:
     # More than 25 placements make a tile menu; the prompt itself is not of this kind yet, so the bot answers that
     # the menu is out of date, which is as much work as choosing a track (and just as much in need of an answer).
     game_id, thread, game, version, mover = await two_player_game(w)
-    options = tuple(Option(f"place:n{i:02d}:{k}", f"tile {i} on {k}") for i in range(1, 7) for k in KOKESHI)
+    places = PLACES[CURRENT_RULES]
+    options = tuple(places[TILE_BY_ID[f"n{i:02d}"]][k] for i in range(1, 7) for k in range(len(KOKESHI)))
     many = Prompt(game.prompt.player, "place", options + tuple(game.prompt.options))
     view = prompt_view(game_id, version, many)
     assert [c.to_component_dict()["custom_id"].split(":")[1] for c in view.children] == ["t"]

@@ -7,6 +7,7 @@ import i18n
 from cogs.kokeshi import rules_text
 from engine import Event
 from engine.data import IDLE_LIMIT
+from games.kokeshi.narrate import describe
 from tests.botkit import answer, prompt_message
 
 
@@ -51,11 +52,11 @@ async def test_the_rules_say_which_turns_count_and_the_limit_per_player(world):
 
 def test_the_end_message_says_who_reached_the_limit_and_which_turns_count():
     event = Event("end_triggered", "aiko", {"reason": "stall", "final_round": 23, "turns": 20, "limit": 20})
-    assert event.text == (
+    assert describe(event) == (
         "The end is triggered: aiko has played 20 idle turns, the limit (turns in which a kokeshi passed the top, "
         "with no tile taken from the offer and no recognition gained). Round 23 is the last."
     )
     with i18n.using("pt_BR"):
-        assert event.text.startswith("O fim da partida foi acionado: aiko jogou 20 turnos ociosos, o limite")
+        assert describe(event).startswith("O fim da partida foi acionado: aiko jogou 20 turnos ociosos, o limite")
     idle = Event("idle_turn", "aiko", {"count": 17, "limit": 20})
-    assert idle.text.startswith("That was an idle turn for aiko (17 of 20)")
+    assert describe(idle).startswith("That was an idle turn for aiko (17 of 20)")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from cogs.narration import escape, split_turns
-from engine import story, vocab
 from engine.data import ANIMAL_POINTS, ANIMALS
+from games.kokeshi import story, vocab
 from tests.botkit import open_game, play_to_end
 
 
@@ -184,7 +184,7 @@ def test_a_story_longer_than_a_message_drops_tile_names_then_whole_lines_never_h
         k = ("princess", "batchan", "fisherman", "samurai", "sumotori")[i % 5]
         events.append({"kind": "kokeshi_moved", "player": "Aiko", "data": {"kokeshi": k, "start": 0, "to": 1}})
         events.append({"kind": "tile_activated", "player": "Aiko", "data": {"kokeshi": k, "tile": "n05", "height": 1}})
-        events.append({"kind": "effect_chosen", "player": "Aiko", "data": {"tile": "n05", "side": 0, "label": ""}})
+        events.append({"kind": "effect_chosen", "player": "Aiko", "data": {"tile": "n05", "side": 0}})
     full = story.turn_story(events, view, view)
     assert len(full) == 60 and all("tile (" in line for line in full)
     short = story.turn_story(events, view, view, limit=1700)

@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 import i18n
 import render
 from cogs.narration import game_language
-from engine.vocab import RETIRED_WORDS
+from games.kokeshi.vocab import RETIRED_WORDS
 from i18n.extract import COMMAND_NAME, PARAMETER_NAME
 from tests.botkit import World, announced, components, custom_ids, lobby_message, press, prompt_message
 from tests.botkit import answer as botkit_answer

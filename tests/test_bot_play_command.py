@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from cogs.limits import shorten as fit
-from engine import GreedyPolicy, vocab
+from engine import GreedyPolicy
 from engine.preview import preview_all
+from games.kokeshi import vocab
 from tests.botkit import open_game, prompt_message
 
 
@@ -28,7 +29,7 @@ async def test_every_kind_of_decision_can_be_answered_with_kokeshi_play(world):
         action = GreedyPolicy(version).choose(game)
         option = next(o for o in prompt.options if o.id == action)
         # Typing part of the label narrows the list to the choice.
-        narrowed = await member.autocomplete(thread, "kokeshi play", "choice", option.label[:40])
+        narrowed = await member.autocomplete(thread, "kokeshi play", "choice", vocab.label(option)[:40])
         shown = fit(vocab.option_button(option, outcomes[action]), 100)
         value = next(c["value"] for c in narrowed if c["name"] == shown)
         result = await member.slash(thread, "kokeshi play", choice=value)
@@ -66,7 +67,7 @@ async def test_kokeshi_play_checks_the_version_the_seat_and_the_turn_like_a_butt
     game, version = await world.store.load_game(game_id)
     option = game.prompt.options[0]
     member = world.member(game.prompt.player)
-    assert said(await member.slash(thread, "kokeshi play", choice=option.label)) == ["Done."]
+    assert said(await member.slash(thread, "kokeshi play", choice=vocab.label(option))) == ["Done."]
     assert (await world.store.log(game_id))[-1].action == option.id
     # The buttons still work alongside.
     assert (await prompt_message(world, game_id, thread)).components

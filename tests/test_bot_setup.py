@@ -6,7 +6,9 @@ import discord
 
 from bot import create_bot
 from cogs.components import MAX_SELECT, prompt_view, tile_choices, track_view
-from engine import KOKESHI, Option, Prompt
+from engine import CURRENT_RULES, KOKESHI, Prompt
+from engine.data import TILE_BY_ID
+from engine.options import PLACES
 from tests.botkit import lobby_message, new_lobby, open_game
 
 
@@ -50,7 +52,7 @@ def _prompt(count: int) -> Prompt:
     for i in range(count):
         tile = f"n{i // len(KOKESHI) + 1:02d}"
         kokeshi = KOKESHI[i % len(KOKESHI)]
-        options.append(Option(f"place:{tile}:{kokeshi}", f"Place tile {tile} on the {kokeshi.title()} track"))
+        options.append(PLACES[CURRENT_RULES][TILE_BY_ID[tile]][KOKESHI.index(kokeshi)])
     return Prompt("aiko", "place", tuple(options))
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import vocab
+from games.kokeshi import vocab
 from tests.botkit import open_game, play_to_end
 
 

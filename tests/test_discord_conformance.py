@@ -24,8 +24,9 @@ from hypothesis import strategies as st
 
 import i18n
 from cogs.limits import ELLIPSIS, shorten
-from engine import GreedyPolicy, vocab
+from engine import GreedyPolicy
 from engine.game import new_game
+from games.kokeshi import vocab
 from tests.botkit import World, answer, components, new_lobby
 
 # Discord's locales (https://discord.com/developers/docs/reference#locales).

@@ -21,6 +21,8 @@ from engine.data import (
     RED_LINE,
     TOP_POINTS,
 )
+from games.kokeshi.narrate import describe
+from games.kokeshi.vocab import label
 from tests.positions import filler, play, ready, set_track, tile
 
 # The board: seven pink tiles on the Princess track, each with a Princess or an "any kokeshi" side.
@@ -59,7 +61,7 @@ class ClimbPolicy:
         free = [a for a in ids if not _buys(game, a)]
         if game.prompt.kind == "effect":
             # Prefer the side that moves a kokeshi (the Princess climbs); else any side that buys nothing.
-            labels = {o.id: o.label for o in game.prompt.options if not o.label.endswith("(does nothing)")}
+            labels = {o.id: label(o) for o in game.prompt.options if not label(o).endswith("(does nothing)")}
             moving = [a for a, label in labels.items() if name in label]
             moving += [a for a, label in labels.items() if "any kokeshi" in label]
             return next((a for a in moving if a in free), (free or ids)[0])
@@ -141,7 +143,7 @@ def test_a_turn_that_only_passes_the_top_is_an_idle_turn():
     assert [e.kind for e in events][:2] == ["top_passed", "idle_turn"]
     idle = next(e for e in events if e.kind == "idle_turn")
     assert idle.player == "ana" and idle.data == {"count": 1, "limit": IDLE_LIMIT}
-    assert "idle turn for ana (1 of" in idle.text
+    assert "idle turn for ana (1 of" in describe(idle)
     assert g.idles == [1, 0] and g.view()["idle"] == {"limit": IDLE_LIMIT, "counts": {"ana": 1}, "shared": False}
 
 
@@ -177,7 +179,7 @@ def test_a_turn_without_a_top_pass_is_not_an_idle_turn():
     # (a purchase), so take the Princess again, onto K/K+4 at height 2: the Sumotori side ends the climb there.
     events = play(g, "advance:princess", "effect:0")
     assert g.prompt.kind == "effect" and g.kokeshi[0][0] == 2
-    events += play(g, "effect:0" if "Sumotori" in g.prompt.options[0].label else "effect:1")
+    events += play(g, "effect:0" if "Sumotori" in label(g.prompt.options[0]) else "effect:1")
     events = _finish_turn(g, events) if g.prompt.kind != "advance" else events
     kinds = [e.kind for e in events]
     assert "top_passed" not in kinds and "idle_turn" not in kinds
@@ -204,7 +206,7 @@ def test_each_player_counts_their_own_idle_turns_and_the_limit_ends_the_game_for
     ends = [e for e in events if e.kind == "end_triggered"]
     assert len(ends) == 1 and ends[0].player == g.names[0]
     assert ends[0].data == {"reason": "stall", "final_round": 2, "turns": IDLE_LIMIT, "limit": IDLE_LIMIT}
-    assert f"{g.names[0]} has played {IDLE_LIMIT} idle turns, the limit" in ends[0].text
+    assert f"{g.names[0]} has played {IDLE_LIMIT} idle turns, the limit" in describe(ends[0])
     assert g.idles == [IDLE_LIMIT, 3] and g.view()["idle"]["counts"] == dict(zip(g.names, g.idles, strict=True))
 
 
@@ -367,7 +369,7 @@ def test_rules_3_end_is_triggered_at_idle_turns_per_player_and_says_so():
         events += play(g, ClimbPolicy().choose(g))
     ends = [e for e in events if e.kind == "end_triggered"]
     assert len(ends) == 1 and ends[0].data == {"reason": "stall", "final_round": 2, "turns": IDLE_TURNS * 2}
-    assert "turns without taking a tile from the offer, counted over the whole game (not in a row)" in ends[0].text
+    assert "turns without taking a tile from the offer, counted over the whole game (not in a row)" in describe(ends[0])
 
 
 def test_rules_3_every_player_stalling_ends_a_multiplayer_game():

@@ -14,7 +14,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import AUTOMA, Game, GreedyPolicy, IllegalAction, RandomPolicy, new_game, replay
+from engine import (
+    AUTOMA,
+    END_REASONS,
+    REASONS,
+    REFUSALS,
+    RULES_VERSIONS,
+    Game,
+    GreedyPolicy,
+    IllegalAction,
+    RandomPolicy,
+    new_game,
+    replay,
+)
 from engine.data import (
     HEIGHTS,
     IS_QUALITY,
@@ -304,3 +316,40 @@ def test_same_inputs_give_the_same_game_in_every_process(count: int, side: str) 
             check=True,
         )
         assert result.stdout == expected, f"PYTHONHASHSEED={hash_seed} gave a different game"
+
+
+def _strings(value: object) -> list[str]:
+    """Every string inside a JSON-like value (keys and leaves)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+@pytest.mark.parametrize("rules", RULES_VERSIONS)
+def test_the_rules_speak_in_codes_and_values_never_in_sentences(rules: int) -> None:
+    """Events, prompts and refusals hold codes, ids, names and numbers: no string with a space, every reason one of
+    the engine's codes. Words are the game's own affair (`games.kokeshi.vocab`)."""
+    reasons: Counter[str] = Counter()
+    for names, seed, solo in ((["ana", "bo"], 11, False), (["ana"], 12, True), (["ana", "bo", "cy"], 13, False)):
+        game = new_game(names, seed=seed, solo=solo, rules=rules)
+        policy = RandomPolicy(seed)
+        while game.prompt is not None:
+            said = _strings(game.view()["prompt"])
+            for event in game.apply(game.prompt.player, policy.choose(game)):
+                said += _strings(event.to_dict())
+                if "reason" in event.data:
+                    reasons[event.data["reason"]] += 1
+                    known = END_REASONS if event.kind == "end_triggered" else REASONS
+                    assert event.data["reason"] in known, event
+            assert not [s for s in said if " " in s], said
+        with pytest.raises(IllegalAction) as refused:
+            game.apply("ana", "advance:princess")
+        assert refused.value.code == "game_over" and refused.value.params == {}
+        with pytest.raises(IllegalAction) as refused:
+            game.apply("zed", "advance:princess")
+        assert refused.value.code in REFUSALS and refused.value.params == {"player": "zed"}
+    assert reasons["empty_space"] and len(reasons) > 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.data import ADV, ANIMAL, ANIMAL_ANY, ANY, ANY2, BUY_ANY, BUY_HERE, KOKESHI, LEFT, N_TRACKS, RIGHT, TILESETS
+from games.kokeshi.vocab import label
 from tests.positions import filler, kinds, option_ids, play, quality, ready, set_offer, set_track, tile, tile_ids
 
 SAMURAI = KOKESHI.index("samurai")
@@ -133,7 +134,7 @@ def test_a_side_that_does_nothing_may_still_be_chosen():
     set_track(g, 0, "sumotori", [tile("blue", "right")])
     play(g, "advance:sumotori")
     assert g.prompt.kind == "effect"
-    assert [o.label for o in g.prompt.options] == [
+    assert [label(o) for o in g.prompt.options] == [
         "Advance the Fisherman",
         "Advance a kokeshi to the right (does nothing)",
     ]
@@ -175,7 +176,7 @@ def test_buy_any_with_every_track_full_is_not_bought():
     g = _every_track_full(rules=2)
     offer, bag = list(g.offer), len(g.bag)
     play(g, "advance:princess")
-    assert g.prompt.kind == "effect" and g.prompt.options[0].label == "Buy a tile for any track (does nothing)"
+    assert g.prompt.kind == "effect" and label(g.prompt.options[0]) == "Buy a tile for any track (does nothing)"
     events = play(g, "effect:0")
     assert "tile_bought" not in kinds(events) and "tile_discarded" not in kinds(events)
     assert g.offer == offer and len(g.bag) == bag

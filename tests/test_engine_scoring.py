@@ -6,6 +6,7 @@ import pytest
 
 from engine import GreedyPolicy, RandomPolicy, new_game, play_out
 from engine.data import ANIMALS, BONUS_SLOTS, KOKESHI, QUALITY_TILE, TILE_BY_ID, TILES
+from games.kokeshi.vocab import label
 from tests.positions import (
     conserved,
     detach,
@@ -48,7 +49,7 @@ def test_purchase_is_skipped_when_the_track_is_full():
     g.kokeshi[0][4] = 6
     events = play(g, "advance:sumotori")
     skipped = [e for e in events if e.kind == "effect_skipped"]
-    assert skipped and skipped[0].data["reason"] == "the sumotori track is full"
+    assert skipped and skipped[0].data == {"reason": "track_full", "kokeshi": "sumotori"}
     assert all(t != -1 for t in g.offer) and not g.reserve[0]
 
 
@@ -61,7 +62,7 @@ def test_purchase_counts_tiles_already_reserved_for_the_track():
     events = play(g, "market:0")
     # The samurai reached an empty 7th space; the reserved tile fills the track, so nothing more can be bought.
     assert "kokeshi_home" in kinds(events)
-    assert [e.data["reason"] for e in events if e.kind == "effect_skipped"] == ["the samurai track is full"]
+    assert [e.data for e in events if e.kind == "effect_skipped"] == [{"reason": "track_full", "kokeshi": "samurai"}]
 
 
 def test_purchase_with_an_empty_offer_does_nothing():
@@ -69,7 +70,7 @@ def test_purchase_with_an_empty_offer_does_nothing():
     set_offer(g, [None, None, None, None])
     empty_bag(g)
     events = play(g, "advance:batchan")
-    assert [e.data["reason"] for e in events if e.kind == "effect_skipped"] == ["the offer is empty"]
+    assert [e.data for e in events if e.kind == "effect_skipped"] == [{"reason": "offer_empty"}]
     assert g.prompt.player == g.names[1]
 
 
@@ -209,7 +210,7 @@ def test_a_disc_at_the_end_of_its_track_cannot_advance():
     set_track(g, 0, "princess", [tile("blue", "any_animal")])
     play(g, "advance:princess")
     # The animal side may still be chosen, and says that it does nothing.
-    assert g.prompt.kind == "effect" and g.prompt.options[1].label.endswith("(does nothing)")
+    assert g.prompt.kind == "effect" and label(g.prompt.options[1]).endswith("(does nothing)")
     events = play(g, "effect:1")
     assert g.discs[0] == [7, 7, 7, 7] and "effect_skipped" in kinds(events)
     g2 = ready()

@@ -6,6 +6,7 @@ import pytest
 
 from engine import CURRENT_RULES, IllegalAction, new_game
 from engine.data import BONUS_SLOTS, COLORS, KOKESHI, TILE_BY_ID, TILES
+from games.kokeshi.vocab import label
 from tests.positions import (
     NAMES,
     conserved,
@@ -150,7 +151,7 @@ def test_normal_tile_activates_and_the_kokeshi_stays_on_it():
     events = play(g, "advance:batchan")
     assert kinds(events) == ["kokeshi_moved", "tile_activated"]
     assert g.prompt.kind == "effect"
-    assert [o.label for o in g.prompt.options] == ["Advance the Batchan", "Advance the Fisherman"]
+    assert [label(o) for o in g.prompt.options] == ["Advance the Batchan", "Advance the Fisherman"]
     play(g, "effect:1")
     assert g.kokeshi[0][KOKESHI.index("batchan")] == 1
 
@@ -230,7 +231,7 @@ def test_kokeshi_choice_tiles_advance_the_chosen_kokeshi(color, type_, side, mov
 
 def test_left_tile_advances_a_kokeshi_on_a_track_to_its_left():
     g, _ = _on_track("fisherman", tile("green", "left"))
-    assert [o.label for o in g.prompt.options] == ["Advance a kokeshi to the left", "Advance the Samurai"]
+    assert [label(o) for o in g.prompt.options] == ["Advance a kokeshi to the left", "Advance the Samurai"]
     play(g, "effect:0")
     assert g.prompt.kind == "kokeshi" and option_ids(g) == ["kokeshi:princess", "kokeshi:batchan"]
     events = play(g, "kokeshi:batchan")
@@ -282,9 +283,9 @@ def test_double_advance_moves_two_spaces_and_resolves_only_the_second():
         set_track(g, 0, "samurai", [tile("pink", "plus1"), tile("yellow", "plus4")])
 
     g, _ = _on_track("fisherman", tile("purple", "double"), setup)
-    assert [o.label for o in g.prompt.options] == ["Advance the Batchan", "Advance any kokeshi two spaces"]
+    assert [label(o) for o in g.prompt.options] == ["Advance the Batchan", "Advance any kokeshi two spaces"]
     play(g, "effect:1")
-    assert g.prompt.kind == "kokeshi" and g.prompt.options[3].label == "Advance the Samurai two spaces"
+    assert g.prompt.kind == "kokeshi" and label(g.prompt.options[3]) == "Advance the Samurai two spaces"
     events = play(g, "kokeshi:samurai")
     assert events[0].data == {"kokeshi": "samurai", "start": 0, "to": 2}
     activated = [e.data["tile"] for e in events if e.kind == "tile_activated"]
@@ -303,7 +304,7 @@ def test_double_advance_past_the_top_scores_three():
 
 def test_any_animal_tile_advances_any_kokeshi():
     g, _ = _on_track("princess", tile("blue", "any_animal"))
-    assert [o.label for o in g.prompt.options] == ["Advance any kokeshi", "Advance a disc on an animal track"]
+    assert [label(o) for o in g.prompt.options] == ["Advance any kokeshi", "Advance a disc on an animal track"]
     play(g, "effect:0")
     assert option_ids(g) == [f"kokeshi:{k}" for k in KOKESHI]
     events = play(g, "kokeshi:sumotori")
@@ -320,7 +321,7 @@ def test_any_animal_tile_advances_a_disc_of_your_choice():
 
 def test_buy_any_tile_buys_for_the_side_reserve():
     g, _ = _on_track("princess", tile("purple", "buy_any"))
-    assert [o.label for o in g.prompt.options] == ["Buy a tile for any track", "Advance any kokeshi"]
+    assert [label(o) for o in g.prompt.options] == ["Buy a tile for any track", "Advance any kokeshi"]
     play(g, "effect:0")
     assert g.prompt.kind == "buy" and all(a.startswith("market:") for a in option_ids(g))
     events = play(g, "market:1")
@@ -418,13 +419,14 @@ def test_errors_name_their_cause_and_change_nothing():
     g = ready()
     before = g.to_json()
     cases = [
-        (g.names[1], "advance:princess", "not_your_turn"),
-        ("zed", "advance:princess", "unknown_player"),
-        (g.names[0], "advance:dragon", "illegal"),
-        (g.names[0], "market:0", "illegal"),
+        (g.names[1], "advance:princess", "not_your_turn", {"player": g.names[1], "current": g.names[0]}),
+        ("zed", "advance:princess", "unknown_player", {"player": "zed"}),
+        (g.names[0], "advance:dragon", "illegal", {"action": "advance:dragon"}),
+        (g.names[0], "market:0", "illegal", {"action": "market:0"}),
     ]
-    for player, action, code in cases:
+    for player, action, code, params in cases:
         with pytest.raises(IllegalAction) as info:
             g.apply(player, action)
-        assert info.value.code == code and isinstance(info.value, ValueError) and info.value.message
+        assert info.value.code == code and isinstance(info.value, ValueError) and info.value.params == params
+        assert str(info.value).startswith(code)
         assert g.to_json() == before

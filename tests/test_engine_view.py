@@ -281,7 +281,7 @@ def test_the_view_prompt_and_scores_match_the_game(names, solo, seed):
         assert view["prompt"] == {
             "player": prompt.player,
             "kind": prompt.kind,
-            "options": [{"id": o.id, "label": o.label} for o in prompt.options],
+            "options": [{"id": o.id, "words": json.loads(json.dumps(o.words))} for o in prompt.options],
         }
         game.apply(prompt.player, policy.choose(game))
 

@@ -17,8 +17,9 @@ from babel.messages.pofile import read_po
 
 import engine
 import i18n
-from engine import narrate, options, vocab
+from engine import REASONS, options
 from engine.data import ANIMALS, COLORS, CURRENT_RULES, KOKESHI, TILES
+from games.kokeshi import narrate, vocab
 from i18n.extract import COMMAND_NAME, PARAMETER_NAME, command_messages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -262,8 +263,8 @@ def test_portuguese_labels_questions_and_names_have_no_english_word_and_fit_disc
         texts = labels + [vocab.question(k) for k in ("setup", "advance", "effect", "kokeshi", "animal", "buy", "x")]
         texts += [vocab.tile(t.index) for t in TILES] + [vocab.score_rule(k) for k in vocab.SCORE_ITEMS]
         texts += [vocab.score_item(k) for k in vocab.SCORE_ITEMS] + [vocab.round_name(n, n == 9) for n in range(10)]
-        texts += [vocab.reason(f"the {k} track is full") for k in KOKESHI]
-        texts += [vocab.reason(f"your {a} disc is at the end of its track") for a in ANIMALS]
+        texts += [vocab.reason({"reason": c, "kokeshi": k, "animal": "fox"}) for c in REASONS for k in KOKESHI]
+        texts += [vocab.reason({"reason": "disc_at_end", "animal": a}) for a in ANIMALS]
         names = [vocab.kokeshi(k) for k in KOKESHI] + [vocab.animal(a) for a in ANIMALS]
         colours = [vocab.color(c) for c in COLORS]
         letters = [vocab.color_letter(c) for c in COLORS]
@@ -283,9 +284,9 @@ def test_portuguese_labels_questions_and_names_have_no_english_word_and_fit_disc
     )
 
 
-def test_an_option_reads_in_english_as_the_engine_stored_it() -> None:
+def test_an_option_reads_the_same_from_the_words_an_event_or_a_view_carries() -> None:
     for option in _all_options():
-        assert vocab.label(option) == option.label
+        assert vocab.label_of(options.said(option)) == vocab.label(option) != ""
     with i18n.using("pt_BR"):
         sumo = next(
             t for t in TILES if t.kind == "normal" and t.color == KOKESHI.index("sumotori") and t.type == "right"

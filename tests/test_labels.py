@@ -10,9 +10,9 @@ import engine
 import i18n
 from cogs.components import prompt_view, track_view
 from cogs.limits import BUTTON_LABEL, SELECT_OPTION
-from engine import vocab
 from engine.data import TOP_POINTS
 from engine.preview import EMPTY, QUALITY, TILE, TOP, preview, preview_all
+from games.kokeshi import vocab
 from i18n import _
 from tests.positions import filler, play, ready, set_offer, set_track, tile
 
@@ -37,7 +37,8 @@ def _told(outcome, brief: bool) -> list[str]:
             pending = outcome.pending
             skipped = next((p for p in outcome.purchases if p.skipped), None)
             if pending is None and skipped is not None:
-                need.append(_("empty space: nothing to buy ({reason})").format(reason=vocab.reason(skipped.skipped)))
+                why = vocab.reason({"reason": skipped.skipped, "kokeshi": skipped.track})
+                need.append(_("empty space: nothing to buy ({reason})").format(reason=why))
             elif pending is not None and pending.quality:
                 need.append(_("empty space: buy, {quality}").format(quality=vocab.quality_offer(list(pending.quality))))
             else:

@@ -77,10 +77,41 @@ def test_a_game_recorded_under_rules_2_replays_to_the_same_end(spec):
     assert game.ranking() == spec["ranking"]
 
 
+# The sentences rules 3 gave as reasons when these games were recorded, by the codes and values that replace them.
+_RECORDED_REASONS = {
+    "offer_empty": "the offer is empty",
+    "every_track_full": "every track is full",
+    "track_full": "the {kokeshi} track is full",
+    "every_disc_at_end": "every disc is at the end of its track",
+    "disc_at_end": "your {animal} disc is at the end of its track",
+    "no_track_on_side": "there is no track on that side",
+    "nothing_to_do": "nothing can be done",
+    "no_legal_space": "it has no legal space",
+    "no_room": "no track has room for it",
+    "bag_empty": "the bag is empty",
+    "automa_track_full": "the automa's {kokeshi} track is full",
+    "empty_space": "empty space",
+}
+
+
+def _as_recorded(event: dict) -> dict:
+    """An event as rules 3 emitted it when the fixture was recorded: a reason was a sentence with the values in it
+    (`track_full` + `kokeshi` then read "the samurai track is full"), and a choice carried how it was worded
+    (`label` then, `words` now), which is left out: what happened is compared, not how it is worded."""
+    data = {k: v for k, v in event["data"].items() if k not in ("label", "words")}
+    if event["kind"] in ("effect_skipped", "tile_discarded", "kokeshi_home"):
+        code = data["reason"]
+        named = {k: data.pop(k) for k in ("kokeshi", "animal") if k in data and event["kind"] == "effect_skipped"}
+        text = _RECORDED_REASONS[code]
+        if code == "automa_track_full" and not named:
+            text = "the automa's track is full"
+        data["reason"] = text.format(**named)
+    return {**event, "data": data}
+
+
 def _story(events: list[dict]) -> bytes:
-    """The events as the rules emit them, without the English words some still carry (a choice's `label`): what
-    happened is compared, not how it is worded."""
-    kept = [{**e, "data": {k: v for k, v in e["data"].items() if k != "label"}} for e in events]
+    """The events as the rules emitted them when the games were recorded, without how a choice is worded."""
+    kept = [_as_recorded(e) for e in events]
     return json.dumps(kept, sort_keys=True, separators=(",", ":")).encode()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import shutil
@@ -210,3 +211,35 @@ async def test_verify_opens_a_read_only_database_read_only_and_does_not_change_i
     assert "1 games checked, 0 with problems" in result.stdout
     assert path.read_bytes() == before
     shutil.rmtree(folder)
+
+
+# ---------------------------------------------------------------- reads under a crowd
+
+
+async def test_a_game_just_created_is_found_at_once_while_other_tasks_keep_reading(database):
+    """Every write is visible to the next read of the task that made it, however many other reads overlap it."""
+    store = await Store.open(database)
+    try:
+        for i in range(20):
+            await _two_player_game(store, i)
+        stop = False
+
+        async def crowd() -> None:
+            while not stop:
+                await store.games_in_channel(10)
+                await store.games_for_user(100)
+
+        readers = [asyncio.create_task(crowd()) for _ in range(8)]
+        try:
+            for n in range(60):
+                game_id = await store.create_game(
+                    guild_id=1, channel_id=20, host_id=500 + n, host_name=f"Host {n}", players=2
+                )
+                record = await store.get_game(game_id)
+                assert record.host_id == 500 + n
+                assert [g.id for g in await store.games_for_user(500 + n)] == [game_id]
+        finally:
+            stop = True
+            await asyncio.gather(*readers)
+    finally:
+        await store.close()

@@ -15,9 +15,11 @@ import pytest
 import engine
 from cogs.components import prompt_view, tile_choices, track_view
 from cogs.narration import narrate
-from engine import options, vocab
+from engine import options
 from engine.data import ANIMALS, COLORS, CURRENT_RULES, KOKESHI, TILES
 from engine.model import Prompt
+from games.kokeshi import vocab
+from games.kokeshi.narrate import describe
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,7 +61,7 @@ def events() -> list[engine.Event]:
 
 
 def test_every_button_label_is_plain_words_and_fits_discord():
-    labels = [o.label for o in _all_options()]
+    labels = [vocab.label(o) for o in _all_options()]
     assert len(labels) > 500
     for label in labels:
         assert not CODES.search(label), label
@@ -69,8 +71,9 @@ def test_every_button_label_is_plain_words_and_fits_discord():
 
 def test_buy_labels_name_the_slot_shown_in_the_picture_and_what_the_tile_does():
     sumo = next(t for t in TILES if t.kind == "normal" and t.color == KOKESHI.index("sumotori") and t.type == "right")
-    assert options.MARKETS[CURRENT_RULES][2][sumo.index].label == "Buy 3 · yellow: Sumotori or a kokeshi to the right"
-    assert options.MARKETS[CURRENT_RULES][2][sumo.index].id == "market:2"
+    option = options.MARKETS[CURRENT_RULES][2][sumo.index]
+    assert vocab.label(option) == "Buy 3 · yellow: Sumotori or a kokeshi to the right"
+    assert option.id == "market:2"
     batchan = next(t for t in TILES if t.kind == "normal" and t.color == KOKESHI.index("batchan"))
     assert vocab.tile(batchan.index).startswith("violet: ")
 
@@ -96,17 +99,27 @@ def test_the_discord_components_show_the_vocabulary():
 def test_no_narration_line_contains_an_internal_code(events):
     kinds = {e.kind for e in events}
     assert {"tile_bought", "tile_placed", "tile_activated", "disc_moved", "game_over"} <= kinds
-    lines = [e.text for e in events] + narrate(events, limit=10_000).splitlines()
+    lines = [describe(e) for e in events] + narrate(events, limit=10_000).splitlines()
     for line in lines:
         assert not CODES.search(line), line
         assert not RETIRED.search(line), line
 
 
 def test_reasons_name_things_as_players_do():
-    assert vocab.reason("the samurai track is full") == "the Samurai track is full"
-    assert vocab.reason("the automa's batchan track is full") == "the automa's Batchan track is full"
-    assert vocab.reason("your fox disc is at the end of its track") == "your Fox disc is at the end of its track"
-    assert vocab.reason("the bag is empty") == "the bag is empty"
+    assert vocab.reason({"reason": "track_full", "kokeshi": "samurai"}) == "the Samurai track is full"
+    automa = {"reason": "automa_track_full", "kokeshi": "batchan"}
+    assert vocab.reason(automa) == "the automa's Batchan track is full"
+    assert vocab.reason({"reason": "automa_track_full"}) == "the automa's track is full"
+    assert vocab.reason({"reason": "disc_at_end", "animal": "fox"}) == "your Fox disc is at the end of its track"
+    assert vocab.reason([("reason", "bag_empty")]) == "the bag is empty"
+
+
+def test_every_reason_and_refusal_the_rules_give_has_words():
+    values = {"kokeshi": "samurai", "animal": "fox"}
+    said = {code: vocab.reason({"reason": code, **values}) for code in engine.REASONS}
+    assert all(said.values()) and len(set(said.values())) == len(said)
+    refusals = {code: vocab.illegal(engine.IllegalAction(code)) for code in engine.REFUSALS}
+    assert len(set(refusals.values())) == len(refusals)
 
 
 def test_setup_is_not_round_0():
@@ -133,7 +146,8 @@ def _string_constants(path: Path) -> list[str]:
 SOURCES = [
     *sorted((ROOT / "cogs").glob("*.py")),
     *sorted((ROOT / "render").glob("*.py")),
-    ROOT / "engine" / "narrate.py",
+    ROOT / "games" / "kokeshi" / "narrate.py",
+    ROOT / "games" / "kokeshi" / "story.py",
     ROOT / "engine" / "options.py",
     ROOT / "bot.py",
 ]
@@ -212,8 +226,6 @@ def test_pictures_use_the_vocabulary():
 
 
 def test_a_disc_is_told_by_the_value_printed_where_it_stands_and_the_automa_starts_a_sentence_with_a_capital():
-    from engine.narrate import describe
-
     moved = engine.Event("disc_moved", "Aiko", {"animal": "fox", "to": 6})
     assert describe(moved, "basic") == "Aiko's Fox disc advances to 13."
     assert describe(moved, "advanced") == "Aiko's Fox disc advances to 14."

@@ -12,11 +12,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import render
-from engine import AUTOMA, CURRENT_RULES, LEVELS, RULES_VERSIONS, Game, IllegalAction, new_game, policy, vocab
+from engine import AUTOMA, CURRENT_RULES, LEVELS, RULES_VERSIONS, Game, IllegalAction, new_game, policy
 from engine import Event as EngineEvent
-from engine import Option as EngineOption
-from engine.narrate import describe
 from games.base import NOBODY, Challenge, Event, GameModule, Match, Option, Prompt, Refusal, Setting, Standing
+from games.kokeshi import vocab
+from games.kokeshi.narrate import describe
 from i18n import _
 
 # Engine event fields that name a seat, besides the event's own player.
@@ -198,7 +198,7 @@ class Kokeshi(GameModule):
         return str(policy(level, seed=seed).choose(m.engine))
 
     def label(self, view: Mapping[str, Any], option: Option) -> str:
-        return vocab.label(EngineOption(option.id, option.id, (), option.code))
+        return vocab.label_of(option.code)
 
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
         return vocab.question(prompt.kind)

@@ -305,27 +305,27 @@ def sent_since(page: Page, count: int, timeout: float = 10.0) -> bool:
     return False
 
 
-def choose(page: Page, control: Locator, rng: random.Random) -> None:
-    """Press a button, or open a menu and pick one of its options.
+def choose(page: Page, control: Locator, rng: random.Random, pick: int | None = None) -> None:
+    """Press a button, or open a menu and pick one of its options (the `pick`th, or one at random).
 
     As a person would: a click or pick the page took without sending it on (the page drew its messages again
     under the pointer, or was still busy with the last answer) is made again, and counted (`swallowed`).
     """
-    pick = None
     failure: Exception | None = None
     for _ in range(5):
         sent = actions_sent(page)
-        made = False
+        made = menu = False
         try:
             if control.get_attribute("role") != "combobox":
                 control.click()
             else:
                 # A menu that did not open (the page drew its messages again meanwhile) is opened again.
+                menu = True
                 pick = pick_from_menu(page, control, rng, pick)
             made = True
             if sent_since(page, sent):
                 # The page may draw the answer again with the menu still open: a person closes it.
-                if pick is not None and menu_options(page, control).first.is_visible():
+                if menu and menu_options(page, control).first.is_visible():
                     page.keyboard.press("Escape")
                 return
             failure = AssertionError("the page did not send it")

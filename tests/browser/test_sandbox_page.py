@@ -4,34 +4,45 @@ from __future__ import annotations
 
 import random
 import re
+import sqlite3
+import time
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
+from PIL import Image
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from engine import PROMPT_KINDS, Game, vocab
 from tests.browser.pagekit import (
     ANSWER_TIMEOUT,
     ARTIFACTS,
+    BUY,
     CONTROLS,
     PLAYERS,
     actions_sent,
     channel_name,
+    choose,
     command,
     controls,
     is_over,
     last_text,
+    menu_options,
     message_texts,
     newest_picture_shown,
     play_step,
     play_to_end,
     settled,
     shot,
+    signature,
     start_two_player_game,
     swallowed,
     to_act,
     view_as,
     viewer,
+    wait_for_change,
 )
 
 # One sandbox and one browser for the module: under `make test`'s two workers, all of it runs on one of them.
@@ -346,6 +357,320 @@ def public_texts(page) -> list[str]:
             .filter(m => !m.querySelector('.message-ephemeral-note'))
             .map(m => [...m.querySelectorAll('.message-content, .component-row')].map(e => e.innerText).join('|'))"""
     )
+
+
+# ------------------------------------------------------------------ a phone player's every decision, looked at
+
+# The words that lead towards a kind of decision not met yet, in a choice's label: a tile with two sides (a side
+# to choose), a side or tile that moves a kokeshi to the left, to the right or any (which kokeshi), a disc on an
+# animal track (which animal track), a second purchase in one turn or one for any track (tiles to place), an empty
+# space (a tile to buy). The rarest first.
+LEADS_TO = (
+    ("animal", re.compile(r"disc on an animal track", re.I)),
+    ("kokeshi", re.compile(r"kokeshi to the (left|right)|any kokeshi", re.I)),
+    ("place", re.compile(r"buy a tile for (any|this) track", re.I)),
+    ("effect", re.compile(r"tile: (?!quality)[^→]* or ", re.I)),
+    ("buy", re.compile(r"empty space: buy", re.I)),
+)
+# A turn record's first line: who, when, the points won and the total; and one where points were won or lost.
+RECORD = r"^(?:{}) · .+ · [+−]?\d+ → −?[\d,]+ points?".format("|".join(PLAYERS))
+SCORED_RECORD = r"^(?:{}) · .+ · [+−][\d,]*[1-9][\d,]* → −?[\d,]+ points?".format("|".join(PLAYERS))
+SINCE = "Since your last turn:"
+# Points won or lost, in a ping's line ("Daichi +4 → 9: …", not "Daichi +0 → −3: …").
+MOVED = re.compile(r"[+−][\d,]*[1-9][\d,]* →")
+PHONE = {"width": 390, "height": 844}
+
+
+def kind_asked(words: str) -> str:
+    """The kind of decision a prompt asks, from its question (each kind's question, as the engine words it)."""
+    found = [kind for kind in PROMPT_KINDS if vocab.question(kind).lower() in words.lower()]
+    assert len(found) == 1, (found, words)
+    return found[0]
+
+
+def steer(labels: list[str], missing: set[str], rng: random.Random) -> int:
+    """The choice a player curious about the decisions they have not met yet makes: one whose label leads towards
+    one of them (a side that does nothing never does), else a purchase, else an empty space now and then."""
+    for kind, words in LEADS_TO:
+        if kind in missing:
+            leading = [i for i, label in enumerate(labels) if words.search(label) and "does nothing" not in label]
+            if leading:
+                return rng.choice(leading)
+    buying = [i for i, label in enumerate(labels) if BUY.search(label)]
+    if buying:
+        return rng.choice(buying)
+    empty = [i for i, label in enumerate(labels) if "empty space: buy" in label]
+    return rng.choice(empty) if empty and rng.random() < 0.5 else rng.randrange(len(labels))
+
+
+def game_now(sandbox, game_id: int, kind: str, player: str) -> Game:
+    """The game as the sandbox has stored it (its whole state, future draws included: for the test's eyes only),
+    once it is at the prompt the page shows."""
+    for _ in range(100):
+        with closing(sqlite3.connect(f"file:{sandbox.database}?mode=ro", uri=True, timeout=10)) as db:
+            row = db.execute("SELECT snapshot FROM games WHERE id = ?", (game_id,)).fetchone()
+        game = Game.from_json(row[0]) if row and row[0] else None
+        if game is not None and game.prompt is not None and (game.prompt.kind, game.prompt.player) == (kind, player):
+            return game
+        time.sleep(0.05)
+    raise AssertionError(f"game {game_id} is not at the page's prompt ({kind} for {player})")
+
+
+def route(game: Game, missing: set[str], rng: random.Random, tries: int = 300, depth: int = 80) -> list[str]:
+    """A short run of choices from `game` that meets every kind of decision in `missing`: the shortest of a few
+    hundred tried on copies of the game (purchases preferred, so that tiles come into play), or [] if none did."""
+    best: list[str] = []
+    for _ in range(tries):
+        copy, choices, need = game.clone(), [], set(missing)
+        while copy.prompt is not None:
+            need.discard(copy.prompt.kind)
+            if not need or len(choices) >= (len(best) - 1 if best else depth):
+                break
+            legal = copy.legal_actions()
+            buying = [a for a in legal if a.startswith("market:")]
+            choice = rng.choice(buying if buying and rng.random() < 0.7 else legal)
+            choices.append(choice)
+            copy.apply(copy.prompt.player, choice)
+        if not need and (not best or len(choices) < len(best)):
+            best = choices
+    return best
+
+
+def control_for(page, live, game: Game, action: str) -> tuple[object, int | None, bool]:
+    """The control that makes `action`, for a menu the option's place in it, and whether it makes the whole action
+    (not only its tile's choice): the bot lays buttons out in the order of the engine's options, and a menu line
+    carries its action (or, in a menu of tiles to place, the tile; the tracks follow as buttons)."""
+    first = live.first
+    if first.get_attribute("role") == "combobox":
+        values = menu_options(page, first).evaluate_all("options => options.map(o => o.dataset.value)")
+        whole = action in values
+        return first, values.index(action if whole else action.split(":")[1]), whole
+    options = [o.id for o in game.prompt.options]
+    if live.count() != len(options):  # the tracks for the tile chosen in the menu, as buttons of a private reply
+        options = [o for o in options if o.startswith(":".join(action.split(":")[:2]) + ":")]
+    assert live.count() == len(options), (live.all_inner_texts(), options)
+    return live.nth(options.index(action)), None, True
+
+
+def public_prompt(page):
+    """The live prompt: the newest message everyone sees with controls."""
+    return (
+        page.locator("#channel-message-list article.channel-message")
+        .filter(has_not=page.locator(".message-ephemeral-note"))
+        .filter(has=page.locator(".component-row"))
+        .last
+    )
+
+
+def rest(page) -> None:
+    """The pointer away from the messages: a phone shows no hover toolbar over them."""
+    page.mouse.move(PHONE["width"] - 1, 40)
+
+
+def scroll_to(page, element, edge: str = "top") -> None:
+    """Scroll the conversation as a person does with a finger, until `element`'s top (or bottom) meets the view's
+    top (or bottom), as far as the conversation goes."""
+    page.evaluate(
+        """([element, edge]) => {
+            const timeline = document.getElementById('channel-timeline');
+            timeline.dispatchEvent(new WheelEvent('wheel', { bubbles: true }));
+            const view = timeline.getBoundingClientRect();
+            const box = element.getBoundingClientRect();
+            timeline.scrollTop += edge === 'top' ? box.top - view.top : box.bottom - view.bottom;
+        }""",
+        [element.element_handle(), edge],
+    )
+    rest(page)
+    page.wait_for_timeout(100)
+
+
+def picture_loaded(picture) -> None:
+    expect(picture).to_be_visible(timeout=ANSWER_TIMEOUT * 1000)
+    picture.page.wait_for_function(
+        "p => p.complete && p.naturalWidth > 0", arg=picture.element_handle(), timeout=ANSWER_TIMEOUT * 1000
+    )
+
+
+def look_at_message(page, message, name: str, picture: bool = True) -> list[Path]:
+    """Screenshots of a message as a phone shows it: from its top (words and controls), then (with `picture`) its
+    picture from the top, one short scroll further."""
+    settled(page)
+    drawn = message.locator("img.attachment-image").last
+    picture_loaded(drawn)
+    scroll_to(page, message)
+    expect(message.locator(".message-content")).to_be_in_viewport()
+    shots = [shot(page, f"phone-{name}")]
+    if not picture:
+        return shots
+    picture = drawn
+    scroll_to(page, picture)
+    expect(picture).to_be_in_viewport()
+    shots.append(shot(page, f"phone-{name}-picture"))
+    return shots
+
+
+def newest_record(page, lines: int = 3, scored: bool = True):
+    """The newest turn record among the newest messages with a story of at least `lines` lines (and, if `scored`,
+    points won or lost), if any."""
+    index = page.evaluate(
+        """([pattern, lines]) => {
+            const record = new RegExp(pattern, 'm');
+            const shown = [...document.querySelectorAll('#channel-message-list article.channel-message')];
+            for (let i = shown.length - 1; i >= Math.max(0, shown.length - 6); i -= 1) {
+                const words = shown[i].querySelector('.message-content')?.innerText ?? '';
+                if (record.test(words) && (words.match(/•/g) || []).length >= lines) return i;
+            }
+            return -1;
+        }""",
+        [SCORED_RECORD if scored else RECORD, lines],
+    )
+    return page.locator("#channel-message-list article.channel-message").nth(index) if index >= 0 else None
+
+
+def open_menu(page, menu):
+    """Open a menu as a person does with the keyboard (the page may redraw under a pointer); its options."""
+    options = menu_options(page, menu)
+    for _ in range(3):
+        menu.focus(timeout=5000)
+        if not options.first.is_visible():
+            page.keyboard.press("Enter")
+        try:
+            expect(options.first).to_be_visible(timeout=2000)
+            return options
+        except AssertionError:
+            page.wait_for_timeout(200)
+    shot(page, "failed-menu")
+    raise AssertionError(f"the menu did not open; the page shows:\n{last_text(page)}")
+
+
+@pytest.mark.journey
+def test_a_phone_player_sees_every_decision_a_record_a_ping_and_the_rules_sheet(context, sandbox):
+    """At 390×844, a two-player game played by both seats until every kind of decision the engine can ask
+    (`engine.PROMPT_KINDS`) has been met, each kept as screenshots with its controls and its picture; a turn record,
+    a "since your last turn" ping (a solo game has none: the automa plays within the player's turn) and the
+    `/kokeshi rules` phone sheet too.
+
+    The rarer kinds (which animal track, which kokeshi, tiles to place) are reached on purpose: the test reads the
+    game the sandbox stored (its deal included) and clicks, in the page, the shortest way to them it found on copies
+    of the game. Without one, it chooses as a curious player would: the labels that lead to a kind not met yet.
+    Artefacts: tests/browser/artifacts/phone-*.png."""
+    page = open_window(context, sandbox, **PHONE)
+    back_to_channel(page)
+    start_two_player_game(page, "Chiyo", "Daichi")
+    rng = random.Random(23)
+    met: dict[str, list[Path]] = {}
+    looked: dict[str, list[Path]] = {}
+    decisions = turns = 0
+    game_id = int(re.search(r"#(\d+)", channel_name(page)).group(1))
+    plan: list[str] = []
+    routes: list[int] = []  # the length of each way found
+    while len(met) < len(PROMPT_KINDS) or "record" not in looked or "since" not in looked:
+        assert not is_over(page), f"the game ended with {sorted(set(PROMPT_KINDS) - set(met))} not met"
+        assert decisions < 150, f"{sorted(set(PROMPT_KINDS) - set(met))}, {sorted(looked)}: {decisions} decisions"
+        # The player the prompt names, once the page shows it (it may be drawing its messages again).
+        live = controls(page)
+        expect(live.first).to_be_visible(timeout=ANSWER_TIMEOUT * 1000)
+        who = to_act(page)
+        assert who is not None, last_text(page)
+        view_as(page, who)
+        expect(live.first).to_be_visible(timeout=ANSWER_TIMEOUT * 1000)
+        prompt = public_prompt(page)
+        words = prompt.locator(".message-content").inner_text()
+        kind = kind_asked(words)
+        # The ping names no one before their first turn: the placements of starting tiles come first.
+        assert kind != "setup" or SINCE not in words, words
+        if kind not in met:
+            met[kind] = look_at_message(page, prompt, kind)
+            expect(live.last).to_be_in_viewport()  # the prompt's controls, under its words
+        turns += "your turn" in words
+        missing = set(PROMPT_KINDS) - set(met)
+        # A ping and a record from the first rounds proper, once both players have had a turn past the starting
+        # tiles: a ping whose points moved and a record that tells a story and scored (any, once all kinds are met).
+        if (
+            "since" not in looked
+            and turns > 4
+            and SINCE in words
+            and (MOVED.search(words.split(SINCE, 1)[1]) or not missing)
+        ):
+            looked["since"] = look_at_message(page, prompt, "since-last-turn", picture=False)
+        if "record" not in looked and turns > 4:
+            found = newest_record(page, scored=bool(missing))
+            if found is not None:
+                looked["record"] = look_at_message(page, found, "record")
+        menu = live.first.get_attribute("role") == "combobox"
+        if menu and kind not in looked:
+            open_menu(page, live.first)
+            looked[kind] = [shot(page, f"phone-{kind}-menu")]
+            page.keyboard.press("Escape")
+        if not missing:
+            plan = []
+        else:
+            game = game_now(sandbox, game_id, kind, who)
+            if not plan or plan[0] not in game.legal_actions():
+                plan = route(game, missing, rng)
+                routes.append(len(plan))
+        if plan:
+            control, pick, whole = control_for(page, live, game, plan[0])
+            if whole:
+                plan.pop(0)
+        else:
+            # Every kind met (or no short way to those left): a player curious about the others goes on.
+            labels = menu_options(page, live.first).all_text_contents() if menu else live.all_inner_texts()
+            pick = steer(labels, missing, rng)
+            control, pick = (live.first, pick) if menu else (live.nth(pick), None)
+        before = signature(page)
+        choose(page, control, rng, pick)
+        wait_for_change(page, before)
+        decisions += 1
+    # The rules, as a phone shows them: the reply with the portrait sheet, then the sheet opened with a tap.
+    command(page, "kokeshi rules")
+    reply = (
+        page.locator("#channel-message-list article.channel-message")
+        .filter(has=page.locator("img.attachment-image[alt^='kokeshi-rules']"))
+        .last
+    )
+    sheet = reply.locator("img.attachment-image[alt^='kokeshi-rules']")
+    picture_loaded(sheet)
+    assert sheet.evaluate("p => p.naturalHeight > p.naturalWidth")
+    scroll_to(page, reply)
+    looked["rules"] = [shot(page, "phone-rules")]
+    sheet.click()
+    lightbox = page.locator("dialog.media-lightbox")
+    picture_loaded(lightbox.locator("img.media-lightbox-image"))
+    rest(page)
+    looked["rules"].append(shot(page, "phone-rules-open"))
+    # Spread to the screen's width, as two fingers do, and read from the top, screen after screen.
+    lightbox.get_by_role("button", name="Zoom image").click()
+    frame = lightbox.locator(".media-lightbox-frame")
+    screens = frame.evaluate(
+        """frame => {
+            const image = frame.querySelector('.media-lightbox-image');
+            const width = frame.clientWidth;
+            const height = Math.round((width * image.naturalHeight) / image.naturalWidth);
+            for (const part of [image, frame.querySelector('.media-lightbox-canvas')]) {
+                part.style.width = `${width}px`;
+                part.style.height = `${height}px`;
+            }
+            frame.scrollTo(0, 0);
+            return Math.ceil(height / (frame.clientHeight - 40));
+        }"""
+    )
+    assert 1 <= screens <= 5, screens
+    for screen in range(1, screens + 1):
+        if screen > 1:
+            frame.evaluate("frame => frame.scrollBy(0, frame.clientHeight - 40)")
+        rest(page)
+        page.wait_for_timeout(200)
+        looked["rules"].append(shot(page, f"phone-rules-sheet-{screen}"))
+    lightbox.get_by_role("button", name="Close image preview").click()
+    expect(lightbox).to_be_hidden()
+    # Every kind of decision was met and kept, with its controls and its picture.
+    assert set(met) == set(PROMPT_KINDS), sorted(met)
+    for path in [p for paths in (*met.values(), *looked.values()) for p in paths]:
+        with Image.open(path) as img:
+            assert img.size == (PHONE["width"], PHONE["height"]), (path, img.size)
+    with (ARTIFACTS / "phone.log").open("a") as log:
+        log.write(f"{decisions} decisions (ways found: {routes}); met in this order: {', '.join(met)}\n")
 
 
 @pytest.mark.journey

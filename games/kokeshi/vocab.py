@@ -1,19 +1,18 @@
 """Every name and phrase a player reads: colours, kokeshi, animals, score items, tiles and the choices of a prompt.
 
-Text and pictures both take their words from here, so each thing has one name everywhere. Every string passes
+Text and pictures both take their words from here, so each thing has one name everywhere. The rules (`engine/`)
+speak in codes with values (an option's `words`, an event's `reason`, an `IllegalAction`'s `code`); this module
+words them. Every string passes
 through `_` (`i18n`: the gettext catalog of the current language, English being the source) as a whole format
 string with named placeholders, never as fragments glued together, so that a translation can reorder the words.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from i18n import _, format_number, ngettext, pgettext
-
-from .data import (
+from engine.data import (
     ADJACENCY_PENALTY,
     ADV,
     ANIMAL,
@@ -39,6 +38,7 @@ from .data import (
     TRACK_SCORE,
     Atom,
 )
+from i18n import _, format_number, ngettext, pgettext
 
 
 def N_(text: str) -> str:
@@ -327,8 +327,13 @@ _LABELS: dict[str, Callable[..., str]] = {}
 
 
 def label(option: Any) -> str:
-    """An engine option's button label in the current language (its stored `label` is the English one)."""
-    words = getattr(option, "words", ())
+    """An engine option's button label in the current language, from its `words` (a code and its values)."""
+    return label_of(getattr(option, "words", ()))
+
+
+def label_of(words: Any) -> str:
+    """A button label from an option's `words`, as the option holds them or as an event or a view carries them
+    (lists for tuples)."""
     if not _LABELS:
         _LABELS.update(
             advance=advance,
@@ -339,9 +344,12 @@ def label(option: Any) -> str:
             take_quality=take_quality,
             place=place,
         )
-    if words and words[0] in _LABELS:
-        return _LABELS[words[0]](*words[1])
-    return str(getattr(option, "label", ""))
+    if not words or words[0] not in _LABELS:
+        raise ValueError(f"not an option's words: {words!r}")
+    name, args = words
+    if name in ("effect_choice", "effect_void"):
+        args = [tuple(args[0])]
+    return _LABELS[name](*args)
 
 
 def points(value: int) -> str:
@@ -382,40 +390,45 @@ def idle_warning(left: int, name: str | None = None, rules: int = CURRENT_RULES)
     return _("⏳ **{left}** before the end is triggered.").format(left=idle_left(left, name))
 
 
-_REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"the automa's (?P<kokeshi>[a-z]+) track is full"), N_("the automa's {kokeshi} track is full")),
-    (re.compile(r"the (?P<kokeshi>[a-z]+) track is full"), N_("the {kokeshi} track is full")),
-    (
-        re.compile(r"your (?P<animal>[a-z]+) disc is at the end of its track"),
-        N_("your {animal} disc is at the end of its track"),
-    ),
-)
-
-# The engine's reasons without names in them, as `engine/game.py` words them.
-_REASON_TEXTS = (
-    N_("the offer is empty"),
-    N_("every track is full"),
-    N_("every disc is at the end of its track"),
-    N_("there is no track on that side"),
-    N_("nothing can be done"),
-    N_("it has no legal space"),
-    N_("no track has room for it"),
-    N_("the bag is empty"),
-    N_("the automa's track is full"),
-    N_("empty space"),
-)
+# The engine's reasons (`engine.REASONS`: an event's `reason`, with the values it names beside it).
+_REASON_WORDS = {
+    "offer_empty": N_("the offer is empty"),
+    "every_track_full": N_("every track is full"),
+    "track_full": N_("the {kokeshi} track is full"),
+    "every_disc_at_end": N_("every disc is at the end of its track"),
+    "disc_at_end": N_("your {animal} disc is at the end of its track"),
+    "no_track_on_side": N_("there is no track on that side"),
+    "nothing_to_do": N_("nothing can be done"),
+    "no_legal_space": N_("it has no legal space"),
+    "no_room": N_("no track has room for it"),
+    "bag_empty": N_("the bag is empty"),
+    "automa_track_full": N_("the automa's track is full"),
+    "empty_space": N_("empty space"),
+}
 
 
-def reason(text: str) -> str:
-    """An engine's reason for a skipped effect or a discarded tile, with every name in its player-facing form."""
-    for pattern, template in _REASONS:
-        found = pattern.fullmatch(text)
-        if found:
-            ids = found.groupdict()
-            if all(v in KOKESHI or v in ANIMALS for v in ids.values()):
-                names = {k: (kokeshi(v) if k == "kokeshi" else animal(v)) for k, v in ids.items()}
-                return _(template).format(**names)
-    return _(text)
+def reason(data: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> str:
+    """An engine's reason for a skipped effect or a discarded tile: its `reason` code and the values it names (an
+    event's data, or its pairs), with every name in its player-facing form."""
+    d = dict(data)
+    code = d["reason"]
+    if code == "automa_track_full" and d.get("kokeshi"):
+        return _("the automa's {kokeshi} track is full").format(kokeshi=kokeshi(d["kokeshi"]))
+    template = _REASON_WORDS[code]
+    if code == "track_full":
+        return _(template).format(kokeshi=kokeshi(d["kokeshi"]))
+    if code == "disc_at_end":
+        return _(template).format(animal=animal(d["animal"]))
+    return _(template)
+
+
+def illegal(exc: Any) -> str:
+    """The engine's refusal of an action (an `IllegalAction`, by its code), in the current language."""
+    return {
+        "game_over": _("The game is over."),
+        "not_your_turn": _("It is not your turn."),
+        "unknown_player": _("You are not playing in this game."),
+    }.get(exc.code, _("That is not possible now. Choose one of the buttons of the current prompt."))
 
 
 # ------------------------------------------------------------------ what an option will do (engine.preview)
@@ -474,7 +487,8 @@ def _empty_space(outcome: Any) -> str:
     pending = outcome.pending
     skipped = next((p for p in outcome.purchases if p.skipped), None)
     if pending is None and skipped is not None:
-        return _("empty space: nothing to buy ({reason})").format(reason=reason(skipped.skipped))
+        why = reason({"reason": skipped.skipped, "kokeshi": skipped.track})
+        return _("empty space: nothing to buy ({reason})").format(reason=why)
     if pending is not None and pending.quality:
         return _("empty space: buy, {quality}").format(quality=quality_offer(list(pending.quality)))
     return _("empty space: buy for this track")
@@ -483,7 +497,7 @@ def _empty_space(outcome: Any) -> str:
 def landing(outcome: Any, brief: bool = False) -> str:
     """Where the chosen kokeshi arrives, quality steps followed: "quality tile: one more step → past the top: +3"
     (`brief`: "quality tile → past the top: +3")."""
-    from . import preview as pv
+    from engine import preview as pv
 
     parts = []
     for step in outcome.path:
@@ -526,7 +540,7 @@ def consequence(outcome: Any, brief: bool = False) -> str:
     """What an option does at once, in a few words, as `engine.preview` found it (no arrow, no sentence).
     `brief` leaves out what the pictures also show (recognition counts, leads) and shortens a quality tile's step;
     where a kokeshi lands, where a tile goes, the pairs it makes and the points stay."""
-    from . import preview as pv
+    from engine import preview as pv
 
     said: set[str] = set()
     head = ""

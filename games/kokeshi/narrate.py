@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from functools import cache
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.data import ANIMAL_POINTS, ANIMALS, IDLE_ROUNDS, KOKESHI, TILE_BY_ID, TILES
 from i18n import _, ngettext
 
-from . import options, vocab
-from .data import ANIMAL_POINTS, ANIMALS, IDLE_ROUNDS, KOKESHI, TILE_BY_ID, TILES
+from . import vocab
 
 if TYPE_CHECKING:
-    from .model import Event, Option
+    from engine.model import Event
 
 
 _k = vocab.kokeshi
@@ -24,8 +23,8 @@ def _tile(tile_id: str) -> str:
 
 
 def choice_words(d: Mapping[str, Any]) -> str:
-    """A choice's words, rebuilt from its ids where they say enough (so stored games read in today's words),
-    else the label stored with the event."""
+    """A choice's words, rebuilt from its ids where they say enough, else from the option's `words` the event
+    carries (a code and its values)."""
     try:
         if "tile" in d and "side" in d:
             return vocab.effect_choice(TILES[TILE_BY_ID[d["tile"]]].atoms[int(d["side"])])
@@ -36,22 +35,7 @@ def choice_words(d: Mapping[str, Any]) -> str:
                 return vocab.place(tile, track)
     except (KeyError, IndexError, ValueError):
         pass
-    label = str(d.get("label", ""))
-    option = _options_by_label().get(label)
-    return vocab.label(option) if option is not None else label
-
-
-@cache
-def _options_by_label() -> dict[str, Option]:
-    """Every engine option by its English label, so that a label stored with an event reads in today's language."""
-    found: dict[str, Option] = {}
-    tables: list[Iterable[Option]] = [options.ADVANCE, options.ANIMAL_CHOICE, *options.KOKESHI_CHOICE, *options.QUALITY]
-    tables += [options.EFFECT.values(), options.EFFECT_VOID.values()]
-    tables += [row for rules in (options.MARKETS, options.PLACES) for by_rules in rules.values() for row in by_rules]
-    for table in tables:
-        for option in table:
-            found.setdefault(option.label, option)
-    return found
+    return vocab.label_of(d["words"]) if d.get("words") else str(d.get("choice", ""))
 
 
 def describe(event: Event, side: str | None = None) -> str:
@@ -91,7 +75,7 @@ def _describe(event: Event, side: str | None) -> str:
     if kind == "auto_choice":
         return _("{who}: only one choice — {choice}.").format(who=who, choice=choice_words(d))
     if kind == "effect_skipped":
-        return _("{who}: an effect is skipped because {reason}.").format(who=who, reason=vocab.reason(d["reason"]))
+        return _("{who}: an effect is skipped because {reason}.").format(who=who, reason=vocab.reason(d))
     if kind == "tile_bought":
         if d["track"]:
             return _("{who} buys a tile ({tile}) for the {kokeshi} track.").format(
@@ -137,9 +121,7 @@ def _describe(event: Event, side: str | None) -> str:
             ).format(pairs=d["pairs"], **values)
         return _("{who} places a tile ({tile}) on the {kokeshi} track at height {height}.").format(**values)
     if kind == "tile_discarded":
-        return _("A tile ({tile}) is discarded: {reason}.").format(
-            tile=_tile(d["tile"]), reason=vocab.reason(d["reason"])
-        )
+        return _("A tile ({tile}) is discarded: {reason}.").format(tile=_tile(d["tile"]), reason=vocab.reason(d))
     if kind == "end_triggered":
         return describe_end(d, who)
     if kind == "idle_turn":

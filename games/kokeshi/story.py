@@ -14,10 +14,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.data import ANIMAL_POINTS, ANIMALS, END_RECOGNITIONS, TOP_POINTS
 from i18n import _, ngettext
 
 from . import vocab
-from .data import ANIMAL_POINTS, ANIMALS, END_RECOGNITIONS, TOP_POINTS
 from .narrate import choice_words, describe_end
 
 AUTOMA = vocab.AUTOMA_SEAT
@@ -222,12 +222,12 @@ class _Story:
             )
             self._part(self._where(AUTOMA), text)
         elif kind == "effect_skipped":
-            self._part(self._where(who), _("nothing happens: {reason}").format(reason=vocab.reason(d["reason"])))
+            self._part(self._where(who), _("nothing happens: {reason}").format(reason=vocab.reason(d)))
         elif kind == "tile_placed":
             self._placed(who, d)
         elif kind == "tile_discarded":
             text = _("a tile ({tile}) is discarded: {reason}").format(
-                tile=self._tile(d["tile"]), reason=vocab.reason(d["reason"])
+                tile=self._tile(d["tile"]), reason=vocab.reason(d)
             )
             self._part(self._where(who) if self.placing is None else self.placing, text)
         elif kind == "bag_empty":

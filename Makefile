@@ -8,15 +8,17 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
 .DEFAULT_GOAL := help
-.PHONY: help venv $(VENV) test test-deps test-browser docs-picture lint format run sandbox bench golden translations catalogs language clean
+.PHONY: help venv $(VENV) check typecheck test test-deps test-browser docs-picture lint format run sandbox bench golden translations catalogs language clean
 
 help:
 	@echo "make run      create $(VENV), install, start the bot (sandbox without DISCORD_TOKEN)"
 	@echo "make sandbox  start the bot in the local sandbox"
-	@echo "make test     lint, format check and the whole test suite"
+	@echo "make check    the fast loop: lint, types and every test but the browser's and PostgreSQL's"
+	@echo "make test     lint, format check, types and the whole test suite"
 	@echo "make test-browser  only the sandbox page in Chromium, whole games included"
 	@echo "make docs-picture  retake docs/sandbox.png from the browser test"
 	@echo "make lint     ruff check and ruff format --check"
+	@echo "make typecheck  mypy: strict on engine/, service/, storage/ and the game contract, default elsewhere"
 	@echo "make format   sort imports and format the code with ruff"
 	@echo "make bench    run every bench/*_bench.py"
 	@echo "make golden   redraw the reference images of the render tests (after a deliberate change)"
@@ -72,6 +74,10 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# What it checks and how strictly is in pyproject.toml ([tool.mypy]).
+typecheck: $(DEV_STAMP)
+	$(BIN)/python -m mypy
+
 format: $(DEV_STAMP)
 	$(BIN)/ruff check --select I --fix .
 	$(BIN)/ruff format .
@@ -105,8 +111,15 @@ test-deps: $(DEV_STAMP)
 # pytest exits 5 when it collects no test: that is a failure here too. This includes the whole games played
 # through the sandbox page in Chromium (tests/browser, minutes each; `make test-browser` runs only those). Two
 # workers: the browser module keeps one of them (it waits on the page much of the time), the rest shares the other.
-test: lint test-deps catalogs
+test: lint typecheck test-deps catalogs
 	@$(BIN)/python -m pytest -n 2 --dist loadgroup; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
+	exit $$rc
+
+# The fast loop before a commit: `make test` less the tests marked browser (Chromium) or postgresql (a server of
+# their own), so it needs neither.
+check: lint typecheck catalogs
+	@$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not browser and not postgresql"; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 	exit $$rc
 

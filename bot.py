@@ -15,7 +15,7 @@ import socket
 import sys
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import parse_qsl, urlsplit
 
 import aiohttp
@@ -33,6 +33,9 @@ from cogs.tables import Tables, now
 from cogs.translator import CatalogTranslator
 from storage import Store, StoreError
 from storage.store import describe, is_url, redact
+
+if TYPE_CHECKING:
+    from cogs.timers import Timers
 
 log = logging.getLogger("kokeshi")
 
@@ -318,7 +321,8 @@ class KokeshiBot(commands.Bot):
         """Tell the timer loop that the earliest timer may have changed."""
         cog = self.get_cog("Timers")
         if cog is not None:
-            cog.poke()
+            # The extension's own module object (load_extension imports it afresh), so no isinstance check.
+            cast("Timers", cog).poke()
 
     async def on_ready(self) -> None:
         if not self.sandbox:

@@ -259,6 +259,12 @@ class FrontDoor:
         self.client: Any = None
 
     @property
+    def live(self) -> SandboxPage:
+        """The page being served: set before the proxy serves anything."""
+        assert self.page is not None
+        return self.page
+
+    @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}/{self.key}/"
 
@@ -268,7 +274,7 @@ class FrontDoor:
     @property
     def page_address(self) -> str:
         """Where the page lives, with the preview's capability in the fragment (never sent to a server)."""
-        return f"/{self.key}/play#{self.page.preview.capability}"
+        return f"/{self.key}/play#{self.live.preview.capability}"
 
     async def start(self) -> None:
         import aiohttp
@@ -282,7 +288,7 @@ class FrontDoor:
             self._check(request, web)
             status, headers, payload = await self._pass("GET", "/", request.headers, b"")
             if status == 200:
-                home = self.page.home
+                home = self.live.home
                 tag = (
                     f'<script type="module" src="{self.SCRIPT}" data-home="{home.id}" '
                     f'data-home-name="{html.escape(home.name or "")}"></script>'
@@ -296,7 +302,7 @@ class FrontDoor:
                 channel_id = int(request.match_info["channel_id"])
             except ValueError:
                 raise web.HTTPNotFound(text="No such channel in the sandbox.") from None
-            if not self.page.follow(channel_id):
+            if not self.live.follow(channel_id):
                 raise web.HTTPNotFound(text="No such channel in the sandbox.")
             return channel_id
 
@@ -346,7 +352,7 @@ class FrontDoor:
         return web.Response(status=status, body=payload, headers=headers)
 
     async def _pass(self, method: str, target: str, incoming: Any, body: bytes) -> tuple[int, dict[str, str], bytes]:
-        origin = self.page.preview._origin
+        origin = self.live.preview._origin
         headers = {name: value for name, value in incoming.items() if name.lower() not in self.HOP}
         headers["Host"] = origin.removeprefix("http://")
         if "Origin" in incoming:
@@ -363,7 +369,7 @@ class FrontDoor:
         the sandbox's players; otherwise as the preview chooses."""
         if not cookie or not cookie.isdigit():
             return body
-        if int(cookie) not in {viewer.id for viewer in self.page.preview.viewers}:
+        if int(cookie) not in {viewer.id for viewer in self.live.preview.viewers}:
             return body
         try:
             request = json.loads(body or b"{}")

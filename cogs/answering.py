@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -52,7 +53,8 @@ def interaction_kind(interaction: discord.Interaction) -> tuple[str, str]:
     command = interaction.command
     if command is not None:
         return "command", command.qualified_name
-    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    data: Mapping[str, Any] = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
     return "click", CLICK_KINDS.get(custom_id.split(":")[1] if custom_id.count(":") else "", "other")
 
 

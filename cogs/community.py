@@ -7,7 +7,7 @@ import datetime as dt
 import io
 import logging
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -19,6 +19,7 @@ from i18n import _, ngettext
 from storage import BoardRow, challenge_key
 
 from .answering import Answer, AnswersFirst
+from .limits import MESSAGE
 from .narration import escape
 from .tables import UserError, challenge_day
 
@@ -61,11 +62,14 @@ class PageButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], templa
         self.scope, self.board, self.key, self.page = scope, board, key, page
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ):
+        assert isinstance(item, discord.ui.Button)  # the template is a button's
         return cls(match["scope"], match["board"], match["key"], int(match["page"]), item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        community: Community = interaction.client.community  # type: ignore[attr-defined]
+        community: Community = interaction.client.community  # type: ignore[attr-defined]  # the bot's, and cogs do not import bot.py
         await community.bot.tables.guard(
             interaction, None, community.show_page(interaction, self.scope, self.board, self.key, self.page, edit=True)
         )
@@ -274,6 +278,7 @@ class Community:
             channel = self.bot.get_channel(int(channel_value))
             if channel is None:
                 continue
+            assert isinstance(channel, discord.abc.Messageable)  # the setting takes a text channel
             local = {row.user_id for row in await self.store.leaderboard("daily", guild_id, yesterday)}
             names = await self.names([row.user_id for row in rows], guild_id)
             # Posted for the whole server: in the server's language.
@@ -341,7 +346,7 @@ def _daily_results(rows: list[BoardRow], local: set[int], day: str, names: dict[
     lines += [line(row, False) + " ⭐" for row in rows[10:] if row.user_id in local]
     head = _("**Daily challenge of {day} — results** (⭐ = this server)").format(day=challenge_day(day))
     tail = _("Today's challenge is waiting: `/kokeshi daily`.")
-    return "\n".join([head, *lines, tail])[:1990]
+    return "\n".join([head, *lines, tail])[: MESSAGE - 10]
 
 
 def _breakdown(averages: dict[str, float]) -> str:

@@ -28,7 +28,7 @@ _ANIMAL_EMOJI = {"panda": "🐼", "fox": "🦊", "cat": "🐱", "rabbit": "🐰"
 
 
 def _tables(interaction: discord.Interaction) -> Tables:
-    return interaction.client.tables  # type: ignore[attr-defined]
+    return interaction.client.tables  # type: ignore[attr-defined]  # the bot's, and cogs do not import bot.py
 
 
 def option_emoji(option_id: str) -> str | None:
@@ -75,7 +75,10 @@ class ActionButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], temp
         self.action = option.id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ):
+        assert isinstance(item, discord.ui.Button)  # the template is a button's
         button = cls.__new__(cls)
         discord.ui.DynamicItem.__init__(button, item)
         button.game_id, button.version, button.action = int(match["game"]), int(match["version"]), match["action"]
@@ -92,7 +95,10 @@ class _GameSelect(AnswersFirst, discord.ui.DynamicItem[discord.ui.Select], templ
     version: int
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ):
+        assert isinstance(item, discord.ui.Select)  # the template is a menu's
         menu = cls.__new__(cls)
         discord.ui.DynamicItem.__init__(menu, item)
         menu.game_id, menu.version = int(match["game"]), int(match["version"])
@@ -187,7 +193,9 @@ class LobbyButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], templ
         self.op = op
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ):
         return cls(int(match["game"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:

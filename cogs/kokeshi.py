@@ -24,7 +24,7 @@ from storage import GameNotFound, GameRecord
 
 from .answering import Answer, answered
 from .components import QUESTIONS
-from .limits import CHOICE_NAME, MAX_CHOICES, shorten
+from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, shorten
 from .narration import escape, quote, speaking
 from .tables import Tables, UserError, duration, fit_lines, now, side_name
 
@@ -181,6 +181,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 )
             return await self._resumed(interaction, record)
         channel = interaction.channel
+        channel_id: int | None
         if isinstance(channel, discord.Thread):
             record = await self.store.game_by_thread(channel.id)
             if record is not None:
@@ -252,7 +253,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         language="The language of the game's thread and pictures (default: the server's)",
         level="How strong the AI players are",
     )
-    @app_commands.choices(side=SIDES, timer=TIMERS, language=LANGUAGES, level=LEVELS)
+    @app_commands.choices(side=SIDES, language=LANGUAGES, level=LEVELS)
+    @app_commands.choices(timer=TIMERS)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -331,6 +333,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 )
                 return
             if action not in state.legal_actions():
+                assert state.prompt is not None  # it is the caller's turn
                 raise UserError(
                     _(
                         "{choice} is not one of your choices now. {question}: start typing in `choice` and pick from "
@@ -506,7 +509,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     async def _status_line(self, record: GameRecord, user_id: int, guild_id: int | None = None) -> str:
         where = self.tables.where(record)
-        guild = self.bot.get_guild(record.guild_id) if record.guild_id != guild_id else None
+        guild = self.bot.get_guild(record.guild_id) if record.guild_id not in (None, guild_id) else None
         if guild is not None:
             where = _("{game} in {server}").format(game=where, server=escape(guild.name))
         if record.status == "lobby":
@@ -589,7 +592,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                     player = _("{player} (AI)").format(player=player)
                 lines.append(f"`{entry.seq:>3}` {player}: {steps}")
             text = "\n".join(lines)
-            while len(text) > 1900:
+            while len(text) > MESSAGE - 100:
                 lines.pop(0)
                 text = "…\n" + "\n".join(lines)
             await self.tables.tell(interaction, text)

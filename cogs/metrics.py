@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
+
+if TYPE_CHECKING:
+    from wsgiref.simple_server import WSGIServer
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +33,7 @@ SCRAPE_STORE_SECONDS = 5.0
 class _StoreGauges(Collector):
     """Games by state and unreachable games, read from the store at each scrape (on the bot's event loop)."""
 
-    def __init__(self, read: Callable[[], Awaitable[tuple[dict[str, int], int]]]) -> None:
+    def __init__(self, read: Callable[[], Coroutine[Any, Any, tuple[dict[str, int], int]]]) -> None:
         self.read = read
         self.loop: asyncio.AbstractEventLoop | None = None
 
@@ -88,7 +92,7 @@ class Metrics:
         )
         self.ai_queue = Gauge("kokeshi_ai_queue", "AI decisions waiting for or running in the process pool", registry=r)
         self.store_gauges: _StoreGauges | None = None
-        self._server = None
+        self._server: WSGIServer | None = None
 
     # ------------------------------------------------------------------ what the bot reports
 
@@ -111,7 +115,7 @@ class Metrics:
         """The AI queue is read from the thinker whenever it is scraped."""
         self.ai_queue.set_function(lambda: float(pending()))
 
-    def watch_store(self, read: Callable[[], Awaitable[tuple[dict[str, int], int]]]) -> None:
+    def watch_store(self, read: Callable[[], Coroutine[Any, Any, tuple[dict[str, int], int]]]) -> None:
         """Games by state and unreachable games come from `read`, run on the current event loop at each scrape."""
         if self.store_gauges is None:
             self.store_gauges = _StoreGauges(read)

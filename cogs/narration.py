@@ -13,7 +13,7 @@ from i18n import _
 from render.replay import ReplayTurn, draw_turn_record
 from storage import GameRecord, LoggedAction
 
-from .limits import shorten
+from .limits import MESSAGE, shorten
 
 
 def game_language(record: GameRecord) -> str:
@@ -28,8 +28,8 @@ def speaking(record: GameRecord) -> Iterator[str]:
         yield locale
 
 
-# A turn's record and the "so far" of a prompt stay well inside a Discord message (2,000 characters).
-MAX_STORY_CHARS = 1700
+# A turn's record and the "so far" of a prompt stay well inside a Discord message.
+MAX_STORY_CHARS = MESSAGE - 300
 # One turn in a round's summary (a game only the AI plays).
 MAX_LINE_CHARS = 300
 

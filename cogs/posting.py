@@ -208,6 +208,7 @@ class Poster:
         self, record: GameRecord, channel, game: Game, version: int, posts: TurnPosts, current: list[LoggedAction]
     ) -> bool:
         prompt = game.prompt
+        assert prompt is not None, "a finished game has no prompt to show"
         key = turn_key(game)
         question = _("{player} — {question}.").format(
             player=self.tables.mention(record, prompt.player), question=QUESTIONS[prompt.kind].lower()
@@ -247,8 +248,8 @@ class Poster:
             opening = "\n".join((opening, _("**Since your last turn:**"), since))
         content = "\n\n".join(p for p in (opening, warning, so_far) if p)
         seat = record.seat_named(prompt.player)
-        person = seat is not None and seat.user_id is not None and not seat.ai
-        mentions = pinging(seat.user_id) if person else NO_PINGS
+        user_id = seat.user_id if seat is not None and not seat.ai else None
+        mentions = pinging(user_id) if user_id is not None else NO_PINGS
         file = discord.File(io.BytesIO(picture), filename=name)
         message = await self.tables.send(
             record, channel, _fit(content), file=file, view=view, allowed_mentions=mentions
@@ -263,8 +264,8 @@ class Poster:
         )
         if key != posts.turn_key:
             await self.tables.start_turn_timers(record, turn_version, prompt.player)
-            if person:
-                await self.tables.notify(record, seat.user_id, message)
+            if user_id is not None:
+                await self.tables.notify(record, user_id, message)
         return True
 
     async def _edit_prompt(
@@ -314,7 +315,7 @@ class Poster:
         channel = self.tables.bot.get_channel(found[0]) if found else None
         if channel is None:
             return
-        message = channel.get_partial_message(found[1])  # type: ignore[union-attr]
+        message = channel.get_partial_message(found[1])  # type: ignore[union-attr]  # a game's thread
         try:
             await message.delete()
         except discord.NotFound:

@@ -165,6 +165,7 @@ class Reach:
         kind = classify(reach.status, reach.code)
         parent = self.bot.get_channel(record.channel_id) if record.channel_id else None
         # The channel is worth a try unless it is what refuses (a lobby's own channel, or a deleted one).
+        assert record.host_id is not None  # a game that ran has its host
         if parent is not None and kind is not Refusal.GONE and record.thread_id:
             try:
                 await parent.send(text, allowed_mentions=pinging(record.host_id))

@@ -22,7 +22,7 @@ from i18n import _, format_number, ngettext, pgettext
 from storage import GameNotFound, GameRecord, StaleVersion, StoreRefusal, TurnPosts, ai_level_key
 
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
-from .limits import THREAD_NAME, ChannelPace, shorten
+from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
 from .narration import escape, game_language, speaking
 from .posting import Poster, pinging, turn_key
 from .reach import Reach
@@ -45,8 +45,6 @@ NEEDED_PERMISSIONS = {
 # Bits of operating-system randomness in the seed of a new game: far too many to search from its opening.
 SEED_BITS = 128
 EXPIRED_TURNS_BEFORE_AI = 3
-MESSAGE_LIMIT = 2000
-_TURN_EVENTS = frozenset({"turn_ended", "setup_done", "game_over"})
 # Open (lobby or active) games a person may be in, and a channel may hold, unless the server's admins say otherwise.
 LIMITS = {"open_per_user": 5, "open_per_channel": 20}
 MAX_LIMIT = 500
@@ -96,7 +94,7 @@ def level_word(level: str) -> str:
     return words[level]
 
 
-def fit_lines(lines: list[str], *, head: str = "", tail: str = "", limit: int = MESSAGE_LIMIT) -> str:
+def fit_lines(lines: list[str], *, head: str = "", tail: str = "", limit: int = MESSAGE) -> str:
     """As many whole lines as fit in one message, then how many were left out (never a line cut in half)."""
 
     def join(parts) -> str:
@@ -206,7 +204,7 @@ class Tables:
     async def tell(interaction: discord.Interaction, text: str, **kwargs) -> None:
         """A private reply, whether or not the interaction was already acknowledged; never over Discord's limit.
         An interaction Discord no longer knows (answered too late, or its 15 minutes are over) gets none."""
-        text = shorten(text, MESSAGE_LIMIT)
+        text = shorten(text, MESSAGE)
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True, **kwargs)
@@ -285,7 +283,7 @@ class Tables:
     def home(self, record: GameRecord) -> str:
         """A line pointing back at the channel where the game was opened, for new games and lobbies."""
         channel = self.bot.get_channel(record.channel_id) if record.channel_id else None
-        if channel is None:
+        if not isinstance(channel, discord.abc.GuildChannel):  # gone (games are opened in server channels)
             return ""
         return _("New games and lobbies: {channel}").format(
             channel=self.bot.channel_link(channel.id, "#" + channel.name)
@@ -306,7 +304,7 @@ class Tables:
                 if self.reach.note(record.id, exc) is Refusal.GONE:
                     self.lost.add(channel_id)
                 return None
-        return channel  # type: ignore[return-value]
+        return channel  # type: ignore[return-value]  # a game's thread id names a thread
 
     async def game_channel(self, record: GameRecord) -> discord.abc.Messageable | None:
         """Where the game is shown: its thread, or a new thread when someone deleted it."""
@@ -321,6 +319,7 @@ class Tables:
         with speaking(record):
             text = _("The thread of Kokeshi #{number} was deleted, so the game goes on in a new one. Nothing was lost.")
             name = _("Kokeshi #{number} (continued)").format(number=record.id)
+        assert isinstance(parent, discord.abc.Messageable)  # a server text channel, where games are opened
         try:
             note = await parent.send(
                 text.format(number=record.id),
@@ -396,7 +395,7 @@ class Tables:
         try:
             with speaking(record):
                 view = lobby_view(record.id, record.status == "lobby")
-            await channel.get_partial_message(found[1]).edit(  # type: ignore[union-attr]
+            await channel.get_partial_message(found[1]).edit(  # type: ignore[union-attr]  # a text channel or thread
                 embed=self.lobby_embed(record),
                 view=view,
                 allowed_mentions=discord.AllowedMentions.none(),
@@ -436,6 +435,7 @@ class Tables:
 
     async def check_limits(self, interaction: discord.Interaction, channel_id: int | None) -> None:
         """Refuse one more open game for this person (and, with a channel, in this channel) past the limits."""
+        assert interaction.guild_id is not None  # games are opened in servers
         limits = await self.limits(interaction.guild_id)
         mine = [g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == interaction.guild_id]
         if len(mine) >= limits["open_per_user"]:
@@ -473,6 +473,7 @@ class Tables:
                 raise UserError(
                     _("A limit must be at least 1 and at most {limit}.").format(limit=i18n.format_number(MAX_LIMIT))
                 )
+        assert interaction.guild_id is not None  # a server setting, asked for in a server
         for key, value in (("open_per_user", per_user), ("open_per_channel", per_channel)):
             if value is not None:
                 await self.store.set_guild_setting(interaction.guild_id, key, str(value))
@@ -511,7 +512,7 @@ class Tables:
         await self.check_limits(interaction, channel.id)
         user = interaction.user
         game_id = await self.store.create_game(
-            guild_id=interaction.guild.id,
+            guild_id=channel.guild.id,
             channel_id=channel.id,
             host_id=user.id,
             host_name=user.display_name,
@@ -541,7 +542,7 @@ class Tables:
         game_id, rated = await self.store.create_challenge(
             kind=kind,
             key=key,
-            guild_id=interaction.guild.id,
+            guild_id=channel.guild.id,
             channel_id=channel.id,
             user_id=user.id,
             name=user.display_name,
@@ -572,15 +573,16 @@ class Tables:
         record = await self.store.get_game(game_id)
         await self.load_levels(record)
         channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)  # the caller checked it (`check_channel`)
         try:
             if text is None:
                 with speaking(record):
                     view = lobby_view(game_id)
-                message = await channel.send(  # type: ignore[union-attr]
+                message = await channel.send(
                     embed=self.lobby_embed(record), view=view, allowed_mentions=discord.AllowedMentions.none()
                 )
             else:
-                message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())  # type: ignore[union-attr]
+                message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             # Nobody could see or join it: no lobby, rather than an invisible one.
             log.warning("game %d: Discord refused its first message (%s); cancelled", game_id, exc)
@@ -740,8 +742,10 @@ class Tables:
             if version != current:
                 await self.send_current_prompt(interaction, record, game, current, _("This prompt is out of date."))
                 return
+            prompt = game.prompt
+            assert prompt is not None  # it is the caller's turn
             await interaction.followup.send(
-                _("Which track?"), view=track_view(game_id, current, game.prompt, tile, game), ephemeral=True
+                _("Which track?"), view=track_view(game_id, current, prompt, tile, game), ephemeral=True
             )
 
         await self.guard(interaction, game_id, run())
@@ -774,6 +778,7 @@ class Tables:
         self, interaction: discord.Interaction, record: GameRecord, game: Game, version: int, why: str
     ) -> None:
         prompt = game.prompt
+        assert prompt is not None  # only sent for a game in progress
         await interaction.followup.send(
             _("{why} Here is the current one — {question}:").format(why=why, question=QUESTIONS[prompt.kind].lower()),
             view=prompt_view(record.id, version, prompt, game),
@@ -900,9 +905,11 @@ class Tables:
         else:
             await interaction.response.send_message(thinking, ephemeral=True)
         hint = await self.thinker.explain(HINT_LEVEL, version, game, budget=HINT_BUDGET)
-        option = next(o for o in game.prompt.options if o.id == hint.action)
+        prompt = game.prompt
+        assert prompt is not None  # a hint is asked for on the player's turn
+        option = next(o for o in prompt.options if o.id == hint.action)
         action = vocab.option_button(option, preview(game, option.id))
-        if len(game.prompt.options) == 1:
+        if len(prompt.options) == 1:
             why = _("It is the only choice you have.")
         else:
             why = _(
@@ -988,11 +995,11 @@ class Tables:
         if record.solo:
             human = next(n for n in ranking if n != "automa")
             headline += " " + (_("You beat the automa! 🎉") if ranking[0] == human else _("The automa wins this time."))
-            if record.challenge:
+            if record.challenge and record.host_id is not None:
                 summary = await self.bot.community.challenge_summary(record.id, record.challenge, record.host_id)
                 headline += f"\n{summary}" if summary else ""
         back = self.home(record)
-        content = "\n\n".join(p for p in (headline, "\n".join(lines), back) if p)[:1990]
+        content = "\n\n".join(p for p in (headline, "\n".join(lines), back) if p)[: MESSAGE - 10]
         message = await self.send(
             record,
             channel,

@@ -19,6 +19,7 @@ import json
 import math
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from .data import (
     ADJACENCY_PENALTY,
@@ -115,6 +116,7 @@ def _margin(game: Game, seat: int, win_bonus: float) -> float:
 def _greedy_action(game: Game, rng: random.Random) -> tuple[str, int]:
     """The one-ply greedy choice on `game` (already a determinized copy) and the moves it simulated."""
     prompt = game.prompt
+    assert prompt is not None, "the game is over"
     player = prompt.player
     seat = game.current
     best: list[str] = []
@@ -134,7 +136,9 @@ def _greedy_action(game: Game, rng: random.Random) -> tuple[str, int]:
 
 def _random_action(game: Game, rng: random.Random) -> tuple[str, int]:
     """A uniformly random choice and its cost in simulated moves (none besides the move itself)."""
-    options = game.prompt.options
+    prompt = game.prompt
+    assert prompt is not None, "the game is over"
+    options = prompt.options
     return options[rng.randrange(len(options))].id, 0
 
 
@@ -146,7 +150,7 @@ def _roll(game: Game, seat: int, stop_turn: int | None, rng: random.Random, gree
         if stop_turn is not None and game.turns[seat] >= stop_turn:
             break
         action, cost = pick(game, rng)
-        game.apply(game.prompt.player, action)
+        game.apply(game.names[game.current], action)  # the prompt's player: the game is not over
         spent += cost + 1
     return spent
 
@@ -190,7 +194,7 @@ class EasyPolicy(_Policy):
             return Hint(options[0], 0.0)
         rng = _decision_rng(self.seed, game)
         base = game.determinized(rng.getrandbits(64))
-        player = game.prompt.player
+        player = game.names[game.current]  # the prompt's player: it has options
         seat = game.names.index(player)
         values = []
         for action in options:
@@ -249,7 +253,7 @@ class SearchPolicy(_Policy):
         if len(options) == 1:
             return Hint(options[0], 0.0)
         rng = _decision_rng(self.seed, game)
-        player = game.prompt.player
+        player = game.names[game.current]  # the prompt's player: it has options
         seat = game.names.index(player)
         stop = None if self.horizon is None else game.turns[seat] + self.horizon
         totals = dict.fromkeys(options, 0.0)
@@ -313,7 +317,7 @@ class SearchPolicy(_Policy):
 
 
 # Per level: simulated-move budget, look-ahead in own turns, win bonus. Chosen by measuring in bench/ai_bench.py.
-SETTINGS: dict[str, dict] = {
+SETTINGS: dict[str, dict[str, Any]] = {
     "normal": {"budget": 3_000, "horizon": 3, "win_bonus": 0.0},
     "hard": {"budget": 40_000, "horizon": None, "win_bonus": 0.0},
 }

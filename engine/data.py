@@ -5,6 +5,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 _RAW = tomllib.loads((Path(__file__).with_name("components.toml")).read_text(encoding="utf-8"))
 
@@ -129,7 +130,7 @@ class TileSpec:
     name: str  # plain English, e.g. "pink Princess/Samurai"
 
 
-def _parse_atom(word: str, color: int, animals: tuple[int, int]) -> Atom:
+def _parse_atom(word: str, color: int, animals: tuple[int, ...]) -> Atom:
     if word == "K":
         return (ADV, color)
     if word.startswith("K+"):
@@ -160,10 +161,10 @@ def atom_short(atom: Atom) -> str:
     return _OP_SHORT[op]
 
 
-def _make_tiles(normal_types: list[dict]) -> tuple[TileSpec, ...]:
+def _make_tiles(normal_types: list[dict[str, Any]]) -> tuple[TileSpec, ...]:
     tiles: list[TileSpec] = []
 
-    def add(prefix: str, kind: str, color: int, type_: str, effect: str, animals=(0, 0)) -> None:
+    def add(prefix: str, kind: str, color: int, type_: str, effect: str, animals: tuple[int, ...] = (0, 0)) -> None:
         mode = "&" if "&" in effect else "/"
         atoms = tuple(_parse_atom(w, color, animals) for w in effect.split(mode))
         sep = " & " if mode == "&" else "/"
@@ -229,10 +230,10 @@ for _tiles in TILESETS.values():
         raise ValueError("components.toml: the rules versions must keep the same tiles, animals and ids")
 
 
-def tile_view(index: int, rules: int = CURRENT_RULES) -> dict:
+def tile_view(index: int, rules: int = CURRENT_RULES) -> dict[str, Any]:
     """The JSON-safe public description of one tile, as the given rules version has it."""
     t = TILESETS[rules][index]
-    d = {"id": t.id, "kind": t.kind, "color": COLORS[t.color], "type": t.type, "effect": t.effect}
+    d: dict[str, Any] = {"id": t.id, "kind": t.kind, "color": COLORS[t.color], "type": t.type, "effect": t.effect}
     if t.kind == QUALITY:
         d["level"] = t.level
         d["points"] = QUALITY_POINTS[t.level - 1]

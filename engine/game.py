@@ -8,7 +8,7 @@ which is the rulebook's cascade discipline (a tile finishes all its effects befo
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import rng
@@ -59,6 +59,7 @@ from .data import (
     TILESETS,
     TOP_POINTS,
     TRACK_SCORE,
+    TileSpec,
     tile_view,
 )
 from .model import Event, IllegalAction, Option, Prompt, Score
@@ -97,47 +98,49 @@ def _track_points(height: int) -> int:
 class Game:
     """One game of Kokeshi. Build it with `new_game`, `replay` or `Game.from_json`."""
 
-    __slots__ = (
-        "rules",
-        "tiles",
-        "key",
-        "idle",
-        "idles",
-        "marks",
-        "stall_limit",
-        "bought",
-        "seating",
-        "names",
-        "seed",
-        "side",
-        "solo",
-        "humans",
-        "tracks",
-        "kokeshi",
-        "discs",
-        "arrived",
-        "in_play",
-        "recognitions",
-        "reserve",
-        "turns",
-        "offer",
-        "bag",
-        "quality_supply",
-        "quality_taken",
-        "slots",
-        "discard",
-        "current",
-        "round",
-        "end_reason",
-        "final_round",
-        "over",
-        "counter",
-        "stamp",
-        "version",
-        "queue",
-        "decision",
-        "_options",
-    )
+    # The state, each field declared once. `__slots__` is these names; `clone` copies each as its type says: a list
+    # nested n deep is copied n levels down, anything else is immutable and shared. `to_json` stores every field
+    # but those derived from others (`tiles`, `key`, `humans`, `stall_limit`, `_options`); a test holds it to that.
+    rules: int
+    tiles: tuple[TileSpec, ...]  # the tiles of this rules version
+    key: bytes  # the draw generator's key, derived from the seed (rules 2 on)
+    idle: int
+    idles: list[int]
+    marks: int
+    stall_limit: int | None
+    bought: bool
+    seating: list[str]  # the players as they sat down
+    names: list[str]  # the seats in turn order, the automa last in solo
+    seed: int
+    side: str
+    solo: bool
+    humans: int
+    tracks: list[list[list[int]]]  # [seat][kokeshi] -> tile indices, bottom first
+    kokeshi: list[list[int]]  # [seat][kokeshi] -> height, 0 at home
+    discs: list[list[int]]  # [seat][animal] -> position
+    arrived: list[list[int]]  # [seat][animal] -> `stamp` when the disc got there
+    in_play: list[int]
+    recognitions: list[int]
+    reserve: list[list[tuple[int, int]]]  # [seat] -> (tile, track or _SIDE) waiting to be placed
+    turns: list[int]
+    offer: list[int]  # tile or _EMPTY per slot
+    bag: list[int]  # kept sorted
+    quality_supply: list[list[int]]  # [kokeshi] -> levels left
+    quality_taken: list[int]
+    slots: list[int]  # bonus slot -> tile or _EMPTY
+    discard: list[int]
+    current: int
+    round: int
+    end_reason: str | None
+    final_round: int
+    over: bool
+    counter: int  # draws made
+    stamp: int
+    version: int  # actions applied
+    queue: list[list[Any]]  # pending work: ["res", kokeshi] or ["atom", op, arg, track]
+    decision: list[Any] | None  # [kind, *arguments] of the open decision
+    _options: tuple[Option, ...]  # its options, derived from it
+    __slots__ = tuple(__annotations__)
 
     # ------------------------------------------------------------------ construction
 
@@ -256,6 +259,7 @@ class Game:
             raise IllegalAction("illegal", legal, action=action)
         events: list[Event] = []
         decision = self.decision
+        assert decision is not None  # an option was found, so a decision is open
         self.version += 1
         self.decision = None
         self._options = ()
@@ -294,7 +298,7 @@ class Game:
             self._ask([ADVANCE_KIND], events)
             return
 
-    def _ask(self, decision: list, events: list[Event]) -> bool:
+    def _ask(self, decision: list[Any], events: list[Event]) -> bool:
         """Open a decision. Returns True when the player must answer; answers a forced one at once."""
         options = self._compute_options(decision)
         if len(options) > 1:
@@ -314,7 +318,7 @@ class Game:
             self._ev(events, "effect_skipped", self.current, **self._skip_reason(decision))
         return False
 
-    def _skip_reason(self, decision: list) -> dict[str, str]:
+    def _skip_reason(self, decision: list[Any]) -> dict[str, Any]:
         """Why a decision has no option: a `reason` code and the values it names."""
         kind = decision[0]
         if kind == BUY_KIND:
@@ -329,7 +333,7 @@ class Game:
             return {"reason": "no_track_on_side"}
         return {"reason": "nothing_to_do"}
 
-    def _compute_options(self, decision: list) -> tuple[Option, ...]:
+    def _compute_options(self, decision: list[Any]) -> tuple[Option, ...]:
         kind = decision[0]
         p = self.current
         if kind == ADVANCE_KIND:
@@ -459,7 +463,7 @@ class Game:
 
     # ------------------------------------------------------------------ answering decisions
 
-    def _choose(self, option: Option, decision: list, events: list[Event]) -> None:
+    def _choose(self, option: Option, decision: list[Any], events: list[Event]) -> None:
         code = option.code
         kind = code[0]
         p = self.current
@@ -712,7 +716,7 @@ class Game:
         if self.recognitions[p] >= END_RECOGNITIONS[min(len(self.names), 4)]:
             self._trigger_end("recognitions", p, events)
 
-    def _trigger_end(self, reason: str, p: int, events: list[Event], **extra: int) -> None:
+    def _trigger_end(self, reason: str, p: int, events: list[Event], **extra: Any) -> None:
         if self.end_reason is not None:
             return
         self.end_reason = reason
@@ -822,7 +826,7 @@ class Game:
         """
         scores = self.scores()
 
-        def key(p: int) -> tuple:
+        def key(p: int) -> tuple[int, ...]:
             s = scores[self.names[p]]
             if self.rules == 1:
                 if self.solo:
@@ -973,7 +977,7 @@ class Game:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self._state() == other._state()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # equal games may differ later: a game is not hashable
 
     def __repr__(self) -> str:
         state = "over" if self.over else f"round {self.round}, {self.names[self.current]} to play"
@@ -981,47 +985,7 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy, cheap enough for one-ply lookahead."""
-        g = Game.__new__(Game)
-        g.rules = self.rules
-        g.tiles = self.tiles
-        g.key = self.key
-        g.idle = self.idle
-        g.idles = list(self.idles)
-        g.marks = self.marks
-        g.stall_limit = self.stall_limit
-        g.bought = self.bought
-        g.seating = list(self.seating)
-        g.names = list(self.names)
-        g.seed = self.seed
-        g.side = self.side
-        g.solo = self.solo
-        g.humans = self.humans
-        g.tracks = [[list(t) for t in tracks] for tracks in self.tracks]
-        g.kokeshi = [list(x) for x in self.kokeshi]
-        g.discs = [list(x) for x in self.discs]
-        g.arrived = [list(x) for x in self.arrived]
-        g.in_play = list(self.in_play)
-        g.recognitions = list(self.recognitions)
-        g.reserve = [list(r) for r in self.reserve]
-        g.turns = list(self.turns)
-        g.offer = list(self.offer)
-        g.bag = list(self.bag)
-        g.quality_supply = [list(q) for q in self.quality_supply]
-        g.quality_taken = list(self.quality_taken)
-        g.slots = list(self.slots)
-        g.discard = list(self.discard)
-        g.current = self.current
-        g.round = self.round
-        g.end_reason = self.end_reason
-        g.final_round = self.final_round
-        g.over = self.over
-        g.counter = self.counter
-        g.stamp = self.stamp
-        g.version = self.version
-        g.queue = [list(item) for item in self.queue]
-        g.decision = None if self.decision is None else list(self.decision)
-        g._options = self._options
-        return g
+        return _copy(self)
 
     def reseed(self, seed: int) -> None:
         """Draw from now on as the game with this seed would (its generator key follows the seed)."""
@@ -1034,6 +998,34 @@ class Game:
         g.reseed(seed)
         g.counter = 0
         return g
+
+
+def _copier(cls: type[Game]) -> Callable[[Game], Game]:
+    """The function copying a game field by field, written from the declared fields (as dataclasses write their
+    methods): straight-line code is what keeps `clone`, the look-ahead's hot path, fast."""
+
+    def copy_of(value: str, annotation: str, level: int = 1) -> str:
+        if annotation.endswith(" | None") and annotation.startswith("list["):
+            return f"None if {value} is None else {copy_of(value, annotation.removesuffix(' | None'), level)}"
+        if not annotation.startswith("list["):
+            if annotation.startswith(("dict[", "set[", "list")):
+                raise TypeError(f"Game state: {annotation} is neither a list nor immutable")
+            return value  # immutable: shared
+        inner = annotation[len("list[") : -1]
+        if not inner.startswith("list["):
+            return f"list({value})"
+        item = f"x{level}"
+        return f"[{copy_of(item, inner, level + 1)} for {item} in {value}]"
+
+    lines = [f"    g.{name} = {copy_of(f'game.{name}', kind)}" for name, kind in cls.__annotations__.items()]
+    source = "def copy(game):\n    g = new(cls)\n" + "\n".join(lines) + "\n    return g\n"
+    namespace: dict[str, Any] = {"cls": cls, "new": object.__new__}
+    exec(source, namespace)
+    copy: Callable[[Game], Game] = namespace["copy"]
+    return copy
+
+
+_copy = _copier(Game)
 
 
 def new_game(

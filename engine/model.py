@@ -56,8 +56,8 @@ class Option:
 
     id: str
     # What the option is, for the words of a button: a code (a `games.kokeshi.vocab` label's name) and its values.
-    words: tuple = field(default=(), compare=False)
-    code: tuple = field(default=(), compare=False, repr=False)
+    words: tuple[Any, ...] = field(default=(), compare=False)
+    code: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,14 +36,16 @@ def _need(ok: bool, message: str) -> None:
 
 
 def _int(value: Any, name: str, low: int | None = None, high: int | None = None) -> int:
-    _need(isinstance(value, int) and not isinstance(value, bool), f"{name} must be an integer")
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _Bad(f"{name} must be an integer")
     _need(low is None or value >= low, f"{name} must be at least {low}")
     _need(high is None or value <= high, f"{name} must be at most {high}")
     return value
 
 
-def _list(value: Any, name: str, length: int | None = None) -> list:
-    _need(isinstance(value, list), f"{name} must be a list")
+def _list(value: Any, name: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise _Bad(f"{name} must be a list")
     _need(length is None or len(value) == length, f"{name} must have {length} entries")
     return value
 
@@ -197,7 +199,7 @@ def _load(cls: type[Game], data: Any) -> Game:
     g.queue = []
     for item in _list(data.get("queue"), "queue"):
         _need(
-            isinstance(item, list) and item and item[0] in ("res", "atom"),
+            isinstance(item, list) and bool(item) and item[0] in ("res", "atom"),
             f"bad queue item {item!r}",
         )
         if item[0] == "res":
@@ -220,7 +222,7 @@ def _load(cls: type[Game], data: Any) -> Game:
         g.decision = None
         return g
     _need(
-        isinstance(decision, list) and decision and decision[0] in PROMPT_KINDS,
+        isinstance(decision, list) and bool(decision) and decision[0] in PROMPT_KINDS,
         "decision is missing or unknown",
     )
     kind = decision[0]

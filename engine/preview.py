@@ -194,6 +194,7 @@ def preview(game: Game, action: str) -> Outcome:
     sealed.__class__ = _Sealed
     events: list[Event] = []
     decision = sealed.decision
+    assert decision is not None  # the game has a prompt
     sealed.version += 1
     sealed.decision = None
     sealed._options = ()

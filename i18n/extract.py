@@ -69,7 +69,7 @@ def command_messages(source: str) -> Iterator[tuple[int, str | tuple[str, str]]]
                     yield node.lineno, (PARAMETER_NAME, arg.arg)
 
 
-def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: dict) -> Iterator[tuple]:
+def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple[Any, ...]]:
     """Babel's Python extraction, then the slash command words of the same file."""
     from babel.messages.extract import extract_python
 

@@ -366,8 +366,8 @@ def happiness_dynamic(img: Image.Image, g: Happiness, view: Mapping[str, Any], h
                 d.line((sx, cy, cx - s / 2, cy), fill=pal.GOLD, width=4)
                 d.ellipse((sx - 5, cy - 5, sx + 5, cy + 5), fill=pal.GOLD)
         for seat, _, (cx, cy) in spots:
-            moved = (players[seat].get("name"), animal) in hl.discs
-            disc = icons.seat_disc(seat, s + (6 if moved else 0), pal.GOLD if moved else None)
+            lit = (players[seat].get("name"), animal) in hl.discs
+            disc = icons.seat_disc(seat, s + (6 if lit else 0), pal.GOLD if lit else None)
             dr.paste_center(img, disc, cx, cy)
         for seat, _, (cx, cy) in spots:
             if animal in (players[seat].get("leads") or ()):

@@ -98,6 +98,6 @@ def draw_history(name: str, points: Sequence[tuple[float, int]], subtitle: str =
     text.draw(d, (left + 50, legend_y), each, 16, pal.INK_SOFT, anchor="lm")
     x = left + 50 + max(190, round(text.width(each, 16)) + 24)
     d.line((x, legend_y, x + 40, legend_y), fill=pal.VERMILION, width=4)
-    average = _("average of the last {count}").format(count=AVERAGE_OF)
-    text.draw(d, (x + 50, legend_y), average, 16, pal.INK_SOFT, anchor="lm")
+    average_label = _("average of the last {count}").format(count=AVERAGE_OF)
+    text.draw(d, (x + 50, legend_y), average_label, 16, pal.INK_SOFT, anchor="lm")
     return img

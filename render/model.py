@@ -166,9 +166,9 @@ def gains(view: Mapping[str, Any], hl: Highlights) -> dict[tuple[str, str], int]
         below = [h for h in TRACK_POINTS if h < height]
         if height in TRACK_POINTS:
             add(player, "tracks", TRACK_POINTS[height] - (TRACK_POINTS[max(below)] if below else 0))
-        points = (by_id.get(tile_id) or {}).get("points")
-        if points:
-            add(player, "quality", int(points))
+        quality = (by_id.get(tile_id) or {}).get("points")
+        if quality:
+            add(player, "quality", int(quality))
         add(player, "adjacency", -ADJACENCY_PENALTY * pairs)
     return out
 

@@ -161,6 +161,8 @@ def _mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, i
     """A line of text as an alpha mask, with its offset from the anchor point (text drawing is the costly part)."""
     face = tx.font(size, bold)
     x0, y0, x1, y1 = face.getbbox(text, anchor=anchor)
+    # FreeType's boxes are whole pixels: the ints only say so to the type checker.
+    x0, y0, x1, y1 = int(x0), int(y0), int(x1), int(y1)
     mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
     ImageDraw.Draw(mask).text((-x0, -y0), text, font=face, fill=255, anchor=anchor)
     return mask, x0, y0

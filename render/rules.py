@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -117,7 +118,7 @@ def _space_sprite(kind: str) -> Image.Image:
             dr.dashed_rect(d, (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset), pal.GOLD, 2, 8)
         dr.paste_center(img, icons.side("buy_here", 40), 6 + w / 2, 6 + h / 2)
         return img
-    sample = {"kind": "normal", "color": "green", "type": "right", "effect": "samurai/right"}
+    sample: dict[str, Any] = {"kind": "normal", "color": "green", "type": "right", "effect": "samurai/right"}
     if kind == "quality":
         sample = {"kind": "quality", "color": "blue", "type": "quality", "effect": "quality", "level": 2, "points": 8}
     dr.paste(img, tiles.sprite(sample, w, h, TEXT), 6, 6)

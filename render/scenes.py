@@ -136,7 +136,7 @@ def _header(img: Image.Image, view: Mapping[str, Any], width: int) -> None:
 
 def _next_label(view: Mapping[str, Any]) -> str:
     prompt = view.get("prompt") or {}
-    kind = prompt.get("kind")
+    kind = prompt.get("kind", "")
     return {
         "setup": _("places starting tiles"),
         "advance": _("advances a kokeshi"),

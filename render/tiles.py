@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -37,7 +39,7 @@ def _side_icon(word: str, size: int) -> Image.Image:
     return icons.side(word, size)
 
 
-def _key(tile: dict) -> tuple:
+def _key(tile: Mapping[str, Any]) -> tuple[Any, ...]:
     return (
         tile.get("kind"),
         tile.get("color"),
@@ -48,7 +50,7 @@ def _key(tile: dict) -> tuple:
     )
 
 
-def sprite(tile: dict, w: int, h: int, text: int = tx.MIN_SIZE, letter: bool = True) -> Image.Image:
+def sprite(tile: Mapping[str, Any], w: int, h: int, text: int = tx.MIN_SIZE, letter: bool = True) -> Image.Image:
     """The RGBA picture of a tile dict from the view, `w` x `h` px, its letters at least `text` px (cached).
     Without `letter`, a tile drawn in full leaves out its colour letter, whose badge at `text` px would hide half
     of a small tile's art (the other players' boards on a phone)."""

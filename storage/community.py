@@ -6,8 +6,9 @@ import datetime as dt
 import math
 import sqlite3
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -47,7 +48,7 @@ def board_step(board: str, first: float, second: float) -> tuple[int, int]:
     return math.floor(display), math.floor(display * RATING_STEPS)
 
 
-def _from_step(board: str, a: int, b: int) -> list[tuple[str, tuple]]:
+def _from_step(board: str, a: int, b: int) -> list[tuple[str, tuple[Any, ...]]]:
     """Conditions that select, one after the other in board order, the rows from the start of step (a, b) on."""
     if board == "wins":
         return [("wins = ? AND games <= ?", (a, b)), ("wins < ?", (a,))]
@@ -56,7 +57,7 @@ def _from_step(board: str, a: int, b: int) -> list[tuple[str, tuple]]:
     return [("mu - 3 * sigma < ?", ((b + 1) / RATING_STEPS,))]
 
 
-def _ahead_in_step(board: str, a: int, b: int, keys: Sequence[Any], user_id: int) -> list[tuple[str, tuple]]:
+def _ahead_in_step(board: str, a: int, b: int, keys: Sequence[Any], user_id: int) -> list[tuple[str, tuple[Any, ...]]]:
     """Conditions that count the rows of step (a, b) ahead of the one with these sort keys."""
     if board == "wins":
         first_at = keys[2]
@@ -91,13 +92,13 @@ def _ahead(source: str, order: Sequence[tuple[str, str]], values: Sequence[Any])
     return "SELECT " + " + ".join(parts), params
 
 
-def _totals_keys(board: str, totals: tuple) -> tuple[float, float]:
+def _totals_keys(board: str, totals: tuple[Any, ...]) -> tuple[float, float]:
     """The values a board's step is made of, from (games, wins, best, first_at) of `player_totals`."""
     games, wins, best, first_at = totals
     return (wins, games) if board == "wins" else (best, first_at)
 
 
-def _step(steps: dict[tuple, int], scope: str, board: str, values: tuple[float, float], n: int) -> None:
+def _step(steps: dict[tuple[Any, ...], int], scope: str, board: str, values: tuple[float, float], n: int) -> None:
     """Count `n` more players (or fewer) at the coarse and fine step of a row with these values."""
     a, b = board_step(board, *values)
     for key in ((scope, board, 0, a, 0), (scope, board, 1, a, b)):
@@ -140,6 +141,17 @@ def scope_of(guild_id: int | None) -> str:
     return "global" if guild_id is None else f"guild:{guild_id}"
 
 
+_Row = TypeVar("_Row")
+
+
+def found(row: _Row | None) -> _Row:
+    """The row of a query that always has one: an aggregate, a PRAGMA, a RETURNING, or the row of a game whose
+    lock is held."""
+    if row is None:
+        raise LookupError("the database gave no row where there always is one")
+    return row
+
+
 class CommunityStore:
     """Mixed into `Store`; uses its connection and transactions."""
 
@@ -156,13 +168,21 @@ class CommunityStore:
     async def _run(self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:  # provided by Store
         raise NotImplementedError
 
+    def _tx(self, *, durable: bool = True) -> AbstractAsyncContextManager[aiosqlite.Connection]:  # provided by Store
+        raise NotImplementedError
+
+    async def _run_many(  # provided by Store
+        self, db: aiosqlite.Connection, sql: str, rows: Sequence[Sequence[Any]]
+    ) -> None:
+        raise NotImplementedError
+
     async def _add_totals(
         self, db: aiosqlite.Connection, guild_id: int | None, solo: bool, rows: Sequence[Sequence[Any]]
     ) -> None:
         """Fold a finished game's results rows into the leaderboard totals and steps, in the game's transaction."""
         scopes = ("global",) if guild_id is None else ("global", scope_of(guild_id))
         boards = ("solo",) if solo else ("wins", "best")
-        steps: dict[tuple, int] = {}
+        steps: dict[tuple[Any, ...], int] = {}
         for row in rows:
             user_id, rank, total, at = row[3], row[6], row[7], row[14]
             if user_id is None:
@@ -218,7 +238,7 @@ class CommunityStore:
                 f"scope, {floor.format(display)}, {floor.format(f'({display}) * {RATING_STEPS}')}",
             ),
         )
-        async with self._tx() as db:  # type: ignore[attr-defined]
+        async with self._tx() as db:
             await self._run(db, "DELETE FROM board_steps")
             for board, fine, a, b, source, group in counts:
                 await self._run(
@@ -227,7 +247,7 @@ class CommunityStore:
                     f"SELECT scope, {board}, {fine}, {a}, {b}, COUNT(*) {source} GROUP BY {group}",
                 )
 
-    async def _shift_steps(self, db: aiosqlite.Connection, steps: dict[tuple, int]) -> None:
+    async def _shift_steps(self, db: aiosqlite.Connection, steps: dict[tuple[Any, ...], int]) -> None:
         """Add these changes to the board steps ((scope, board, fine, a, b) -> players); drop emptied steps."""
         changed = sorted((*key, n) for key, n in steps.items() if n)
         await self._run_many(
@@ -252,7 +272,7 @@ class CommunityStore:
         )
 
     async def _add_kokeshi_counts(
-        self, db: aiosqlite.Connection, guild_id: int | None, seats: dict, actions: Sequence[tuple]
+        self, db: aiosqlite.Connection, guild_id: int | None, seats: dict[Any, Any], actions: Sequence[tuple[Any, ...]]
     ) -> None:
         """Count the kokeshi each person chose to advance in a finished game (the favourite in stats)."""
         counts: dict[int, dict[str, int]] = {}
@@ -289,7 +309,7 @@ class CommunityStore:
             newcomers = sum(uid not in before for uid, _ in ranked)
             if newcomers:
                 await self._count_players(db, scope, "rating", newcomers)
-            steps: dict[tuple, int] = {}
+            steps: dict[tuple[Any, ...], int] = {}
             for (old, _), new in zip(players, rate(players), strict=True):
                 _step(steps, scope, "rating", (new.mu, new.sigma), 1)
                 if old.user_id in before:
@@ -341,7 +361,7 @@ class CommunityStore:
 
     # ------------------------------------------------------------------ leaderboards
 
-    def _board_query(self, board: str, guild_id: int | None, key: str | None) -> tuple[str, str, tuple, str]:
+    def _board_query(self, board: str, guild_id: int | None, key: str | None) -> tuple[str, str, tuple[Any, ...], str]:
         """(select list, from-and-where, parameters, order) of a board; rows are (user_id, value, games, …)."""
         scope = scope_of(guild_id)
         if board == "rating":
@@ -390,10 +410,10 @@ class CommunityStore:
         scope = scope_of(guild_id)
         if board in _STEPPED:
             kept = "rating" if board == "rating" else "solo" if board == "solo" else "multi"
-            found = await self._one("SELECT players FROM board_counts WHERE scope = ? AND board = ?", (scope, kept))
-            total = found[0] if found else 0
+            counted = await self._one("SELECT players FROM board_counts WHERE scope = ? AND board = ?", (scope, kept))
+            total = counted[0] if counted else 0
         else:
-            total = (await self._one(f"SELECT COUNT(*) {source}", params))[0]
+            total = found(await self._one(f"SELECT COUNT(*) {source}", params))[0]
         page = min(max(page, 0), max(0, (total - 1) // size))
         start = await self._locate(board, scope, page * size) if board in _STEPPED else None
         if start is None:  # a challenge board (one day's or week's players): walked from the top
@@ -449,7 +469,7 @@ class CommunityStore:
         values = [mine[f"k{i}"] for i in range(len(order_by))]
         if board not in _STEPPED:
             sql, extra = _ahead(source, order_by, values)
-            ahead = (await self._one(sql, [value for part in extra for value in (*params, *part)]))[0]
+            ahead = found(await self._one(sql, [value for part in extra for value in (*params, *part)]))[0]
             return self._board_row(board, ahead + 1, mine)
         # Whole steps ahead from their counts; inside the player's own step, the rows ahead counted.
         scope = scope_of(guild_id)
@@ -464,10 +484,10 @@ class CommunityStore:
             f"AND b {finer} ?)",
         ]
         sql_params: list[Any] = [scope, board, a, scope, board, a, b]
-        for condition, extra in _ahead_in_step(board, a, b, values, user_id):
+        for condition, more in _ahead_in_step(board, a, b, values, user_id):
             parts.append(f"(SELECT COUNT(*) {source} AND {condition})")
-            sql_params += [*params, *extra]
-        ahead = (await self._one("SELECT " + " + ".join(parts), sql_params))[0]
+            sql_params += [*params, *more]
+        ahead = found(await self._one("SELECT " + " + ".join(parts), sql_params))[0]
         return self._board_row(board, ahead + 1, mine)
 
     async def leaderboard(self, board: str, guild_id: int | None, key: str | None = None) -> list[BoardRow]:
@@ -497,7 +517,7 @@ class CommunityStore:
         return bool(rows)
 
     async def mark_daily_posted(self, guild_id: int, day: str, channel_id: int, now: float) -> None:
-        async with self._tx() as db:  # type: ignore[attr-defined]
+        async with self._tx() as db:
             await self._run(
                 db,
                 "INSERT INTO daily_posts (guild_id, day, channel_id, posted_at) VALUES (?, ?, ?, ?) "
@@ -514,7 +534,7 @@ class CommunityStore:
     async def stats(self, user_id: int, guild_id: int | None = None) -> Stats:
         """A player's record in one server (or everywhere)."""
         where = "" if guild_id is None else " AND g.guild_id = ?"
-        params: tuple = (user_id,) if guild_id is None else (user_id, guild_id)
+        params: tuple[Any, ...] = (user_id,) if guild_id is None else (user_id, guild_id)
         rows = await self._all(
             "SELECT r.*, g.solo FROM results r JOIN games g ON g.id = r.game_id "
             f"WHERE r.user_id = ?{where} ORDER BY r.finished_at, r.game_id",

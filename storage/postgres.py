@@ -16,6 +16,7 @@ from typing import Any
 
 import asyncpg
 
+from .community import found
 from .records import StoreError
 from .store import _IN_TX, CLOSE_WAIT, CONNECT_TIMEOUT, MIGRATIONS_PG, Store, migrations, redact, sqlite_in_use
 
@@ -107,7 +108,7 @@ class PgStore(Store):
         readonly: bool = False,
         challenge_secret: str | None = None,
     ) -> None:
-        super().__init__(None, redact(url), clock, readonly=readonly, challenge_secret=challenge_secret)  # type: ignore[arg-type]
+        super().__init__(None, redact(url), clock, readonly=readonly, challenge_secret=challenge_secret)  # type: ignore[arg-type]  # no SQLite connection: every query here goes through the pool
         self._pool = pool
 
     @classmethod
@@ -201,9 +202,11 @@ class PgStore(Store):
 
     async def bot_sessions(self) -> int:
         """How many sessions of running bots (other than this process's) are connected to this database."""
-        return await self._pool.fetchval(
-            "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND application_name = 'kokeshi' AND pid <> pg_backend_pid()"
+        return int(
+            await self._pool.fetchval(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND application_name = 'kokeshi' AND pid <> pg_backend_pid()"
+            )
         )
 
     async def schema_version(self) -> int:
@@ -247,7 +250,7 @@ class PgStore(Store):
         return await (self._tx_conn() or self._pool).fetchrow(to_pg(sql), *params)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[asyncpg.Record]:
-        return await (self._tx_conn() or self._pool).fetch(to_pg(sql), *params)
+        return list(await (self._tx_conn() or self._pool).fetch(to_pg(sql), *params))
 
     async def _lock_shared_totals(self, db: asyncpg.Connection) -> None:
         # Two processes finishing games of the same players would update the same totals rows in different orders
@@ -324,7 +327,7 @@ async def copy_sqlite(
                 f"{bots} connection(s) of a running bot use the database {target.path}: stop every bot process on it "
                 "first, or copy into a new database."
             )
-        games = await target._one("SELECT COUNT(*) AS n FROM games")
+        games = found(await target._one("SELECT COUNT(*) AS n FROM games"))
         if games["n"] and not replace:
             raise StoreError(
                 f"The database {target.path} already holds {games['n']} games: copy only into an empty database. To "

@@ -26,7 +26,7 @@ import aiosqlite
 
 from engine import AUTOMA, Event, Game, IllegalAction, new_game
 
-from .community import CommunityStore
+from .community import CommunityStore, found
 from .ratings import CHALLENGE_SIDES, challenge_seed
 from .records import (
     BrokenGame,
@@ -211,7 +211,7 @@ class Store(CommunityStore):
         self._secret_setting = challenge_secret or None
         self._challenge_secret = b""
         self._write_lock = asyncio.Lock()
-        self._game_locks: dict[int, list] = {}  # game id -> [lock, tasks holding or waiting for it]
+        self._game_locks: dict[int, list[Any]] = {}  # game id -> [lock, tasks holding or waiting for it]
         self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
 
     # ------------------------------------------------------------------ opening
@@ -301,10 +301,10 @@ class Store(CommunityStore):
         if self.readonly:
             await self._prepare_readonly()
             return
-        (mode,) = await self._one_on(db, "PRAGMA journal_mode = WAL")
+        (mode,) = found(await self._one_on(db, "PRAGMA journal_mode = WAL"))
         await self._run(db, "PRAGMA synchronous = FULL")
         await self._run(db, "PRAGMA foreign_keys = ON")
-        (current,) = await self._one_on(db, "PRAGMA user_version")
+        (current,) = found(await self._one_on(db, "PRAGMA user_version"))
         steps = migrations()
         if current > len(steps):
             raise StoreError(
@@ -324,7 +324,7 @@ class Store(CommunityStore):
         await self._load_secret()
 
     async def _prepare_readonly(self) -> None:
-        (current,) = await self._one_on(self._db, "PRAGMA user_version")
+        (current,) = found(await self._one_on(self._db, "PRAGMA user_version"))
         if current != len(migrations()):
             raise StoreError(
                 f"The database {self.path} has schema version {current}, but this code expects "
@@ -367,8 +367,8 @@ class Store(CommunityStore):
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
-        (version,) = await self._one_on(self._db, "PRAGMA user_version")
-        return version
+        (version,) = found(await self._one_on(self._db, "PRAGMA user_version"))
+        return int(version)
 
     # ------------------------------------------------------------------ transactions
 
@@ -566,26 +566,29 @@ class Store(CommunityStore):
             raise StoreRefusal("bad_side")
         now = self._clock()
         async with self._tx() as db:
-            row = await self._one_on(
-                db,
-                "INSERT INTO games (guild_id, channel_id, thread_id, host_id, players, side, solo, turn_timer, "
-                "created_at, updated_at, challenge, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (
-                    guild_id,
-                    channel_id,
-                    thread_id,
-                    host_id,
-                    players,
-                    side,
-                    int(solo),
-                    turn_timer,
-                    now,
-                    now,
-                    challenge,
-                    language,
-                ),
+            row = found(
+                await self._one_on(
+                    db,
+                    "INSERT INTO games (guild_id, channel_id, thread_id, host_id, players, side, solo, turn_timer, "
+                    "created_at, updated_at, challenge, language) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (
+                        guild_id,
+                        channel_id,
+                        thread_id,
+                        host_id,
+                        players,
+                        side,
+                        int(solo),
+                        turn_timer,
+                        now,
+                        now,
+                        challenge,
+                        language,
+                    ),
+                )
             )
-            game_id = row[0]
+            game_id = int(row[0])
             names = [clean_name(host_name)]
             await self._run(
                 db,
@@ -699,9 +702,12 @@ class Store(CommunityStore):
             language=language,
         )
         async with self._tx() as db:
-            earlier = await self._one(
-                "SELECT COUNT(*) AS n FROM challenge_attempts WHERE user_id = ? AND kind = ? AND key = ? AND rated = 1",
-                (user_id, kind, key),
+            earlier = found(
+                await self._one(
+                    "SELECT COUNT(*) AS n FROM challenge_attempts WHERE user_id = ? AND kind = ? AND key = ? "
+                    "AND rated = 1",
+                    (user_id, kind, key),
+                )
             )
             rated = earlier["n"] == 0
             await self._run(
@@ -761,9 +767,12 @@ class Store(CommunityStore):
         if cached is not None and cached[0] == row["version"]:
             self._cache.move_to_end(game_id)
             return cached
-        row = await self._one(
-            f"SELECT status, {_SEED}, rules, side, solo, version, snapshot, log, created_at FROM games WHERE id = ?",
-            (game_id,),
+        row = found(
+            await self._one(
+                f"SELECT status, {_SEED}, rules, side, solo, version, snapshot, log, created_at "
+                "FROM games WHERE id = ?",
+                (game_id,),
+            )
         )
         names = [
             r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
@@ -830,7 +839,7 @@ class Store(CommunityStore):
             version, game = await self._load(game_id)
             if version != expected_version:
                 raise StaleVersion(game_id, expected_version, version)
-            status = await self._one("SELECT status FROM games WHERE id = ?", (game_id,))
+            status = found(await self._one("SELECT status FROM games WHERE id = ?", (game_id,)))
             if status["status"] != "active":
                 raise StoreRefusal("not_active")
             # Until the commit succeeds the cached game may hold an unsaved move: take it out of the cache.
@@ -850,7 +859,7 @@ class Store(CommunityStore):
                     (seq, game.to_json(), now, game_id, version),
                 )
                 if count != 1:
-                    current = await self._one("SELECT version FROM games WHERE id = ?", (game_id,))
+                    current = found(await self._one("SELECT version FROM games WHERE id = ?", (game_id,)))
                     raise StaleVersion(game_id, expected_version, current["version"])
                 flags = flags_of(events)
                 await self._run(
@@ -862,7 +871,9 @@ class Store(CommunityStore):
                 if game.is_over:
                     await self._finish(db, game_id, game, now)
                 elif timers is not None and flags & ENDS_TURN:
-                    await self._replace_timers(db, game_id, version + 1, game.prompt.player, timers)
+                    prompt = game.prompt
+                    assert prompt is not None  # the game is not over
+                    await self._replace_timers(db, game_id, version + 1, prompt.player, timers)
             self._remember(game_id, version + 1, game)
             return events
 
@@ -945,7 +956,9 @@ class Store(CommunityStore):
         )
         await self._run(db, "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?", (now, game_id))
         await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
-        info = await self._one("SELECT guild_id, solo, challenge, created_at FROM games WHERE id = ?", (game_id,))
+        info = found(
+            await self._one("SELECT guild_id, solo, challenge, created_at FROM games WHERE id = ?", (game_id,))
+        )
         if not info["solo"]:
             await self._rate_finished(db, game_id, info["guild_id"], now)
         if info["challenge"]:
@@ -995,7 +1008,7 @@ class Store(CommunityStore):
                     (previous.to_json(), self._clock(), game_id, version, seq),
                 )
                 if count != 1:
-                    current = await self._one("SELECT version FROM games WHERE id = ?", (game_id,))
+                    current = found(await self._one("SELECT version FROM games WHERE id = ?", (game_id,)))
                     raise StaleVersion(game_id, version, current["version"])
                 await self._run(db, "DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
             self._remember(game_id, version + 1, previous)
@@ -1003,7 +1016,7 @@ class Store(CommunityStore):
 
     async def _replay(self, game_id: int, upto: int | None = None) -> Game:
         """The game rebuilt from its stored log (up to action `upto`)."""
-        row = await self._one(f"SELECT {_SEED}, rules, side, solo FROM games WHERE id = ?", (game_id,))
+        row = found(await self._one(f"SELECT {_SEED}, rules, side, solo FROM games WHERE id = ?", (game_id,)))
         names = [
             r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         ]
@@ -1109,7 +1122,7 @@ class Store(CommunityStore):
             )
 
     @staticmethod
-    def _in_shards(shards: tuple[int, Sequence[int]] | None, guild: str) -> tuple[str, tuple]:
+    def _in_shards(shards: tuple[int, Sequence[int]] | None, guild: str) -> tuple[str, tuple[Any, ...]]:
         """SQL keeping only rows whose guild column is in these Discord shards: (guild id >> 22) % shard count."""
         if shards is None:
             return "", ()
@@ -1118,7 +1131,7 @@ class Store(CommunityStore):
         return f" AND ((COALESCE({guild}, 0) >> 22) % ?) IN ({marks})", (count, *ids)
 
     @classmethod
-    def _shard_filter(cls, shards: tuple[int, Sequence[int]] | None) -> tuple[str, tuple]:
+    def _shard_filter(cls, shards: tuple[int, Sequence[int]] | None) -> tuple[str, tuple[Any, ...]]:
         """SQL limiting timers to the games of these Discord shards."""
         if shards is None:
             return "", ()
@@ -1335,8 +1348,8 @@ class Store(CommunityStore):
 
     async def started_games(self) -> int:
         """How many games have been dealt (any status)."""
-        (count,) = await self._one(f"SELECT COUNT(*) FROM games WHERE {_STARTED}")
-        return count
+        (count,) = found(await self._one(f"SELECT COUNT(*) FROM games WHERE {_STARTED}"))
+        return int(count)
 
     # ------------------------------------------------------------------ maintenance
 
@@ -1410,7 +1423,7 @@ class Store(CommunityStore):
         rows = await self._all("SELECT id FROM games WHERE status = 'finished' AND log IS NULL ORDER BY id")
         for row in rows:
             async with self._game_lock(row["id"]), self._tx() as db:
-                info = await self._one("SELECT created_at, log FROM games WHERE id = ?", (row["id"],))
+                info = found(await self._one("SELECT created_at, log FROM games WHERE id = ?", (row["id"],)))
                 if info["log"] is not None:
                     continue
                 actions = await self._action_rows(row["id"])
@@ -1444,16 +1457,12 @@ def backup_file(src: str, dest: str) -> None:
         source.close()
 
 
-def _pairs(rows: Sequence[tuple]) -> list[tuple[str, str]]:
-    return [(r[1], r[2]) for r in rows]
-
-
 def _dealt(names: Sequence[str], row: sqlite3.Row) -> Game:
     """The stored game as dealt, from its row's seed, side and solo flag: every replay starts here."""
     return new_game(names, seed=int(row["seed"]), side=row["side"], solo=bool(row["solo"]), rules=row["rules"])
 
 
-def _replayed(names: Sequence[str], row: sqlite3.Row, rows: Sequence[tuple]) -> Game:
+def _replayed(names: Sequence[str], row: sqlite3.Row, rows: Sequence[tuple[Any, ...]]) -> Game:
     """The stored game dealt and replayed through these log rows."""
     game = _dealt(names, row)
     for _, player, action, *_ in rows:
@@ -1493,7 +1502,7 @@ def _result(r: sqlite3.Row) -> Result:
     )
 
 
-def _explain(path: str, exc: sqlite3.DatabaseError) -> str:
+def _explain(path: str, exc: sqlite3.Error) -> str:
     text = str(exc)
     if "not a database" in text or "malformed" in text:
         return (

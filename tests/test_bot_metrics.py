@@ -111,10 +111,11 @@ async def test_the_metrics_are_served_and_move_with_games_clicks_refusals_and_ti
 
 async def test_the_ai_queue_counts_decisions_waiting_for_the_pool(world):
     thinker = world.bot.tables.thinker
-    release = asyncio.Event()
+    started, release = asyncio.Event(), asyncio.Event()
     loop = asyncio.get_running_loop()
 
     def slow(level, seed, state):
+        loop.call_soon_threadsafe(started.set)
         asyncio.run_coroutine_threadsafe(release.wait(), loop).result(10)
         return ai_work.quick(level, seed, state)
 
@@ -123,7 +124,7 @@ async def test_the_ai_queue_counts_decisions_waiting_for_the_pool(world):
 
     game = new_game(["aiko", "botan"], seed=1)
     task = asyncio.ensure_future(world.bot.tables.thinker.explain("easy", 1, game))
-    await asyncio.sleep(0.05)
+    await started.wait()  # the decision is in the pool
     assert value(await scrape(world.bot), "kokeshi_ai_queue") == 1
     release.set()
     await task

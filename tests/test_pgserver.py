@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.pgserver import reap_orphans
+
+pytestmark = pytest.mark.postgresql
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -705,7 +705,7 @@ class Match:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Match) and self._state() == other._state()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # a mutable state is not hashable
 
     def __repr__(self) -> str:
         state = "over" if self.phase == OVER else f"turn {self.turn_no}, seat {self.current}, {self.phase}"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from engine.data import ANIMAL_POINTS, ANIMALS, IDLE_ROUNDS, KOKESHI, TILE_BY_ID, TILES
 from i18n import _, ngettext
@@ -21,7 +22,7 @@ def _tile(tile_id: str) -> str:
     return vocab.tile(tile_id)
 
 
-def choice_words(d: dict) -> str:
+def choice_words(d: Mapping[str, Any]) -> str:
     """A choice's words, rebuilt from its ids where they say enough, else from the option's `words` the event
     carries (a code and its values)."""
     try:
@@ -139,7 +140,7 @@ def _describe(event: Event, side: str | None) -> str:
     return _("{who}: {kind}.").format(who=who, kind=kind)
 
 
-def describe_end(d: dict, who: str) -> str:
+def describe_end(d: Mapping[str, Any], who: str) -> str:
     """Why the end is triggered (`who` triggered it) and which round is the last, as a sentence."""
     if d["reason"] == "recognitions":
         return _("The end is triggered (a player has enough recognitions): round {round} is the last.").format(

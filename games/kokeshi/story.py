@@ -316,6 +316,7 @@ def turn_story(
         lines = story.text(detail)
         if limit is None or sum(len(line) + 3 for line in lines) <= limit:
             return lines
+    assert limit is not None  # else the first detail was returned
     # A chain longer than a message, even without tile names (it takes dozens of moves): whole lines from the end
     # give way to a count, never a line cut in two.
     kept: list[str] = []

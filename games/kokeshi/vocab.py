@@ -591,8 +591,9 @@ def consequence(outcome: Any, brief: bool = False) -> str:
 
 def option_parts(option: Any, outcome: Any = None, brief: bool = False) -> tuple[str, str, str]:
     """An option in three parts: what it is ("Buy 3"), the tile it is about (or ""), and what it does (or "")."""
-    words = getattr(option, "words", ())
-    name, args = (words[0], words[1]) if words else ("", ())
+    words: tuple[Any, ...] = getattr(option, "words", ())
+    name: str = words[0] if words else ""
+    args: tuple[Any, ...] = words[1] if words else ()
     if name == "take_quality":
         head, detail = (
             _("Take quality tile {level} ({points} points)").format(level=args[1], points=QUALITY_POINTS[args[1] - 1]),

@@ -106,7 +106,8 @@ def turn_line(turn: Sequence[LoggedAction], before: Game, after: Game, limit: in
 def record_picture(player: str, before: Game, after: Game, events: Sequence[Event]) -> bytes:
     """The picture of a turn's record: the board of `player`, who just played, for a phone, the turn's changes
     marked and every player's points for the turn (a replay draws the same picture, `render.replay`)."""
-    return render.encode(draw_turn_record(ReplayTurn(player, before.view(), after.view(), tuple(events))))
+    turn = ReplayTurn(player, before.view(), after.view(), tuple(e.to_dict() for e in events))
+    return render.encode(draw_turn_record(turn))
 
 
 def since_last_turn(me: str, turns: Sequence[Sequence[LoggedAction]], states: Sequence[Game]) -> str:

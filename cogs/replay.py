@@ -14,7 +14,7 @@ import logging
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -73,7 +73,10 @@ class ReplayButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], temp
         self.game_id, self.turn, self.op = game_id, turn, op
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ):
+        assert isinstance(item, discord.ui.Button)  # the template is a button's
         return cls(int(match["game"]), int(match["turn"]), match["op"], item.label or "")
 
     def answer_for(self, interaction: discord.Interaction) -> Answer:
@@ -106,7 +109,10 @@ class ReplaySelect(AnswersFirst, discord.ui.DynamicItem[discord.ui.Select], temp
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ):
+        assert isinstance(item, discord.ui.Select)  # the template is a menu's
         menu = cls.__new__(cls)
         discord.ui.DynamicItem.__init__(menu, item)
         menu.game_id = int(match["game"])
@@ -224,7 +230,7 @@ class Replays:
             return True
         channel = self.bot.get_channel(record.channel_id) if record.channel_id else None
         member = interaction.user
-        if channel is None or not isinstance(member, discord.Member):
+        if not isinstance(channel, discord.abc.GuildChannel) or not isinstance(member, discord.Member):
             return False
         return channel.permissions_for(member).read_messages
 

@@ -66,7 +66,7 @@ class _Sheet:
             pal.CREAM,
             bold=True,
             anchor="lm",
-            max_width=WIDTH - 2 * PAD - 16 - mark,
+            max_width=round(WIDTH - 2 * PAD - 16 - mark),
         )
         if page:
             tx.draw(self.d, (WIDTH - PAD - 8, 34), page, TITLE + 4, pal.GOLD_LIGHT, bold=True, anchor="rm")

@@ -14,8 +14,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+import games.kokeshi.story as story
+import games.kokeshi.vocab as vocab
 import i18n
-from games.kokeshi import story, vocab
 from i18n import _
 
 from . import palette as pal

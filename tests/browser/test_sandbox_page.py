@@ -60,9 +60,16 @@ def open_window(context, sandbox, *, width: int = 1280, height: int = 900):
 
 
 def in_view(page) -> None:
-    """Wait until the page is ready and shows the current turn's buttons, as a person reads it (for screenshots)."""
+    """Wait until the page is ready and shows the current turn's buttons, as a person reads it (for screenshots).
+
+    The page keeps the live prompt's end in sight: with five buttons above a tall decision picture (SimCord draws a
+    message's buttons above its picture), the first button may sit just above the fold, the last one in view."""
     settled(page)
-    expect(controls(page).first).to_be_in_viewport(timeout=ANSWER_TIMEOUT * 1000)
+    try:
+        expect(controls(page).last).to_be_in_viewport(timeout=ANSWER_TIMEOUT * 1000)
+    except AssertionError:
+        shot(page, "failed-in-view")
+        raise
     settled(page)
 
 

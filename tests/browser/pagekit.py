@@ -141,6 +141,16 @@ class Sandbox:
         return "\n".join(self.later)
 
 
+def open_window(context: BrowserContext, sandbox: Sandbox, *, width: int = 1280, height: int = 900) -> Page:
+    """A new tab on the sandbox's page at this viewport, once it shows a viewer and a channel."""
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(sandbox.url)
+    expect(page.locator("#viewer-picker")).to_be_visible()
+    expect(page.locator("#channel-name")).not_to_be_empty()
+    return page
+
+
 def shot(page: Page, name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"

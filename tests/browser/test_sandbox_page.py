@@ -33,6 +33,7 @@ from tests.browser.pagekit import (
     menu_options,
     message_texts,
     newest_picture_shown,
+    open_window,
     play_step,
     play_to_end,
     settled,
@@ -48,15 +49,6 @@ from tests.browser.pagekit import (
 
 # One sandbox and one browser for the module: under `make test`'s two workers, all of it runs on one of them.
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
-
-
-def open_window(context, sandbox, *, width: int = 1280, height: int = 900):
-    page = context.new_page()
-    page.set_viewport_size({"width": width, "height": height})
-    page.goto(sandbox.url)
-    expect(page.locator("#viewer-picker")).to_be_visible()
-    expect(page.locator("#channel-name")).not_to_be_empty()
-    return page
 
 
 def in_view(page) -> None:

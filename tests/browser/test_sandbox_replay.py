@@ -8,20 +8,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pagekit import ANSWER_TIMEOUT, channel_name, command, play_to_end, shot, view_as
+from tests.browser.pagekit import ANSWER_TIMEOUT, channel_name, command, open_window, play_to_end, shot, view_as
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 WAIT = ANSWER_TIMEOUT * 1000
-
-
-def open_window(context, sandbox, *, width: int = 1280, height: int = 900):
-    page = context.new_page()
-    page.set_viewport_size({"width": width, "height": height})
-    page.goto(sandbox.url)
-    expect(page.locator("#viewer-picker")).to_be_visible()
-    expect(page.locator("#channel-name")).not_to_be_empty()
-    return page
 
 
 @pytest.mark.journey

@@ -19,7 +19,7 @@ from tests.browser.pagekit import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Sandbox, w
 def artifacts() -> Path:
     """The screenshots and logs of this run, every browser module's together: emptied once, at the start."""
     shutil.rmtree(ARTIFACTS, ignore_errors=True)
-    ARTIFACTS.mkdir(parents=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)  # another worker may make it first (a picture of its own)
     return ARTIFACTS
 
 

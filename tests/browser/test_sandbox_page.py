@@ -206,7 +206,7 @@ def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sand
     expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+"))
     # The page opens again as the player it was viewing as.
     assert viewer(page) == current
-    expect(last).to_be_in_viewport()
+    expect(last).to_be_in_viewport(timeout=ANSWER_TIMEOUT * 1000)
     # The newest message, or one the bot posted since (an answer may still have been coming in).
     assert int(last.get_attribute("data-message-id")) >= int(newest)
     for name in ("Chiyo", "Aiko", "Botan"):

@@ -142,7 +142,7 @@ sandbox: $(DEV_STAMP) catalogs
 test-browser: test-deps catalogs
 	$(BIN)/python -m pytest tests/browser
 
-# The README's picture of the sandbox: taken by the browser test that reloads the page mid-game.
+# The sandbox's picture in docs/sandbox.md: taken by the browser test that reloads the page mid-game.
 docs-picture: test-deps catalogs
 	$(BIN)/python -m pytest tests/browser -k reload_mid_game
 	cp tests/browser/artifacts/sandbox.png docs/sandbox.png

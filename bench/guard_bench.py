@@ -39,7 +39,7 @@ honest player against itself for the baseline. Per player: the mean score and it
 player on the same deals with a 95 % interval (paired by deal), the turns it played against the honest player's,
 `buys` (its turns with a tile from the offer) and `idle` (its idle turns under the rules played).
 
-With no command: `honest` (normal and hard) and `stall` at the sizes the README reports; with their results recorded
+With no command: `honest` (normal and hard) and `stall` at the sizes docs/guard.md reports; with their results recorded
 there is nothing left to play and it prints the tables.
 """
 

@@ -220,7 +220,7 @@ def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sand
     assert controls(page).count() > 0
     assert newest_picture_shown(page) > 0
     in_view(page)
-    # The README's picture of the sandbox (docs/sandbox.png) is this one.
+    # The picture of docs/sandbox.md (docs/sandbox.png) is this one.
     shot(page, "sandbox")
     phone = open_window(context, sandbox, width=390, height=844)
     view_as(phone, current)

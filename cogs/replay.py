@@ -24,6 +24,7 @@ import render
 from engine import Game
 from games.kokeshi import vocab
 from i18n import _
+from kit.locks import KeyedLocks
 from render.replay import ReplayTurn, animation, draw_turn_record, extension
 from storage import GameNotFound, GameRecord, LoggedAction, challenge_key
 
@@ -177,7 +178,7 @@ class Replays:
     def __init__(self, bot: KokeshiBot) -> None:
         self.bot = bot
         self._films: OrderedDict[tuple[int, str], bytes] = OrderedDict()
-        self._drawing: dict[tuple[int, str], asyncio.Lock] = {}
+        self._drawing: KeyedLocks[tuple[int, str]] = KeyedLocks()
 
     @property
     def store(self):
@@ -316,8 +317,7 @@ class Replays:
     async def animation(self, game_id: int, locale: str) -> bytes:
         """The game's animation in `locale`: drawn once off the event loop, then kept for a while."""
         key = (game_id, locale)
-        lock = self._drawing.setdefault(key, asyncio.Lock())
-        async with lock:
+        async with self._drawing(key):
             if key in self._films:
                 self._films.move_to_end(key)
                 return self._films[key]
@@ -328,7 +328,6 @@ class Replays:
             self._films[key] = data
             while len(self._films) > FILMS_KEPT:
                 self._films.popitem(last=False)
-        self._drawing.pop(key, None)
         return data
 
     async def frames(self, game_id: int) -> list[ReplayTurn]:

@@ -29,7 +29,8 @@ from render.replay import ReplayTurn, animation, draw_turn_record, extension
 from storage import GameNotFound, GameRecord, LoggedAction, challenge_key
 
 from .answering import Answer, AnswersFirst
-from .limits import BUTTON_LABEL, CHOICE_NAME, MAX_CHOICES, MESSAGE, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
+from .choices import game_choices
+from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
 from .narration import split_turns, turn_record
 from .tables import UserError
 from .thinking import shared_pool
@@ -353,17 +354,16 @@ class Replays:
             if g.guild_id == interaction.guild_id
         ]
         games.sort(key=lambda g: (g.finished_at or 0, g.id), reverse=True)
-        choices = []
-        with i18n.using(interaction.locale):
-            for g in games:
-                label = _("#{number} — {players} ({date})").format(
-                    number=g.id,
-                    players=", ".join(vocab.seat_name(s.name) for s in g.seats),
-                    date=i18n.format_date(dt.datetime.fromtimestamp(g.finished_at or g.updated_at, dt.UTC)),
-                )
-                if current in str(g.id) or current.lower() in label.lower():
-                    choices.append(app_commands.Choice(name=shorten(label, CHOICE_NAME), value=g.id))
-        return choices[:MAX_CHOICES]
+        return game_choices(interaction, current, games, _finished_label)
+
+
+def _finished_label(g: GameRecord) -> str:
+    """A finished game as the replay command lists it: number, players and the day it ended."""
+    return _("#{number} — {players} ({date})").format(
+        number=g.id,
+        players=", ".join(vocab.seat_name(s.name) for s in g.seats),
+        date=i18n.format_date(dt.datetime.fromtimestamp(g.finished_at or g.updated_at, dt.UTC)),
+    )
 
 
 def _turn_png(turn: ReplayTurn) -> bytes:

@@ -11,10 +11,9 @@ import asyncio
 import datetime as dt
 import io
 import logging
-import re
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -32,6 +31,7 @@ from .answering import Answer, AnswersFirst
 from .choices import game_choices
 from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
 from .narration import split_turns, turn_record
+from .persistent import FromCustomId
 from .tables import UserError
 from .thinking import shared_pool
 
@@ -41,8 +41,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # A button's custom_id: `kk:r:<game>:<turn>:<op>`, the turn it leads to (1 is the first; 0 where none is meant).
-BUTTON_TEMPLATE = r"kk:r:(?P<game>\d+):(?P<turn>\d+):(?P<op>open|first|prev|next|last|film)"
-PICK_TEMPLATE = r"kk:r:(?P<game>\d+):pick"
+BUTTON_TEMPLATE = r"kk:r:(?P<game_id>\d+):(?P<turn>\d+):(?P<op>open|first|prev|next|last|film)"
+PICK_TEMPLATE = r"kk:r:(?P<game_id>\d+):pick"
 # The steps redraw the viewer in place; opening it and the animation answer with a private message of their own.
 STEPS = ("first", "prev", "next", "last")
 # The turn menu holds this many turns (Discord allows 25 options).
@@ -58,8 +58,10 @@ def _replays(interaction: discord.Interaction) -> Replays:
     return interaction.client.replays  # type: ignore[attr-defined]
 
 
-class ReplayButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+class ReplayButton(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
     """*Replay* on a final message, and the viewer's steps and animation; they work after a restart."""
+
+    FIELDS = {"game_id": int, "turn": int, "op": str}
 
     def __init__(self, game_id: int, turn: int, op: str, label: str = "", disabled: bool = False) -> None:
         style = discord.ButtonStyle.primary if op in ("open", "film") else discord.ButtonStyle.secondary
@@ -73,13 +75,6 @@ class ReplayButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], temp
             )
         )
         self.game_id, self.turn, self.op = game_id, turn, op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ):
-        assert isinstance(item, discord.ui.Button)  # the template is a button's
-        return cls(int(match["game"]), int(match["turn"]), match["op"], item.label or "")
 
     def answer_for(self, interaction: discord.Interaction) -> Answer:
         return Answer.UPDATE if self.op in STEPS else Answer.PRIVATE
@@ -95,10 +90,11 @@ class ReplayButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], temp
         await replays.bot.tables.guard(interaction, self.game_id, work)
 
 
-class ReplaySelect(AnswersFirst, discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
+class ReplaySelect(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
     """The viewer's turn menu: the chosen turn is shown in place."""
 
     answer = Answer.UPDATE
+    FIELDS = {"game_id": int}
 
     def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None) -> None:
         super().__init__(
@@ -109,16 +105,6 @@ class ReplaySelect(AnswersFirst, discord.ui.DynamicItem[discord.ui.Select], temp
             )
         )
         self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ):
-        assert isinstance(item, discord.ui.Select)  # the template is a menu's
-        menu = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(menu, item)
-        menu.game_id = int(match["game"])
-        return menu
 
     async def callback(self, interaction: discord.Interaction) -> None:
         replays = _replays(interaction)

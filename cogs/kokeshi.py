@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import io
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -20,7 +21,7 @@ from engine.preview import preview_all
 from games.kokeshi import narrate, vocab
 from games.kokeshi.vocab import N_
 from i18n import _
-from storage import GameNotFound, GameRecord
+from storage import GameNotFound, GameRecord, Seat
 
 from .answering import Answer, answered
 from .choices import game_choices, matching_choices
@@ -380,6 +381,22 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         )
         return [Choice(name=shorten(label, CHOICE_NAME), value=f"{version}:{o.id}") for o, label in found][:MAX_CHOICES]
 
+    async def _own_seat(self, interaction: discord.Interaction, game: int | None) -> tuple[GameRecord, Seat]:
+        """The game a command is about and the caller's seat in it; refused when the caller has none."""
+        record = await self.resolve(interaction, game)
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError(_("You are not playing in this game."))
+        return record, seat
+
+    async def _note(self, record: GameRecord, words: Callable[[], str]) -> None:
+        """A note in the game's thread, worded in the game's language, that pings nobody."""
+        channel = await self.tables.game_channel(record)
+        if channel is not None:
+            with speaking(record):
+                note = words()
+            await self.tables.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
+
     @app_commands.command(name="hint", description="Privately: what the hard AI would choose now, and why")
     async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
@@ -390,18 +407,13 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="undo", description="Take back your last choice of this turn")
     async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            record = await self.resolve(interaction, game)
-            seat = record.seat_of(interaction.user.id)
-            if seat is None:
-                raise UserError(_("You are not playing in this game."))
+            record, seat = await self._own_seat(interaction, game)
             if record.status != "active":
                 raise UserError(_("This game is not being played."))
             await self.store.undo(record.id, seat.name)
-            channel = await self.tables.game_channel(record)
-            if channel is not None:
-                with speaking(record):
-                    note = _("↩️ **{player}** took back their last choice.").format(player=escape(seat.name))
-                await self.tables.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
+            await self._note(
+                record, lambda: _("↩️ **{player}** took back their last choice.").format(player=escape(seat.name))
+            )
             await self.tables.poster.show(record.id)
             await interaction.followup.send(_("Undone."), ephemeral=True)
 
@@ -410,23 +422,19 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="resign", description="Leave a game in progress: the AI takes your seat")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            record = await self.resolve(interaction, game)
-            seat = record.seat_of(interaction.user.id)
-            if seat is None:
-                raise UserError(_("You are not playing in this game."))
+            record, seat = await self._own_seat(interaction, game)
             if record.status != "active":
                 raise UserError(_("Only a game in progress can be resigned; leave or cancel a lobby instead."))
             if seat.resigned:
                 raise UserError(_("You have already resigned from this game."))
             await self.store.update_seat(record.id, seat.name, ai=True, resigned=True)
             record = await self.store.get_game(record.id)
-            channel = await self.tables.game_channel(record)
-            if channel is not None:
-                with speaking(record):
-                    note = _("🏳️ **{player}** resigned; the AI plays their seat, and they rank last.").format(
-                        player=escape(seat.name)
-                    )
-                await self.tables.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
+            await self._note(
+                record,
+                lambda: _("🏳️ **{player}** resigned; the AI plays their seat, and they rank last.").format(
+                    player=escape(seat.name)
+                ),
+            )
             await self.tables.drive_ai(record)
             await self.tables.poster.show(record.id)
             await interaction.followup.send(_("You resigned. Thanks for playing!"), ephemeral=True)

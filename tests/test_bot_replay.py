@@ -69,6 +69,7 @@ async def picture(message) -> bytes:
     return await message.attachments[0].read()
 
 
+@pytest.mark.slow
 async def test_a_replay_opened_from_the_final_message_steps_through_every_turn_as_the_thread_showed_it(world, finished):
     game_id, thread = finished
     final = thread.history()[-1]

@@ -279,6 +279,7 @@ def image(tmp_path_factory) -> Image:
     return rehearse(tmp_path_factory.mktemp("image"))
 
 
+@pytest.mark.slow
 def test_the_image_build_installs_the_runtime_packages_compiles_the_catalogs_and_copies_the_app(image):
     assert any("pip" in step and "install -r requirements.txt" in step for step in image.ran)
     assert sorted(p.relative_to(image.app).as_posix() for p in (image.app / "locales").glob("*/LC_MESSAGES/*.mo"))

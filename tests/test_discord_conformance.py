@@ -321,6 +321,7 @@ async def play_whole_game(w: World, language: str, rng: random.Random) -> int:
 
 
 @pytest.mark.parametrize("language", ["en", "pt_BR"])
+@pytest.mark.slow
 async def test_every_payload_of_a_whole_game_fits_discords_limits(world, sent, language):
     answers = await play_whole_game(world, language, random.Random(11))
     assert answers > 100

@@ -182,6 +182,7 @@ async def test_a_bad_setting_is_refused_in_one_line_with_the_status_that_stops_r
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 async def test_the_start_up_log_names_the_database_and_the_shards_and_sigterm_stops_the_bot_cleanly(tmp_path):
     """SHARD_IDS in the environment (as a shared .env or EnvironmentFile= would set it) gives way to --shard-ids."""
     async with FakeDiscord() as discord:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import aiosqlite
 import asyncpg
+import pytest
 
 from engine import GreedyPolicy, RandomPolicy, new_game
 from storage import Store, migrations
@@ -288,6 +289,7 @@ async def test_a_move_that_ends_a_turn_sets_the_next_turns_timers_in_its_own_sin
         await store.close()
 
 
+@pytest.mark.slow
 async def test_many_games_played_at_once_flat_out_give_no_error_and_verify_clean(database):
     """A short saturation run in the suite; `bench/storage_bench.py --saturation` runs 20,000+ moves."""
     store = await Store.open(database)

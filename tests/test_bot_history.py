@@ -102,6 +102,7 @@ async def test_every_turn_record_tells_the_whole_turn_with_the_boards_values(wor
     assert "is over!" in thread.history()[-1].content
 
 
+@pytest.mark.slow
 async def test_a_solo_game_read_back_tells_the_automas_tiles_and_recognitions(world):
     aiko = world.members[0]
     await aiko.slash(world.channel, "kokeshi solo")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cogs.limits import shorten as fit
 from engine import GreedyPolicy
 from engine.preview import preview_all
@@ -13,6 +15,7 @@ def said(result) -> list[str]:
     return [m.content for m in [result.response, *result.followups] if m is not None and m.content]
 
 
+@pytest.mark.slow
 async def test_every_kind_of_decision_can_be_answered_with_kokeshi_play(world):
     game_id, thread = await open_game(world, players=2)
     kinds = set()

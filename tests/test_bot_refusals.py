@@ -148,6 +148,7 @@ def test_a_game_refused_for_54_hours_is_tried_34_times():
     ("status", "code", "message"),
     [(403, 50013, "Missing Permissions"), (403, 50001, "Missing Access"), (403, 160005, "Thread is locked")],
 )
+@pytest.mark.slow
 async def test_a_thread_that_refuses_every_post_is_not_hammered_and_its_host_is_told_once(
     world, refusals, status, code, message
 ):

@@ -119,6 +119,7 @@ async def test_a_replay_opened_from_the_final_message_steps_through_every_turn_a
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_the_whole_game_animated_is_a_looping_gif_one_frame_per_turn_under_8_mib(world):
     game_id = await finished_in_store(world)
     turns = len(await world.bot.replays.turns(game_id))

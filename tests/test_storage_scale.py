@@ -114,6 +114,7 @@ def test_packing_a_log_keeps_every_player_action_source_and_time_to_the_millisec
     assert all(abs(a[4] - b[4]) <= 0.001 for a, b in zip(back, rows, strict=True))
 
 
+@pytest.mark.slow
 async def test_leaderboard_totals_kept_with_each_game_match_a_scan_of_the_results(database):
     store = await Store.open(database)
     rng = random.Random(4)

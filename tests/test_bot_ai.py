@@ -194,6 +194,7 @@ async def test_an_ai_decision_computed_for_a_version_the_game_has_left_is_droppe
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_an_ai_turn_cut_short_by_a_crash_is_finished_once_by_the_restarted_bot(world, db_path, monkeypatch):
     world.bot.tables.thinker = Thinker(work=ai_work.quick)
     game_id, thread = await open_game(world, players=2, ai=1, level="normal")

@@ -177,6 +177,7 @@ async def test_a_replay_of_a_game_that_does_not_exist_or_is_not_over_is_refused_
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_replay_viewer_opened_before_a_restart_still_steps_after_it(world, db_path):
     game_id = await finished_in_store(world)
     viewer = reply(await world.members[0].slash(world.channel, "games replay", game=game_id))

@@ -45,6 +45,7 @@ async def test_a_refused_token_ends_with_one_line_saying_where_to_get_a_new_one(
     assert discord.requests == ["GET /users/@me"]
 
 
+@pytest.mark.slow
 async def test_a_discord_that_refuses_the_connection_ends_with_one_line(tmp_path):
     port = closed_port()
     env = bot_env(tmp_path, f"http://127.0.0.1:{port}", DISCORD_TOKEN=TOKEN)

@@ -431,6 +431,7 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))
 """
 
 
+@pytest.mark.slow
 async def test_two_processes_racing_on_one_game_exactly_one_applies_and_the_other_is_told_it_is_stale(
     database, tmp_path
 ):

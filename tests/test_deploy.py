@@ -281,6 +281,7 @@ def image(tmp_path_factory) -> Image:
     return rehearse(tmp_path_factory.mktemp("image"))
 
 
+@pytest.mark.slow
 def test_the_image_build_installs_the_runtime_packages_compiles_the_catalogs_and_copies_the_app(image):
     assert any("pip" in step and "install -r requirements.txt" in step for step in image.ran)
     assert sorted(p.relative_to(image.app).as_posix() for p in (image.app / "locales").glob("*/LC_MESSAGES/*.mo"))
@@ -302,6 +303,7 @@ def test_the_image_build_installs_the_runtime_packages_compiles_the_catalogs_and
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.slow
 async def test_the_image_refuses_to_start_without_a_token_instead_of_falling_into_the_sandbox(image, tmp_path):
     env = {**bot_env(tmp_path), "PATH": image.env["PATH"], "DATABASE_PATH": image.env["DATABASE_PATH"]}
     status, out, err = await run_bot(env, "connect", cwd=image.app, python=str(image.python))
@@ -316,6 +318,7 @@ async def test_the_image_refuses_to_start_without_a_token_instead_of_falling_int
     assert last_line(err).startswith("Cannot start: DISCORD_TOKEN is not set, and the local sandbox needs the dev")
 
 
+@pytest.mark.slow
 async def test_the_built_image_connects_logs_its_database_and_shards_and_stops_on_sigterm_with_status_0(
     image, tmp_path
 ):
@@ -347,6 +350,7 @@ async def test_the_built_image_connects_logs_its_database_and_shards_and_stops_o
     assert "WARNING" not in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 async def test_a_shared_env_file_never_overrides_the_shards_given_on_the_command_line_or_in_the_environment(
     image, tmp_path
 ):

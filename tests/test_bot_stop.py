@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from storage import Store
+from storage import open_store
 from tests.botkit import open_game, press, prompt_message
 
 
@@ -36,7 +36,7 @@ async def test_a_move_being_committed_when_the_bot_stops_is_saved_and_confirmed_
     result = await asyncio.wait_for(click, 10)
     assert result.acknowledged
     assert 0.5 < took < 5, took  # it waited for the commit, and not for long
-    reopened = await Store.open(db_path)
+    reopened = await open_store(db_path)
     try:
         _, saved = await reopened.load_game(game_id)
         assert saved > version and len(await reopened.log(game_id)) == moves + 1

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from storage import Store
+from storage import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,10 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
 import asyncio, random, sys
 from engine import RandomPolicy
-from storage import Store
+from storage import Store, open_store
 
 async def main(path, seed):
-    store = await Store.open(path)
+    store = await open_store(path)
     print("OPEN", flush=True)
     rng = random.Random(seed)
     games = [g.id for g in await store.active_games()]
@@ -69,7 +69,7 @@ async def test_killing_the_writer_at_random_never_loses_an_acknowledged_move(dat
             if line.startswith("ACK "):
                 _, gid, seq = line.split()
                 acked[int(gid)] = max(acked.get(int(gid), 0), int(seq))
-        store = await Store.open(path)
+        store = await open_store(path)
         try:
             for gid, seq in acked.items():
                 logged = await store.log(gid)

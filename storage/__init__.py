@@ -2,7 +2,7 @@
 
 from .community import BOARDS, BoardRow, Stats, scope_of
 from .database import MIGRATIONS_PG, Database, Row, Transaction, migrations, redact
-from .open import describe, is_url, open_database, open_store
+from .open import describe, is_url, open_store
 from .ratings import PROVISIONAL_GAMES, Rating, challenge_key, challenge_seed, streak
 from .records import (
     REFUSALS,
@@ -60,7 +60,6 @@ __all__ = [
     "describe",
     "is_url",
     "migrations",
-    "open_database",
     "open_store",
     "redact",
 ]

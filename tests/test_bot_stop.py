@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import asyncio
 
+import storage.sqlite
 from storage import open_store
 from tests.botkit import open_game, press, prompt_message
 
 
 async def test_a_move_being_committed_when_the_bot_stops_is_saved_and_confirmed_and_the_bot_stops_promptly(
-    world, db_path
+    world, db_path, monkeypatch
 ):
     game_id, thread = await open_game(world, players=2)
     game, version = await world.store.load_game(game_id)
     moves = len(await world.store.log(game_id))
     player = world.member(game.prompt.player)
     message = await prompt_message(world, game_id, thread)
-    store = world.store
     committing = asyncio.Event()
-    plain_run = store._run
+    plain_run = storage.sqlite._run
 
     async def slow_commit(db, sql, params=()):
         if sql == "COMMIT" and not committing.is_set():
@@ -26,7 +26,7 @@ async def test_a_move_being_committed_when_the_bot_stops_is_saved_and_confirmed_
             await asyncio.sleep(1.0)  # a slow disk: the stop arrives in the middle of the commit
         return await plain_run(db, sql, params)
 
-    store._run = slow_commit
+    monkeypatch.setattr(storage.sqlite, "_run", slow_commit)
     click = asyncio.create_task(press(player, message))
     await asyncio.wait_for(committing.wait(), 10)
     loop = asyncio.get_running_loop()

@@ -31,8 +31,7 @@ from cogs.metrics import Metrics
 from cogs.replay import REPLAY_ITEMS, Replays
 from cogs.tables import Tables, now
 from cogs.translator import CatalogTranslator
-from storage import Store, StoreError
-from storage.store import describe, is_url, redact
+from storage import Store, StoreError, describe, is_url, open_store, redact
 
 if TYPE_CHECKING:
     from cogs.timers import Timers
@@ -255,7 +254,7 @@ class KokeshiBot(commands.Bot):
     async def open_store(self, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT) -> None:
         """Open (and migrate) the database, unless it is open already; StoreError says what is wrong."""
         if getattr(self, "store", None) is None:
-            self.store = await Store.open(
+            self.store = await open_store(
                 self.db_path, clock=now, challenge_secret=self.challenge_secret, connect_timeout=connect_timeout
             )
 

@@ -66,9 +66,9 @@ def found(env: Any, *, server: str, channel: str, players: Iterable[str]) -> Fou
 
 async def database_token(database: str) -> str:
     """The token that ties a saved world to this database (made and kept in it on first use)."""
-    from storage import Store
+    from storage import open_store
 
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         token = await store.meta(META_KEY)
         if token is None:

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import percentile  # noqa: E402
 from engine import RandomPolicy, new_game  # noqa: E402
-from storage import Store, is_url  # noqa: E402
+from storage import Store, is_url, open_store  # noqa: E402
 from storage.postgres import to_pg  # noqa: E402
 from storage.store import flags_of  # noqa: E402
 from tests.pgserver import PgServer  # noqa: E402
@@ -75,16 +75,16 @@ async def fill(target: str, games: int, seed: int) -> None:
 
 async def bulk(target: str, steps: Sequence[tuple[str, Sequence[Sequence] | None]]) -> None:
     """Run statements (with many rows each, or None for one plain statement) in one transaction of the store's."""
-    store = await Store.open(target)
+    store = await open_store(target)
     try:
         async with store._tx() as db:
             for sql, rows in steps:
                 if not is_url(target):
                     await (store._run(db, sql) if rows is None else store._run_many(db, sql, rows))
                 elif rows is None:  # past the store's 60 s statement limit: a bulk load takes minutes
-                    await db.execute(to_pg(sql), timeout=LOAD_TIMEOUT)
+                    await db.connection.execute(to_pg(sql), timeout=LOAD_TIMEOUT)
                 elif rows:
-                    await db.executemany(to_pg(sql), rows, timeout=LOAD_TIMEOUT)
+                    await db.connection.executemany(to_pg(sql), rows, timeout=LOAD_TIMEOUT)
     finally:
         await store.close()
 
@@ -92,9 +92,11 @@ async def bulk(target: str, steps: Sequence[tuple[str, Sequence[Sequence] | None
 async def analyze(target: str) -> None:
     """Refresh the planner's statistics after a bulk load."""
     if is_url(target):
-        store = await Store.open(target)
+        store = await open_store(target)
         try:
-            await store._pool.execute("VACUUM ANALYZE", timeout=LOAD_TIMEOUT)  # as autovacuum later: index-only scans
+            await store.database.pool.execute(
+                "VACUUM ANALYZE", timeout=LOAD_TIMEOUT
+            )  # as autovacuum later: index-only scans
         finally:
             await store.close()
     else:
@@ -165,7 +167,7 @@ async def fill_results(target: str, results: int, seed: int) -> tuple[int, int]:
         ),
     ]
     await bulk(target, steps)
-    store = await Store.open(target)
+    store = await open_store(target)
     try:
         await store.recount_board_steps()
     finally:
@@ -176,7 +178,7 @@ async def fill_results(target: str, results: int, seed: int) -> tuple[int, int]:
 
 async def boards_at_scale(path: Path, users: int, repeats: int) -> dict[str, list[float]]:
     """Milliseconds per answer: board pages (first, middle, last), a player's own line, stats, status."""
-    store = await Store.open(path)
+    store = await open_store(path)
     rng = random.Random(5)
     took: dict[str, list[float]] = {}
 
@@ -207,7 +209,7 @@ async def boards_at_scale(path: Path, users: int, repeats: int) -> dict[str, lis
 
 async def play_finished(path: Path, games: int, first: int) -> int:
     """Play `games` 2–4 player games to the end through the store; returns the moves made."""
-    store = await Store.open(path)
+    store = await open_store(path)
     moves = 0
     try:
         for i in range(first, first + games):
@@ -238,11 +240,11 @@ async def db_size(target: str) -> int:
         db.execute("VACUUM")
         db.close()
         return Path(target).stat().st_size
-    store = await Store.open(target)
+    store = await open_store(target)
     try:
-        await store._pool.execute("VACUUM FULL")
+        await store.database.pool.execute("VACUUM FULL")
         # The store's tables with their indexes and TOAST; not the catalog, whose statistics grow with every ANALYZE.
-        return await store._pool.fetchval(
+        return await store.database.pool.fetchval(
             "SELECT SUM(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
             "WHERE n.nspname = 'public' AND c.relkind = 'r'"
         )
@@ -265,7 +267,7 @@ async def one_move(store: Store, game_id: int, policy: RandomPolicy) -> float | 
 
 async def sequential(path: Path, games: int, moves: int, seed: int) -> list[float]:
     """Moves on random games of a freshly opened store: most loads are cold and replay the log."""
-    store = await Store.open(path)
+    store = await open_store(path)
     rng = random.Random(seed)
     policy = RandomPolicy(seed)
     times = []
@@ -281,7 +283,7 @@ async def sequential(path: Path, games: int, moves: int, seed: int) -> list[floa
 
 async def bare_commits(path: Path, count: int) -> list[float]:
     """Milliseconds per bare INSERT + COMMIT on the store's own write connection and settings."""
-    store = await Store.open(path)
+    store = await open_store(path)
     times = []
     try:
         async with store._tx() as db:
@@ -302,7 +304,7 @@ async def saturation(path: str, tables: int, moves: int, *, check: bool = True) 
     Finished games are replaced by new ones. Returns (moves, seconds, games played, errors), `verify` included
     when `check`.
     """
-    store = await Store.open(path)
+    store = await open_store(path)
     errors: list[str] = []
     made = games = 0
     begin = time.perf_counter()
@@ -391,7 +393,7 @@ def saturation_processes(target: str, processes: int, tables: int, moves: int, f
 
 
 async def verify(target: str) -> list[tuple[int, str]]:
-    store = await Store.open(target)
+    store = await open_store(target)
     try:
         return await store.verify()
     finally:
@@ -506,7 +508,7 @@ def run_backend(places: Places, quick: bool, pg_results: int | None) -> dict[str
 
 
 async def _close_after_open(path: Path) -> None:
-    await (await Store.open(path)).close()
+    await (await open_store(path)).close()
 
 
 if __name__ == "__main__":

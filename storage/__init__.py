@@ -1,6 +1,8 @@
 """The store for games on SQLite (aiosqlite) or PostgreSQL (asyncpg): the action log is the truth, snapshots a cache."""
 
 from .community import BOARDS, BoardRow, Stats, scope_of
+from .database import MIGRATIONS_PG, Database, Row, Transaction, migrations, redact
+from .open import describe, is_url, open_store
 from .ratings import PROVISIONAL_GAMES, Rating, challenge_key, challenge_seed, streak
 from .records import (
     REFUSALS,
@@ -19,7 +21,8 @@ from .records import (
     TurnPosts,
     UndoRefused,
 )
-from .store import MIGRATIONS_PG, Store, ai_level_key, backup_file, clean_name, is_url, migrations
+from .sqlite import backup_file
+from .store import Store, ai_level_key, clean_name
 
 __all__ = [
     "BOARDS",
@@ -27,7 +30,9 @@ __all__ = [
     "MIGRATIONS_PG",
     "PROVISIONAL_GAMES",
     "BoardRow",
+    "Database",
     "Rating",
+    "Row",
     "Stats",
     "ai_level_key",
     "challenge_key",
@@ -47,10 +52,14 @@ __all__ = [
     "StoreError",
     "StoreRefusal",
     "Timer",
+    "Transaction",
     "TurnPosts",
     "UndoRefused",
     "backup_file",
     "clean_name",
+    "describe",
     "is_url",
     "migrations",
+    "open_store",
+    "redact",
 ]

@@ -15,8 +15,10 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import asyncpg
 
+from .database import CONNECT_TIMEOUT, redact
+from .open import is_url, open_store
 from .records import StoreError
-from .store import CONNECT_TIMEOUT, Store, backup_file, is_url, redact, sqlite_in_use
+from .sqlite import backup_file, sqlite_in_use
 
 DEFAULT_PATH = "data/kokeshi.sqlite3"
 
@@ -35,7 +37,7 @@ def _timeout() -> float:
 
 
 async def _verify(path: str) -> int:
-    store = await Store.open(path, readonly=True, connect_timeout=_timeout(), application_name="kokeshi-storage")
+    store = await open_store(path, readonly=True, connect_timeout=_timeout(), application_name="kokeshi-storage")
     try:
         problems = await store.verify()
         try:
@@ -51,7 +53,7 @@ async def _verify(path: str) -> int:
 
 
 async def _compact(path: str) -> int:
-    store = await Store.open(path, connect_timeout=_timeout(), application_name="kokeshi-storage")
+    store = await open_store(path, connect_timeout=_timeout(), application_name="kokeshi-storage")
     try:
         packed = await store.compact()
     finally:

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import sqlite3
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import aiosqlite
-
 from engine import KOKESHI
 
+from .database import Database, Row, Transaction
 from .ratings import DEFAULT_MU, DEFAULT_SIGMA, Rating, human_ranks, rate, streak
 
 BOARDS = ("rating", "wins", "best", "solo", "daily", "weekly")
@@ -153,31 +151,29 @@ def found(row: _Row | None) -> _Row:
 
 
 class CommunityStore:
-    """Mixed into `Store`; uses its connection and transactions."""
+    """Mixed into `Store`; runs its statements through the store's database."""
 
-    _db: aiosqlite.Connection
+    database: Database
 
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:  # provided by Store
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:  # provided by Store
         raise NotImplementedError
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:  # provided by Store
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:  # provided by Store
         raise NotImplementedError
 
-    _FLOOR: str  # the largest integer not above {} (a format string)
-
-    async def _run(self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:  # provided by Store
+    async def _run(self, db: Transaction, sql: str, params: Sequence[Any] = ()) -> int:  # provided by Store
         raise NotImplementedError
 
-    def _tx(self, *, durable: bool = True) -> AbstractAsyncContextManager[aiosqlite.Connection]:  # provided by Store
+    def _tx(self, *, durable: bool = True) -> AbstractAsyncContextManager[Transaction]:  # provided by Store
         raise NotImplementedError
 
     async def _run_many(  # provided by Store
-        self, db: aiosqlite.Connection, sql: str, rows: Sequence[Sequence[Any]]
+        self, db: Transaction, sql: str, rows: Sequence[Sequence[Any]]
     ) -> None:
         raise NotImplementedError
 
     async def _add_totals(
-        self, db: aiosqlite.Connection, guild_id: int | None, solo: bool, rows: Sequence[Sequence[Any]]
+        self, db: Transaction, guild_id: int | None, solo: bool, rows: Sequence[Sequence[Any]]
     ) -> None:
         """Fold a finished game's results rows into the leaderboard totals and steps, in the game's transaction."""
         scopes = ("global",) if guild_id is None else ("global", scope_of(guild_id))
@@ -219,23 +215,23 @@ class CommunityStore:
 
     async def recount_board_steps(self) -> None:
         """Count the board steps again from the totals and ratings, in one transaction (after a bulk load)."""
-        floor = self._FLOOR
+        floor = self.database.floor
         display = "mu - 3 * sigma"
-        day = f"{floor.format('first_at')} / {DAY}"
+        day = f"{floor('first_at')} / {DAY}"
         best = "CASE solo WHEN 1 THEN 'solo' ELSE 'best' END"
         counts = (
             ("'wins'", "0", "wins", "0", "FROM player_totals WHERE solo = 0", "scope, wins"),
             ("'wins'", "1", "wins", "games", "FROM player_totals WHERE solo = 0", "scope, wins, games"),
             (best, "0", "best", "0", "FROM player_totals", f"scope, {best}, best"),
             (best, "1", "best", day, "FROM player_totals", f"scope, {best}, best, {day}"),
-            ("'rating'", "0", floor.format(display), "0", "FROM ratings", f"scope, {floor.format(display)}"),
+            ("'rating'", "0", floor(display), "0", "FROM ratings", f"scope, {floor(display)}"),
             (
                 "'rating'",
                 "1",
-                floor.format(display),
-                floor.format(f"({display}) * {RATING_STEPS}"),
+                floor(display),
+                floor(f"({display}) * {RATING_STEPS}"),
                 "FROM ratings",
-                f"scope, {floor.format(display)}, {floor.format(f'({display}) * {RATING_STEPS}')}",
+                f"scope, {floor(display)}, {floor(f'({display}) * {RATING_STEPS}')}",
             ),
         )
         async with self._tx() as db:
@@ -247,7 +243,7 @@ class CommunityStore:
                     f"SELECT scope, {board}, {fine}, {a}, {b}, COUNT(*) {source} GROUP BY {group}",
                 )
 
-    async def _shift_steps(self, db: aiosqlite.Connection, steps: dict[tuple[Any, ...], int]) -> None:
+    async def _shift_steps(self, db: Transaction, steps: dict[tuple[Any, ...], int]) -> None:
         """Add these changes to the board steps ((scope, board, fine, a, b) -> players); drop emptied steps."""
         changed = sorted((*key, n) for key, n in steps.items() if n)
         await self._run_many(
@@ -262,7 +258,7 @@ class CommunityStore:
             [row[:5] for row in changed if row[5] < 0],
         )
 
-    async def _count_players(self, db: aiosqlite.Connection, scope: str, board: str, added: int) -> None:
+    async def _count_players(self, db: Transaction, scope: str, board: str, added: int) -> None:
         """Keep the number of players on a board (rating, multi, solo) with the rows, for page footers."""
         await self._run(
             db,
@@ -272,7 +268,7 @@ class CommunityStore:
         )
 
     async def _add_kokeshi_counts(
-        self, db: aiosqlite.Connection, guild_id: int | None, seats: dict[Any, Any], actions: Sequence[tuple[Any, ...]]
+        self, db: Transaction, guild_id: int | None, seats: dict[Any, Any], actions: Sequence[tuple[Any, ...]]
     ) -> None:
         """Count the kokeshi each person chose to advance in a finished game (the favourite in stats)."""
         counts: dict[int, dict[str, int]] = {}
@@ -296,7 +292,7 @@ class CommunityStore:
 
     # ------------------------------------------------------------------ written when a game ends
 
-    async def _rate_finished(self, db: aiosqlite.Connection, game_id: int, guild_id: int | None, now: float) -> None:
+    async def _rate_finished(self, db: Transaction, game_id: int, guild_id: int | None, now: float) -> None:
         rows = await self._all(
             "SELECT user_id, rank, resigned FROM results WHERE game_id = ? AND user_id IS NOT NULL", (game_id,)
         )
@@ -328,7 +324,7 @@ class CommunityStore:
                 )
             await self._shift_steps(db, steps)
 
-    async def _finish_attempt(self, db: aiosqlite.Connection, game_id: int, now: float) -> None:
+    async def _finish_attempt(self, db: Transaction, game_id: int, now: float) -> None:
         rows = await self._all("SELECT name, total FROM results WHERE game_id = ? ORDER BY rank", (game_id,))
         human = next((r for r in rows if r["name"] != "automa"), None)
         if human is None:
@@ -396,7 +392,7 @@ class CommunityStore:
         raise ValueError(f"unknown leaderboard {board!r}; one of {', '.join(BOARDS)}")
 
     @staticmethod
-    def _board_row(board: str, rank: int, r: sqlite3.Row) -> BoardRow:
+    def _board_row(board: str, rank: int, r: Row) -> BoardRow:
         if board == "rating":
             rating = Rating(r["user_id"], r["mu"], r["sigma"], r["games"])
             return BoardRow(rank, rating.user_id, rating.display, rating.games, rating.provisional)
@@ -498,7 +494,7 @@ class CommunityStore:
 
     # ------------------------------------------------------------------ challenges
 
-    async def challenge_attempts(self, user_id: int, kind: str, key: str) -> list[sqlite3.Row]:
+    async def challenge_attempts(self, user_id: int, kind: str, key: str) -> list[Row]:
         """A user's attempts at one challenge, oldest first."""
         return await self._all(
             "SELECT * FROM challenge_attempts WHERE user_id = ? AND kind = ? AND key = ? ORDER BY started_at, game_id",

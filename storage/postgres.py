@@ -1,29 +1,29 @@
-"""The PostgreSQL store (asyncpg): the SQLite store's SQL run through a dialect layer, for sharded processes."""
+"""The PostgreSQL database (asyncpg): the store's SQL run through a small dialect layer, for sharded processes."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import logging
 import re
 import sqlite3
-import time
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 
-from .community import found
+from .database import CLOSE_WAIT, CONNECT_TIMEOUT, MIGRATIONS_PG, Row, Transaction, migrations, redact
 from .records import StoreError
-from .store import _IN_TX, CLOSE_WAIT, CONNECT_TIMEOUT, MIGRATIONS_PG, Store, migrations, redact, sqlite_in_use
+from .sqlite import SqliteDatabase, sqlite_in_use
 
 log = logging.getLogger(__name__)
 
 # Held while migrating, so that shard processes starting together migrate once; and around totals shared between
-# games (see `_lock_shared_totals`). Any two numbers this database uses for nothing else.
+# games (see `lock_shared_totals`). Any two numbers this database uses for nothing else.
 _MIGRATION_LOCK = 0x6B6F6B65
 _TOTALS_LOCK = 0x6B6F6B66
 _POOL_SIZE = 8
@@ -87,42 +87,61 @@ def _count(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-class PgStore(Store):
-    """The same store over PostgreSQL: a pool of connections, transactions one at a time per process.
+# The pooled connection of the current task's write transaction (per database); reads outside one use the pool.
+_IN_TX: contextvars.ContextVar[tuple[PostgresDatabase, asyncpg.Connection] | None] = contextvars.ContextVar(
+    "kokeshi_pg_tx", default=None
+)
+
+
+class PgTransaction:
+    """Statements on the pooled connection of one write transaction; `?` placeholders numbered on the way."""
+
+    __slots__ = ("connection",)
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self.connection = connection
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; returns the rows it changed."""
+        return _count(await self.connection.execute(to_pg(sql), *params))
+
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once per row of parameters."""
+        if rows:
+            await self.connection.executemany(to_pg(sql), rows)
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        """The first row of a query (or of an INSERT … RETURNING)."""
+        row: Row | None = await self.connection.fetchrow(to_pg(sql), *params)
+        return row
+
+
+class PostgresDatabase:
+    """A PostgreSQL database: a pool of connections, write transactions one at a time per process.
 
     Several processes may share the database: a move's UPDATE is conditional on the version it was made against,
     so of two processes racing on one game the second waits for the first's row lock, then updates nothing and
-    answers StaleVersion.
+    answers StaleVersion. Open it with `await PostgresDatabase.connect(url)`.
     """
 
-    _FLOOR = "CAST(floor({}) AS BIGINT)"
-    _DB_ERROR = asyncpg.PostgresError
-    _READ_HELD_GAMES_ON_WRITER = False
+    error: type[Exception] = asyncpg.PostgresError
 
-    def __init__(
-        self,
-        pool: asyncpg.Pool,
-        url: str,
-        clock: Callable[[], float],
-        *,
-        readonly: bool = False,
-        challenge_secret: str | None = None,
-    ) -> None:
-        super().__init__(None, redact(url), clock, readonly=readonly, challenge_secret=challenge_secret)  # type: ignore[arg-type]  # no SQLite connection: every query here goes through the pool
-        self._pool = pool
+    def __init__(self, pool: asyncpg.Pool, url: str, *, readonly: bool = False) -> None:
+        self.pool = pool
+        self.name = redact(url)
+        self.readonly = readonly
+        self._write_lock = asyncio.Lock()
 
     @classmethod
     async def connect(
         cls,
         url: str,
         *,
-        clock: Callable[[], float] = time.time,
         readonly: bool = False,
-        challenge_secret: str | None = None,
         pool_size: int = _POOL_SIZE,
         timeout: float = CONNECT_TIMEOUT,
         application_name: str = "kokeshi",
-    ) -> PgStore:
+    ) -> PostgresDatabase:
         """Connect to the database at `url`, migrating it unless `readonly`; StoreError says clearly what is wrong.
 
         A server that has not answered within `timeout` seconds is given up on. `application_name` names this
@@ -151,34 +170,34 @@ class PgStore(Store):
             raise StoreError(
                 f"Cannot connect to the database {redact(url)}: {reason}. Check DATABASE_URL and that the server runs."
             ) from None
-        store = cls(pool, url, clock, readonly=readonly, challenge_secret=challenge_secret)
+        database = cls(pool, url, readonly=readonly)
         try:
-            await store._prepare()
+            await database.migrate()
         except BaseException:
             await pool.close()
             raise
-        log.debug("database %s open (pool of up to %d connections)", store.path, pool_size)
-        return store
+        log.debug("database %s open (pool of up to %d connections)", database.name, pool_size)
+        return database
 
-    async def _prepare(self) -> None:
+    async def migrate(self) -> None:
+        """Apply the migrations the database lacks, one process at a time; read-only, check that it lacks none."""
         steps = pg_migrations()
         if self.readonly:
             current = await self.schema_version()
             if current != len(steps):
                 raise StoreError(
-                    f"The database {self.path} has schema version {current}, but this code expects {len(steps)}. "
+                    f"The database {self.name} has schema version {current}, but this code expects {len(steps)}. "
                     "Start the matching version of the bot on it once first."
                 )
-            await self._load_secret()
             return
-        async with self._pool.acquire() as db:
+        async with self.pool.acquire() as db:
             await db.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
             try:
                 await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
                 current = await db.fetchval("SELECT MAX(version) FROM schema_version") or 0
                 if current > len(steps):
                     raise StoreError(
-                        f"The database {self.path} has schema version {current}, newer than this code knows "
+                        f"The database {self.name} has schema version {current}, newer than this code knows "
                         f"({len(steps)}): it was written by a newer version of the bot. Upgrade the bot."
                     )
                 for number, sql in steps[current:]:
@@ -186,24 +205,23 @@ class PgStore(Store):
                         await db.execute(sql, timeout=_MIGRATION_TIMEOUT)
                         await db.execute("DELETE FROM schema_version")
                         await db.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
-                    log.info("database %s migrated to schema %d", self.path, number)
+                    log.info("database %s migrated to schema %d", self.name, number)
             finally:
                 await db.execute("SELECT pg_advisory_unlock($1)", _MIGRATION_LOCK)
-        await self._load_secret()
 
     async def close(self) -> None:
         """Close the pool once the transactions under way have ended (waiting at most `CLOSE_WAIT` seconds); the
-        store cannot be used afterwards."""
+        database cannot be used afterwards."""
         try:
-            await asyncio.wait_for(self._pool.close(), CLOSE_WAIT)
+            await asyncio.wait_for(self.pool.close(), CLOSE_WAIT)
         except TimeoutError:
-            log.warning("database %s closed with work still under way after %.0f s", self.path, CLOSE_WAIT)
-            self._pool.terminate()
+            log.warning("database %s closed with work still under way after %.0f s", self.name, CLOSE_WAIT)
+            self.pool.terminate()
 
     async def bot_sessions(self) -> int:
         """How many sessions of running bots (other than this process's) are connected to this database."""
         return int(
-            await self._pool.fetchval(
+            await self.pool.fetchval(
                 "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
                 "AND application_name = 'kokeshi' AND pid <> pg_backend_pid()"
             )
@@ -211,58 +229,63 @@ class PgStore(Store):
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
-        async with self._pool.acquire() as db:
+        async with self.pool.acquire() as db:
             exists = await db.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
-            return (await db.fetchval("SELECT MAX(version) FROM schema_version") or 0) if exists else 0
+            return int((await db.fetchval("SELECT MAX(version) FROM schema_version") or 0) if exists else 0)
 
-    # ------------------------------------------------------------------ transactions and statements
+    # ------------------------------------------------------------------ statements
 
     @asynccontextmanager
-    async def _tx(self, *, durable: bool = True) -> AsyncIterator[asyncpg.Connection]:
+    async def transaction(self, *, durable: bool = True) -> AsyncIterator[PgTransaction]:
         """One write transaction at a time in this process, on a pooled connection; reads inside it see its changes.
 
         `durable=False` commits without waiting for the WAL flush (still atomic); only for rows that can be rebuilt.
         """
-        async with self._write_lock, self._pool.acquire() as db, db.transaction():
+        async with self._write_lock, self.pool.acquire() as db, db.transaction():
             if not durable:
                 await db.execute("SET LOCAL synchronous_commit = off")
             token = _IN_TX.set((self, db))
             try:
-                yield db
+                yield PgTransaction(db)
             finally:
                 _IN_TX.reset(token)
 
-    def _tx_conn(self) -> asyncpg.Connection | None:
+    @contextmanager
+    def reads_on_writer(self) -> Iterator[None]:
+        """Nothing changes: outside a transaction every read takes a pooled connection, none waits for another."""
+        yield
+
+    def _reader(self) -> Any:
+        """The connection of this task's transaction, else the pool."""
         current = _IN_TX.get()
-        return current[1] if current is not None and current[0] is self else None
+        return current[1] if current is not None and current[0] is self else self.pool
 
-    async def _run(self, db: asyncpg.Connection, sql: str, params: Sequence[Any] = ()) -> int:
-        return _count(await db.execute(to_pg(sql), *params))
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        """The first row of a query."""
+        row: Row | None = await self._reader().fetchrow(to_pg(sql), *params)
+        return row
 
-    async def _run_many(self, db: asyncpg.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        if rows:
-            await db.executemany(to_pg(sql), rows)
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Every row of a query."""
+        return list(await self._reader().fetch(to_pg(sql), *params))
 
-    async def _one_on(self, db: asyncpg.Connection, sql: str, params: Sequence[Any] = ()) -> asyncpg.Record | None:
-        return await db.fetchrow(to_pg(sql), *params)
+    async def lock_shared_totals(self, tx: Transaction) -> None:
+        """Two processes finishing games of the same players would update the same totals rows in different orders
+        and could deadlock; finishes are rare next to moves, so they take turns (until `tx` ends)."""
+        await tx.execute("SELECT pg_advisory_xact_lock(?)", (_TOTALS_LOCK,))
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> asyncpg.Record | None:
-        return await (self._tx_conn() or self._pool).fetchrow(to_pg(sql), *params)
+    # ------------------------------------------------------------------ dialect
 
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[asyncpg.Record]:
-        return list(await (self._tx_conn() or self._pool).fetch(to_pg(sql), *params))
-
-    async def _lock_shared_totals(self, db: asyncpg.Connection) -> None:
-        # Two processes finishing games of the same players would update the same totals rows in different orders
-        # and could deadlock; finishes are rare next to moves, so they take turns.
-        await db.execute("SELECT pg_advisory_xact_lock($1)", _TOTALS_LOCK)
+    def floor(self, expression: str) -> str:
+        """SQL for the largest integer not above `expression`."""
+        return f"CAST(floor({expression}) AS BIGINT)"
 
     # ------------------------------------------------------------------ maintenance
 
     async def integrity(self) -> list[str]:
         """The server keeps its own pages sound; here only that the database answers."""
         try:
-            await self._pool.fetchval("SELECT 1")
+            await self.pool.fetchval("SELECT 1")
         except (asyncpg.PostgresError, OSError) as exc:
             return [f"the database cannot be read: {exc}"]
         return []
@@ -312,25 +335,25 @@ async def copy_sqlite(
     target is migrated first and must hold no games, unless `replace`: then everything in it is deleted in the same
     commit, to start a failed copy over. No copy is made while a bot is connected to the target.
     """
-    source = await Store.open(path, readonly=True)  # checks that it exists and has the current schema
+    source = await SqliteDatabase.open(path, readonly=True)  # checks that it exists and has the current schema
     await source.close()
     if not while_running and sqlite_in_use(path):
         raise StoreError(
             f"The database {path} is open in another process (a running bot?): moves made after the copy would be "
             "lost. Stop the bot first, or add --while-running for a rehearsal copy that is already out of date."
         )
-    target = await PgStore.connect(url, timeout=connect_timeout, application_name="kokeshi-storage")
+    target = await PostgresDatabase.connect(url, timeout=connect_timeout, application_name="kokeshi-storage")
     try:
         bots = await target.bot_sessions()
         if bots:
             raise StoreError(
-                f"{bots} connection(s) of a running bot use the database {target.path}: stop every bot process on it "
+                f"{bots} connection(s) of a running bot use the database {target.name}: stop every bot process on it "
                 "first, or copy into a new database."
             )
-        games = found(await target._one("SELECT COUNT(*) AS n FROM games"))
-        if games["n"] and not replace:
+        games = await target.pool.fetchval("SELECT COUNT(*) FROM games")
+        if games and not replace:
             raise StoreError(
-                f"The database {target.path} already holds {games['n']} games: copy only into an empty database. To "
+                f"The database {target.name} already holds {games} games: copy only into an empty database. To "
                 "start a failed copy over, add --replace (it deletes everything in that database first)."
             )
         with contextlib.closing(sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)) as db:
@@ -341,7 +364,7 @@ async def copy_sqlite(
             if unknown:
                 raise StoreError(f"The database {path} has tables this command does not know: {sorted(unknown)}.")
             counts = {}
-            async with target._pool.acquire() as pg, pg.transaction():
+            async with target.pool.acquire() as pg, pg.transaction():
                 if replace:
                     await pg.execute(f"TRUNCATE {', '.join(COPIED_TABLES)} RESTART IDENTITY")
                 await pg.execute("DELETE FROM meta")  # the new database's own secret gives way to the copied one

@@ -1,32 +1,26 @@
 """The store: games as (rules version, options, seed, seats, append-only action log), snapshots as a cache.
 
-SQLite (a file) is the default; `Store.open` with a postgresql:// URL gives the PostgreSQL store of `postgres.py`,
-which runs the same SQL through a small dialect layer.
+It runs its SQL on a `Database` (`database.py`): a SQLite file or a PostgreSQL server, as `open_store` picks.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import json
 import logging
-import os
-import re
 import secrets
-import sqlite3
 import time
 import zlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
-
-import aiosqlite
 
 from engine import AUTOMA, Event, Game, IllegalAction, new_game
 
 from .community import CommunityStore, found
+from .database import Database, Row, Transaction
 from .ratings import CHALLENGE_SIDES, challenge_seed
 from .records import (
     BrokenGame,
@@ -37,7 +31,6 @@ from .records import (
     Result,
     Seat,
     StaleVersion,
-    StoreError,
     StoreRefusal,
     Timer,
     TurnPosts,
@@ -47,17 +40,6 @@ from .records import (
 log = logging.getLogger(__name__)
 
 
-class _NoStatements(logging.Filter):
-    """aiosqlite logs every statement with its parameters at DEBUG: seeds, snapshots, the bag. None of it leaves."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return record.levelno > logging.DEBUG
-
-
-logging.getLogger("aiosqlite").addFilter(_NoStatements())
-
-MIGRATIONS = Path(__file__).with_name("migrations")
-MIGRATIONS_PG = Path(__file__).with_name("migrations_pg")
 NAME_LIMIT = 32
 _CACHE_SIZE = 1024
 # An action whose events include one of these ends a turn: undo never reaches back past it.
@@ -68,30 +50,11 @@ _STARTED = "(seed_text IS NOT NULL OR seed IS NOT NULL)"
 # Bits of `actions.flags`: what undo needs to know about an action without replaying the game.
 ENDS_TURN = 1
 REVEALS = 2
-# Seconds: how long a PostgreSQL server may take to accept a connection, and how long closing waits for a commit.
-CONNECT_TIMEOUT = 15.0
-CLOSE_WAIT = 10.0
 _FAR = 2**31 - 1  # past any action number; fits the 32-bit INTEGER of either backend
-# The write connection, while the current task is in a write transaction or holds a game's lock (per store);
-# every other read uses the read connection.
-_IN_TX: contextvars.ContextVar[tuple[Store, aiosqlite.Connection] | None] = contextvars.ContextVar(
-    "kokeshi_store_tx", default=None
-)
 _GAME_COLUMNS = (
     f"id, guild_id, channel_id, thread_id, host_id, status, players, side, solo, turn_timer, {_SEED}, version, "
     "moves, broken_reason, created_at, updated_at, finished_at, challenge, language"
 )
-
-
-def migrations(folder: Path = MIGRATIONS) -> list[tuple[int, str]]:
-    """The numbered schema migrations, in order: (number, SQL); SQLite's unless another folder is named."""
-    found = []
-    for path in sorted(folder.glob("*.sql")):
-        found.append((int(path.name.split("_", 1)[0]), path.read_text(encoding="utf-8")))
-    numbers = [n for n, _ in found]
-    if numbers != list(range(1, len(found) + 1)):
-        raise StoreError(f"migration files must be numbered 0001, 0002, … without gaps; found {numbers}")
-    return found
 
 
 def ai_level_key(game_id: int, seat: int) -> str:
@@ -134,206 +97,27 @@ def unpack_log(blob: bytes, created_at: float) -> list[tuple[int, str, str, str,
     return [(i, p, a, _SOURCES[src], created_at + ms / 1000, 0) for i, (p, a, src, ms) in enumerate(items, start=1)]
 
 
-def is_url(target: str | Path) -> bool:
-    """Whether a database setting names a PostgreSQL server (postgresql://…) rather than a SQLite file."""
-    return str(target).startswith(("postgresql://", "postgres://"))
-
-
-_QUERY_SECRET = re.compile(r"(?i)([?&][^=&#]*password=)[^&#]*")
-
-
-def redact(target: str | Path) -> str:
-    """A database setting fit for messages and logs: a URL's password, in its address or its query, masked (any
-    scheme: a mistyped one is echoed back too)."""
-    text = str(target)
-    scheme, found, rest = text.partition("://")
-    if not found:
-        return text
-    cut = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
-    netloc, tail = rest[:cut], rest[cut:]
-    userinfo, at, host = netloc.rpartition("@")
-    if at and ":" in userinfo:
-        netloc = f"{userinfo.split(':', 1)[0]}:***@{host}"
-    return f"{scheme}://{netloc}" + _QUERY_SECRET.sub(r"\g<1>***", tail)
-
-
-def describe(target: str | Path) -> str:
-    """Which database a setting names, without secrets: for the start-up log and the maintenance commands."""
-    if is_url(target):
-        return f"PostgreSQL {redact(target)}"
-    return f"SQLite file {Path(target).resolve() if str(target) != ':memory:' else target}"
-
-
-def sqlite_in_use(path: str | Path) -> bool:
-    """Whether another connection (a running bot, most likely) has this SQLite database open.
-
-    The store keeps its databases in WAL mode, where every connection that has read the file holds a shared lock
-    on it until it closes; a connection in exclusive locking mode cannot read past that lock.
-    """
-    if not Path(path).is_file():
-        return False
-    db = sqlite3.connect(str(path), timeout=0, isolation_level=None)
-    try:
-        db.execute("PRAGMA locking_mode = EXCLUSIVE")
-        db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-    except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            return True
-        raise
-    finally:
-        db.close()
-    return False
-
-
 class Store(CommunityStore):
-    """All persistent state of the bot. Open it with `await Store.open(path or postgresql:// URL)`."""
-
-    # Dialect: what differs between the backends in otherwise shared SQL.
-    _FLOOR = "(CAST({0} AS INTEGER) - ({0} < CAST({0} AS INTEGER)))"
-    _DB_ERROR: type[Exception] = sqlite3.DatabaseError
-    # SQLite reads a game its task holds on the write connection (see `_game_lock`); PostgreSQL reads from its pool.
-    _READ_HELD_GAMES_ON_WRITER = True
+    """All persistent state of the bot, on one database. Open it with `await open_store(path or postgresql:// URL)`."""
 
     def __init__(
         self,
-        db: aiosqlite.Connection,
-        path: str,
-        clock: Callable[[], float],
+        database: Database,
+        clock: Callable[[], float] = time.time,
         *,
-        readonly: bool = False,
         challenge_secret: str | None = None,
     ) -> None:
-        self._db = db
-        self._rdb = db  # the read connection; a second one once the database is ready
-        self.path = path
+        self.database = database
+        self.path = database.name
+        self.readonly = database.readonly
         self._clock = clock
-        self.readonly = readonly
         self._secret_setting = challenge_secret or None
         self._challenge_secret = b""
-        self._write_lock = asyncio.Lock()
         self._game_locks: dict[int, list[Any]] = {}  # game id -> [lock, tasks holding or waiting for it]
         self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
 
-    # ------------------------------------------------------------------ opening
-
-    @classmethod
-    async def open(
-        cls,
-        path: str | Path,
-        *,
-        clock: Callable[[], float] = time.time,
-        readonly: bool = False,
-        challenge_secret: str | None = None,
-        connect_timeout: float = CONNECT_TIMEOUT,
-        application_name: str = "kokeshi",
-    ) -> Store:
-        """Open (creating or migrating) the database at `path`; StoreError says clearly what is wrong.
-
-        `path` is a SQLite file, or a postgresql:// URL for the PostgreSQL store. `readonly` opens an existing
-        database without writing to it (for `verify`); `challenge_secret` overrides the secret kept in the database
-        from which challenge seeds are derived. PostgreSQL only: a server that has not answered within
-        `connect_timeout` seconds is given up on; `application_name` tells the bot's sessions (`kokeshi`) from the
-        maintenance commands' on the server.
-        """
-        if is_url(path):
-            from .postgres import PgStore
-
-            return await PgStore.connect(
-                str(path),
-                clock=clock,
-                readonly=readonly,
-                challenge_secret=challenge_secret,
-                timeout=connect_timeout,
-                application_name=application_name,
-            )
-        path = str(path)
-        if readonly:
-            if not Path(path).exists():
-                raise StoreError(f"There is no database at {path}.")
-        elif path != ":memory:":
-            folder = Path(path).parent
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(
-                    f"Cannot create the folder {folder} for the database {path}: {exc.strerror}. "
-                    "Set DATABASE_PATH to a writable location."
-                ) from None
-        try:
-            if readonly:
-                target = f"{Path(path).resolve().as_uri()}?mode=ro"
-                folder = Path(path).resolve().parent
-                if not Path(f"{path}-wal").exists() and not (os.access(path, os.W_OK) and os.access(folder, os.W_OK)):
-                    # Nobody can write here (as far as we can tell) and there is no WAL to read: SQLite need not
-                    # create its shared-memory file, which it could not do in a read-only place.
-                    target += "&immutable=1"
-                db = await aiosqlite.connect(target, isolation_level=None, timeout=2.0, uri=True)
-            else:
-                db = await aiosqlite.connect(path, isolation_level=None, timeout=2.0)
-        except sqlite3.Error as exc:
-            raise StoreError(f"Cannot open the database {path}: {exc}. Check the path and its permissions.") from None
-        db.row_factory = sqlite3.Row
-        store = cls(db, path, clock, readonly=readonly, challenge_secret=challenge_secret)
-        try:
-            await store._prepare()
-        except StoreError:
-            await db.close()
-            raise
-        except sqlite3.DatabaseError as exc:
-            await db.close()
-            raise StoreError(_explain(path, exc)) from None
-        if not readonly and path != ":memory:":
-            # Reads go through their own connection: in WAL mode they never wait behind a write transaction.
-            try:
-                reader = await aiosqlite.connect(path, isolation_level=None, timeout=2.0)
-                reader.row_factory = sqlite3.Row
-                await reader.execute("PRAGMA busy_timeout = 2000")
-                await reader.execute("PRAGMA query_only = 1")
-            except sqlite3.Error as exc:
-                await db.close()
-                raise StoreError(_explain(path, exc)) from None
-            store._rdb = reader
-        return store
-
-    async def _prepare(self) -> None:
-        db = self._db
-        await self._run(db, "PRAGMA busy_timeout = 2000")
-        if self.readonly:
-            await self._prepare_readonly()
-            return
-        (mode,) = found(await self._one_on(db, "PRAGMA journal_mode = WAL"))
-        await self._run(db, "PRAGMA synchronous = FULL")
-        await self._run(db, "PRAGMA foreign_keys = ON")
-        (current,) = found(await self._one_on(db, "PRAGMA user_version"))
-        steps = migrations()
-        if current > len(steps):
-            raise StoreError(
-                f"The database {self.path} has schema version {current}, newer than this code knows "
-                f"({len(steps)}): it was written by a newer version of the bot. Upgrade the bot, or point "
-                "DATABASE_PATH at a backup made for this version."
-            )
-        for number, sql in steps[current:]:
-            # executescript commits first; the migration and its version number then commit together.
-            await db.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
-            log.info("database %s migrated to schema %d", self.path, number)
-        if self.path != ":memory:" and str(mode).lower() != "wal":
-            log.warning("database %s could not switch to WAL mode (%s)", self.path, mode)
-        # Fail now, not on the first move, if another process holds the write lock.
-        await self._run(db, "BEGIN IMMEDIATE")
-        await self._run(db, "COMMIT")
-        await self._load_secret()
-
-    async def _prepare_readonly(self) -> None:
-        (current,) = found(await self._one_on(self._db, "PRAGMA user_version"))
-        if current != len(migrations()):
-            raise StoreError(
-                f"The database {self.path} has schema version {current}, but this code expects "
-                f"{len(migrations())}. Open it once with the matching version of the bot (read-write) first."
-            )
-        await self._load_secret()
-
-    async def _load_secret(self) -> None:
-        """The key challenge seeds are derived from: the setting if given, else one made on first start."""
+    async def load_secret(self) -> None:
+        """Read the key challenge seeds are derived from: the setting if given, else one made on first start."""
         if self._secret_setting:
             self._challenge_secret = self._secret_setting.encode()
             return
@@ -348,88 +132,35 @@ class Store(CommunityStore):
         self._challenge_secret = row["value"].encode() if row else b""
 
     async def close(self) -> None:
-        """Close the connections once a write transaction under way has committed (waiting at most
-        `CLOSE_WAIT` seconds); the store cannot be used afterwards."""
-        try:
-            await asyncio.wait_for(self._write_lock.acquire(), CLOSE_WAIT)
-        except TimeoutError:
-            log.warning("database %s closed with a write still under way after %.0f s", self.path, CLOSE_WAIT)
-            held = False
-        else:
-            held = True
-        try:
-            if self._rdb is not self._db:
-                await self._rdb.close()
-            await self._db.close()
-        finally:
-            if held:
-                self._write_lock.release()
+        """Close the database once a write transaction under way has committed; the store cannot be used
+        afterwards."""
+        await self.database.close()
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
-        (version,) = found(await self._one_on(self._db, "PRAGMA user_version"))
-        return int(version)
+        return await self.database.schema_version()
 
-    # ------------------------------------------------------------------ transactions
+    # ------------------------------------------------------------------ statements, through the database
 
-    @asynccontextmanager
-    async def _tx(self, *, durable: bool = True) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction at a time on the write connection; reads inside it see its changes.
+    def _tx(self, *, durable: bool = True) -> AbstractAsyncContextManager[Transaction]:
+        """One write transaction at a time; reads inside it see its changes (see `Database.transaction`)."""
+        return self.database.transaction(durable=durable)
 
-        `durable=False` commits without an fsync of its own (still atomic, and safe from a killed process); the
-        next durable commit makes it durable too. Only for rows that can be rebuilt, like a message id.
-        """
-        async with self._write_lock:
-            if not durable:
-                await self._run(self._db, "PRAGMA synchronous = NORMAL")
-            try:
-                async with self._transaction():
-                    yield self._db
-            finally:
-                if not durable:
-                    await self._run(self._db, "PRAGMA synchronous = FULL")
+    async def _run(self, db: Transaction, sql: str, params: Sequence[Any] = ()) -> int:
+        """Execute one statement in the transaction; returns the row count."""
+        return await db.execute(sql, params)
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        await self._run(self._db, "BEGIN IMMEDIATE")
-        token = _IN_TX.set((self, self._db))
-        try:
-            yield
-        except BaseException:
-            await self._run(self._db, "ROLLBACK")
-            raise
-        else:
-            await self._run(self._db, "COMMIT")
-        finally:
-            _IN_TX.reset(token)
+    async def _run_many(self, db: Transaction, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await db.execute_many(sql, rows)
 
-    def _conn(self) -> aiosqlite.Connection:
-        """The write connection inside this task's transaction, else the read connection."""
-        current = _IN_TX.get()
-        return current[1] if current is not None and current[0] is self else self._rdb
+    async def _one_on(self, db: Transaction, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return await db.fetch_one(sql, params)
 
-    async def _run(self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:
-        """Execute one statement, closing its cursor on the connection's own thread; returns the row count."""
-        async with db.execute(sql, params) as cursor:
-            return cursor.rowcount
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return await self.database.fetch_one(sql, params)
 
-    async def _run_many(self, db: aiosqlite.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        async with db.executemany(sql, rows):
-            pass
-
-    async def _one_on(self, db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        async with db.execute(sql, params) as cursor:
-            return await cursor.fetchone()
-
-    # A read runs to its end in one call on the connection's thread. Were its cursor left open across an await,
-    # the other tasks' reads on the shared read connection would join its read transaction, and under a steady
-    # stream of reads that snapshot could outlive many commits: a game just created would not be found.
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        rows = await self._conn().execute_fetchall(sql, params)
-        return next(iter(rows), None)
-
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._conn().execute_fetchall(sql, params))
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return await self.database.fetch_all(sql, params)
 
     @asynccontextmanager
     async def _game_lock(self, game_id: int) -> AsyncIterator[None]:
@@ -439,15 +170,10 @@ class Store(CommunityStore):
             entry = self._game_locks[game_id] = [asyncio.Lock(), 0]
         entry[1] += 1
         try:
+            # Holding the game, read it where it is written: its rows change only under this lock.
             async with entry[0]:
-                # Holding the game, read it on the write connection: its rows change only under this lock, and a
-                # move never queues behind a long leaderboard read on the read connection.
-                token = _IN_TX.set((self, self._db)) if self._READ_HELD_GAMES_ON_WRITER else None
-                try:
+                with self.database.reads_on_writer():
                     yield
-                finally:
-                    if token is not None:
-                        _IN_TX.reset(token)
         finally:
             entry[1] -= 1
             if entry[1] == 0:
@@ -644,7 +370,7 @@ class Store(CommunityStore):
             await self._touch(db, game_id)
         return await self.get_game(game_id)
 
-    async def _touch(self, db: aiosqlite.Connection, game_id: int) -> None:
+    async def _touch(self, db: Transaction, game_id: int) -> None:
         await self._run(
             db, "UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?", (self._clock(), game_id)
         )
@@ -878,7 +604,7 @@ class Store(CommunityStore):
             return events
 
     async def _replace_timers(
-        self, db: aiosqlite.Connection, game_id: int, version: int, player: str, timers: Sequence[tuple[str, float]]
+        self, db: Transaction, game_id: int, version: int, player: str, timers: Sequence[tuple[str, float]]
     ) -> None:
         await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
         seat = await self._one("SELECT ai FROM seats WHERE game_id = ? AND name = ?", (game_id, player))
@@ -908,11 +634,8 @@ class Store(CommunityStore):
             )
         return True
 
-    async def _lock_shared_totals(self, db: aiosqlite.Connection) -> None:
-        """Serialise the transactions that add to totals shared between games (SQLite's write lock already does)."""
-
-    async def _finish(self, db: aiosqlite.Connection, game_id: int, game: Game, now: float) -> None:
-        await self._lock_shared_totals(db)
+    async def _finish(self, db: Transaction, game_id: int, game: Game, now: float) -> None:
+        await self.database.lock_shared_totals(db)
         seats = {
             r["name"]: r
             for r in await self._all(
@@ -1354,13 +1077,8 @@ class Store(CommunityStore):
     # ------------------------------------------------------------------ maintenance
 
     async def integrity(self) -> list[str]:
-        """SQLite's own check of the file (damaged pages, broken indexes); empty when the file is sound."""
-        try:
-            rows = await self._all("PRAGMA quick_check")
-        except sqlite3.DatabaseError as exc:
-            return [f"the file cannot be read: {exc}"]
-        found = [str(r[0]) for r in rows]
-        return [] if found == ["ok"] else found
+        """The database's own check of its storage (damaged pages, broken indexes); empty when it is sound."""
+        return await self.database.integrity()
 
     async def verify(self) -> list[tuple[int, str]]:
         """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree.
@@ -1373,7 +1091,7 @@ class Store(CommunityStore):
                 f"SELECT id, status, {_SEED}, rules, side, solo, snapshot, broken_reason, moves, log, created_at "
                 f"FROM games WHERE {_STARTED} ORDER BY id"
             )
-        except self._DB_ERROR as exc:
+        except self.database.error as exc:
             return [*problems, (0, f"the games table cannot be read: {exc}")]
         for g in games:
             if g["status"] == "broken":
@@ -1387,7 +1105,7 @@ class Store(CommunityStore):
                 problems.append((g["id"], problem))
         return problems
 
-    async def _verify_one(self, g: sqlite3.Row) -> str | None:
+    async def _verify_one(self, g: Row) -> str | None:
         names = [
             r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (g["id"],))
         ]
@@ -1438,31 +1156,15 @@ class Store(CommunityStore):
 
     async def backup(self, dest: str | Path) -> None:
         """A consistent copy of the whole database at `dest`, safe while the bot runs."""
-        await asyncio.to_thread(backup_file, self.path, str(dest))
+        await self.database.backup(dest)
 
 
-def backup_file(src: str, dest: str) -> None:
-    """Copy a live database with SQLite's online backup API."""
-    if not Path(src).exists():
-        raise StoreError(f"There is no database at {src}.")
-    Path(dest).parent.mkdir(parents=True, exist_ok=True)
-    source = sqlite3.connect(f"file:{src}?mode=ro", uri=True, timeout=5.0)
-    try:
-        target = sqlite3.connect(dest)
-        try:
-            source.backup(target)
-        finally:
-            target.close()
-    finally:
-        source.close()
-
-
-def _dealt(names: Sequence[str], row: sqlite3.Row) -> Game:
+def _dealt(names: Sequence[str], row: Row) -> Game:
     """The stored game as dealt, from its row's seed, side and solo flag: every replay starts here."""
     return new_game(names, seed=int(row["seed"]), side=row["side"], solo=bool(row["solo"]), rules=row["rules"])
 
 
-def _replayed(names: Sequence[str], row: sqlite3.Row, rows: Sequence[tuple[Any, ...]]) -> Game:
+def _replayed(names: Sequence[str], row: Row, rows: Sequence[tuple[Any, ...]]) -> Game:
     """The stored game dealt and replayed through these log rows."""
     game = _dealt(names, row)
     for _, player, action, *_ in rows:
@@ -1470,7 +1172,7 @@ def _replayed(names: Sequence[str], row: sqlite3.Row, rows: Sequence[tuple[Any, 
     return game
 
 
-def _reach(r: sqlite3.Row) -> GameReach:
+def _reach(r: Row) -> GameReach:
     return GameReach(
         r["game_id"],
         r["refused_since"],
@@ -1482,7 +1184,7 @@ def _reach(r: sqlite3.Row) -> GameReach:
     )
 
 
-def _result(r: sqlite3.Row) -> Result:
+def _result(r: Row) -> Result:
     return Result(
         r["game_id"],
         r["seat"],
@@ -1500,20 +1202,3 @@ def _result(r: sqlite3.Row) -> Result:
         r["adjacency"],
         r["finished_at"],
     )
-
-
-def _explain(path: str, exc: sqlite3.Error) -> str:
-    text = str(exc)
-    if "not a database" in text or "malformed" in text:
-        return (
-            f"{path} is not a SQLite database, or it is damaged ({text}). Point DATABASE_PATH at the right file, "
-            "or move this one away and restore a backup made with `python -m storage backup`."
-        )
-    if "locked" in text or "busy" in text:
-        return (
-            f"The database {path} is locked by another process ({text}). Is another copy of the bot running? "
-            "Stop it, or give this one its own DATABASE_PATH."
-        )
-    if "readonly" in text or "unable to open" in text or "permission" in text.lower():
-        return f"The database {path} cannot be written ({text}). Check the file's permissions or DATABASE_PATH."
-    return f"The database {path} cannot be used: {text}."

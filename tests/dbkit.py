@@ -12,9 +12,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from storage import Store
+from storage import is_url, open_store
 from storage.postgres import to_pg
-from storage.store import is_url
 from tests.pgserver import PgServer
 
 # The PostgreSQL one is marked, so that `-m "not postgresql"` (make check) leaves the server out.
@@ -50,7 +49,7 @@ def pg_server():
         server.psql(f"CREATE DATABASE {_TEMPLATE}")
 
         async def migrate() -> None:
-            await (await Store.open(server.url(_TEMPLATE))).close()
+            await (await open_store(server.url(_TEMPLATE))).close()
 
         _in_thread(migrate)
         yield server

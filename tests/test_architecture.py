@@ -187,3 +187,19 @@ def test_the_new_packages_start_with_a_one_line_docstring():
             if not doc or not doc.splitlines()[0].strip():
                 missing.append(str(path.relative_to(ROOT)))
     assert missing == []
+
+
+def test_the_store_holds_a_database_and_storage_imports_run_one_way():
+    # The store speaks only to the `Database` protocol; `storage.open` picks the backend from the setting.
+    engines = {"sqlite3", "aiosqlite", "asyncpg", "storage.sqlite", "storage.postgres", "storage.open"}
+    store = imported_modules(ROOT / "storage" / "store.py")
+    assert "storage.database" in store and sorted(m for m in store if m in engines or m.split(".")[0] in engines) == []
+    files = sorted((ROOT / "storage").glob("*.py"))
+    names = {_module_name(p): p for p in files if p.name != "__init__.py"}
+    graph = {name: {m for m in imported_modules(path) if m in names and m != name} for name, path in names.items()}
+    assert "storage.database" in graph["storage.postgres"]  # the graph is read, not empty
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        return any(n == goal or (n not in seen and reaches(n, goal, seen | {n})) for n in graph[start])
+
+    assert sorted(name for name in graph if reaches(name, name, {name})) == []

@@ -14,7 +14,7 @@ HOUR = 3600
 async def test_a_click_that_hands_the_turn_over_makes_one_durable_commit_with_the_next_turns_timers(world):
     game_id, thread = await open_game(world, players=2, timer=HOUR)
     statements: list[str] = []
-    await world.store._db.set_trace_callback(statements.append)
+    await world.store.database.writer.set_trace_callback(statements.append)
     rng = random.Random(3)
     for _ in range(300):
         game, version = await world.store.load_game(game_id)

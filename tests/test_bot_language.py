@@ -324,9 +324,9 @@ async def test_a_solo_game_speaks_the_players_language(simcord_env, locales):
 
 
 async def test_games_stored_before_languages_speak_english(tmp_path) -> None:
-    from storage import Store
+    from storage import open_store
 
-    store = await Store.open(str(tmp_path / "k.sqlite3"))
+    store = await open_store(str(tmp_path / "k.sqlite3"))
     try:
         old = await store.create_game(guild_id=1, channel_id=2, host_id=3, host_name="Aiko", players=2)
         new = await store.create_game(

@@ -7,7 +7,7 @@ import pytest
 from discord.ext import commands
 
 from bot import Settings, create_bot
-from storage import Store
+from storage import open_store
 from tests.test_storage_scale import _game
 
 
@@ -52,7 +52,7 @@ def _guild_on(shard: int, count: int, n: int = 0) -> int:
 
 @pytest.mark.parametrize(("count", "mine"), [(2, (0,)), (2, (1,)), (4, (1, 3))])
 async def test_at_start_up_a_shard_process_reposts_only_the_games_of_its_own_shards(database, count, mine):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         games: dict[int, list[int]] = {}
         for shard in range(count):

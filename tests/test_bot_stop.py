@@ -5,22 +5,23 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from storage import Store
+import storage.sqlite
+from storage import open_store
 from tests.botkit import open_game, press, prompt_message
 
 
 async def test_a_move_being_committed_when_the_bot_stops_is_saved_and_confirmed_and_the_bot_stops_promptly(
-    world, db_path, caplog
+    world, db_path, caplog, monkeypatch
 ):
     game_id, thread = await open_game(world, players=2)
     game, version = await world.store.load_game(game_id)
     moves = len(await world.store.log(game_id))
     player = world.member(game.prompt.player)
     message = await prompt_message(world, game_id, thread)
-    store, bot = world.store, world.bot
+    bot = world.bot
     committing, stopping = asyncio.Event(), asyncio.Event()
     order: list[str] = []
-    plain_run, plain_finish = store._run, bot.finish_work
+    plain_run, plain_finish = storage.sqlite._run, bot.finish_work
 
     async def slow_commit(db, sql, params=()):
         if sql == "COMMIT" and not committing.is_set():
@@ -36,7 +37,7 @@ async def test_a_move_being_committed_when_the_bot_stops_is_saved_and_confirmed_
         await plain_finish(*args, **kwargs)
         order.append("work finished")
 
-    store._run = slow_commit
+    monkeypatch.setattr(storage.sqlite, "_run", slow_commit)
     bot.finish_work = finish_work
     click = asyncio.create_task(press(player, message))
     await asyncio.wait_for(committing.wait(), 10)
@@ -48,7 +49,7 @@ async def test_a_move_being_committed_when_the_bot_stops_is_saved_and_confirmed_
     # It waited for the commit, and stopped as soon as the work was done (not at the end of its grace period).
     assert order == ["committed", "work finished", "closed"]
     assert "still under way" not in caplog.text
-    reopened = await Store.open(db_path)
+    reopened = await open_store(db_path)
     try:
         _, saved = await reopened.load_game(game_id)
         assert saved > version and len(await reopened.log(game_id)) == moves + 1

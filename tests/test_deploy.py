@@ -385,7 +385,7 @@ def guide_restore_lines() -> list[str]:
 
 
 async def test_the_guides_postgresql_restore_runs_as_written_and_never_writes_to_the_live_database(pg_server, tmp_path):
-    from storage import Store
+    from storage import open_store
     from tests.pgserver import pg_bin
     from tests.test_storage import play_moves, started
 
@@ -404,7 +404,7 @@ async def test_the_guides_postgresql_restore_runs_as_written_and_never_writes_to
 
     pg_server.psql("CREATE DATABASE kokeshi")
     live = pg_server.url("kokeshi")
-    bot = await Store.open(live)
+    bot = await open_store(live)
     try:
         backed_up = [await started(bot, seed=s) for s in range(3)]
         await play_moves(bot, backed_up[0], 6)
@@ -424,7 +424,7 @@ async def test_the_guides_postgresql_restore_runs_as_written_and_never_writes_to
     try:
         switched = step(lines[4])
         assert switched.returncode == 0, switched.stderr
-        restored = await Store.open(live)
+        restored = await open_store(live)
         try:
             assert [g.id for g in await restored.active_games()] == backed_up
             assert len(await restored.log(backed_up[0])) == 6

@@ -8,13 +8,13 @@ import hashlib
 import pytest
 
 from engine import RandomPolicy
-from storage import Rating, Store, challenge_key, challenge_seed, scope_of, streak
+from storage import Rating, Store, challenge_key, challenge_seed, open_store, scope_of, streak
 from storage.ratings import human_ranks, rate
 
 
 @pytest.fixture
 async def store(tmp_path):
-    s = await Store.open(tmp_path / "ratings.sqlite3")
+    s = await open_store(tmp_path / "ratings.sqlite3")
     yield s
     await s.close()
 
@@ -142,18 +142,18 @@ def test_a_challenge_seed_cannot_be_computed_from_the_date_alone():
 
 async def test_the_challenge_secret_is_made_on_first_start_kept_and_overridable(tmp_path):
     path = tmp_path / "secret.sqlite3"
-    first = await Store.open(path)
+    first = await open_store(path)
     seed = first.challenge_seed("daily:2026-11-22")
     secret = await first.meta("challenge_secret")
     await first.close()
     assert secret and len(secret) >= 64  # 256 bits, hex
-    again = await Store.open(path)
+    again = await open_store(path)
     assert again.challenge_seed("daily:2026-11-22") == seed
     await again.close()
-    other = await Store.open(tmp_path / "other.sqlite3")
+    other = await open_store(tmp_path / "other.sqlite3")
     assert other.challenge_seed("daily:2026-11-22") != seed  # another installation, another secret
     await other.close()
-    shared = [await Store.open(tmp_path / f"bot{i}.sqlite3", challenge_secret="shared by every bot") for i in (1, 2)]
+    shared = [await open_store(tmp_path / f"bot{i}.sqlite3", challenge_secret="shared by every bot") for i in (1, 2)]
     assert shared[0].challenge_seed("weekly:2026-W47") == shared[1].challenge_seed("weekly:2026-W47")
     assert shared[0].challenge_seed("daily:2026-11-22") == challenge_seed("daily", "2026-11-22", b"shared by every bot")
     for s in shared:

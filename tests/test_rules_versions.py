@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine import CURRENT_RULES, RULES_VERSIONS, Game, RandomPolicy, new_game, replay
-from storage import Store, migrations
+from storage import migrations, open_store
 from tests.botkit import open_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -289,7 +289,7 @@ async def test_a_database_from_before_rules_versions_migrates_loads_and_verifies
     spec = V1_GAMES[3]  # the solo game
     path = tmp_path / "old.sqlite3"
     _database_at_schema_3(path, spec)
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         assert await store.schema_version() == len(migrations()) >= 4
         assert await store.verify() == []
@@ -313,7 +313,7 @@ async def test_a_database_from_before_rules_versions_migrates_loads_and_verifies
 
 async def test_a_new_game_stores_its_128_bit_seed_and_rules_version_losslessly(tmp_path):
     path = tmp_path / "new.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     seed = 2**127 + 2**64 + 99
     try:
         game_id = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2)
@@ -331,7 +331,7 @@ async def test_a_new_game_stores_its_128_bit_seed_and_rules_version_losslessly(t
     row = db.execute("SELECT seed, seed_text, rules FROM games WHERE id = ?", (game_id,)).fetchone()
     db.close()
     assert row == (None, str(seed), CURRENT_RULES)
-    reopened = await Store.open(path)
+    reopened = await open_store(path)
     try:
         game, _ = await reopened.load_game(game_id)
         assert game.seed == seed and game.rules == CURRENT_RULES and game.version == 30
@@ -356,7 +356,7 @@ async def test_a_game_started_under_rules_3_keeps_them_in_the_store(tmp_path, mo
     dealt_before = functools.partial(new_game, rules=3)
     monkeypatch.setattr(storage.store, "new_game", dealt_before)
     path = tmp_path / "three.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         game_id = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2)
         await store.add_seat(game_id, 101, "Bo")

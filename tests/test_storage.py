@@ -21,6 +21,7 @@ from storage import (
     UndoRefused,
     clean_name,
     migrations,
+    open_store,
 )
 from storage.postgres import pg_migration, pg_migrations
 from tests.dbkit import fresh_pg_database, sql
@@ -39,7 +40,7 @@ class Clock:
 
 @pytest.fixture
 async def store(database):
-    s = await Store.open(database, clock=Clock())
+    s = await open_store(database, clock=Clock())
     yield s
     await s.close()
 
@@ -69,11 +70,11 @@ async def play_moves(store: Store, game_id: int, count: int, seed: int = 1) -> i
 
 async def test_migrations_build_every_table_from_an_empty_file_and_rerunning_them_changes_nothing(tmp_path):
     path = tmp_path / "db.sqlite3"
-    first = await Store.open(path)
+    first = await open_store(path)
     assert await first.schema_version() == len(migrations())
     await first.close()
     schema = sqlite3.connect(path).execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall()
-    again = await Store.open(path)
+    again = await open_store(path)
     assert await again.schema_version() == len(migrations())
     await again.close()
     assert sqlite3.connect(path).execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall() == schema
@@ -95,11 +96,11 @@ async def test_migrations_build_every_table_from_an_empty_file_and_rerunning_the
 async def test_the_postgresql_migrations_build_every_table_and_rerunning_them_changes_nothing(pg_server):
     url = fresh_pg_database(pg_server, migrated=False)
     columns = "SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = 'public'"
-    first = await Store.open(url)
+    first = await open_store(url)
     assert await first.schema_version() == len(pg_migrations())
     await first.close()
     schema = sorted(sql(url, columns))
-    again = await Store.open(url)
+    again = await open_store(url)
     assert await again.schema_version() == len(pg_migrations())
     await again.close()
     assert sorted(sql(url, columns)) == schema
@@ -121,9 +122,9 @@ def test_sqlite_migrations_are_translated_for_postgresql_where_it_has_no_file_of
 
 
 async def test_database_uses_wal_and_foreign_keys(tmp_path):
-    store = await Store.open(tmp_path / "wal.sqlite3")
-    assert (await (await store._db.execute("PRAGMA journal_mode")).fetchone())[0] == "wal"
-    assert (await (await store._db.execute("PRAGMA foreign_keys")).fetchone())[0] == 1
+    store = await open_store(tmp_path / "wal.sqlite3")
+    assert (await (await store.database.writer.execute("PRAGMA journal_mode")).fetchone())[0] == "wal"
+    assert (await (await store.database.writer.execute("PRAGMA foreign_keys")).fetchone())[0] == 1
     await store.close()
 
 
@@ -292,7 +293,7 @@ async def test_two_applies_with_the_same_version_exactly_one_succeeds(store):
 
 
 async def test_two_connections_racing_on_one_game_apply_only_once(database):
-    a, b = await Store.open(database), await Store.open(database)
+    a, b = await open_store(database), await open_store(database)
     try:
         for seed in range(10):
             game_id = await started(a, seed=seed)
@@ -440,13 +441,13 @@ async def test_undo_is_refused_to_others_and_across_the_start_of_a_turn(store):
 
 
 async def test_a_wrong_snapshot_is_rebuilt_from_the_log_on_load(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     game_id = await started(store)
     await play_moves(store, game_id, 12)
     good, _ = await store.load_game(game_id)
     await store.close()
     sql(database, "UPDATE games SET snapshot = '{}' WHERE id = ?", (game_id,))
-    store = await Store.open(database)
+    store = await open_store(database)
     assert [p for _, p in await store.verify()] == ["the snapshot differs from a replay of the log"]
     loaded, _ = await store.load_game(game_id)
     assert loaded == good and await store.verify() == []
@@ -454,13 +455,13 @@ async def test_a_wrong_snapshot_is_rebuilt_from_the_log_on_load(database):
 
 
 async def test_a_game_whose_log_no_longer_replays_is_marked_broken_and_others_keep_working(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     bad, good = await started(store, seed=1), await started(store, seed=2)
     await play_moves(store, bad, 6)
     await play_moves(store, good, 6)
     await store.close()
     sql(database, "UPDATE actions SET action = 'advance:dragon' WHERE game_id = ? AND seq = 3", (bad,))
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         with pytest.raises(BrokenGame) as info:
             await store.load_game(bad)
@@ -489,7 +490,7 @@ async def test_a_file_that_is_not_a_database_gives_a_clear_error(tmp_path):
     path = tmp_path / "notes.sqlite3"
     path.write_bytes(b"these are my notes, not a database" * 100)
     with pytest.raises(StoreError) as info:
-        await Store.open(path)
+        await open_store(path)
     assert str(path) in str(info.value) and "not a SQLite database" in str(info.value)
 
 
@@ -498,19 +499,19 @@ async def test_a_database_from_a_newer_version_gives_a_clear_error(tmp_path):
     with sqlite3.connect(path) as db:
         db.execute("PRAGMA user_version = 99")
     with pytest.raises(StoreError) as info:
-        await Store.open(path)
+        await open_store(path)
     assert str(path) in str(info.value) and "newer" in str(info.value)
 
 
 @pytest.mark.slow
 async def test_a_database_locked_by_another_process_gives_a_clear_error(tmp_path):
     path = tmp_path / "locked.sqlite3"
-    await (await Store.open(path)).close()  # create it
+    await (await open_store(path)).close()  # create it
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
         with pytest.raises(StoreError) as info:
-            await Store.open(path)
+            await open_store(path)
         assert str(path) in str(info.value) and "locked" in str(info.value)
     finally:
         holder.execute("ROLLBACK")
@@ -519,13 +520,13 @@ async def test_a_database_locked_by_another_process_gives_a_clear_error(tmp_path
 
 async def test_a_postgresql_server_that_does_not_answer_or_is_newer_gives_a_clear_error(pg_server):
     with pytest.raises(StoreError) as info:
-        await Store.open(f"postgresql://kokeshi:secret@127.0.0.1:{free_port()}/kokeshi")
+        await open_store(f"postgresql://kokeshi:secret@127.0.0.1:{free_port()}/kokeshi")
     assert "Cannot connect" in str(info.value) and "DATABASE_URL" in str(info.value)
     assert "secret" not in str(info.value)
     url = fresh_pg_database(pg_server)
     sql(url, "UPDATE schema_version SET version = 99")
     with pytest.raises(StoreError) as info:
-        await Store.open(url)
+        await open_store(url)
     assert "newer" in str(info.value)
 
 
@@ -533,7 +534,7 @@ async def test_an_unwritable_location_gives_a_clear_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(StoreError) as info:
-        await Store.open(blocker / "sub" / "db.sqlite3")
+        await open_store(blocker / "sub" / "db.sqlite3")
     assert "DATABASE_PATH" in str(info.value)
 
 
@@ -545,7 +546,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
 
 
 async def test_verify_command_is_clean_for_a_good_database_and_reports_tampered_logs_and_results(database, tmp_path):
-    store = await Store.open(database)
+    store = await open_store(database)
     game_id = await started(store)
     await play_moves(store, game_id, 20)
     finished = await started(store, seed=8)
@@ -564,14 +565,14 @@ async def test_verify_command_is_clean_for_a_good_database_and_reports_tampered_
 
 async def test_backup_command_copies_a_database_that_is_being_written(tmp_path):
     path, copy = tmp_path / "live.sqlite3", tmp_path / "backups" / "copy.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     game_id = await started(store)
     writer = asyncio.create_task(play_moves(store, game_id, 40))
     done = await asyncio.to_thread(_cli, "backup", str(path), str(copy))
     await writer
     await store.close()
     assert done.returncode == 0, done.stderr
-    restored = await Store.open(copy)
+    restored = await open_store(copy)
     try:
         assert (await restored.get_game(game_id)).status == "active"
         assert await restored.verify() == []
@@ -581,7 +582,7 @@ async def test_backup_command_copies_a_database_that_is_being_written(tmp_path):
 
 async def test_copy_command_moves_a_sqlite_database_into_postgresql_whole_and_verified(tmp_path, pg_server):
     path = tmp_path / "server.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     finished, active = await started(store, players=3, seed=8), await started(store, seed=9)
     await play_moves(store, finished, 10_000)
     await play_moves(store, active, 15)
@@ -597,7 +598,7 @@ async def test_copy_command_moves_a_sqlite_database_into_postgresql_whole_and_ve
     done = _cli("copy", str(path), url)
     assert done.returncode == 0, done.stderr
     assert "copied 3 games" in done.stdout and "2 games checked, 0 with problems" in done.stdout
-    copy = await Store.open(url)
+    copy = await open_store(url)
     try:
         assert [await copy.get_game(g) for g in (finished, active, lobby)] == games
         assert await copy.leaderboard("wins", 1) == board and await copy.meta("challenge_secret") == secret

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import Store
+from storage import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
 import asyncio, random, sys
 from engine import RandomPolicy
-from storage import Store
+from storage import open_store
 
 async def main(path, seed):
-    store = await Store.open(path)
+    store = await open_store(path)
     print("OPEN", flush=True)
     rng = random.Random(seed)
     games = [g.id for g in await store.active_games()]
@@ -72,7 +72,7 @@ async def test_killing_the_writer_at_random_never_loses_an_acknowledged_move(dat
             if line.startswith("ACK "):
                 _, gid, seq = line.split()
                 acked[int(gid)] = max(acked.get(int(gid), 0), int(seq))
-        store = await Store.open(path)
+        store = await open_store(path)
         try:
             for gid, seq in acked.items():
                 logged = await store.log(gid)

@@ -9,8 +9,8 @@ import time
 
 import asyncpg
 
-from storage import Store
-from storage.store import sqlite_in_use
+from storage import open_store
+from storage.sqlite import sqlite_in_use
 from tests.dbkit import fresh_pg_database, sql
 from tests.fakediscord import ROOT, SilentServer
 from tests.pgserver import free_port
@@ -47,7 +47,7 @@ async def games_in(url: str) -> list[int]:
 async def test_sqlite_in_use_sees_an_open_store_and_nothing_once_it_is_closed(tmp_path):
     path = tmp_path / "live.sqlite3"
     assert not sqlite_in_use(path)  # no file yet
-    store = await Store.open(path)
+    store = await open_store(path)
     assert sqlite_in_use(path)
     await store.close()
     assert not sqlite_in_use(path)
@@ -55,7 +55,7 @@ async def test_sqlite_in_use_sees_an_open_store_and_nothing_once_it_is_closed(tm
 
 async def test_copy_refuses_while_a_bot_has_the_sqlite_file_open(tmp_path, pg_server):
     path = tmp_path / "live.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         await started(store)
         url = fresh_pg_database(pg_server, migrated=False)
@@ -72,7 +72,7 @@ async def test_copy_refuses_while_a_bot_has_the_sqlite_file_open(tmp_path, pg_se
 
 async def test_copy_while_the_bot_plays_takes_one_consistent_snapshot_that_verifies_clean(tmp_path, pg_server):
     path = tmp_path / "live.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     games = [await started(store, players=2 + i % 3, seed=i) for i in range(48)]
     for game_id in games:
         await play_moves(store, game_id, 30)
@@ -103,7 +103,7 @@ async def test_copy_while_the_bot_plays_takes_one_consistent_snapshot_that_verif
 async def test_a_copy_is_started_over_with_replace_and_never_while_a_bot_uses_the_target(tmp_path, pg_server):
     old, new = tmp_path / "old.sqlite3", tmp_path / "new.sqlite3"
     for path, count in ((old, 3), (new, 2)):
-        store = await Store.open(path)
+        store = await open_store(path)
         for seed in range(count):
             await play_moves(store, await started(store, seed=seed + 10 * count), 4)
         await store.set_guild_setting(1, "channel", str(count))
@@ -114,7 +114,7 @@ async def test_a_copy_is_started_over_with_replace_and_never_while_a_bot_uses_th
     status, _, err = await cli("copy", str(new), url)
     assert status == 2 and "already holds 3 games" in err and "add --replace" in err
 
-    bot = await Store.open(url)  # a bot started on it meanwhile
+    bot = await open_store(url)  # a bot started on it meanwhile
     try:
         status, _, err = await cli("copy", str(new), url, "--replace")
     finally:
@@ -127,7 +127,7 @@ async def test_a_copy_is_started_over_with_replace_and_never_while_a_bot_uses_th
     assert "copied 2 games" in out and "2 games checked, 0 with problems" in out
     assert await games_in(url) == [1, 2]
     assert sql(url, "SELECT value FROM guild_settings") == [("2",)]
-    copy = await Store.open(url)
+    copy = await open_store(url)
     try:
         assert await copy.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Di", players=2) == 3
     finally:
@@ -136,7 +136,7 @@ async def test_a_copy_is_started_over_with_replace_and_never_while_a_bot_uses_th
 
 async def test_a_conflict_in_the_target_is_reported_as_a_conflict_not_as_damage(tmp_path, pg_server):
     path = tmp_path / "src.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     await started(store)
     await store.set_guild_setting(1, "channel", "10")
     await store.close()
@@ -151,7 +151,7 @@ async def test_a_conflict_in_the_target_is_reported_as_a_conflict_not_as_damage(
 
 async def test_backup_refuses_to_write_over_a_database_a_bot_has_open(tmp_path):
     live, backup = tmp_path / "live.sqlite3", tmp_path / "backup.sqlite3"
-    store = await Store.open(live)
+    store = await open_store(live)
     await started(store)
     try:
         assert (await cli("backup", str(live), str(backup)))[0] == 0  # backing a live database up is fine
@@ -169,7 +169,7 @@ async def test_no_maintenance_command_prints_a_password_and_a_silent_server_give
     closed = f"postgresql://kokeshi:{PASSWORD}@127.0.0.1:{free_port()}/kokeshi"
     missing = with_password(pg_server.url("no_such_database"))
     sqlite = tmp_path / "db.sqlite3"
-    await (await Store.open(sqlite)).close()
+    await (await open_store(sqlite)).close()
     runs = [
         ("verify", good),
         ("compact", good),
@@ -208,7 +208,7 @@ async def test_no_maintenance_command_prints_a_password_and_a_silent_server_give
 
 async def test_the_bot_names_itself_to_postgresql_so_the_commands_can_tell_it_is_running(pg_server):
     url = fresh_pg_database(pg_server)
-    bot = await Store.open(url)
+    bot = await open_store(url)
     try:
         db = await asyncpg.connect(url)
         try:

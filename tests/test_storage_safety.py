@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine import RandomPolicy
-from storage import StaleVersion, Store
+from storage import StaleVersion, Store, open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,7 +69,7 @@ async def test_no_log_level_writes_a_seed_a_snapshot_a_bag_or_the_challenge_secr
     logging.getLogger("aiosqlite").setLevel(logging.DEBUG)
     try:
         seed = 918_273_645_546_372_819
-        store = await Store.open(database)
+        store = await open_store(database)
         try:
             game_id = await _two_player_game(store, seed)
             await _play(store, game_id)
@@ -96,8 +96,8 @@ async def test_no_log_level_writes_a_seed_a_snapshot_a_bag_or_the_challenge_secr
 
 
 async def test_undo_racing_a_move_from_another_connection_is_stale_and_the_log_stays_whole(database):
-    first = await Store.open(database)
-    second = await Store.open(database)
+    first = await open_store(database)
+    second = await open_store(database)
     try:
         game_id = await _two_player_game(first, 5)
         player = await _undoable(first, game_id)
@@ -130,7 +130,7 @@ async def test_undo_racing_a_move_from_another_connection_is_stale_and_the_log_s
 
 async def test_undo_leaves_a_fresh_snapshot_so_a_copy_right_after_verifies_and_nothing_is_rebuilt(tmp_path, caplog):
     path = tmp_path / "undo.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         game_id = await _two_player_game(store, 9)
         player = await _undoable(store, game_id)
@@ -138,7 +138,7 @@ async def test_undo_leaves_a_fresh_snapshot_so_a_copy_right_after_verifies_and_n
             game, version = await store.undo(game_id, player)
             copy = tmp_path / "copy.sqlite3"
             await store.backup(copy)
-            other = await Store.open(path)  # a second process loading the game after the undo
+            other = await open_store(path)  # a second process loading the game after the undo
             try:
                 await other.load_game(game_id)
             finally:
@@ -159,7 +159,7 @@ async def test_undo_leaves_a_fresh_snapshot_so_a_copy_right_after_verifies_and_n
 @pytest.mark.slow
 async def test_verify_reports_damaged_pages_and_exits_non_zero_without_a_traceback(tmp_path):
     path = tmp_path / "damaged.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         for i in range(12):
             await _play(store, await _two_player_game(store, 100 + i))
@@ -184,7 +184,7 @@ async def test_verify_opens_a_read_only_database_read_only_and_does_not_change_i
     folder = tmp_path / "readonly"
     folder.mkdir()
     path = folder / "kokeshi.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         await _play(store, await _two_player_game(store, 77))
     finally:
@@ -221,7 +221,7 @@ async def test_verify_opens_a_read_only_database_read_only_and_does_not_change_i
 
 async def test_a_game_just_created_is_found_at_once_while_other_tasks_keep_reading(database):
     """Every write is visible to the next read of the task that made it, however many other reads overlap it."""
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         for i in range(20):
             await _two_player_game(store, i)

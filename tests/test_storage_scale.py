@@ -21,8 +21,9 @@ import asyncpg
 import pytest
 
 from engine import GreedyPolicy, RandomPolicy, new_game
-from storage import Store, migrations
-from storage.store import flags_of, is_url, pack_log, unpack_log
+from storage import Store, migrations, open_store
+from storage.open import is_url
+from storage.store import flags_of, pack_log, unpack_log
 from tests.dbkit import sql
 
 _HELD_READ = 4242  # the advisory lock a held read waits on (PostgreSQL)
@@ -41,7 +42,7 @@ async def held_read(store: Store, database: str) -> AsyncIterator[asyncio.Task]:
             release.wait(120)
             return 1
 
-        await store._rdb.create_function("held", 0, hold)
+        await store.database.reader.create_function("held", 0, hold)
         task = asyncio.create_task(store._all("SELECT held()"))
         try:
             await started.wait()
@@ -85,7 +86,7 @@ async def _finish(store: Store, game_id: int, seed: int = 1) -> None:
 
 
 async def test_a_finished_game_keeps_its_log_packed_and_still_replays_and_verifies(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         game_id = await _game(store, 31, players=3)
         await _finish(store, game_id)
@@ -116,7 +117,7 @@ def test_packing_a_log_keeps_every_player_action_source_and_time_to_the_millisec
 
 @pytest.mark.slow
 async def test_leaderboard_totals_kept_with_each_game_match_a_scan_of_the_results(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     rng = random.Random(4)
     try:
         for i in range(14):
@@ -164,7 +165,7 @@ async def test_leaderboard_totals_kept_with_each_game_match_a_scan_of_the_result
 
 
 async def test_pages_and_ranks_found_through_the_board_steps_agree_with_the_whole_board_in_every_step(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     rng = random.Random(8)
     totals, ratings = [], []
     for user in range(1, 401):
@@ -205,7 +206,7 @@ async def test_pages_and_ranks_found_through_the_board_steps_agree_with_the_whol
 
 
 async def test_a_long_read_never_holds_up_a_move_and_reads_never_see_an_uncommitted_write(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         game_id = await _game(store, 3)
         async with held_read(store, database) as slow:
@@ -235,7 +236,7 @@ async def test_a_long_read_never_holds_up_a_move_and_reads_never_see_an_uncommit
 
 
 async def test_the_per_game_locks_are_dropped_once_nobody_needs_them(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         games = [await _game(store, 60 + i) for i in range(30)]
         policy = RandomPolicy(5)
@@ -252,11 +253,11 @@ async def test_the_per_game_locks_are_dropped_once_nobody_needs_them(database):
 
 
 async def test_a_move_that_ends_a_turn_sets_the_next_turns_timers_in_its_own_single_commit(tmp_path):
-    store = await Store.open(tmp_path / "timers.sqlite3")
+    store = await open_store(tmp_path / "timers.sqlite3")
     statements: list[str] = []
     try:
         game_id = await _game(store, 12)
-        await store._db.set_trace_callback(statements.append)
+        await store.database.writer.set_trace_callback(statements.append)
         policy = RandomPolicy(8)
         for _ in range(200):
             game, version = await store.load_game(game_id)
@@ -293,7 +294,7 @@ async def test_a_move_that_ends_a_turn_sets_the_next_turns_timers_in_its_own_sin
 @pytest.mark.slow
 async def test_many_games_played_at_once_flat_out_give_no_error_and_verify_clean(database):
     """A short saturation run in the suite; `bench/storage_bench.py --saturation` runs 20,000+ moves."""
-    store = await Store.open(database)
+    store = await open_store(database)
     errors: list[BaseException] = []
     moves = 0
     try:
@@ -321,7 +322,7 @@ async def test_many_games_played_at_once_flat_out_give_no_error_and_verify_clean
 
 
 async def test_a_shard_process_sees_only_the_timers_of_games_in_its_guilds(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         # Discord puts a guild on shard (guild id >> 22) % shard count.
         guilds = {shard: (123_456 << 22) * 4 + (shard << 22) + 77 for shard in range(4)}
@@ -381,7 +382,7 @@ async def test_a_database_of_the_previous_schema_migrates_with_its_events_folded
                 )
         db.execute("COMMIT")
     db.close()
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         assert await store.schema_version() == len(migrations())
         assert await store.verify() == []
@@ -410,10 +411,10 @@ async def test_a_database_of_the_previous_schema_migrates_with_its_events_folded
 
 RACER = """
 import asyncio, os, sys, time
-from storage import StaleVersion, Store
+from storage import StaleVersion, Store, open_store
 
 async def main(path, game_id, go):
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         game, version = await store.load_game(game_id)
         print("READY", flush=True)
@@ -436,7 +437,7 @@ async def test_two_processes_racing_on_one_game_exactly_one_applies_and_the_othe
     database, tmp_path
 ):
     path = database
-    store = await Store.open(path)
+    store = await open_store(path)
     game_id = await _game(store, 21)
     await store.close()
     root = Path(__file__).resolve().parent.parent
@@ -459,7 +460,7 @@ async def test_two_processes_racing_on_one_game_exactly_one_applies_and_the_othe
         outputs = [r.communicate(timeout=60) for r in racers]
         said = sorted(out.split()[0] for out, _ in outputs if out)
         assert said == ["APPLIED", "STALE"], outputs
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         assert len(await store.log(game_id)) == 3 and await store.verify() == []
     finally:
@@ -500,7 +501,7 @@ async def test_no_cursor_is_left_open_for_the_event_loop_thread_to_finalise_unde
     original = aiosqlite.connect
     monkeypatch.setattr(aiosqlite, "connect", lambda *a, **k: original(*a, factory=_TracingConnection, **k))
     _TracingCursor.record.clear()
-    store = await Store.open(tmp_path / "cursors.sqlite3")
+    store = await open_store(tmp_path / "cursors.sqlite3")
     try:
         games = [await _game(store, 300 + i) for i in range(20)]
 

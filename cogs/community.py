@@ -7,7 +7,7 @@ import datetime as dt
 import io
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -19,12 +19,10 @@ from i18n import _, ngettext
 from storage import BoardRow, challenge_key
 
 from .answering import Answer, AnswersFirst
+from .client import Client
+from .common import UserError, challenge_day
 from .limits import MESSAGE
 from .narration import escape
-from .tables import UserError, challenge_day
-
-if TYPE_CHECKING:
-    from bot import KokeshiBot
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +76,7 @@ class PageButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], templa
 class Community:
     """Everything about players across games; cogs call it."""
 
-    def __init__(self, bot: KokeshiBot) -> None:
+    def __init__(self, bot: Client) -> None:
         self.bot = bot
 
     @property

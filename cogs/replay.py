@@ -14,7 +14,7 @@ import logging
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -28,13 +28,11 @@ from render.replay import ReplayTurn, animation, draw_turn_record, extension
 from storage import GameNotFound, GameRecord, LoggedAction, challenge_key
 
 from .answering import Answer, AnswersFirst
+from .client import Client
+from .common import UserError
 from .limits import BUTTON_LABEL, CHOICE_NAME, MAX_CHOICES, MESSAGE, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
 from .narration import split_turns, turn_record
-from .tables import UserError
 from .thinking import shared_pool
-
-if TYPE_CHECKING:
-    from bot import KokeshiBot
 
 log = logging.getLogger(__name__)
 
@@ -174,7 +172,7 @@ class Shown:
 class Replays:
     """Opens replays, steps through them and draws their animations; the slash command and the buttons call it."""
 
-    def __init__(self, bot: KokeshiBot) -> None:
+    def __init__(self, bot: Client) -> None:
         self.bot = bot
         self._films: OrderedDict[tuple[int, str], bytes] = OrderedDict()
         self._drawing: dict[tuple[int, str], asyncio.Lock] = {}

@@ -13,7 +13,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 help:
 	@echo "make run      create $(VENV), install, start the bot (sandbox without DISCORD_TOKEN)"
 	@echo "make sandbox  start the bot in the local sandbox"
-	@echo "make check    the fast loop: lint, types and every test but the browser's and PostgreSQL's"
+	@echo "make check    the fast loop: lint, types and every test but the browser's, PostgreSQL's and the slow ones"
 	@echo "make test     lint, format check, types and the whole test suite"
 	@echo "make test-browser  only the sandbox page in Chromium, whole games included"
 	@echo "make docs-picture  retake docs/sandbox.png from the browser test"
@@ -116,10 +116,10 @@ test: lint typecheck test-deps catalogs
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
-# The fast loop before a commit: `make test` less the tests marked browser (Chromium) or postgresql (a server of
-# their own), so it needs neither.
+# The fast loop before a commit: `make test` less the tests marked browser (Chromium), postgresql (a server of
+# their own) or slow (whole games through SimCord, long playouts and properties, image and crash rehearsals).
 check: lint typecheck catalogs
-	@$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not browser and not postgresql"; rc=$$?; \
+	@$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not browser and not postgresql and not slow"; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
@@ -142,7 +142,7 @@ sandbox: $(DEV_STAMP) catalogs
 test-browser: test-deps catalogs
 	$(BIN)/python -m pytest tests/browser
 
-# The README's picture of the sandbox: taken by the browser test that reloads the page mid-game.
+# The sandbox's picture in docs/sandbox.md: taken by the browser test that reloads the page mid-game.
 docs-picture: test-deps catalogs
 	$(BIN)/python -m pytest tests/browser -k reload_mid_game
 	cp tests/browser/artifacts/sandbox.png docs/sandbox.png

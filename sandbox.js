@@ -1,7 +1,7 @@
 // The sandbox page's own script, added to SimCord's page by the sandbox. SimCord's page shows one channel at a time
 // for one viewer; this script makes it easier to live in:
 //
-// - When "Viewing as" changes, the page shows the current turn again. For a new viewer the page draws every message
+// - When "Viewing as" changes, or the page opens (a reload), the page shows the current turn again. For a new viewer the page draws every message
 //   again, and a picture takes its room only once it has loaded: the pictures loading above would push the current
 //   turn out of sight. Once the page has settled, the message the preview points at (the bot's newest) is brought
 //   back into view and kept there while the pictures finish loading, for a while or until the person scrolls.
@@ -44,10 +44,13 @@ HTMLImageElement.prototype.decode = function decode() {
 // ---------------------------------------------------------------------------------------- the current turn in view
 
 // For a while once the new viewer's messages are drawn (long enough for a busy machine to load every picture), until
-// the person scrolls, clicks or types, the current turn is kept in view.
+// the person scrolls, clicks or types, the current turn is kept in view. The page opening (a reload, or the sandbox's
+// own reopening after a restart) draws the viewer's messages as a switch does, so it is kept in view then too.
 const FOLLOW_MS = 20000;
-let switched = false;
+let switched = true;
 let followUntil = 0;
+let actedUntil = 0;
+const ACTIONS = ".component-button, [role=combobox], [role=option]";
 
 function currentMessage() {
   return (
@@ -70,6 +73,14 @@ function follow() {
   if (!showReplyAndButtons()) bringIntoView(target);
 }
 
+// After one of the conversation's buttons or menus was used: each new message or picture taking its room brings the
+// newest turn into view (not the page's own scrolling, so that moving to another control is never undone).
+function followAnswer() {
+  if (performance.now() > actedUntil || app.getAttribute("aria-busy") !== "false") return;
+  const target = currentMessage();
+  if (target && !showReplyAndButtons()) bringIntoView(target);
+}
+
 function bringIntoView(target) {
   const view = timeline.getBoundingClientRect();
   const box = target.getBoundingClientRect();
@@ -85,17 +96,30 @@ if (picker && app && timeline && list) {
   const stop = () => {
     switched = false;
     followUntil = 0;
+    actedUntil = 0;
     replyUntil = 0;
   };
-  for (const kind of ["wheel", "touchmove", "pointerdown"]) {
+  // Except when they press one of the conversation's buttons or menus: then the answer (the next turn, with its
+  // buttons) is brought into view as it comes, as a chat does after one's own message.
+  const act = (event) => {
+    stop();
+    const control = event.target instanceof Element ? event.target.closest(ACTIONS) : null;
+    if (control && list.contains(control)) actedUntil = performance.now() + FOLLOW_MS;
+  };
+  for (const kind of ["wheel", "touchmove"]) {
     timeline.addEventListener(kind, stop, { passive: true });
   }
-  document.addEventListener("keydown", stop, { passive: true });
+  timeline.addEventListener("pointerdown", act, { passive: true });
+  document.addEventListener("keydown", (event) => (event.key === "Enter" || event.key === " " ? act(event) : stop()), {
+    passive: true,
+  });
   new MutationObserver(follow).observe(app, { attributes: true, attributeFilter: ["aria-busy"] });
   // The page may draw the new viewer's messages after it says it is ready.
   new MutationObserver(follow).observe(list, { childList: true });
+  new MutationObserver(followAnswer).observe(list, { childList: true });
   // Anything that changes the messages' height (a picture taking its room as it loads) moves the turn.
   new ResizeObserver(follow).observe(list);
+  new ResizeObserver(followAnswer).observe(list);
   // So does the page's own scrolling once it is ready (it gives the focus back to a control it had, which brings
   // that control into view): the turn is brought back.
   timeline.addEventListener("scroll", follow, { passive: true });

@@ -39,7 +39,7 @@ honest player against itself for the baseline. Per player: the mean score and it
 player on the same deals with a 95 % interval (paired by deal), the turns it played against the honest player's,
 `buys` (its turns with a tile from the offer) and `idle` (its idle turns under the rules played).
 
-With no command: `honest` (normal and hard) and `stall` at the sizes the README reports; with their results recorded
+With no command: `honest` (normal and hard) and `stall` at the sizes docs/guard.md reports; with their results recorded
 there is nothing left to play and it prints the tables.
 """
 
@@ -528,23 +528,27 @@ def give_stall_track(game: Game, seat: int) -> None:
     game.kokeshi[seat][seat] = 0
 
 
-def start(mode: str, start_kind: str, side: str, seed: int, rules: int) -> Game:
-    """A new game: solo or 2-player, dealt normally or from the stall-ready board."""
+def start(mode: str, start_kind: str, side: str, seed: int, rules: int, limit: int | None = None) -> Game:
+    """A new game: solo or 2-player, dealt normally or from the stall-ready board; `limit`: an idle-turn limit
+    instead of the rules' own (rules 4 on)."""
     solo = mode == "solo"
     count = 1 if solo else 2
     if start_kind == "ready":
         game = ready(count, seed=seed, side=side, solo=solo, rules=rules)
         for seat in range(game.humans):
             give_stall_track(game, seat)
-        return game
-    return new_game(["ana"] if solo else ["ana", "bo"], seed=seed, side=side, solo=solo, rules=rules)
+    else:
+        game = new_game(["ana"] if solo else ["ana", "bo"], seed=seed, side=side, solo=solo, rules=rules)
+    if limit is not None:
+        game.stall_limit = limit
+    return game
 
 
 def play_stall(job: dict) -> list[dict]:
     """One game: the adversary in the first seat's name (`ana`), the honest player in the other; its figures. The
     honest row plays the honest level in every seat."""
     t0 = time.process_time()
-    game = start(job["mode"], job["start"], job["side"], job["seed"], job["rules"])
+    game = start(job["mode"], job["start"], job["side"], job["seed"], job["rules"], job.get("limit"))
     kind, seed = job["kind"], job["seed"]
     names = [n for n in game.names if n != "automa"]
     adversary = "ana"
@@ -581,7 +585,7 @@ def play_stall(job: dict) -> list[dict]:
 
 def stall_keys(record: dict) -> list[tuple]:
     keys = ("mode", "start", "side", "seed", "kind", "rules", "honest", "base")
-    return [tuple(record[k] for k in keys)]
+    return [(*(record[k] for k in keys), record.get("limit"))]
 
 
 def stall_jobs(
@@ -594,6 +598,7 @@ def stall_jobs(
     honest: str,
     base: str,
     first: int = 0,
+    limit: int | None = None,
 ) -> list[dict]:
     """Deal by deal: the honest baseline and every adversary of every table and start."""
     out = []
@@ -606,6 +611,8 @@ def stall_jobs(
                         continue
                     job = {"mode": mode, "start": start_kind, "side": side, "seed": seed, "kind": kind}
                     job |= {"rules": rules, "honest": honest, "base": "-" if kind == HONEST else base}
+                    if limit is not None:
+                        job["limit"] = limit
                     out.append(job)
     return out
 
@@ -620,10 +627,11 @@ def stall_report(records: list[dict]) -> None:
     """One table per (rules, honest level, mode, start, side): each adversary against the honest player."""
     groups: dict[tuple, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
     for r in records:
-        groups[(r["rules"], r["honest"], r["mode"], r["start"], r["side"])][label(r)].append(r)
+        groups[(r["rules"], r.get("limit") or 0, r["honest"], r["mode"], r["start"], r["side"])][label(r)].append(r)
     order = [HONEST, *(k for pair in zip(ADVERSARIES, PLUS, strict=True) for k in pair)]
-    for (rules, level, mode, start_kind, side), by_kind in sorted(groups.items()):
-        print(f"\nrules {rules}, honest {level}: {mode}, {start_kind} start, {side} side")
+    for (rules, limit, level, mode, start_kind, side), by_kind in sorted(groups.items()):
+        at = f", idle-turn limit {limit}" if limit else ""
+        print(f"\nrules {rules}{at}, honest {level}: {mode}, {start_kind} start, {side} side")
         print(
             "| player | games | mean | honest | diff ± 95 % | max | win | turns (max) | turns diff ± 95 % | buys | "
             "idle | end reasons |"
@@ -704,6 +712,7 @@ def main() -> None:
     parser.add_argument("--base", default="easy", help="stall: the level of the adversaries' honest turns")
     parser.add_argument("--only", default=",".join(k for pair in zip(ADVERSARIES, PLUS, strict=True) for k in pair))
     parser.add_argument("--starts", default="dealt,ready", help="stall: comma-separated starts: dealt, ready")
+    parser.add_argument("--limit", type=int, help="stall: an idle-turn limit instead of the rules' own (rules 4 on)")
     parser.add_argument("--search-seeds", type=int, default=20, help="stall: deals per table for search, search+")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--results", type=Path, help="the results file (JSON lines)")
@@ -735,6 +744,7 @@ def main() -> None:
                     args.honest,
                     args.base,
                     args.first,
+                    args.limit,
                 )
                 run(jobs, play_stall, stall_keys, path, args.workers)
             stall_report(load(path))

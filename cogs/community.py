@@ -6,8 +6,6 @@ import asyncio
 import datetime as dt
 import io
 import logging
-import re
-from typing import Any
 
 import discord
 
@@ -23,6 +21,7 @@ from .client import Client
 from .common import UserError, challenge_day
 from .limits import MESSAGE
 from .narration import escape
+from .persistent import FromCustomId
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +42,11 @@ def utcnow() -> dt.datetime:
     return discord.utils.utcnow()
 
 
-class PageButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
+class PageButton(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
     """Previous / next page of a leaderboard; works after a restart like every other button."""
 
     answer = Answer.UPDATE  # the page is redrawn in place
+    FIELDS = {"scope": str, "board": str, "key": str, "page": int}
 
     def __init__(self, scope: str, board: str, key: str, page: int, label: str, disabled: bool = False) -> None:
         super().__init__(
@@ -58,13 +58,6 @@ class PageButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], templa
             )
         )
         self.scope, self.board, self.key, self.page = scope, board, key, page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ):
-        assert isinstance(item, discord.ui.Button)  # the template is a button's
-        return cls(match["scope"], match["board"], match["key"], int(match["page"]), item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         community: Community = interaction.client.community  # type: ignore[attr-defined]  # the bot's, and cogs do not import bot.py

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
@@ -16,6 +15,7 @@ from i18n import _
 from .answering import Answer, AnswersFirst
 from .client import TableDesk
 from .limits import BUTTON_LABEL, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
+from .persistent import FromCustomId
 
 MAX_BUTTONS = 5
 MAX_SELECT = 25
@@ -42,14 +42,15 @@ def option_emoji(option_id: str) -> str | None:
     return None
 
 
-ACTION_TEMPLATE = r"kk:a:(?P<game>\d+):(?P<version>\d+):(?P<action>[a-z0-9:]+)"
-LOBBY_TEMPLATE = r"kk:l:(?P<game>\d+):(?P<op>join|leave|start|cancel)"
+ACTION_TEMPLATE = r"kk:a:(?P<game_id>\d+):(?P<version>\d+):(?P<action>[a-z0-9:]+)"
+LOBBY_TEMPLATE = r"kk:l:(?P<game_id>\d+):(?P<op>join|leave|start|cancel)"
 
 
-class ActionButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TEMPLATE):
+class ActionButton(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=ACTION_TEMPLATE):
     """One answer to the game's prompt; the click is acknowledged at once, the thread then shows the move."""
 
     answer = Answer.UPDATE
+    FIELDS = {"game_id": int, "version": int, "action": str}
 
     def __init__(
         self,
@@ -72,38 +73,20 @@ class ActionButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], temp
         self.version = version
         self.action = option.id
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ):
-        assert isinstance(item, discord.ui.Button)  # the template is a button's
-        button = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(button, item)
-        button.game_id, button.version, button.action = int(match["game"]), int(match["version"]), match["action"]
-        return button
-
     async def callback(self, interaction: discord.Interaction) -> None:
         await _tables(interaction).on_action(interaction, self.game_id, self.version, self.action)
 
 
-class _GameSelect(AnswersFirst, discord.ui.DynamicItem[discord.ui.Select], template=r"(?!)"):  # a base: matches nothing
-    """A menu whose custom_id carries the game and its version; subclasses say what a choice does."""
+class _GameSelect(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui.Select], template=r"(?!)"):
+    """A menu whose custom_id carries the game and its version; subclasses say what a choice does (this base's
+    template matches nothing)."""
 
+    FIELDS = {"game_id": int, "version": int}
     game_id: int
     version: int
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ):
-        assert isinstance(item, discord.ui.Select)  # the template is a menu's
-        menu = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(menu, item)
-        menu.game_id, menu.version = int(match["game"]), int(match["version"])
-        return menu
 
-
-class ActionSelect(_GameSelect, template=r"kk:s:(?P<game>\d+):(?P<version>\d+)"):
+class ActionSelect(_GameSelect, template=r"kk:s:(?P<game_id>\d+):(?P<version>\d+)"):
     """A menu of answers when there are more than fit as buttons."""
 
     answer = Answer.UPDATE
@@ -147,7 +130,7 @@ class ActionSelect(_GameSelect, template=r"kk:s:(?P<game>\d+):(?P<version>\d+)")
         await _tables(interaction).on_action(interaction, self.game_id, self.version, self.item.values[0])
 
 
-class TileSelect(_GameSelect, template=r"kk:t:(?P<game>\d+):(?P<version>\d+)"):
+class TileSelect(_GameSelect, template=r"kk:t:(?P<game_id>\d+):(?P<version>\d+)"):
     """Placement with many choices, in two steps: first the tile, then (privately) its track."""
 
     def __init__(
@@ -173,7 +156,7 @@ class TileSelect(_GameSelect, template=r"kk:t:(?P<game>\d+):(?P<version>\d+)"):
         await _tables(interaction).on_tile_chosen(interaction, self.game_id, self.version, self.item.values[0])
 
 
-class LobbyButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMPLATE):
+class LobbyButton(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_TEMPLATE):
     """Join, Leave, Start and Cancel on a lobby message."""
 
     # Labels are looked up in the current language when a button is made (the lobby's: the game's language).
@@ -183,18 +166,13 @@ class LobbyButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], templ
         "start": (N_("Start"), discord.ButtonStyle.primary),
         "cancel": (N_("Cancel"), discord.ButtonStyle.danger),
     }
+    FIELDS = {"game_id": int, "op": str}
 
     def __init__(self, game_id: int, op: str) -> None:
         label, style = self.STYLES[op]
         super().__init__(discord.ui.Button(label=_(label), style=style, custom_id=f"kk:l:{game_id}:{op}"))
         self.game_id = game_id
         self.op = op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ):
-        return cls(int(match["game"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _tables(interaction).on_lobby_button(interaction, self.game_id, self.op)

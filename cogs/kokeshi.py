@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import io
 import logging
+from collections.abc import Callable
 
 import discord
 from discord import app_commands
@@ -19,9 +20,10 @@ from engine.preview import preview_all
 from games.kokeshi import narrate, vocab
 from games.kokeshi.vocab import N_
 from i18n import _
-from storage import GameNotFound, GameRecord
+from storage import GameNotFound, GameRecord, Seat
 
 from .answering import Answer, answered
+from .choices import game_choices, matching_choices
 from .common import UserError, now
 from .components import QUESTIONS
 from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, shorten
@@ -102,6 +104,13 @@ STATUSES = {
 def status_name(status: str) -> str:
     """A game's status as players read it, in the current language."""
     return _(STATUSES[status]) if status in STATUSES else status
+
+
+def _game_label(g: GameRecord) -> str:
+    """A game as the `game` option lists it: number, status, seats and board side."""
+    return _("#{number} — {status}, {seated}/{seats} players, {side}").format(
+        number=g.id, status=status_name(g.status), seated=len(g.seats), seats=g.players, side=side_name(g.side)
+    )
 
 
 def _english(option: Option) -> str:
@@ -222,23 +231,22 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         return await self.tables.reach.resume(interaction, record)
 
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+        """The caller's games in this server, then the lobbies here they could join."""
         games = [g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == interaction.guild_id]
         lobbies = [
             g for g in await self.store.open_lobbies(interaction.guild_id) if g.seat_of(interaction.user.id) is None
         ]
-        choices = []
-        with i18n.using(interaction.locale):
-            for g in games + lobbies:
-                label = _("#{number} — {status}, {seated}/{seats} players, {side}").format(
-                    number=g.id,
-                    status=status_name(g.status),
-                    seated=len(g.seats),
-                    seats=g.players,
-                    side=side_name(g.side),
-                )
-                if current in str(g.id) or current.lower() in label.lower():
-                    choices.append(Choice(name=shorten(label, CHOICE_NAME), value=g.id))
-        return choices[:MAX_CHOICES]
+        return game_choices(interaction, current, games + lobbies, _game_label)
+
+    async def _state_for_autocomplete(self, interaction: discord.Interaction) -> tuple[GameRecord, Game, int] | None:
+        """The game an autocomplete is about (the `game` option, or the one the caller is in here) and its state;
+        None when there is none, as an autocomplete shows nothing rather than an error."""
+        try:
+            record = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
+            state, version = await self.store.load_game(record.id)
+        except Exception:
+            return None
+        return record, state, version
 
     # ------------------------------------------------------------------ lobby commands
 
@@ -345,11 +353,10 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     @play.autocomplete("choice")
     async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        try:
-            record = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
-            state, version = await self.store.load_game(record.id)
-        except Exception:
+        looked_up = await self._state_for_autocomplete(interaction)
+        if looked_up is None:
             return []
+        record, state, version = looked_up
         prompt = state.prompt
         seat = record.seat_of(interaction.user.id)
         if prompt is None or seat is None or seat.ai or prompt.player != seat.name:
@@ -372,6 +379,22 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         )
         return [Choice(name=shorten(label, CHOICE_NAME), value=f"{version}:{o.id}") for o, label in found][:MAX_CHOICES]
 
+    async def _own_seat(self, interaction: discord.Interaction, game: int | None) -> tuple[GameRecord, Seat]:
+        """The game a command is about and the caller's seat in it; refused when the caller has none."""
+        record = await self.resolve(interaction, game)
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError(_("You are not playing in this game."))
+        return record, seat
+
+    async def _note(self, record: GameRecord, words: Callable[[], str]) -> None:
+        """A note in the game's thread, worded in the game's language, that pings nobody."""
+        channel = await self.tables.game_channel(record)
+        if channel is not None:
+            with speaking(record):
+                note = words()
+            await self.tables.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
+
     @app_commands.command(name="hint", description="Privately: what the hard AI would choose now, and why")
     async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
@@ -382,18 +405,13 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="undo", description="Take back your last choice of this turn")
     async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            record = await self.resolve(interaction, game)
-            seat = record.seat_of(interaction.user.id)
-            if seat is None:
-                raise UserError(_("You are not playing in this game."))
+            record, seat = await self._own_seat(interaction, game)
             if record.status != "active":
                 raise UserError(_("This game is not being played."))
             await self.store.undo(record.id, seat.name)
-            channel = await self.tables.game_channel(record)
-            if channel is not None:
-                with speaking(record):
-                    note = _("↩️ **{player}** took back their last choice.").format(player=escape(seat.name))
-                await self.tables.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
+            await self._note(
+                record, lambda: _("↩️ **{player}** took back their last choice.").format(player=escape(seat.name))
+            )
             await self.tables.poster.show(record.id)
             await interaction.followup.send(_("Undone."), ephemeral=True)
 
@@ -402,23 +420,19 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="resign", description="Leave a game in progress: the AI takes your seat")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            record = await self.resolve(interaction, game)
-            seat = record.seat_of(interaction.user.id)
-            if seat is None:
-                raise UserError(_("You are not playing in this game."))
+            record, seat = await self._own_seat(interaction, game)
             if record.status != "active":
                 raise UserError(_("Only a game in progress can be resigned; leave or cancel a lobby instead."))
             if seat.resigned:
                 raise UserError(_("You have already resigned from this game."))
             await self.store.update_seat(record.id, seat.name, ai=True, resigned=True)
             record = await self.store.get_game(record.id)
-            channel = await self.tables.game_channel(record)
-            if channel is not None:
-                with speaking(record):
-                    note = _("🏳️ **{player}** resigned; the AI plays their seat, and they rank last.").format(
-                        player=escape(seat.name)
-                    )
-                await self.tables.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
+            await self._note(
+                record,
+                lambda: _("🏳️ **{player}** resigned; the AI plays their seat, and they rank last.").format(
+                    player=escape(seat.name)
+                ),
+            )
             await self.tables.drive_ai(record)
             await self.tables.poster.show(record.id)
             await interaction.followup.send(_("You resigned. Thanks for playing!"), ephemeral=True)
@@ -471,17 +485,10 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     @table.autocomplete("player")
     async def player_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        try:
-            record = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
-            state, _version = await self.store.load_game(record.id)
-        except Exception:
+        looked_up = await self._state_for_autocomplete(interaction)
+        if looked_up is None:
             return []
-        with i18n.using(interaction.locale):
-            return [
-                Choice(name=shorten(vocab.seat_name(n), CHOICE_NAME), value=n)
-                for n in state.players
-                if current.lower() in n.lower()
-            ][:MAX_CHOICES]
+        return matching_choices(interaction, current, looked_up[1].players, vocab.seat_name, str, key=str)
 
     @app_commands.command(name="status", description="Your games, whose turn it is and the scores")
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:

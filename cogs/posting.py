@@ -20,6 +20,7 @@ from engine import Game, idle_warning
 from engine.preview import preview_all
 from games.kokeshi import vocab
 from i18n import _
+from kit.locks import KeyedLocks
 from storage import GameRecord, LoggedAction, Store, TurnPosts
 
 from .client import Client
@@ -85,8 +86,8 @@ class Poster:
 
     def __init__(self, tables: PosterTables) -> None:
         self.tables = tables
-        # One lock per game being shown, with how many callers want it; dropped when the last one is done.
-        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+        # One game shown at a time; a game's lock goes when the last caller that wants it is done.
+        self._locks: KeyedLocks[int] = KeyedLocks()
 
     @property
     def store(self):
@@ -98,36 +99,27 @@ class Poster:
         `prompt_lost`: the live prompt is gone although the game's records say it was posted (the sandbox started
         from a saved world older than its database): it is posted again, for the same turn and its timers.
         """
-        lock, users = self._locks.get(game_id, (asyncio.Lock(), 0))
-        self._locks[game_id] = (lock, users + 1)
-        try:
-            async with lock:
-                record = await self.store.get_game(game_id)
-                reach = self.tables.reach
-                if reach.paused(record):
-                    return True  # the bot is not in that server: nothing is sent there until it is back
-                if prompt_lost:
-                    posts = await self.store.turn_posts(game_id)
-                    await self.store.set_turn_posts(dataclasses.replace(posts, shown_version=-1))
-                # Everything the thread shows (words, buttons, pictures) speaks the game's language.
-                with speaking(record):
-                    shown = await self._show(game_id)
-                if shown is False:
-                    # Tried again later, later each time (never on a fixed clock); see `refusals`.
-                    await reach.failed(await self.store.get_game(game_id))
-                    return False
-                await reach.succeeded(record)
-                if shown is not True:
-                    # A long burst keeps Discord's per-channel rate: the rest goes out when the channel has room.
-                    await self.store.set_timer(game_id, "repost", shown, (await self.store.get_game(game_id)).version)
-                    self.tables.bot.wake_timers()
-                return True
-        finally:
-            lock, users = self._locks[game_id]
-            if users == 1:
-                del self._locks[game_id]
-            else:
-                self._locks[game_id] = (lock, users - 1)
+        async with self._locks(game_id):
+            record = await self.store.get_game(game_id)
+            reach = self.tables.reach
+            if reach.paused(record):
+                return True  # the bot is not in that server: nothing is sent there until it is back
+            if prompt_lost:
+                posts = await self.store.turn_posts(game_id)
+                await self.store.set_turn_posts(dataclasses.replace(posts, shown_version=-1))
+            # Everything the thread shows (words, buttons, pictures) speaks the game's language.
+            with speaking(record):
+                shown = await self._show(game_id)
+            if shown is False:
+                # Tried again later, later each time (never on a fixed clock); see `refusals`.
+                await reach.failed(await self.store.get_game(game_id))
+                return False
+            await reach.succeeded(record)
+            if shown is not True:
+                # A long burst keeps Discord's per-channel rate: the rest goes out when the channel has room.
+                await self.store.set_timer(game_id, "repost", shown, (await self.store.get_game(game_id)).version)
+                self.tables.bot.wake_timers()
+            return True
 
     async def _show(self, game_id: int) -> bool | float:
         """True when the thread is up to date, False when Discord refused a post, or the time at which the rest

@@ -11,10 +11,8 @@ import asyncio
 import datetime as dt
 import io
 import logging
-import re
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -24,21 +22,24 @@ import render
 from engine import Game
 from games.kokeshi import vocab
 from i18n import _
+from kit.locks import KeyedLocks
 from render.replay import ReplayTurn, animation, draw_turn_record, extension
 from storage import GameNotFound, GameRecord, LoggedAction, challenge_key
 
 from .answering import Answer, AnswersFirst
+from .choices import game_choices
 from .client import Client
 from .common import UserError
-from .limits import BUTTON_LABEL, CHOICE_NAME, MAX_CHOICES, MESSAGE, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
+from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
 from .narration import split_turns, turn_record
+from .persistent import FromCustomId
 from .thinking import shared_pool
 
 log = logging.getLogger(__name__)
 
 # A button's custom_id: `kk:r:<game>:<turn>:<op>`, the turn it leads to (1 is the first; 0 where none is meant).
-BUTTON_TEMPLATE = r"kk:r:(?P<game>\d+):(?P<turn>\d+):(?P<op>open|first|prev|next|last|film)"
-PICK_TEMPLATE = r"kk:r:(?P<game>\d+):pick"
+BUTTON_TEMPLATE = r"kk:r:(?P<game_id>\d+):(?P<turn>\d+):(?P<op>open|first|prev|next|last|film)"
+PICK_TEMPLATE = r"kk:r:(?P<game_id>\d+):pick"
 # The steps redraw the viewer in place; opening it and the animation answer with a private message of their own.
 STEPS = ("first", "prev", "next", "last")
 # The turn menu holds this many turns (Discord allows 25 options).
@@ -54,8 +55,10 @@ def _replays(interaction: discord.Interaction) -> Replays:
     return interaction.client.replays  # type: ignore[attr-defined]
 
 
-class ReplayButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+class ReplayButton(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
     """*Replay* on a final message, and the viewer's steps and animation; they work after a restart."""
+
+    FIELDS = {"game_id": int, "turn": int, "op": str}
 
     def __init__(self, game_id: int, turn: int, op: str, label: str = "", disabled: bool = False) -> None:
         style = discord.ButtonStyle.primary if op in ("open", "film") else discord.ButtonStyle.secondary
@@ -69,13 +72,6 @@ class ReplayButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], temp
             )
         )
         self.game_id, self.turn, self.op = game_id, turn, op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ):
-        assert isinstance(item, discord.ui.Button)  # the template is a button's
-        return cls(int(match["game"]), int(match["turn"]), match["op"], item.label or "")
 
     def answer_for(self, interaction: discord.Interaction) -> Answer:
         return Answer.UPDATE if self.op in STEPS else Answer.PRIVATE
@@ -91,10 +87,11 @@ class ReplayButton(AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], temp
         await replays.bot.tables.guard(interaction, self.game_id, work)
 
 
-class ReplaySelect(AnswersFirst, discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
+class ReplaySelect(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
     """The viewer's turn menu: the chosen turn is shown in place."""
 
     answer = Answer.UPDATE
+    FIELDS = {"game_id": int}
 
     def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None) -> None:
         super().__init__(
@@ -105,16 +102,6 @@ class ReplaySelect(AnswersFirst, discord.ui.DynamicItem[discord.ui.Select], temp
             )
         )
         self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ):
-        assert isinstance(item, discord.ui.Select)  # the template is a menu's
-        menu = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(menu, item)
-        menu.game_id = int(match["game"])
-        return menu
 
     async def callback(self, interaction: discord.Interaction) -> None:
         replays = _replays(interaction)
@@ -175,7 +162,7 @@ class Replays:
     def __init__(self, bot: Client) -> None:
         self.bot = bot
         self._films: OrderedDict[tuple[int, str], bytes] = OrderedDict()
-        self._drawing: dict[tuple[int, str], asyncio.Lock] = {}
+        self._drawing: KeyedLocks[tuple[int, str]] = KeyedLocks()
 
     @property
     def store(self):
@@ -314,8 +301,7 @@ class Replays:
     async def animation(self, game_id: int, locale: str) -> bytes:
         """The game's animation in `locale`: drawn once off the event loop, then kept for a while."""
         key = (game_id, locale)
-        lock = self._drawing.setdefault(key, asyncio.Lock())
-        async with lock:
+        async with self._drawing(key):
             if key in self._films:
                 self._films.move_to_end(key)
                 return self._films[key]
@@ -326,7 +312,6 @@ class Replays:
             self._films[key] = data
             while len(self._films) > FILMS_KEPT:
                 self._films.popitem(last=False)
-        self._drawing.pop(key, None)
         return data
 
     async def frames(self, game_id: int) -> list[ReplayTurn]:
@@ -352,17 +337,16 @@ class Replays:
             if g.guild_id == interaction.guild_id
         ]
         games.sort(key=lambda g: (g.finished_at or 0, g.id), reverse=True)
-        choices = []
-        with i18n.using(interaction.locale):
-            for g in games:
-                label = _("#{number} — {players} ({date})").format(
-                    number=g.id,
-                    players=", ".join(vocab.seat_name(s.name) for s in g.seats),
-                    date=i18n.format_date(dt.datetime.fromtimestamp(g.finished_at or g.updated_at, dt.UTC)),
-                )
-                if current in str(g.id) or current.lower() in label.lower():
-                    choices.append(app_commands.Choice(name=shorten(label, CHOICE_NAME), value=g.id))
-        return choices[:MAX_CHOICES]
+        return game_choices(interaction, current, games, _finished_label)
+
+
+def _finished_label(g: GameRecord) -> str:
+    """A finished game as the replay command lists it: number, players and the day it ended."""
+    return _("#{number} — {players} ({date})").format(
+        number=g.id,
+        players=", ".join(vocab.seat_name(s.name) for s in g.seats),
+        date=i18n.format_date(dt.datetime.fromtimestamp(g.finished_at or g.updated_at, dt.UTC)),
+    )
 
 
 def _turn_png(turn: ReplayTurn) -> bytes:

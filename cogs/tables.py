@@ -17,6 +17,7 @@ from engine.preview import preview
 from games.kokeshi import vocab
 from games.kokeshi.vocab import N_
 from i18n import _, format_number, ngettext, pgettext
+from kit.locks import KeyedLocks
 from storage import GameNotFound, GameRecord, StaleVersion, StoreRefusal, TurnPosts, ai_level_key
 
 from .client import Client
@@ -163,10 +164,10 @@ class Tables:
         # Threads Discord says are gone; a game whose thread is here gets a new one.
         self.lost: set[int] = set()
         # One timer at a time per game, so a deadline fired twice at once plays the turn once.
-        self._firing: dict[int, asyncio.Lock] = {}
+        self._firing: KeyedLocks[int] = KeyedLocks()
         # AI decisions run in a process pool; one AI turn at a time per game in this process.
         self.thinker = Thinker()
-        self._driving: dict[int, asyncio.Lock] = {}
+        self._driving: KeyedLocks[int] = KeyedLocks()
         # The level of every AI seat, per game, as stored (a seat's level never changes once it is the AI's).
         self._levels: dict[int, dict[int, str]] = {}
         self._resuming: asyncio.Task | None = None
@@ -820,13 +821,8 @@ class Tables:
         is still at that version: a decision another run already made (e.g. a bot restarted mid-turn, or a timer
         firing at the same moment) is dropped and the current state is looked at again.
         """
-        lock = self._driving.setdefault(record.id, asyncio.Lock())
-        try:
-            async with lock:
-                return await self._drive_ai(record.id)
-        finally:
-            if not lock.locked() and not lock._waiters:  # noqa: SLF001 - prune idle locks
-                self._driving.pop(record.id, None)
+        async with self._driving(record.id):
+            return await self._drive_ai(record.id)
 
     async def _drive_ai(self, game_id: int) -> list[Event]:
         events: list[Event] = []
@@ -1060,14 +1056,9 @@ class Tables:
     async def fire(self, game_id: int, kind: str, version: int) -> None:
         """A timer is due: a reminder, a turn's deadline, or a thread to post again. A timer acts only on the
         turn it was set for; the row goes only once its work is done, so a crash midway runs it again."""
-        lock = self._firing.setdefault(game_id, asyncio.Lock())
-        try:
-            async with lock:
-                with speaking(await self.store.get_game(game_id)):
-                    await self._fire(game_id, kind, version)
-        finally:
-            if not lock.locked() and not lock._waiters:  # noqa: SLF001 - prune idle locks
-                self._firing.pop(game_id, None)
+        async with self._firing(game_id):
+            with speaking(await self.store.get_game(game_id)):
+                await self._fire(game_id, kind, version)
 
     async def _fire(self, game_id: int, kind: str, version: int) -> None:
         record = await self.store.get_game(game_id)

@@ -31,26 +31,28 @@ def _text(node: ast.AST | None) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value else None
 
 
+def _name_and_description(
+    lineno: int, keywords: list[ast.keyword], name: str, description: str
+) -> Iterator[tuple[int, str | tuple[str, str]]]:
+    """A command's (or a group's) name and description, given as the keywords `name` and `description`."""
+    for keyword in keywords:
+        value = _text(keyword.value)
+        if value and keyword.arg == name:
+            yield lineno, (COMMAND_NAME, value)
+        elif value and keyword.arg == description:
+            yield lineno, value
+
+
 def command_messages(source: str) -> Iterator[tuple[int, str | tuple[str, str]]]:
     """(line, message) for every slash command word in `source`; a message is a string or (context, string)."""
     tree = ast.parse(source)
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
-            for keyword in node.keywords:
-                value = _text(keyword.value)
-                if value and keyword.arg == "group_name":
-                    yield node.lineno, (COMMAND_NAME, value)
-                elif value and keyword.arg == "group_description":
-                    yield node.lineno, value
+            yield from _name_and_description(node.lineno, node.keywords, "group_name", "group_description")
         elif isinstance(node, ast.Call):
             called = _name(node.func)
             if called in ("command", "Group"):
-                for keyword in node.keywords:
-                    value = _text(keyword.value)
-                    if value and keyword.arg == "name":
-                        yield node.lineno, (COMMAND_NAME, value)
-                    elif value and keyword.arg == "description":
-                        yield node.lineno, value
+                yield from _name_and_description(node.lineno, node.keywords, "name", "description")
             elif called == "describe":
                 for keyword in node.keywords:
                     value = _text(keyword.value)

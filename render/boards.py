@@ -76,29 +76,41 @@ class Workshop:
         return (self.x, self.y, self.x + self.width, self.y + self.height)
 
 
-def workshop_static(img: Image.Image, g: Workshop) -> None:
-    """Everything of a workshop board that no game changes: wood, spaces, homes, thresholds, labels."""
-    d = ImageDraw.Draw(img)
+def workshop_ground(d: ImageDraw.ImageDraw, g: Workshop, k: int, *, slot_radius: int) -> Box:
+    """Track `k` of a workshop board as no game changes it, at any size: its empty spaces, its lane, and its home
+    space in the kokeshi's own colour (it counts for same-colour pairs). Returns the home space's box."""
+    color = m.KOKESHI_COLOR[m.KOKESHI[k]]
+    for h in range(1, m.HEIGHTS + 1):
+        d.rounded_rectangle(g.tile_box(k, h), radius=slot_radius, fill=pal.SLOT, outline=pal.SLOT_EDGE, width=1)
+    lx0, ly0, lx1, _ = g.lane_box(k, m.HEIGHTS)
+    _, _, _, ly1 = g.lane_box(k, 0)
+    d.rounded_rectangle((lx0 + 2, ly0, lx1 - 2, ly1), radius=4, fill=pal.shade(pal.WOOD_LIGHT, 0.93))
+    home = g.tile_box(k, 0)
+    d.rounded_rectangle(home, radius=8, fill=pal.shade(pal.TILE[color], 1.35), outline=pal.TILE_DARK[color], width=2)
+    return home
+
+
+def workshop_wood(d: ImageDraw.ImageDraw, g: Workshop, threshold: tuple[int, int]) -> None:
+    """A workshop board's wood, and a band across it at every height where a quality level or track points begin
+    (`threshold`: how far the band reaches above and below the spaces of that height)."""
     x0, y0 = g.x + g.axis, g.y + g.header
     x1, y1 = g.x + g.width, g.y + g.height
     d.rounded_rectangle((x0 - 2, y0 - 2, x1, y1), radius=10, fill=pal.WOOD, outline=pal.shade(pal.WOOD, 0.7), width=2)
     d.rounded_rectangle((x0 + 1, y0 + 1, x1 - 3, y1 - 3), radius=8, fill=pal.WOOD_LIGHT)
+    above, below = threshold
     for h in sorted(set(m.LEVEL_AT) | set(m.TRACK_POINTS)):
         bx0, by0, _, by1 = g.tile_box(0, h)
-        d.rectangle((bx0 - 3, by0 - 2, x1 - 5, by1 + 1), fill=pal.THRESHOLD)
+        d.rectangle((bx0 - 3, by0 - above, x1 - 5, by1 + below), fill=pal.THRESHOLD)
+
+
+def workshop_static(img: Image.Image, g: Workshop) -> None:
+    """Everything of a workshop board that no game changes: wood, spaces, homes, thresholds, labels."""
+    d = ImageDraw.Draw(img)
+    workshop_wood(d, g, (2, 1))
     for k, kokeshi in enumerate(m.KOKESHI):
         color = m.KOKESHI_COLOR[kokeshi]
-        for h in range(1, m.HEIGHTS + 1):
-            box = g.tile_box(k, h)
-            d.rounded_rectangle(box, radius=7, fill=pal.SLOT, outline=pal.SLOT_EDGE, width=1)
-        lx0, ly0, lx1, _ = g.lane_box(k, m.HEIGHTS)
-        _, _, _, ly1 = g.lane_box(k, 0)
-        d.rounded_rectangle((lx0 + 2, ly0, lx1 - 2, ly1), radius=4, fill=pal.shade(pal.WOOD_LIGHT, 0.93))
-        # The home space: the kokeshi's own colour (it counts for same-colour pairs), with its letter.
-        hx0, hy0, hx1, hy1 = g.tile_box(k, 0)
-        d.rounded_rectangle(
-            (hx0, hy0, hx1, hy1), radius=8, fill=pal.shade(pal.TILE[color], 1.35), outline=pal.TILE_DARK[color], width=2
-        )
+        hx0, hy0, hx1, hy1 = workshop_ground(d, g, k, slot_radius=7)
+        # The home space's letter (and on a big board the kokeshi's head).
         if g.big:
             head = icons.kokeshi_head(kokeshi, min(g.tile_h - 16, 46))
             dr.paste_center(img, head, (hx0 + hx1) / 2 + 10, (hy0 + hy1) / 2)

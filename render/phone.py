@@ -234,13 +234,7 @@ def _static(kind: str, seats: int, others: int, side: str, locale: str = "en") -
 
 def _workshop_static(img: Image.Image, g: bd.Workshop) -> None:
     d = ImageDraw.Draw(img)
-    x0, y0 = g.x + g.axis, g.y + g.header
-    x1, y1 = g.x + g.width, g.y + g.height
-    d.rounded_rectangle((x0 - 2, y0 - 2, x1, y1), radius=10, fill=pal.WOOD, outline=pal.shade(pal.WOOD, 0.7), width=2)
-    d.rounded_rectangle((x0 + 1, y0 + 1, x1 - 3, y1 - 3), radius=8, fill=pal.WOOD_LIGHT)
-    for h in sorted(set(m.LEVEL_AT) | set(m.TRACK_POINTS)):
-        bx0, by0, _, by1 = g.tile_box(0, h)
-        d.rectangle((bx0 - 3, by0 - 3, x1 - 5, by1 + 3), fill=pal.THRESHOLD)
+    bd.workshop_wood(d, g, (3, 3))
     for h in range(1, m.HEIGHTS + 1):
         _, by0, _, by1 = g.tile_box(0, h)
         marked = h in m.LEVEL_AT or h in m.TRACK_POINTS
@@ -255,15 +249,7 @@ def _workshop_static(img: Image.Image, g: bd.Workshop) -> None:
         )
     for k, kokeshi in enumerate(m.KOKESHI):
         color = m.KOKESHI_COLOR[kokeshi]
-        for h in range(1, m.HEIGHTS + 1):
-            d.rounded_rectangle(g.tile_box(k, h), radius=8, fill=pal.SLOT, outline=pal.SLOT_EDGE, width=1)
-        lx0, ly0, lx1, _ = g.lane_box(k, m.HEIGHTS)
-        _, _, _, ly1 = g.lane_box(k, 0)
-        d.rounded_rectangle((lx0 + 2, ly0, lx1 - 2, ly1), radius=4, fill=pal.shade(pal.WOOD_LIGHT, 0.93))
-        hx0, hy0, hx1, hy1 = g.tile_box(k, 0)
-        d.rounded_rectangle(
-            (hx0, hy0, hx1, hy1), radius=8, fill=pal.shade(pal.TILE[color], 1.35), outline=pal.TILE_DARK[color], width=2
-        )
+        hx0, hy0, hx1, hy1 = bd.workshop_ground(d, g, k, slot_radius=8)
         tx.draw(
             d,
             ((hx0 + hx1) / 2, (hy0 + hy1) / 2),
@@ -422,16 +408,7 @@ def _workshop_dynamic(
             if (active is not None and tile.get("id") == active) or (hl is not None and tile.get("id") in hl.tiles):
                 dr.paste_center(img, dr.glow(x1 - x0, y1 - y0, 10, width=6), (x0 + x1) / 2, (y0 + y1) / 2)
             dr.paste(img, tiles.sprite(tile, x1 - x0, y1 - y0, TEXT), x0, y0)
-    if not player.get("automa"):
-        for (ka, ha), (kb, hb) in bd.same_colour_pairs(player):
-            ax0, ay0, ax1, ay1 = g.tile_box(ka, ha)
-            bx0, _, _, by1 = g.tile_box(kb, hb)
-            if ka == kb:
-                cx, cy = (ax0 + ax1) / 2, (ay0 + by1) / 2
-                d.rounded_rectangle((cx - 22, cy - 5, cx + 22, cy + 5), radius=3, fill=pal.VERMILION, outline=pal.CREAM)
-            else:
-                cx, cy = (ax1 + bx0) / 2, (ay0 + ay1) / 2
-                d.rounded_rectangle((cx - 5, cy - 22, cx + 5, cy + 22), radius=3, fill=pal.VERMILION, outline=pal.CREAM)
+    _pair_marks(d, g, player, 22, 5, radius=3)
     for k, kokeshi in enumerate(m.KOKESHI):
         h = max(0, min(m.HEIGHTS, int(heights.get(kokeshi, 0) or 0)))
         lx0, _, lx1, ly1 = g.lane_box(k, h)
@@ -439,6 +416,25 @@ def _workshop_dynamic(
         dr.paste(img, figure, (lx0 + lx1 - figure.width) / 2, ly1 - figure.height + 2)
         if hl is not None and hl.top.get((name, kokeshi)):
             _top_burst(img, g, k, hl.top[(name, kokeshi)])
+
+
+def _pair_marks(
+    d: ImageDraw.ImageDraw, g: bd.Workshop, player: Mapping[str, Any], long: int, short: int, radius: int
+) -> None:
+    """A vermilion bar across every shared edge of two same-coloured neighbours (an automa's board has none);
+    `long` and `short` are its half-sizes."""
+    if player.get("automa"):
+        return
+    for (ka, ha), (kb, hb) in bd.same_colour_pairs(player):
+        ax0, ay0, ax1, ay1 = g.tile_box(ka, ha)
+        bx0, _, _, by1 = g.tile_box(kb, hb)
+        if ka == kb:
+            cx, cy = (ax0 + ax1) / 2, (ay0 + by1) / 2
+            box = (cx - long, cy - short, cx + long, cy + short)
+        else:
+            cx, cy = (ax1 + bx0) / 2, (ay0 + ay1) / 2
+            box = (cx - short, cy - long, cx + short, cy + long)
+        d.rounded_rectangle(box, radius=radius, fill=pal.VERMILION, outline=pal.CREAM)
 
 
 def _top_burst(img: Image.Image, g: bd.Workshop, k: int, points: int) -> None:
@@ -756,16 +752,7 @@ def _small_workshop(img: Image.Image, g: bd.Workshop, player: Mapping[str, Any],
                     dr.paste_center(img, dr.glow(x1 - x0, y1 - y0, 8, width=4), (x0 + x1) / 2, (y0 + y1) / 2)
                 # The art in full; the colour letter's badge would hide half of it at this size.
                 dr.paste(img, tiles.sprite(tile, x1 - x0, y1 - y0, TEXT, letter=False), x0, y0)
-    if not player.get("automa"):
-        for (ka, ha), (kb, hb) in bd.same_colour_pairs(player):
-            ax0, ay0, ax1, ay1 = g.tile_box(ka, ha)
-            bx0, _, _, by1 = g.tile_box(kb, hb)
-            if ka == kb:
-                cx, cy = (ax0 + ax1) / 2, (ay0 + by1) / 2
-                d.rounded_rectangle((cx - 14, cy - 4, cx + 14, cy + 4), radius=2, fill=pal.VERMILION, outline=pal.CREAM)
-            else:
-                cx, cy = (ax1 + bx0) / 2, (ay0 + ay1) / 2
-                d.rounded_rectangle((cx - 4, cy - 14, cx + 4, cy + 14), radius=2, fill=pal.VERMILION, outline=pal.CREAM)
+    _pair_marks(d, g, player, 14, 4, radius=2)
     for k, kokeshi in enumerate(m.KOKESHI):
         h = max(0, min(m.HEIGHTS, int(heights.get(kokeshi, 0) or 0)))
         lx0, _, lx1, ly1 = g.lane_box(k, h)

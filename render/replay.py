@@ -85,22 +85,9 @@ def draw_animation(
     if not turns:
         raise ValueError("a replay needs at least one turn")
     frames = [_frame(turn, i, len(turns), width) for i, turn in enumerate(turns)]
-    durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
-    out = io.BytesIO()
     if kind == "webp":
         lossless = quality >= 100
-        frames[0].save(
-            out,
-            "WEBP",
-            save_all=True,
-            append_images=frames[1:],
-            duration=durations,
-            loop=0,
-            lossless=lossless,
-            quality=quality if not lossless else 100,
-            method=4,
-        )
-        return out.getvalue()
+        return _saved(frames, "WEBP", lossless=lossless, quality=100 if lossless else quality, method=4)
     if kind != "gif":
         raise ValueError(f"unknown animation format {kind!r}")
     # One palette for the whole game, taken from the first and the last frame (between them, every colour of the
@@ -110,17 +97,23 @@ def draw_animation(
     sample.paste(frames[-1], (0, frames[0].height))
     palette = sample.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
     indexed = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
-    indexed[0].save(
+    # Pillow stores only what changed since the previous frame, the rest left transparent: about a third of the size
+    # of whole frames.
+    return _saved(indexed, "GIF", optimize=True, disposal=1)
+
+
+def _saved(frames: Sequence[Image.Image], fmt: str, **options: Any) -> bytes:
+    """The frames as one looping animation in Pillow's format `fmt`: each turn for `FRAME_MS`, the last one for
+    `LAST_FRAME_MS`."""
+    out = io.BytesIO()
+    frames[0].save(
         out,
-        "GIF",
+        fmt,
         save_all=True,
-        append_images=indexed[1:],
-        duration=durations,
+        append_images=list(frames[1:]),
+        duration=[FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS],
         loop=0,
-        # Pillow stores only what changed since the previous frame, the rest left transparent: about a third of
-        # the size of whole frames.
-        optimize=True,
-        disposal=1,
+        **options,
     )
     return out.getvalue()
 

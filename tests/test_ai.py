@@ -73,6 +73,7 @@ def test_a_twin_differs_only_in_what_nobody_sees():
 
 
 @pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.slow
 def test_every_level_ignores_the_hidden_seed(level):
     changed = 0
     for i, game in enumerate(positions()):
@@ -104,6 +105,7 @@ def test_a_fixed_seed_gives_the_same_choice_every_time(level):
 
 
 @pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.slow
 def test_every_level_plays_legal_actions_to_the_end(level):
     games = [
         near_the_end(new_game(["ann", "bob"], seed=21), 16),

@@ -18,6 +18,23 @@ FORBIDDEN = {
     "storage": {"discord", "PIL", "render", "cogs", "bot"},
     # Games draw and word themselves, but know nothing of Discord, databases or the platform above them.
     "games": {"discord", "sqlite3", "aiosqlite", "asyncpg", "storage", "cogs", "bot", "service", "sandbox"},
+    # The small helpers every layer may use stand below all of them.
+    "kit": {
+        "discord",
+        "PIL",
+        "sqlite3",
+        "aiosqlite",
+        "asyncpg",
+        "engine",
+        "games",
+        "render",
+        "storage",
+        "service",
+        "cogs",
+        "bot",
+        "sandbox",
+        "i18n",
+    },
 }
 
 
@@ -67,7 +84,7 @@ def test_the_engine_policies_are_the_only_users_of_python_random():
 
 def test_every_module_starts_with_a_one_line_docstring():
     missing = []
-    for folder in ("engine", "render", "storage", "cogs", "bench", "tests"):
+    for folder in ("engine", "render", "storage", "cogs", "kit", "bench", "tests"):
         for path in (ROOT / folder).rglob("*.py"):
             doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
             if not doc or not doc.splitlines()[0].strip():
@@ -133,7 +150,7 @@ def _module_name(path: Path) -> str:
 
 # The product: the entry points and every package of the bot (tests, bench and docs are not part of it).
 PRODUCT = ("bot.py", "sandbox.py", "sandbox_world.py")
-PRODUCT += ("cogs", "engine", "games", "service", "render", "storage", "i18n")
+PRODUCT += ("cogs", "engine", "games", "service", "render", "storage", "i18n", "kit")
 # Temporary: the SQLite store builds its PostgreSQL subclass (`PgStore(Store)`). The arrow goes when the storage is
 # composed (one `Database` protocol, two implementations); no other pair may import each other.
 CIRCLE_EXEMPT = {("storage.store", "storage.postgres")}

@@ -65,6 +65,7 @@ async def wait_for(path: Path) -> None:
     raise AssertionError(f"{path.name} never appeared")
 
 
+@pytest.mark.slow
 async def test_the_level_chosen_with_new_plays_the_ai_seats_and_is_shown_beside_their_names(world):
     recorder = recording(world)
     game_id, thread = await open_game(world, players=3, ai=2, level="hard")
@@ -165,6 +166,7 @@ async def human_turn_ending_on_an_ai_choice(world, game_id: int, thread) -> tupl
     raise AssertionError("no turn of the human ended on an AI choice")
 
 
+@pytest.mark.slow
 async def test_an_ai_decision_computed_for_a_version_the_game_has_left_is_dropped(world, tmp_path):
     tables = world.bot.tables
     tables.thinker = Thinker(work=ai_work.quick)
@@ -192,6 +194,7 @@ async def test_an_ai_decision_computed_for_a_version_the_game_has_left_is_droppe
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_an_ai_turn_cut_short_by_a_crash_is_finished_once_by_the_restarted_bot(world, db_path, monkeypatch):
     world.bot.tables.thinker = Thinker(work=ai_work.quick)
     game_id, thread = await open_game(world, players=2, ai=1, level="normal")

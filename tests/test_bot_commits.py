@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tests.botkit import answer, open_game
 
 HOUR = 3600
@@ -37,6 +39,7 @@ async def test_a_click_that_hands_the_turn_over_makes_one_durable_commit_with_th
     assert (await world.store.get_message(game_id, "prompt")) is not None
 
 
+@pytest.mark.slow
 async def test_the_daily_results_are_looked_at_once_per_day_not_at_every_timer_wake_up(world, monkeypatch):
     calls = []
     original = world.bot.community.post_daily_results

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import discord
+import pytest
 
 from tests.botkit import announced, components, custom_ids, open_game, play_to_end, press
 
@@ -20,6 +21,7 @@ async def _finished_games(world, count: int) -> list[int]:
     return ids
 
 
+@pytest.mark.slow
 async def test_after_a_few_games_the_leaderboards_ratings_and_stats_add_up(world):
     ids = await _finished_games(world, 2)
     aiko, botan = world.members[:2]
@@ -89,6 +91,7 @@ async def test_leaderboard_pages_and_the_callers_row_when_off_the_page(world):
     assert following.endswith(":1") and previous.endswith(":0")
 
 
+@pytest.mark.slow
 async def test_the_daily_challenge_is_the_same_game_for_everyone_and_only_the_first_attempt_is_ranked(world):
     aiko, botan = world.members[:2]
     first = await aiko.slash(world.channel, "kokeshi daily")
@@ -112,6 +115,7 @@ async def test_the_daily_challenge_is_the_same_game_for_everyone_and_only_the_fi
     assert other.acknowledged
 
 
+@pytest.mark.slow
 async def test_a_new_utc_day_brings_a_new_daily_challenge_and_the_results_are_posted_where_admins_asked(world):
     aiko = world.members[0]
     refused = await aiko.slash(world.channel, "games settings daily-channel", channel=world.channel)
@@ -146,6 +150,7 @@ async def test_the_weekly_challenge_is_on_the_advanced_side(world):
     assert game.side == "advanced" and game.challenge == "weekly:2026-W01"
 
 
+@pytest.mark.slow
 async def test_after_a_solo_game_the_first_board_offered_is_the_solo_one(world):
     aiko = world.members[0]
     await aiko.slash(world.channel, "kokeshi solo")

@@ -14,6 +14,7 @@ def db_path(database: str) -> str:
     return database
 
 
+@pytest.mark.slow
 async def test_a_complete_two_player_game_ends_with_the_final_picture_and_the_leaderboard(world):
     game_id, thread = await open_game(world, players=2)
     answers = await play_to_end(world, game_id, thread, seed=1)
@@ -31,6 +32,7 @@ async def test_a_complete_two_player_game_ends_with_the_final_picture_and_the_le
     assert f"{winner.name} — **1** win" in text and "<@" not in text
 
 
+@pytest.mark.slow
 async def test_a_complete_four_player_game_with_two_ai_seats(world):
     game_id, thread = await open_game(world, players=4, ai=2, side="advanced")
     record = await world.store.get_game(game_id)
@@ -44,6 +46,7 @@ async def test_a_complete_four_player_game_with_two_ai_seats(world):
     assert "is over" in thread.history()[-1].content
 
 
+@pytest.mark.slow
 async def test_a_complete_solo_game_against_the_automa(world):
     solo = await world.members[0].slash(world.channel, "kokeshi solo", side="advanced")
     assert solo.acknowledged
@@ -56,6 +59,7 @@ async def test_a_complete_solo_game_against_the_automa(world):
     assert [r.name for r in await world.store.results(record.id)] in (["aiko", "automa"], ["automa", "aiko"])
 
 
+@pytest.mark.slow
 async def test_after_a_restart_old_buttons_still_work_and_the_game_goes_on(world, db_path):
     game_id, thread = await open_game(world, players=2)
     for _ in range(6):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from cogs.narration import escape, split_turns
 from engine.data import ANIMAL_POINTS, ANIMALS
 from games.kokeshi import story, vocab
@@ -89,6 +91,7 @@ async def _read_back(world, game_id: int, thread) -> dict[str, int]:
     return seen
 
 
+@pytest.mark.slow
 async def test_every_turn_record_tells_the_whole_turn_with_the_boards_values(world):
     game_id, thread = await open_game(world, players=3, side="advanced")
     await play_to_end(world, game_id, thread, seed=11)
@@ -99,6 +102,7 @@ async def test_every_turn_record_tells_the_whole_turn_with_the_boards_values(wor
     assert "is over!" in thread.history()[-1].content
 
 
+@pytest.mark.slow
 async def test_a_solo_game_read_back_tells_the_automas_tiles_and_recognitions(world):
     aiko = world.members[0]
     await aiko.slash(world.channel, "kokeshi solo")
@@ -111,6 +115,7 @@ async def test_a_solo_game_read_back_tells_the_automas_tiles_and_recognitions(wo
     assert "The automa: draws a tile" in _unescape(texts)
 
 
+@pytest.mark.slow
 async def test_each_your_turn_ping_gives_one_line_per_other_player_and_none_before_a_first_turn(world):
     game_id, thread = await open_game(world, players=3)
     await play_to_end(world, game_id, thread, seed=12)

@@ -175,6 +175,7 @@ async def open_table(w: World, **options):
 # ---------------------------------------------------------------------- a whole game in Portuguese
 
 
+@pytest.mark.slow
 async def test_a_whole_game_with_brazilian_players_and_server_speaks_only_portuguese(
     simcord_env, locales, picture_languages
 ):

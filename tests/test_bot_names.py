@@ -87,6 +87,7 @@ async def play_a_whole_game_with_timeouts(w: World) -> int:
         answers += 1
 
 
+@pytest.mark.slow
 async def test_a_whole_game_never_allows_everyone_or_role_pings_and_shows_names_literally(tricky):
     w = tricky
     game_id = await play_a_whole_game_with_timeouts(w)

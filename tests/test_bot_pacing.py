@@ -15,6 +15,7 @@ def bursts(messages) -> int:
 
 
 @pytest.mark.simcord(settle_timeout=120)
+@pytest.mark.slow
 async def test_a_game_left_to_the_ai_posts_a_record_per_round_without_pictures_and_never_faster_than_the_rate(world):
     game_id, thread = await open_game(world, players=2, ai=1)
     aiko = world.members[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 
 from tests.botkit import answer, custom_ids, new_lobby, open_game, play_to_end, press, prompt_message
@@ -66,6 +67,7 @@ async def test_undo_takes_back_a_choice_and_the_prompt_shows_it(world):
     assert any("took back their last choice" in m.content for m in thread.history())
 
 
+@pytest.mark.slow
 async def test_resigning_hands_the_seat_to_the_ai_and_ranks_last(world):
     game_id, thread = await open_game(world, players=3)
     quitter = world.members[1]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cogs.limits import shorten as fit
 from engine import GreedyPolicy
 from engine.preview import preview_all
@@ -13,6 +15,7 @@ def said(result) -> list[str]:
     return [m.content for m in [result.response, *result.followups] if m is not None and m.content]
 
 
+@pytest.mark.slow
 async def test_every_kind_of_decision_can_be_answered_with_kokeshi_play(world):
     game_id, thread = await open_game(world, players=2)
     kinds = set()
@@ -71,3 +74,19 @@ async def test_kokeshi_play_checks_the_version_the_seat_and_the_turn_like_a_butt
     assert (await world.store.log(game_id))[-1].action == option.id
     # The buttons still work alongside.
     assert (await prompt_message(world, game_id, thread)).components
+
+
+async def test_every_command_with_a_game_option_offers_the_callers_games_narrowed_by_what_is_typed(world):
+    first, _ = await open_game(world, players=2)
+    second, _ = await open_game(world, players=2)
+    group = world.bot.tree.get_command("kokeshi")
+    named = sorted(c.name for c in group.commands if any(p.name == "game" for p in c.parameters))
+    assert {"play", "hint", "table", "undo", "resign", "status", "join"} <= set(named)
+    member = world.members[0]
+    for name in named:
+        offered = await member.autocomplete(world.channel, f"kokeshi {name}", "game", "")
+        assert {c["value"] for c in offered} == {first, second}, name
+        assert all(c["name"].startswith("#") for c in offered), name
+        narrowed = await member.autocomplete(world.channel, f"kokeshi {name}", "game", f"#{second}")
+        assert [c["value"] for c in narrowed] == [second], name
+    assert world.env.errors == []

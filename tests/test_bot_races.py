@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine import GreedyPolicy
 from tests.botkit import answer, new_lobby, open_game
 
@@ -30,6 +32,7 @@ def ends_the_game(game, version: int) -> bool:
     return probe.is_over
 
 
+@pytest.mark.slow
 async def test_a_double_click_whose_twin_lands_first_on_the_final_move_is_told_the_game_is_over(world, monkeypatch):
     game_id, thread = await open_game(world, players=2)
     await play_until(world, game_id, ends_the_game)

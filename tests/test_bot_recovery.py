@@ -260,6 +260,7 @@ asyncio.run(main(sys.argv[1]))
 """
 
 
+@pytest.mark.slow
 async def test_sigkill_in_the_middle_of_a_time_out_leaves_a_game_the_next_bot_finishes(world, tmp_path):
     # The test's own bot is replaced by one started on the database the child left behind.
     db_path = str(tmp_path / "killed.sqlite3")

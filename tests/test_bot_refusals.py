@@ -148,6 +148,7 @@ def test_a_game_refused_for_54_hours_is_tried_34_times():
     ("status", "code", "message"),
     [(403, 50013, "Missing Permissions"), (403, 50001, "Missing Access"), (403, 160005, "Thread is locked")],
 )
+@pytest.mark.slow
 async def test_a_thread_that_refuses_every_post_is_not_hammered_and_its_host_is_told_once(
     world, refusals, status, code, message
 ):
@@ -179,6 +180,7 @@ async def test_a_thread_that_refuses_every_post_is_not_hammered_and_its_host_is_
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_permission_given_back_resumes_the_game_at_once_with_fresh_timers(world, refusals):
     game_id, thread, _ = await stuck_game(world, 403, 50013, "Missing Permissions")
     await wait(world, 30 * HOUR)
@@ -208,6 +210,7 @@ async def test_a_later_back_off_attempt_notices_a_fix_without_any_event(world, r
     assert {t.kind for t in await world.store.timers(game_id)} == {"reminder_half", "reminder_late", "deadline"}
 
 
+@pytest.mark.slow
 async def test_using_a_command_of_a_stuck_game_tries_it_again_at_once(world, refusals):
     game_id, thread, _ = await stuck_game(world, 403, 50013, "Missing Permissions")
     await wait(world, 2 * DAY)
@@ -299,6 +302,7 @@ def add_bot_back(w, saved) -> None:
     backend.emit("GUILD_CREATE", payload)
 
 
+@pytest.mark.slow
 async def test_a_server_that_removes_the_bot_pauses_its_games_and_gets_no_request(world, refusals):
     game_id, thread = await open_game(world, players=2, timer=int(HOUR))
     saved = remove_bot(world)

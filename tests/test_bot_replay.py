@@ -69,6 +69,7 @@ async def picture(message) -> bytes:
     return await message.attachments[0].read()
 
 
+@pytest.mark.slow
 async def test_a_replay_opened_from_the_final_message_steps_through_every_turn_as_the_thread_showed_it(world, finished):
     game_id, thread = finished
     final = thread.history()[-1]
@@ -118,6 +119,7 @@ async def test_a_replay_opened_from_the_final_message_steps_through_every_turn_a
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_the_whole_game_animated_is_a_looping_gif_one_frame_per_turn_under_8_mib(world):
     game_id = await finished_in_store(world)
     turns = len(await world.bot.replays.turns(game_id))
@@ -175,6 +177,7 @@ async def test_a_replay_of_a_game_that_does_not_exist_or_is_not_over_is_refused_
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_replay_viewer_opened_before_a_restart_still_steps_after_it(world, db_path):
     game_id = await finished_in_store(world)
     viewer = reply(await world.members[0].slash(world.channel, "games replay", game=game_id))

@@ -6,6 +6,8 @@ import logging
 import random
 import sys
 
+import pytest
+
 from bot import create_bot
 from tests.botkit import answer, open_game, play_to_end, prompt_message, texts
 
@@ -83,6 +85,7 @@ async def test_a_player_acting_resets_their_expired_count_to_zero(world):
     assert [e.source for e in await world.store.log(game_id)][-1] == "player"
 
 
+@pytest.mark.slow
 async def test_three_expired_turns_in_a_row_hand_the_seat_to_the_ai_for_good_and_the_game_can_still_be_finished(
     world,
 ):

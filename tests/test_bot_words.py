@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games.kokeshi import vocab
 from tests.botkit import open_game, play_to_end
 
@@ -17,6 +19,7 @@ async def test_status_during_setup_says_setup_not_round_0(world):
     assert "round 0" not in detail.response.content
 
 
+@pytest.mark.slow
 async def test_after_a_solo_game_the_channel_log_shows_it_and_stats_have_no_multiplayer_zeros(world):
     aiko = world.members[0]
     await aiko.slash(world.channel, "kokeshi solo")

@@ -33,6 +33,8 @@ pytestmark = pytest.mark.xdist_group("deploy")
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 DOCKERFILE = DEPLOY / "Dockerfile"
+# The deployment guide: its systemd instance names and its PostgreSQL restore are run as written.
+GUIDE = ROOT / "docs" / "deploying.md"
 COMPOSE = DEPLOY / "compose.yaml"
 UNITS = DEPLOY / "systemd"
 TOKEN = "MTAw.fake.token-for-tests"
@@ -60,13 +62,13 @@ def unit_root(tmp_path: Path) -> Path:
     return root
 
 
-def readme_instances() -> list[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def guide_instances() -> list[str]:
+    text = GUIDE.read_text(encoding="utf-8")
     return sorted(set(re.findall(r"kokeshi@[\w.:\\-]+(?=[\s`.,)])", text)) - {"kokeshi@.service"})
 
 
-def test_the_systemd_units_pass_systemd_analyze_verify_with_the_instance_names_the_readme_uses(tmp_path):
-    instances = readme_instances()
+def test_the_systemd_units_pass_systemd_analyze_verify_with_the_instance_names_the_guide_uses(tmp_path):
+    instances = guide_instances()
     assert {"kokeshi@0-1", "kokeshi@2-3"} <= set(instances), instances
     root = unit_root(tmp_path)
     done = run("systemd-analyze", "verify", f"--root={root}", "kokeshi.service", *(f"{i}.service" for i in instances))
@@ -96,8 +98,8 @@ def test_the_template_gives_each_process_its_shards_on_the_command_line_where_no
     assert start.endswith("bot.py connect --shard-ids %i")  # %i: the raw instance; %I would turn 0-1 into 0/1
     for key in ("Environment", "EnvironmentFile", "PassEnvironment"):
         assert not any("SHARD" in v for v in settings.get(key, [])), key
-    # What the instance names of the README hand the bot are the shards they say.
-    shards = {name: parse_shard_ids(name.split("@", 1)[1]) for name in readme_instances()}
+    # What the instance names of the deployment guide hand the bot are the shards they say.
+    shards = {name: parse_shard_ids(name.split("@", 1)[1]) for name in guide_instances()}
     assert shards["kokeshi@0-1"] == (0, 1) and shards["kokeshi@2-3"] == (2, 3)
     # A per-process setting in a file every process shares can only do harm.
     assert not re.search(r"^\s*SHARD_IDS\s*=", (ROOT / ".env.example").read_text(encoding="utf-8"), re.M)
@@ -279,6 +281,7 @@ def image(tmp_path_factory) -> Image:
     return rehearse(tmp_path_factory.mktemp("image"))
 
 
+@pytest.mark.slow
 def test_the_image_build_installs_the_runtime_packages_compiles_the_catalogs_and_copies_the_app(image):
     assert any("pip" in step and "install -r requirements.txt" in step for step in image.ran)
     assert sorted(p.relative_to(image.app).as_posix() for p in (image.app / "locales").glob("*/LC_MESSAGES/*.mo"))
@@ -300,6 +303,7 @@ def test_the_image_build_installs_the_runtime_packages_compiles_the_catalogs_and
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.slow
 async def test_the_image_refuses_to_start_without_a_token_instead_of_falling_into_the_sandbox(image, tmp_path):
     env = {**bot_env(tmp_path), "PATH": image.env["PATH"], "DATABASE_PATH": image.env["DATABASE_PATH"]}
     status, out, err = await run_bot(env, "connect", cwd=image.app, python=str(image.python))
@@ -314,6 +318,7 @@ async def test_the_image_refuses_to_start_without_a_token_instead_of_falling_int
     assert last_line(err).startswith("Cannot start: DISCORD_TOKEN is not set, and the local sandbox needs the dev")
 
 
+@pytest.mark.slow
 async def test_the_built_image_connects_logs_its_database_and_shards_and_stops_on_sigterm_with_status_0(
     image, tmp_path
 ):
@@ -345,6 +350,7 @@ async def test_the_built_image_connects_logs_its_database_and_shards_and_stops_o
     assert "WARNING" not in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 async def test_a_shared_env_file_never_overrides_the_shards_given_on_the_command_line_or_in_the_environment(
     image, tmp_path
 ):
@@ -371,16 +377,14 @@ async def test_a_shared_env_file_never_overrides_the_shards_given_on_the_command
 # ---------------------------------------------------------------- restoring PostgreSQL
 
 
-def readme_restore_lines() -> list[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def guide_restore_lines() -> list[str]:
+    text = GUIDE.read_text(encoding="utf-8")
     start = text.index("**PostgreSQL.** Back up with `pg_dump`")
     block = re.search(r"```sh\n(.*?)```", text[start:], re.S)
     return [line for line in block.group(1).splitlines() if line.strip()]
 
 
-async def test_the_readmes_postgresql_restore_runs_as_written_and_never_writes_to_the_live_database(
-    pg_server, tmp_path
-):
+async def test_the_guides_postgresql_restore_runs_as_written_and_never_writes_to_the_live_database(pg_server, tmp_path):
     from storage import Store
     from tests.pgserver import pg_bin
     from tests.test_storage import play_moves, started
@@ -390,7 +394,7 @@ async def test_the_readmes_postgresql_restore_runs_as_written_and_never_writes_t
         line.replace("db-host", f"127.0.0.1:{pg_server.port}")
         .replace("python -m storage", f"{sys.executable} -m storage")
         .replace("kokeshi-2026-11-23.dump", str(dump))
-        for line in readme_restore_lines()
+        for line in guide_restore_lines()
     ]
     assert [line.split()[0] for line in lines] == ["pg_dump", "psql", "pg_restore", sys.executable, "psql"]
     env = {**os.environ, "PATH": f"{pg_bin()}:{os.environ['PATH']}", "DATABASE_URL": ""}

@@ -152,6 +152,7 @@ def test_a_label_is_cut_at_a_word_with_an_ellipsis_and_never_over_the_limit(text
     assert rest[:1] in ("", " ", "\n", ",", ";", ":", ".", "—", "–", "-", "(") or len(kept) >= (limit - 1) // 2
 
 
+@pytest.mark.slow
 def test_the_longest_labels_of_real_games_fit_in_both_languages_cut_at_a_word():
     from cogs.limits import BUTTON_LABEL, SELECT_OPTION
 
@@ -321,6 +322,7 @@ async def play_whole_game(w: World, language: str, rng: random.Random) -> int:
 
 
 @pytest.mark.parametrize("language", ["en", "pt_BR"])
+@pytest.mark.slow
 async def test_every_payload_of_a_whole_game_fits_discords_limits(world, sent, language):
     answers = await play_whole_game(world, language, random.Random(11))
     assert answers > 100

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -436,6 +437,7 @@ def turn_bound(n: int) -> int:
     stall_tracks=st.booleans(),
     side=st.sampled_from(["basic", "advanced"]),
 )
+@pytest.mark.slow
 def test_no_policy_pushes_a_rules_4_game_past_its_bound(
     count: int, seed: int, stall: float, dodge: float, stall_tracks: bool, side: str
 ) -> None:

@@ -248,6 +248,7 @@ def _check(g: engine.Game, action: str, out, rng: random.Random) -> None:
     rules=st.sampled_from(engine.RULES_VERSIONS),
     steps=st.integers(0, 10_000),
 )
+@pytest.mark.slow
 def test_the_preview_of_every_option_agrees_with_apply_and_reveals_nothing(seed, players, side, rules, steps):
     g = _position(seed, players, side, rules, steps)
     if g.prompt is None:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from render import palette
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,6 +89,7 @@ def test_no_picture_uses_text_smaller_than_14_px():
     assert sizes and min(sizes) >= 14, sizes
 
 
+@pytest.mark.slow
 def test_no_phone_picture_uses_text_smaller_than_28_px():
     sizes, kinds = _probe(PHONE_PROBE)
     assert set(kinds) == {"setup", "advance", "effect", "kokeshi", "animal", "buy", "place"}

@@ -45,6 +45,7 @@ async def test_a_refused_token_ends_with_one_line_saying_where_to_get_a_new_one(
     assert discord.requests == ["GET /users/@me"]
 
 
+@pytest.mark.slow
 async def test_a_discord_that_refuses_the_connection_ends_with_one_line(tmp_path):
     port = closed_port()
     env = bot_env(tmp_path, f"http://127.0.0.1:{port}", DISCORD_TOKEN=TOKEN)
@@ -71,6 +72,7 @@ async def test_a_discord_whose_name_does_not_resolve_ends_with_one_line(tmp_path
     )
 
 
+@pytest.mark.slow
 async def test_a_discord_that_never_answers_is_given_up_after_connect_timeout(tmp_path):
     async with SilentServer() as silent:
         env = bot_env(tmp_path, f"http://127.0.0.1:{silent.port}", DISCORD_TOKEN=TOKEN, CONNECT_TIMEOUT="1.5")
@@ -101,6 +103,7 @@ async def test_a_missing_privileged_intent_ends_with_one_line_naming_the_portal_
     assert discord.identified and discord.identified[0]["intents"] == 1  # guilds only
 
 
+@pytest.mark.slow
 async def test_a_database_that_cannot_be_opened_or_migrated_ends_with_one_line_before_discord_is_asked(tmp_path):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("x")
@@ -129,6 +132,7 @@ async def test_a_database_that_cannot_be_opened_or_migrated_ends_with_one_line_b
     assert discord.requests == []  # the database is opened first: nothing was asked of Discord
 
 
+@pytest.mark.slow
 async def test_a_postgresql_server_that_refuses_or_never_answers_ends_with_a_reason_and_no_password(tmp_path):
     refused = f"postgresql://kokeshi:hunter2secret@127.0.0.1:{free_port()}/kokeshi"
     async with SilentServer() as silent:
@@ -174,6 +178,7 @@ async def test_an_unset_token_in_a_deployment_is_refused_in_one_line_instead_of_
         ({"CONNECT_TIMEOUT": "soon"}, (), "CONNECT_TIMEOUT must be a number of seconds above 0"),
     ],
 )
+@pytest.mark.slow
 async def test_a_bad_setting_is_refused_in_one_line_with_the_status_that_stops_restart_loops(
     tmp_path, settings, args, says
 ):
@@ -182,6 +187,7 @@ async def test_a_bad_setting_is_refused_in_one_line_with_the_status_that_stops_r
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 async def test_the_start_up_log_names_the_database_and_the_shards_and_sigterm_stops_the_bot_cleanly(tmp_path):
     """SHARD_IDS in the environment (as a shared .env or EnvironmentFile= would set it) gives way to --shard-ids."""
     async with FakeDiscord() as discord:

@@ -502,6 +502,7 @@ async def test_a_database_from_a_newer_version_gives_a_clear_error(tmp_path):
     assert str(path) in str(info.value) and "newer" in str(info.value)
 
 
+@pytest.mark.slow
 async def test_a_database_locked_by_another_process_gives_a_clear_error(tmp_path):
     path = tmp_path / "locked.sqlite3"
     await (await Store.open(path)).close()  # create it

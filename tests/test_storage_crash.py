@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from storage import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,6 +46,7 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 """
 
 
+@pytest.mark.slow
 async def test_killing_the_writer_at_random_never_loses_an_acknowledged_move(database):
     path = database
     rng = random.Random(2024)

@@ -12,6 +12,8 @@ import sys
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
+
 from engine import RandomPolicy
 from storage import StaleVersion, Store
 
@@ -154,6 +156,7 @@ async def test_undo_leaves_a_fresh_snapshot_so_a_copy_right_after_verifies_and_n
 # ---------------------------------------------------------------- verify on bad files
 
 
+@pytest.mark.slow
 async def test_verify_reports_damaged_pages_and_exits_non_zero_without_a_traceback(tmp_path):
     path = tmp_path / "damaged.sqlite3"
     store = await Store.open(path)

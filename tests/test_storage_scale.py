@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import gc
 import json
 import os
@@ -12,16 +13,57 @@ import sqlite3
 import subprocess
 import sys
 import threading
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
+import pytest
 
 from engine import GreedyPolicy, RandomPolicy, new_game
 from storage import Store, migrations
-from storage.store import flags_of, pack_log, unpack_log
+from storage.store import flags_of, is_url, pack_log, unpack_log
 from tests.dbkit import sql
 
-SLOW_READ = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 4000000) SELECT COUNT(*) FROM c"
+_HELD_READ = 4242  # the advisory lock a held read waits on (PostgreSQL)
+
+
+@contextlib.asynccontextmanager
+async def held_read(store: Store, database: str) -> AsyncIterator[asyncio.Task]:
+    """A read that is running on the store's read connection (or one of its pool's) when this is entered, and is
+    held there until this is left: its task is given. Nothing is timed: the read starts and waits on a signal."""
+    loop = asyncio.get_running_loop()
+    if not is_url(database):
+        started, release = asyncio.Event(), threading.Event()
+
+        def hold() -> int:  # on the read connection's own thread
+            loop.call_soon_threadsafe(started.set)
+            release.wait(120)
+            return 1
+
+        await store._rdb.create_function("held", 0, hold)
+        task = asyncio.create_task(store._all("SELECT held()"))
+        try:
+            await started.wait()
+            yield task
+        finally:
+            release.set()
+        return
+    blocker = await asyncpg.connect(database)
+    try:
+        await blocker.execute("SELECT pg_advisory_lock($1)", _HELD_READ)
+        task = asyncio.create_task(
+            store._all("SELECT 1 FROM (SELECT pg_advisory_xact_lock_shared(?)) AS held", (_HELD_READ,))
+        )
+        waiting = "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+        while not await blocker.fetchval(waiting):
+            await asyncio.sleep(0.01)  # until the read is queued behind the lock
+        try:
+            yield task
+        finally:
+            await blocker.execute("SELECT pg_advisory_unlock($1)", _HELD_READ)
+    finally:
+        await blocker.close()
 
 
 async def _game(store: Store, seed: int, players: int = 2, guild: int = 1, users: tuple[int, ...] = ()) -> int:
@@ -72,6 +114,7 @@ def test_packing_a_log_keeps_every_player_action_source_and_time_to_the_millisec
     assert all(abs(a[4] - b[4]) <= 0.001 for a, b in zip(back, rows, strict=True))
 
 
+@pytest.mark.slow
 async def test_leaderboard_totals_kept_with_each_game_match_a_scan_of_the_results(database):
     store = await Store.open(database)
     rng = random.Random(4)
@@ -165,12 +208,13 @@ async def test_a_long_read_never_holds_up_a_move_and_reads_never_see_an_uncommit
     store = await Store.open(database)
     try:
         game_id = await _game(store, 3)
-        slow = asyncio.create_task(store._all(SLOW_READ))
-        await asyncio.sleep(0.05)  # the read is running on its connection
-        game, version = await store.load_game(game_id)
-        await store.apply(game_id, version, game.prompt.player, GreedyPolicy(1).choose(game))
-        assert not slow.done(), "the move waited for the read"
-        await slow
+        async with held_read(store, database) as slow:
+            # The read is running on its connection, and stays there until let go: the move must not wait for it.
+            game, version = await store.load_game(game_id)
+            move = store.apply(game_id, version, game.prompt.player, GreedyPolicy(1).choose(game))
+            await asyncio.wait_for(move, 60)
+            assert not slow.done()
+        assert await slow
         # A write transaction in progress is invisible to readers until it commits.
         entered, release = asyncio.Event(), asyncio.Event()
 
@@ -246,6 +290,7 @@ async def test_a_move_that_ends_a_turn_sets_the_next_turns_timers_in_its_own_sin
         await store.close()
 
 
+@pytest.mark.slow
 async def test_many_games_played_at_once_flat_out_give_no_error_and_verify_clean(database):
     """A short saturation run in the suite; `bench/storage_bench.py --saturation` runs 20,000+ moves."""
     store = await Store.open(database)
@@ -386,6 +431,7 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))
 """
 
 
+@pytest.mark.slow
 async def test_two_processes_racing_on_one_game_exactly_one_applies_and_the_other_is_told_it_is_stale(
     database, tmp_path
 ):

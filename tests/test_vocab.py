@@ -160,7 +160,7 @@ def test_no_source_string_spells_a_colour_or_score_item_another_way():
                 continue  # a score item's key, e.g. score["adjacency"]: an identifier, never shown
             found = RETIRED.search(text)
             assert not found, f"{path.relative_to(ROOT)}: {text!r} says {found.group(0)!r}"
-    for doc in (ROOT / "README.md", ROOT / "engine" / "README.md"):
+    for doc in (ROOT / "README.md", ROOT / "engine" / "README.md", *sorted((ROOT / "docs").glob("*.md"))):
         prose = re.sub(r"`[^`]*`", "", doc.read_text(encoding="utf-8"))  # code spans are identifiers
         prose = re.sub(r"```.*?```", "", prose, flags=re.DOTALL)
         assert not RETIRED.search(prose), f"{doc.relative_to(ROOT)}: {RETIRED.search(prose).group(0)!r}"

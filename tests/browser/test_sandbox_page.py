@@ -206,7 +206,7 @@ def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sand
     expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+"))
     # The page opens again as the player it was viewing as.
     assert viewer(page) == current
-    expect(last).to_be_in_viewport()
+    expect(last).to_be_in_viewport(timeout=ANSWER_TIMEOUT * 1000)
     # The newest message, or one the bot posted since (an answer may still have been coming in).
     assert int(last.get_attribute("data-message-id")) >= int(newest)
     for name in ("Chiyo", "Aiko", "Botan"):
@@ -220,7 +220,7 @@ def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sand
     assert controls(page).count() > 0
     assert newest_picture_shown(page) > 0
     in_view(page)
-    # The README's picture of the sandbox (docs/sandbox.png) is this one.
+    # The picture of docs/sandbox.md (docs/sandbox.png) is this one.
     shot(page, "sandbox")
     phone = open_window(context, sandbox, width=390, height=844)
     view_as(phone, current)

@@ -133,6 +133,7 @@ def test_the_same_options_seed_and_actions_give_the_same_game_in_another_process
 
 
 @BY_TABLE
+@pytest.mark.slow
 def test_a_match_loads_back_equal_at_every_step(table):
     module = table.module
     record = played(table)
@@ -343,6 +344,7 @@ def _png(data: bytes) -> tuple[int, int]:
 
 
 @BY_TABLE
+@pytest.mark.slow
 def test_pictures_are_drawn_for_random_positions(table):
     module = table.module
     for match in positions(table, 2, choices=1):
@@ -394,6 +396,7 @@ def test_the_search_levels_are_fair_too(key):
 
 
 @BY_TABLE
+@pytest.mark.slow
 def test_no_seed_in_any_view_event_word_picture_or_log(table, caplog, monkeypatch):
     module = table.module
     digits = str(SEED)

@@ -39,6 +39,7 @@ def test_every_level_answers_every_prompt_legally(level):
             assert isinstance(hint.gain, float)
 
 
+@pytest.mark.slow
 def test_the_hard_level_answers_legally():
     player = policy("hard", seed=1)
     for m in positions(6, 300):
@@ -46,6 +47,7 @@ def test_the_hard_level_answers_legally():
         assert player.choose(m, seat) in m.legal_actions(seat)
 
 
+@pytest.mark.slow
 def test_a_choice_does_not_depend_on_hidden_information():
     # The same view with different hidden parts (stack and box contents, future draws, others' goal cards): the
     # same choice, at every level.
@@ -59,6 +61,7 @@ def test_a_choice_does_not_depend_on_hidden_information():
             assert player.choose(other, seat) == player.choose(m, seat)
 
 
+@pytest.mark.slow
 def test_a_whole_game_between_levels_ends():
     m = deal(3, seed=8, goals=True)
     players = [policy("easy", seed=1), policy("normal", seed=2), policy("easy", seed=3)]

@@ -42,6 +42,7 @@ def sizes(monkeypatch):
 
 
 @pytest.mark.parametrize("seats", [1, 2, 3, 4])
+@pytest.mark.slow
 def test_turn_and_table_pictures_are_drawn_phone_wide_with_readable_text(seats, sizes):
     for view, events in views(seats, 60 + seats):
         img = pictures.draw_turn(view, NAMES, events=events)

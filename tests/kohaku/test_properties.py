@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,6 +39,7 @@ def _hidden_ids(m: Match) -> set[str]:
 
 @settings(max_examples=20, deadline=None)
 @given(setup=setups, choice_seed=st.integers(0, 2**32))
+@pytest.mark.slow
 def test_random_games_end_and_every_prompt_is_sound(setup, choice_seed):
     m = _deal(*setup)
     rng = random.Random(choice_seed)
@@ -70,6 +72,7 @@ def test_random_games_end_and_every_prompt_is_sound(setup, choice_seed):
 
 @settings(max_examples=15, deadline=None)
 @given(setup=setups, choice_seed=st.integers(0, 2**32))
+@pytest.mark.slow
 def test_json_round_trip_at_every_step_and_replay_gives_the_same_match(setup, choice_seed):
     seats, seed, goals = setup
     m = _deal(seats, seed, goals)
@@ -90,6 +93,7 @@ def test_json_round_trip_at_every_step_and_replay_gives_the_same_match(setup, ch
 
 @settings(max_examples=8, deadline=None)
 @given(setup=setups, choice_seed=st.integers(0, 2**32))
+@pytest.mark.slow
 def test_views_leak_nothing_hidden(setup, choice_seed):
     seats, seed, goals = setup
     m = _deal(seats, seed, goals)

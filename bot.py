@@ -25,12 +25,14 @@ from dotenv import load_dotenv
 
 import i18n
 from cogs.answering import AnswerFirstTree
+from cogs.common import now
 from cogs.community import Community, PageButton
 from cogs.components import DYNAMIC_ITEMS
 from cogs.metrics import Metrics
 from cogs.replay import REPLAY_ITEMS, Replays
-from cogs.tables import Tables, now
+from cogs.tables import Tables
 from cogs.translator import CatalogTranslator
+from cogs.wiring import WiredClient
 from storage import Store, StoreError, describe, is_url, open_store, redact
 
 if TYPE_CHECKING:
@@ -206,7 +208,7 @@ def _shards(count_text: str, ids_text: str, source: str = "SHARD_IDS") -> tuple[
     return count, ids
 
 
-class KokeshiBot(commands.Bot):
+class KokeshiBot(WiredClient):
     """The Kokeshi bot: the store, the tables, the cogs and persistent buttons."""
 
     def __init__(
@@ -308,14 +310,6 @@ class KokeshiBot(commands.Bot):
         await self.store.set_meta("command_hash", self.command_hash())
         log.info("synced %d slash commands", len(synced))
 
-    @property
-    def timer_shards(self) -> tuple[int, tuple[int, ...]] | None:
-        """(shard count, this process's shard ids) when it runs only some shards: it fires only their timers."""
-        count, ids = getattr(self, "shard_count", None), getattr(self, "shard_ids", None)
-        if not count or ids is None or set(ids) == set(range(count)):
-            return None
-        return count, tuple(ids)
-
     def wake_timers(self) -> None:
         """Tell the timer loop that the earliest timer may have changed."""
         cog = self.get_cog("Timers")
@@ -326,14 +320,6 @@ class KokeshiBot(commands.Bot):
     async def on_ready(self) -> None:
         if not self.sandbox:
             log.info("ready as %s in %d servers", self.user, len(self.guilds))
-
-    def channel_link(self, channel_id: int, label: str) -> str:
-        """How a message points at a channel or thread: a mention Discord makes clickable (the sandbox
-        replaces this with a link that switches its page)."""
-        return f"<#{channel_id}>"
-
-    def follow_channel(self, channel_id: int) -> None:
-        """Show this channel to the person at the keyboard: nothing on Discord, the sandbox's page moves."""
 
     async def finish_work(self, grace: float = STOP_GRACE) -> None:
         """Let the clicks, commands and timers under way finish, for at most `grace` seconds, while Discord can

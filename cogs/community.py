@@ -6,7 +6,6 @@ import asyncio
 import datetime as dt
 import io
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -18,13 +17,11 @@ from i18n import _, ngettext
 from storage import BoardRow, challenge_key
 
 from .answering import Answer, AnswersFirst
+from .client import Client
+from .common import UserError, challenge_day
 from .limits import MESSAGE
 from .narration import escape
 from .persistent import FromCustomId
-from .tables import UserError, challenge_day
-
-if TYPE_CHECKING:
-    from bot import KokeshiBot
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +69,7 @@ class PageButton(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui.B
 class Community:
     """Everything about players across games; cogs call it."""
 
-    def __init__(self, bot: KokeshiBot) -> None:
+    def __init__(self, bot: Client) -> None:
         self.bot = bot
 
     @property

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -13,11 +13,9 @@ from games.kokeshi.vocab import N_
 from i18n import _
 
 from .answering import Answer, AnswersFirst
+from .client import TableDesk
 from .limits import BUTTON_LABEL, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
 from .persistent import FromCustomId
-
-if TYPE_CHECKING:
-    from .tables import Tables
 
 MAX_BUTTONS = 5
 MAX_SELECT = 25
@@ -27,7 +25,7 @@ _KOKESHI_EMOJI = {"princess": "👑", "batchan": "👵", "fisherman": "🎣", "s
 _ANIMAL_EMOJI = {"panda": "🐼", "fox": "🦊", "cat": "🐱", "rabbit": "🐰"}
 
 
-def _tables(interaction: discord.Interaction) -> Tables:
+def _tables(interaction: discord.Interaction) -> TableDesk:
     return interaction.client.tables  # type: ignore[attr-defined]  # the bot's, and cogs do not import bot.py
 
 

@@ -3,14 +3,11 @@ replays of finished games)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-if TYPE_CHECKING:
-    from bot import KokeshiBot
+from .wiring import WiredClient
 
 
 @app_commands.guild_only()
@@ -21,7 +18,7 @@ class Games(
 ):
     """Commands shared by every game the bot runs; the work is in `Tables`, `Community` and `Replays`."""
 
-    def __init__(self, bot: KokeshiBot) -> None:
+    def __init__(self, bot: WiredClient) -> None:
         self.bot = bot
         super().__init__()
 
@@ -56,5 +53,5 @@ class Games(
         await self.bot.tables.guard(interaction, None, self.bot.community.set_daily_channel(interaction, channel))
 
 
-async def setup(bot: KokeshiBot) -> None:
+async def setup(bot: WiredClient) -> None:
     await bot.add_cog(Games(bot))

@@ -7,7 +7,6 @@ import contextlib
 import io
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -25,13 +24,12 @@ from storage import GameNotFound, GameRecord, Seat
 
 from .answering import Answer, answered
 from .choices import game_choices, matching_choices
+from .common import UserError, now
 from .components import QUESTIONS
 from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, shorten
 from .narration import escape, quote, speaking
-from .tables import Tables, UserError, duration, fit_lines, now, side_name
-
-if TYPE_CHECKING:
-    from bot import KokeshiBot
+from .tables import Tables, duration, fit_lines, side_name
+from .wiring import WiredClient
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +144,7 @@ def _chosen(choice: str, state: Game, version: int) -> tuple[int, str]:
 class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play Kokeshi, the kokeshi workshop game"):
     """Slash commands; all game logic is in `Tables`."""
 
-    def __init__(self, bot: KokeshiBot) -> None:
+    def __init__(self, bot: WiredClient) -> None:
         self.bot = bot
         super().__init__()
 
@@ -685,5 +683,5 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     del _command
 
 
-async def setup(bot: KokeshiBot) -> None:
+async def setup(bot: WiredClient) -> None:
     await bot.add_cog(Kokeshi(bot))

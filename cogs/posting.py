@@ -11,7 +11,7 @@ import asyncio
 import dataclasses
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import discord
 
@@ -21,10 +21,12 @@ from engine.preview import preview_all
 from games.kokeshi import vocab
 from i18n import _
 from kit.locks import KeyedLocks
-from storage import GameRecord, LoggedAction, TurnPosts
+from storage import GameRecord, LoggedAction, Store, TurnPosts
 
+from .client import Client
+from .common import pinging, turn_key
 from .components import QUESTIONS, prompt_view
-from .limits import MESSAGE, shorten
+from .limits import MESSAGE, ChannelPace, shorten
 from .narration import (
     escape,
     narrate,
@@ -35,15 +37,43 @@ from .narration import (
     turn_line,
     turn_record,
 )
+from .reach import Reach
 from .refusals import Refusal
-
-if TYPE_CHECKING:
-    from .tables import Tables
-
 
 log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
+
+
+class PosterTables(Protocol):
+    """The tables (`cogs.tables.Tables`) as the poster calls them: names, channels, sends, timers, the final post."""
+
+    @property
+    def bot(self) -> Client: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def reach(self) -> Reach: ...
+    @property
+    def pace(self) -> ChannelPace: ...
+
+    def clock(self) -> float: ...
+
+    def mention(self, record: GameRecord, name: str) -> str: ...
+
+    async def load_levels(self, record: GameRecord) -> dict[int, str]: ...
+
+    async def game_channel(self, record: GameRecord) -> discord.abc.Messageable | None: ...
+
+    async def send(self, record: GameRecord, channel: Any, content: str, **kwargs: Any) -> discord.Message | None: ...
+
+    async def wake(self, record: GameRecord, channel: Any) -> bool: ...
+
+    async def post_final(self, record: GameRecord, game: Game, channel: Any) -> bool: ...
+
+    async def start_turn_timers(self, record: GameRecord, version: int, player: str) -> None: ...
+
+    async def notify(self, record: GameRecord, user_id: int, message: discord.Message) -> None: ...
 
 
 def unattended(record: GameRecord) -> bool:
@@ -51,23 +81,10 @@ def unattended(record: GameRecord) -> bool:
     return bool(record.seats) and all(seat.ai for seat in record.seats)
 
 
-def pinging(*user_ids: int) -> discord.AllowedMentions:
-    """Allowed mentions for a message meant to ping exactly these users (and never everyone, here or a role)."""
-    return discord.AllowedMentions(
-        everyone=False, roles=False, users=[discord.Object(u) for u in user_ids], replied_user=False
-    )
-
-
-def turn_key(game: Game) -> str:
-    """Which turn the game is in: its round, how many turns have ended, and who is to move."""
-    prompt = game.prompt
-    return f"{game.round_number}:{sum(game.turns)}:{prompt.player if prompt else '-'}"
-
-
 class Poster:
     """Brings a game's thread up to date; one game at a time, so two changes never post twice."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: PosterTables) -> None:
         self.tables = tables
         # One game shown at a time; a game's lock goes when the last caller that wants it is done.
         self._locks: KeyedLocks[int] = KeyedLocks()

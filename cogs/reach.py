@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import discord
 
 import i18n
 from i18n import _
-from storage import GameReach, GameRecord
+from storage import GameReach, GameRecord, Store
 
+from .client import Client
+from .common import pinging, turn_key
 from .narration import game_language, speaking
-from .posting import pinging, turn_key
 from .refusals import (
     MISSING_ACCESS,
     SOON,
@@ -33,9 +34,6 @@ from .refusals import (
     retry_delay,
 )
 
-if TYPE_CHECKING:
-    from .tables import Tables
-
 log = logging.getLogger(__name__)
 
 TURN_TIMERS = ("reminder_half", "reminder_late", "deadline")
@@ -43,10 +41,37 @@ TURN_TIMERS = ("reminder_half", "reminder_late", "deadline")
 AWAY = "away"
 
 
+class Shows(Protocol):
+    """The poster (`cogs.posting.Poster`) as the reach calls it: bring a game's thread up to date."""
+
+    async def show(self, game_id: int) -> bool: ...
+
+
+class ReachTables(Protocol):
+    """The tables (`cogs.tables.Tables`) as the reach calls them: their clock, DMs, threads lost and the poster."""
+
+    @property
+    def bot(self) -> Client: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def poster(self) -> Shows: ...
+    @property
+    def lost(self) -> set[int]: ...
+
+    def clock(self) -> float: ...
+
+    def where(self, record: GameRecord) -> str: ...
+
+    def turn_timers(self, record: GameRecord) -> list[tuple[str, float]]: ...
+
+    async def dm(self, user_id: int, text: str) -> bool: ...
+
+
 class Reach:
     """Keeps every game's run of refusals and every server the bot left; the tables ask it before posting."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: ReachTables) -> None:
         self.tables = tables
         # The last refusal noted for each game (HTTP status, JSON code), until the show that met it is over.
         self.last: dict[int, tuple[int, int]] = {}

@@ -13,7 +13,6 @@ import io
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -29,14 +28,12 @@ from storage import GameNotFound, GameRecord, LoggedAction, challenge_key
 
 from .answering import Answer, AnswersFirst
 from .choices import game_choices
+from .client import Client
+from .common import UserError
 from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
 from .narration import split_turns, turn_record
 from .persistent import FromCustomId
-from .tables import UserError
 from .thinking import shared_pool
-
-if TYPE_CHECKING:
-    from bot import KokeshiBot
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +159,7 @@ class Shown:
 class Replays:
     """Opens replays, steps through them and draws their animations; the slash command and the buttons call it."""
 
-    def __init__(self, bot: KokeshiBot) -> None:
+    def __init__(self, bot: Client) -> None:
         self.bot = bot
         self._films: OrderedDict[tuple[int, str], bytes] = OrderedDict()
         self._drawing: KeyedLocks[tuple[int, str]] = KeyedLocks()

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dt
 import io
 import logging
 import secrets
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -22,16 +20,16 @@ from i18n import _, format_number, ngettext, pgettext
 from kit.locks import KeyedLocks
 from storage import GameNotFound, GameRecord, StaleVersion, StoreRefusal, TurnPosts, ai_level_key
 
+from .client import Client
+from .common import UserError, challenge_day, now, pinging, turn_key
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
 from .narration import escape, game_language, speaking
-from .posting import Poster, pinging, turn_key
+from .posting import Poster
 from .reach import Reach
 from .refusals import CANNOT_DM, THREAD_LOCKED, UNKNOWN_CHANNEL, Refusal
+from .replay import replay_view
 from .thinking import DEFAULT_LEVEL, HINT_BUDGET, HINT_LEVEL, Thinker
-
-if TYPE_CHECKING:
-    from bot import KokeshiBot
 
 log = logging.getLogger(__name__)
 
@@ -120,15 +118,6 @@ def _more(count: int) -> str:
     ).format(count=i18n.format_number(count))
 
 
-class UserError(Exception):
-    """Something the user can fix; the message is shown to them privately."""
-
-
-def now() -> float:
-    """Discord's clock, as a UNIX timestamp (the simulated clock in tests and the sandbox)."""
-    return discord.utils.utcnow().timestamp()
-
-
 def duration(seconds: float) -> str:
     """'3 h 20 min', '2 days', '45 min' — for reminders and the lobby, in the current language."""
     seconds = max(0, int(seconds))
@@ -155,14 +144,6 @@ def side_name(side: str) -> str:
     return _(SIDES[side]) if side in SIDES else side
 
 
-def challenge_day(key: str) -> str:
-    """A daily challenge's day (an ISO date) in the current language's words."""
-    try:
-        return i18n.format_date(dt.date.fromisoformat(key))
-    except ValueError:
-        return key
-
-
 def missing_permissions(permissions: discord.Permissions) -> list[str]:
     """The names of the needed permissions that are missing, in the current language."""
     return [_(label) for attr, label in NEEDED_PERMISSIONS.items() if not getattr(permissions, attr)]
@@ -171,7 +152,7 @@ def missing_permissions(permissions: discord.Permissions) -> list[str]:
 class Tables:
     """The bot's game logic on top of the store; cogs call it, it talks to Discord."""
 
-    def __init__(self, bot: KokeshiBot) -> None:
+    def __init__(self, bot: Client) -> None:
         self.bot = bot
         self.poster = Poster(self)
         # Every refusal of Discord's, the back-off of games it refuses, and the servers the bot left.
@@ -965,8 +946,6 @@ class Tables:
         return True
 
     async def post_final(self, record: GameRecord, game: Game, channel) -> bool:
-        from .replay import replay_view  # the replay's module builds on this one
-
         scores = game.scores()
         results = await self.store.results(record.id)
         ranking = [r.name for r in results] or game.ranking()

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
-from engine import LEVELS, Game, Hint, policy
+from engine import LEVELS, Game, Hint, load_game, policy
 
 # The level of an AI seat that has none recorded: seats handed over after time-outs or a resignation.
 DEFAULT_LEVEL = "normal"
@@ -32,7 +32,7 @@ _pool: Executor | None = None
 def decide(level: str, seed: int, state: str, budget: int | None = None) -> tuple[str, float]:
     """In a worker: the action `level` (with its own `seed`, and `budget` simulated moves if given) takes in the
     game `state` (JSON), and its gain."""
-    hint = policy(level, seed=seed, budget=budget).explain(Game.from_json(state))
+    hint = policy(level, seed=seed, budget=budget).explain(load_game(state))
     return hint.action, hint.gain
 
 

@@ -5,15 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
 
 from discord.ext import commands
 
+from .common import now
 from .refusals import FIRST_RETRY, MAX_RETRY
-from .tables import now
-
-if TYPE_CHECKING:
-    from bot import KokeshiBot
+from .wiring import WiredClient
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +26,7 @@ RETRIED = frozenset({"deadline", "repost"})
 class Timers(commands.Cog):
     """Runs due timers; the rows live in the store, so they survive restarts."""
 
-    def __init__(self, bot: KokeshiBot) -> None:
+    def __init__(self, bot: WiredClient) -> None:
         self.bot = bot
         self.task: asyncio.Task | None = None
         self.sleeping = False
@@ -107,5 +104,5 @@ class Timers(commands.Cog):
                 self.failures.pop(key, None)
 
 
-async def setup(bot: KokeshiBot) -> None:
+async def setup(bot: WiredClient) -> None:
     await bot.add_cog(Timers(bot))

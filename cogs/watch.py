@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
 
-if TYPE_CHECKING:
-    from bot import KokeshiBot
+from .wiring import WiredClient
 
 log = logging.getLogger(__name__)
 
@@ -17,7 +15,7 @@ log = logging.getLogger(__name__)
 class Watch(commands.Cog):
     """Pauses and resumes a server's games, and tries stuck games again when a permission may have come back."""
 
-    def __init__(self, bot: KokeshiBot) -> None:
+    def __init__(self, bot: WiredClient) -> None:
         self.bot = bot
 
     @property
@@ -81,5 +79,5 @@ class Watch(commands.Cog):
             log.exception(what, *args)
 
 
-async def setup(bot: KokeshiBot) -> None:
+async def setup(bot: WiredClient) -> None:
     await bot.add_cog(Watch(bot))

@@ -7,6 +7,7 @@ from .ai import LEVELS, EasyPolicy, Hint, SearchPolicy, policy
 from .data import ANIMALS, COLORS, CURRENT_RULES, KOKESHI, RULES_VERSIONS
 from .game import AUTOMA, PROMPT_KINDS, Game, idle_warning, new_game, replay
 from .model import END_REASONS, REASONS, REFUSALS, Event, IllegalAction, Option, Prompt, Score
+from .persist import load_game
 from .policies import GreedyPolicy, RandomPolicy, heuristic, play_out
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "SearchPolicy",
     "heuristic",
     "idle_warning",
+    "load_game",
     "new_game",
     "play_out",
     "policy",

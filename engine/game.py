@@ -96,7 +96,7 @@ def _track_points(height: int) -> int:
 
 
 class Game:
-    """One game of Kokeshi. Build it with `new_game`, `replay` or `Game.from_json`."""
+    """One game of Kokeshi. Build it with `new_game`, `replay` or `load_game`."""
 
     # The state, each field declared once. `__slots__` is these names; `clone` copies each as its type says: a list
     # nested n deep is copied n levels down, anything else is immutable and shared. `to_json` stores every field
@@ -964,15 +964,8 @@ class Game:
         return state
 
     def to_json(self) -> str:
-        """The whole state as canonical JSON; `Game.from_json` gives an equal game."""
+        """The whole state as canonical JSON; `engine.load_game` gives an equal game."""
         return json.dumps(self._state(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-    @classmethod
-    def from_json(cls, text: str) -> Game:
-        """Rebuild a game saved by `to_json`; malformed input raises ValueError saying what is wrong."""
-        from .persist import load_state
-
-        return load_state(cls, text)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self._state() == other._state()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .data import (
     ANIMALS,
@@ -19,9 +19,7 @@ from .data import (
     TILE_BY_ID,
     TILES,
 )
-
-if TYPE_CHECKING:
-    from .game import Game
+from .game import AUTOMA, FORMAT, PROMPT_KINDS, Game
 
 _EMPTY = -1
 
@@ -74,14 +72,14 @@ class _Tiles:
         return [self.one(v, where) for v in _list(value, where)]
 
 
-def load_state(cls: type[Game], text: str) -> Game:
-    """Parse and check `text` (from `Game.to_json`)."""
+def load_game(text: str) -> Game:
+    """Rebuild a game saved by `Game.to_json`; malformed input raises ValueError saying what is wrong."""
     try:
         data = json.loads(text)
     except (TypeError, json.JSONDecodeError) as exc:
         raise ValueError(f"not a saved Kokeshi game: invalid JSON ({exc})") from None
     try:
-        return _load(cls, data)
+        return _load(data)
     except _Bad as exc:
         raise ValueError(f"not a valid saved Kokeshi game: {exc}") from None
     except (KeyError, TypeError, IndexError, AttributeError) as exc:
@@ -89,9 +87,7 @@ def load_state(cls: type[Game], text: str) -> Game:
         raise ValueError(f"not a valid saved Kokeshi game: {type(exc).__name__}: {exc}") from None
 
 
-def _load(cls: type[Game], data: Any) -> Game:
-    from .game import AUTOMA, FORMAT, PROMPT_KINDS
-
+def _load(data: Any) -> Game:
     _need(isinstance(data, dict), "the top level must be an object")
     _need(data.get("format") == FORMAT, f"format must be {FORMAT}")
     # Rules version 1 saves have no "rules" key (their form predates it); later versions always have one.
@@ -119,7 +115,7 @@ def _load(cls: type[Game], data: Any) -> Game:
             "players must be the seated names",
         )
     n = len(names)
-    g = cls._blank(seating, _int(data.get("seed"), "seed"), side, solo, rules)
+    g = Game._blank(seating, _int(data.get("seed"), "seed"), side, solo, rules)
     if rules in (2, 3):
         bought = data.get("bought")
         _need(isinstance(bought, bool), "bought must be true or false")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from engine import Game, policy
+from engine import load_game, policy
 
 # Simulated moves per search decision: enough to be a real search, small enough for a quick suite.
 BUDGET = 200
@@ -13,7 +13,7 @@ BUDGET = 200
 
 def quick(level: str, seed: int, state: str, budget: int | None = None) -> tuple[str, float]:
     """What `cogs.thinking.decide` returns, on a small budget (whatever budget it is asked for)."""
-    hint = policy(level, seed=seed, budget=None if level == "easy" else BUDGET).explain(Game.from_json(state))
+    hint = policy(level, seed=seed, budget=None if level == "easy" else BUDGET).explain(load_game(state))
     return hint.action, hint.gain
 
 

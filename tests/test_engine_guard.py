@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import CURRENT_RULES, Game, GreedyPolicy, idle_warning, new_game
+from engine import CURRENT_RULES, Game, GreedyPolicy, idle_warning, load_game, new_game
 from engine.data import (
     COLORS,
     END_RECOGNITIONS,
@@ -262,7 +262,7 @@ def test_a_save_in_the_middle_of_an_idle_turn_keeps_what_the_turn_did():
     g.discs[0][0] = 5  # panda: 6 holds the pandafox6 bonus tile in a solo game
     events = play(g, "advance:princess")
     assert g.prompt.kind == "place" and "bonus_taken" in [e.kind for e in events]
-    saved = Game.from_json(g.to_json())
+    saved = load_game(g.to_json())
     assert saved == g and saved.marks == g.marks != 0
     events = _finish_turn(saved, [])
     assert [e.kind for e in events].count("idle_turn") == 1 and saved.idles[0] == 1

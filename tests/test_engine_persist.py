@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Game, RandomPolicy, new_game, replay
+from engine import Game, RandomPolicy, load_game, new_game, replay
 from tests.positions import play, ready, set_track, tile
 
 
@@ -28,7 +28,7 @@ def test_a_game_saved_mid_cascade_loads_equal_and_plays_on_identically():
     set_track(g, 0, "princess", [tile("pink", "buy_here"), tile("pink", "plus1")])
     play(g, "advance:princess")
     assert g.queue, "the princess's new space is still waiting to be resolved"
-    loaded = Game.from_json(g.to_json())
+    loaded = load_game(g.to_json())
     assert loaded == g and loaded.to_json() == g.to_json()
     assert [e.to_dict() for e in play(loaded, "market:1")] == [e.to_dict() for e in play(g, "market:1")]
     assert loaded.to_json() == g.to_json()
@@ -46,7 +46,7 @@ def test_replay_of_the_log_gives_the_same_game():
 )
 def test_malformed_saves_are_refused_with_a_clear_message(text):
     with pytest.raises(ValueError, match="Kokeshi game"):
-        Game.from_json(text)
+        load_game(text)
 
 
 def test_a_save_that_loses_a_tile_is_refused():
@@ -54,7 +54,7 @@ def test_a_save_that_loses_a_tile_is_refused():
     data = json.loads(g.to_json())
     data["bag"] = data["bag"][1:]
     with pytest.raises(ValueError, match="tiles missing"):
-        Game.from_json(json.dumps(data))
+        load_game(json.dumps(data))
 
 
 def test_a_save_that_duplicates_a_tile_is_refused():
@@ -62,7 +62,7 @@ def test_a_save_that_duplicates_a_tile_is_refused():
     data = json.loads(g.to_json())
     data["discard"].append(data["bag"][0])
     with pytest.raises(ValueError, match="appears twice"):
-        Game.from_json(json.dumps(data))
+        load_game(json.dumps(data))
 
 
 _SAVED = json.loads(_mid_game()[0].to_json())
@@ -78,11 +78,11 @@ def test_any_corrupted_field_gives_a_value_error_or_a_valid_game(key, junk, drop
     else:
         data[key] = junk
     try:
-        loaded = Game.from_json(json.dumps(data))
+        loaded = load_game(json.dumps(data))
     except ValueError as exc:
         assert "Kokeshi game" in str(exc)
         return
     # Accepted: then it must be a playable, self-consistent game.
-    assert Game.from_json(loaded.to_json()) == loaded
+    assert load_game(loaded.to_json()) == loaded
     if loaded.prompt is not None:
         assert len(loaded.legal_actions()) >= 2

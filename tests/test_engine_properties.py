@@ -24,6 +24,7 @@ from engine import (
     GreedyPolicy,
     IllegalAction,
     RandomPolicy,
+    load_game,
     new_game,
     replay,
 )
@@ -165,7 +166,7 @@ def check_rejections(g: Game) -> None:
 
 def check_round_trip(g: Game) -> None:
     text = g.to_json()
-    copy = Game.from_json(text)
+    copy = load_game(text)
     assert copy == g
     assert copy.to_json() == text
     assert copy.legal_actions() == g.legal_actions()

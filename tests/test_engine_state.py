@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Game, RandomPolicy, new_game
+from engine import Game, RandomPolicy, load_game, new_game
 
 # Fields the saved form leaves out, because loading derives them from others: the tiles and the draw generator's
 # key from the rules version and the seed, the seat count of humans from `solo`, the idle limit from the rules
@@ -48,7 +48,7 @@ def test_the_slots_are_the_declared_fields():
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: f"rules{g.rules}-{'solo' if g.solo else 'table'}-v{g.version}")
 def test_a_saved_game_loads_with_every_declared_field_equal(game):
-    loaded = Game.from_json(game.to_json())
+    loaded = load_game(game.to_json())
     for name in Game.__slots__:
         assert getattr(loaded, name) == getattr(game, name), name
     saved = game._state()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import CURRENT_RULES, RULES_VERSIONS, Game, RandomPolicy, new_game, replay
+from engine import CURRENT_RULES, RULES_VERSIONS, Game, RandomPolicy, load_game, new_game, replay
 from storage import migrations, open_store
 from tests.botkit import open_game
 
@@ -168,17 +168,17 @@ def test_saves_keep_their_version_and_version_1_saves_their_old_form():
         policy = RandomPolicy(3)
         for _ in range(40):
             game.apply(game.prompt.player, policy.choose(game))
-        loaded = Game.from_json(game.to_json())
+        loaded = load_game(game.to_json())
         assert loaded == game and loaded.rules == game.rules and loaded.view()["rules"] == game.rules
         assert loaded.clone().to_json() == game.to_json()
     data = json.loads(old.to_json())
     data["rules"] = 1  # version 1 saves never carry the key
     with pytest.raises(ValueError, match="rules"):
-        Game.from_json(json.dumps(data))
+        load_game(json.dumps(data))
     data = json.loads(new.to_json())
     data["rules"] = 7
     with pytest.raises(ValueError, match="rules"):
-        Game.from_json(json.dumps(data))
+        load_game(json.dumps(data))
 
 
 def _opening(seed: int, rules: int) -> str:

@@ -11,6 +11,7 @@ from i18n import _
 from . import ai, pictures, words
 from .data import CURRENT_RULES, RULES_VERSIONS
 from .model import SCORE_KEYS, IllegalAction
+from .persist import load_match
 from .rules import Match as Rules
 from .rules import deal as deal_match
 from .scoring import coins
@@ -115,7 +116,7 @@ class Kohaku(GameModule):
         return KohakuMatch(deal_match(seats, seed=seed, goals=goals, rules=version))
 
     def load(self, text: str) -> KohakuMatch:
-        return KohakuMatch(Rules.from_json(text))
+        return KohakuMatch(load_match(text))
 
     def decide(self, match: Match, seat: int, level: str, seed: int) -> str:
         return ai.policy(level, seed=seed).choose(_inner(match), seat)

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import rng
 from .data import FEATURES, GOALS, IS_KOI, KOI, MAX_STONES, N_SPACES, RULES_VERSIONS, TILE_BY_ID, TILES
+from .rules import _PHASES, GOALS_PHASE, OVER, PLACE_PHASE, TAKE_PHASE, Match
 from .scoring import STEPS, Pond, cell, koi_cell
-
-if TYPE_CHECKING:
-    from .rules import Match
 
 _EMPTY = -1
 _KEYS = {
@@ -111,21 +109,19 @@ def _pond(value: Any, name: str, tiles: _Tiles) -> Pond:
     return pond
 
 
-def load_state(cls: type[Match], text: str) -> Match:
-    """A match from `Match.to_json` output; ValueError says what is wrong."""
+def load_match(text: str) -> Match:
+    """Rebuild a match saved by `Match.to_json`; malformed or inconsistent input raises ValueError saying why."""
     try:
         data = json.loads(text)
     except (TypeError, json.JSONDecodeError) as err:
         raise ValueError(f"not a saved match: {err}") from None
     try:
-        return _load(cls, data)
+        return _load(data)
     except _Bad as err:
         raise ValueError(f"bad saved match: {err}") from None
 
 
-def _load(cls: type[Match], data: Any) -> Match:
-    from .rules import _PHASES, GOALS_PHASE, OVER, PLACE_PHASE, TAKE_PHASE
-
+def _load(data: Any) -> Match:
     _need(isinstance(data, dict), "the state must be an object")
     _need(set(data) == _KEYS, f"the state must have exactly the keys {sorted(_KEYS)}")
     _need(data["format"] == 1, "unknown format")
@@ -135,7 +131,7 @@ def _load(cls: type[Match], data: Any) -> Match:
     goals = data["goals"]
     _need(isinstance(goals, bool) and not (goals and seats == 1), "goals must be a boolean (false in solo)")
     seed = _int(data["seed"], "seed")
-    m = cls._blank(seats, seed, goals, rules)
+    m = Match._blank(seats, seed, goals, rules)
     m.counter = _int(data["counter"], "counter", 0)
     tiles = _Tiles()
     m.koi_stack = tiles.many(data["koi_stack"], "koi_stack")

@@ -135,7 +135,7 @@ def danny_scores(tiles: Iterable[int]) -> dict[str, int]:
 
 
 class Match:
-    """One game of Kōhaku for 1-4 seats (1 = solo against Danny). Build it with `deal`, `replay` or `from_json`.
+    """One game of Kōhaku for 1-4 seats (1 = solo against Danny). Build it with `deal`, `replay` or `load_match`.
 
     Seats are numbered 0..n-1; turns pass to the next number ("clockwise"). Every public method is pure in the
     sense that only `apply` changes the match.
@@ -692,15 +692,8 @@ class Match:
         }
 
     def to_json(self) -> str:
-        """The whole state as canonical JSON, seed included: keep it private. `from_json` gives an equal match."""
+        """The whole state as canonical JSON, seed included: keep it private. `load_match` gives an equal match."""
         return json.dumps(self._state(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-    @classmethod
-    def from_json(cls, text: str) -> Match:
-        """Rebuild a match saved by `to_json`; malformed or inconsistent input raises ValueError saying why."""
-        from .persist import load_state
-
-        return load_state(cls, text)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Match) and self._state() == other._state()

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import render
-from engine import AUTOMA, CURRENT_RULES, LEVELS, RULES_VERSIONS, Game, IllegalAction, new_game, policy
+from engine import AUTOMA, CURRENT_RULES, LEVELS, RULES_VERSIONS, Game, IllegalAction, load_game, new_game, policy
 from engine import Event as EngineEvent
 from games.base import NOBODY, Challenge, Event, GameModule, Match, Option, Prompt, Refusal, Setting, Standing
 from games.kokeshi import vocab
@@ -188,7 +188,7 @@ class Kokeshi(GameModule):
         return KokeshiMatch(new_game(names, seed=seed, side=side, solo=seats == 1, rules=version))
 
     def load(self, text: str) -> KokeshiMatch:
-        return KokeshiMatch(Game.from_json(text))
+        return KokeshiMatch(load_game(text))
 
     def decide(self, match: Match, seat: int, level: str, seed: int) -> str:
         m = _engine(match)

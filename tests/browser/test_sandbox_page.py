@@ -16,7 +16,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 import games.kokeshi.vocab as vocab
-from engine import PROMPT_KINDS, Game
+from engine import PROMPT_KINDS, Game, load_game
 from tests.browser.pagekit import (
     ANSWER_TIMEOUT,
     ARTIFACTS,
@@ -409,7 +409,7 @@ def game_now(sandbox, game_id: int, kind: str, player: str) -> Game:
     for _ in range(100):
         with closing(sqlite3.connect(f"file:{sandbox.database}?mode=ro", uri=True, timeout=10)) as db:
             row = db.execute("SELECT snapshot FROM games WHERE id = ?", (game_id,)).fetchone()
-        game = Game.from_json(row[0]) if row and row[0] else None
+        game = load_game(row[0]) if row and row[0] else None
         if game is not None and game.prompt is not None and (game.prompt.kind, game.prompt.player) == (kind, player):
             return game
         time.sleep(0.05)

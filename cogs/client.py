@@ -1,0 +1,73 @@
+"""The bot as the cogs know it: discord.py's bot with the store, the tables and the community; no cog imports bot.py.
+
+The tables and the community are named here by what the cogs under them call (`TableDesk`, `ChallengeDesk`), so
+that the cogs import one another one way only; the extensions see them whole (`cogs.wiring.WiredClient`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Coroutine
+from typing import Any, Protocol
+
+import discord
+from discord.ext import commands
+
+from storage import Store
+
+from .thinking import Thinker
+
+
+class TableDesk(Protocol):
+    """The tables (`cogs.tables.Tables`) as the buttons, the community and the replays call them."""
+
+    @property
+    def thinker(self) -> Thinker: ...
+
+    async def tell(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None: ...
+
+    async def guard(
+        self, interaction: discord.Interaction, game_id: int | None, coro: Coroutine[Any, Any, Any]
+    ) -> None: ...
+
+    async def open_challenge(self, interaction: discord.Interaction, kind: str, key: str) -> None: ...
+
+    async def on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None: ...
+
+    async def on_tile_chosen(self, interaction: discord.Interaction, game_id: int, version: int, tile: str) -> None: ...
+
+    async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None: ...
+
+
+class ChallengeDesk(Protocol):
+    """The community (`cogs.community.Community`) as the tables call it at the end of a challenge game."""
+
+    async def challenge_summary(self, game_id: int, challenge: str, user_id: int) -> str: ...
+
+
+class Client(commands.Bot):
+    """discord.py's bot with what bot.py gives it; `bot.KokeshiBot` is the one that runs."""
+
+    store: Store
+    tables: TableDesk
+    community: ChallengeDesk
+    sandbox: bool
+
+    @property
+    def timer_shards(self) -> tuple[int, tuple[int, ...]] | None:
+        """(shard count, this process's shard ids) when it runs only some shards: it fires only their timers."""
+        count, ids = getattr(self, "shard_count", None), getattr(self, "shard_ids", None)
+        if not count or ids is None or set(ids) == set(range(count)):
+            return None
+        return count, tuple(ids)
+
+    def wake_timers(self) -> None:
+        """Tell the timer loop that the earliest timer may have changed (the bot knows its loop)."""
+        raise NotImplementedError
+
+    def channel_link(self, channel_id: int, label: str) -> str:
+        """How a message points at a channel or thread: a mention Discord makes clickable (the sandbox
+        replaces this with a link that switches its page)."""
+        return f"<#{channel_id}>"
+
+    def follow_channel(self, channel_id: int) -> None:
+        """Show this channel to the person at the keyboard: nothing on Discord, the sandbox's page moves."""

@@ -1,0 +1,40 @@
+"""Small things several cogs share: a mistake the user can fix, Discord's clock, a challenge's day, pings, turn keys."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import discord
+
+import i18n
+from engine import Game
+
+
+class UserError(Exception):
+    """Something the user can fix; the message is shown to them privately."""
+
+
+def now() -> float:
+    """Discord's clock, as a UNIX timestamp (the simulated clock in tests and the sandbox)."""
+    return discord.utils.utcnow().timestamp()
+
+
+def challenge_day(key: str) -> str:
+    """A daily challenge's day (an ISO date) in the current language's words."""
+    try:
+        return i18n.format_date(dt.date.fromisoformat(key))
+    except ValueError:
+        return key
+
+
+def pinging(*user_ids: int) -> discord.AllowedMentions:
+    """Allowed mentions for a message meant to ping exactly these users (and never everyone, here or a role)."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(u) for u in user_ids], replied_user=False
+    )
+
+
+def turn_key(game: Game) -> str:
+    """Which turn the game is in: its round, how many turns have ended, and who is to move."""
+    prompt = game.prompt
+    return f"{game.round_number}:{sum(game.turns)}:{prompt.player if prompt else '-'}"

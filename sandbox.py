@@ -230,6 +230,21 @@ class SandboxPage:
             last = current
 
 
+class PagePlaces:
+    """The bot's `Places` in the sandbox: a channel or thread is pointed at by a link that moves the page there (the
+    page has no mentions to click), and a game the person opens is shown on their page at once."""
+
+    def __init__(self, door: FrontDoor) -> None:
+        self.door = door
+
+    def link(self, channel_id: int, label: str) -> str:
+        return f"[{label}]({self.door.channel_url(channel_id)})"
+
+    def follow(self, channel_id: int) -> None:
+        if self.door.page is not None:
+            self.door.page.follow(channel_id)
+
+
 class FrontDoor:
     """The address `make run` prints. It serves SimCord's page under this address with one script of the
     sandbox's own added (`sandbox.js`), and its /channel/<id> links switch every open page to that channel or
@@ -412,8 +427,7 @@ async def run(bot: Any, *, port: int, ready: Callable[[str], None] | None = None
     # The address is known before the bot connects, so whatever it posts at once (a game it catches up on) links
     # through it too.
     door = FrontDoor(None, "127.0.0.1", port, key=saved.key if saved is not None else None)
-    bot.channel_link = lambda channel_id, label: f"[{label}]({door.channel_url(channel_id)})"
-    bot.follow_channel = lambda channel_id: door.page is not None and door.page.follow(channel_id)
+    bot.places = PagePlaces(door)
     await env.start()
     try:
         with env.time_context():

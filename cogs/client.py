@@ -44,6 +44,30 @@ class ChallengeDesk(Protocol):
     async def challenge_summary(self, game_id: int, challenge: str, user_id: int) -> str: ...
 
 
+class Places(Protocol):
+    """Where the bot's messages point and what the person at the keyboard is shown: Discord's way (`DiscordPlaces`)
+    unless the bot is given another (the sandbox gives its page's)."""
+
+    def link(self, channel_id: int, label: str) -> str:
+        """How a message points at a channel or thread."""
+        ...
+
+    def follow(self, channel_id: int) -> None:
+        """Show this channel to the person at the keyboard, once the bot has opened it for them."""
+        ...
+
+
+class DiscordPlaces:
+    """On Discord: a channel mention, which every client makes clickable; nothing to follow (each person's client
+    shows what they open)."""
+
+    def link(self, channel_id: int, label: str) -> str:
+        return f"<#{channel_id}>"
+
+    def follow(self, channel_id: int) -> None:
+        return None
+
+
 class Client(commands.Bot):
     """discord.py's bot with what bot.py gives it; `bot.KokeshiBot` is the one that runs."""
 
@@ -51,6 +75,7 @@ class Client(commands.Bot):
     tables: TableDesk
     community: ChallengeDesk
     sandbox: bool
+    places: Places = DiscordPlaces()
 
     @property
     def timer_shards(self) -> tuple[int, tuple[int, ...]] | None:
@@ -65,9 +90,9 @@ class Client(commands.Bot):
         raise NotImplementedError
 
     def channel_link(self, channel_id: int, label: str) -> str:
-        """How a message points at a channel or thread: a mention Discord makes clickable (the sandbox
-        replaces this with a link that switches its page)."""
-        return f"<#{channel_id}>"
+        """How a message points at a channel or thread (see `Places.link`)."""
+        return self.places.link(channel_id, label)
 
     def follow_channel(self, channel_id: int) -> None:
-        """Show this channel to the person at the keyboard: nothing on Discord, the sandbox's page moves."""
+        """Show this channel to the person at the keyboard (see `Places.follow`)."""
+        self.places.follow(channel_id)

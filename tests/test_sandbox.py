@@ -8,6 +8,7 @@ import logging
 import random
 
 import sandbox
+from cogs.client import DiscordPlaces
 from sandbox import SandboxPage
 from tests.botkit import open_game
 
@@ -69,6 +70,25 @@ async def test_follow_moves_the_page_to_a_game_thread_and_refuses_other_channels
         assert snapshot["messages"], "the thread's messages are shown"
         assert not page.follow(123456789)
         assert page.follow(world.channel.id) and page.current_id == world.channel.id
+
+
+async def test_the_bot_points_at_places_discords_way_and_the_sandbox_gives_it_its_pages_way(world):
+    game_id, thread = await open_game(world, players=2)
+    bot = world.bot
+    # On Discord: a mention, and nothing to follow.
+    assert isinstance(bot.places, DiscordPlaces)
+    assert bot.channel_link(thread.id, "Kokeshi #1") == f"<#{thread.id}>"
+    assert bot.follow_channel(thread.id) is None
+    async with world.env.preview(world.channel, viewers=world.members[:2], layout="channel", port=0) as preview:
+        page = SandboxPage(world.env, preview, world.channel, bot)
+        door = sandbox.FrontDoor(page, "127.0.0.1", 8765, key="k")
+        bot.places = sandbox.PagePlaces(door)
+        # In the sandbox: a link that moves the page, and the page follows a game the bot opened for the person.
+        assert bot.channel_link(thread.id, "Kokeshi #1") == f"[Kokeshi #1](http://127.0.0.1:8765/k/channel/{thread.id})"
+        bot.follow_channel(thread.id)
+        assert page.current_id == thread.id
+    # What differs is given to the bot, never patched into it: its methods are the class's own.
+    assert "channel_link" not in vars(bot) and "follow_channel" not in vars(bot)
 
 
 async def test_the_front_door_serves_the_page_with_its_script_and_passes_the_rest_to_the_preview(world):

@@ -5,7 +5,6 @@ It runs its SQL on a `Database` (`database.py`): a SQLite file or a PostgreSQL s
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import secrets
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import AUTOMA, Event, Game, IllegalAction, new_game
+from kit.locks import KeyedLocks
 
 from .community import CommunityStore, found
 from .database import Database, Row, Transaction
@@ -113,7 +113,7 @@ class Store(CommunityStore):
         self._clock = clock
         self._secret_setting = challenge_secret or None
         self._challenge_secret = b""
-        self._game_locks: dict[int, list[Any]] = {}  # game id -> [lock, tasks holding or waiting for it]
+        self._game_locks: KeyedLocks[int] = KeyedLocks()  # changes to one game, in this process
         self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
 
     async def load_secret(self) -> None:
@@ -165,19 +165,10 @@ class Store(CommunityStore):
     @asynccontextmanager
     async def _game_lock(self, game_id: int) -> AsyncIterator[None]:
         """Serialise changes to one game in this process; the entry goes once nobody holds or awaits it."""
-        entry = self._game_locks.get(game_id)
-        if entry is None:
-            entry = self._game_locks[game_id] = [asyncio.Lock(), 0]
-        entry[1] += 1
-        try:
+        async with self._game_locks(game_id):
             # Holding the game, read it where it is written: its rows change only under this lock.
-            async with entry[0]:
-                with self.database.reads_on_writer():
-                    yield
-        finally:
-            entry[1] -= 1
-            if entry[1] == 0:
-                del self._game_locks[game_id]
+            with self.database.reads_on_writer():
+                yield
 
     # ------------------------------------------------------------------ records
 

@@ -247,7 +247,7 @@ async def test_the_per_game_locks_are_dropped_once_nobody_needs_them(database):
                 await store.apply(game_id, version, game.prompt.player, policy.choose(game))
 
         await asyncio.gather(*(move(g) for g in games))
-        assert store._game_locks == {}
+        assert len(store._game_locks) == 0
     finally:
         await store.close()
 

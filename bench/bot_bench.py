@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import io
 import logging
 import os
@@ -92,6 +93,101 @@ async def play(games: int, players: int, seed: int) -> tuple[list[float], list[f
         finally:
             await bot.close()
     return totals, cpus, firsts
+
+
+class _StoreCalls:
+    """Counts, while a click is answered, what the bot asks of its store: calls of the store's public methods (the
+    outermost only: a method that calls another counts once), game loads, SQL statements, write transactions, and
+    full replays of a game from its seed (every one starts by dealing the game again)."""
+
+    def __init__(self, store) -> None:
+        import contextvars
+
+        import storage.store as module
+
+        self.counts: dict[str, int] = {}
+        self.methods: dict[str, int] = {}
+        depth = contextvars.ContextVar("store_depth", default=0)
+        self._undo: list = []
+
+        def counted(name: str, key: str | None, fn, outermost: bool = False):
+            async def wrapper(*args, **kwargs):
+                if outermost:
+                    if depth.get() == 0:
+                        self.counts["store calls"] = self.counts.get("store calls", 0) + 1
+                        self.methods[name] = self.methods.get(name, 0) + 1
+                    token = depth.set(depth.get() + 1)
+                    try:
+                        return await fn(*args, **kwargs)
+                    finally:
+                        depth.reset(token)
+                self.counts[key] = self.counts.get(key, 0) + 1
+                return await fn(*args, **kwargs)
+
+            return wrapper
+
+        for name in dir(type(store)):
+            fn = getattr(store, name)
+            if name.startswith("_") or not inspect.iscoroutinefunction(fn):
+                continue
+            setattr(store, name, counted(name, None, fn, outermost=True))
+            self._undo.append(lambda name=name: delattr(store, name))
+        for name, key in (("_one", "SQL statements"), ("_all", "SQL statements"), ("_run", "SQL statements")):
+            setattr(store, name, counted(name, key, getattr(store, name)))
+            self._undo.append(lambda name=name: delattr(store, name))
+        plain_tx = store._tx
+
+        def tx(*args, **kwargs):
+            self.counts["write transactions"] = self.counts.get("write transactions", 0) + 1
+            return plain_tx(*args, **kwargs)
+
+        store._tx = tx
+        self._undo.append(lambda: delattr(store, "_tx"))
+        plain_dealt = module._dealt
+
+        def dealt(*args, **kwargs):
+            self.counts["full replays"] = self.counts.get("full replays", 0) + 1
+            return plain_dealt(*args, **kwargs)
+
+        module._dealt = dealt
+        self._undo.append(lambda: setattr(module, "_dealt", plain_dealt))
+
+    def take(self) -> dict[str, int]:
+        counts = {**self.counts, "game loads": self.methods.get("load_game", 0)}
+        self.counts.clear()
+        self.methods.clear()
+        return counts
+
+    def close(self) -> None:
+        for undo in self._undo:
+            undo()
+
+
+async def store_calls(games: int, seed: int) -> list[dict[str, int]]:
+    """Per click of a two-player game, what the bot asked of its store (see `_StoreCalls`)."""
+    found: list[dict[str, int]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        bot = create_bot(str(Path(folder) / "bench.sqlite3"))
+        try:
+            async with simcord.run(bot) as env:
+                guild = env.create_guild("Bench")
+                channel = guild.create_text_channel("kokeshi")
+                world = World(env, guild, channel, [guild.add_member(env.create_user(n)) for n in NAMES])
+                rng = random.Random(seed)
+                for _ in range(games):
+                    game_id, thread = await open_game(world, players=2)
+                    while (await world.store.load_game(game_id))[0].prompt is not None:
+                        click = await _click(world, game_id, thread, rng)
+                        counter = _StoreCalls(bot.store)
+                        try:
+                            assert (await click).acknowledged
+                            await env.settle()
+                            found.append(counter.take())
+                        finally:
+                            counter.close()
+        finally:
+            await bot.close()
+    return found
 
 
 def _stamp_callbacks(bot) -> list[float]:
@@ -431,7 +527,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="one short game each way, 20-game bursts, 12 h")
-    parser.add_argument("--only", choices=("clicks", "bursts", "refusals"), help="run one section")
+    parser.add_argument("--only", choices=("clicks", "calls", "bursts", "refusals"), help="run one section")
     parser.add_argument("--code", help="also run the bursts and refusals against the bot in this directory")
     parser.add_argument("--games", type=int, default=None, help="games per burst (default 100)")
     parser.add_argument("--hours", type=float, default=None, help="simulated hours of refusals (default 54)")
@@ -449,6 +545,8 @@ def main() -> None:
         return
     if args.only in (None, "clicks"):
         clicks(args.quick)
+    if args.only in (None, "calls"):
+        calls(1 if args.quick else 3)
     if args.only in (None, "bursts"):
         if args.code:
             _report_bursts(f"before ({args.code})", _child("bursts", args.code, games, hours))
@@ -483,6 +581,16 @@ def clicks(quick: bool) -> None:
     ratio = statistics.median(now) / statistics.median(before)
     print(f"bot CPU per click, now / before (p50): {ratio:.2f} (goal <= 0.50)")
     print("goal: p99 <= 300 ms, first response within 1 s")
+
+
+def calls(games: int) -> None:
+    found = asyncio.run(store_calls(games, seed=1))
+    keys = ("store calls", "game loads", "full replays", "SQL statements", "write transactions")
+    print(f"per click, {len(found)} clicks over {games} two-player games (mean / max):")
+    for key in keys:
+        values = [f.get(key, 0) for f in found]
+        print(f"  {key}: {statistics.mean(values):.1f} / {max(values)}")
+    print("goal: at most 6 store calls, 1 load and 0 full replays per click")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
 
 import discord
 
@@ -38,3 +39,12 @@ def turn_key(game: Game) -> str:
     """Which turn the game is in: its round, how many turns have ended, and who is to move."""
     prompt = game.prompt
     return f"{game.round_number}:{sum(game.turns)}:{prompt.player if prompt else '-'}"
+
+
+# Discord's longest description of an attachment (its alt text).
+ALT_TEXT = 1024
+
+
+def picture(data: bytes, filename: str, alt: str) -> discord.File:
+    """A picture to attach, with the words a screen reader says for it (Discord's alt text)."""
+    return discord.File(io.BytesIO(data), filename=filename, description=alt[:ALT_TEXT])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import io
 import logging
 
 import discord
@@ -16,6 +15,7 @@ from games.kokeshi.vocab import N_
 from i18n import _, ngettext
 from storage import BoardRow, challenge_key
 
+from . import common
 from .answering import Answer, AnswersFirst
 from .client import Client
 from .common import UserError, challenge_day
@@ -218,7 +218,11 @@ class Community:
         picture = await asyncio.to_thread(render.history, user.display_name, record.history)
         embed.set_image(url="attachment://history.png")
         await interaction.followup.send(
-            embed=embed, file=discord.File(io.BytesIO(picture), filename="history.png"), ephemeral=True
+            embed=embed,
+            file=common.picture(
+                picture, "history.png", _("{player}'s scores, game after game.").format(player=user.display_name)
+            ),
+            ephemeral=True,
         )
 
     # ------------------------------------------------------------------ challenges

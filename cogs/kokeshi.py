@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 from collections.abc import Callable
 
@@ -22,6 +21,7 @@ from games.kokeshi.vocab import N_
 from i18n import _
 from storage import GameNotFound, GameRecord, Seat
 
+from . import common
 from .answering import Answer, answered
 from .choices import game_choices, matching_choices
 from .common import UserError, now
@@ -457,8 +457,19 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 await interaction.followup.send(
                     _("The table of Kokeshi #{number}").format(number=record.id),
                     files=[
-                        discord.File(io.BytesIO(phone), filename=render.filename(f"kokeshi-{record.id}-table-phone")),
-                        discord.File(io.BytesIO(wide), filename=render.filename(f"kokeshi-{record.id}-table")),
+                        common.picture(
+                            phone,
+                            render.filename(f"kokeshi-{record.id}-table-phone"),
+                            _(
+                                "Kokeshi #{number} for a phone: your workshop, the happiness board, the offer, the "
+                                "scores and every other workshop."
+                            ).format(number=record.id),
+                        ),
+                        common.picture(
+                            wide,
+                            render.filename(f"kokeshi-{record.id}-table"),
+                            _("Kokeshi #{number}: the whole table, every workshop at once.").format(number=record.id),
+                        ),
                     ],
                     ephemeral=True,
                 )
@@ -477,7 +488,13 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 _("{player}'s workshop in Kokeshi #{number}").format(
                     player=escape(vocab.seat_name(name)), number=record.id
                 ),
-                file=discord.File(io.BytesIO(picture), filename="board.png"),
+                file=common.picture(
+                    picture,
+                    "board.png",
+                    _("{player}'s workshop in Kokeshi #{number}").format(
+                        player=vocab.seat_name(name), number=record.id
+                    ),
+                ),
                 ephemeral=True,
             )
 
@@ -612,10 +629,14 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             pages = await asyncio.to_thread(render.rules_phone)
             picture = await asyncio.to_thread(render.glossary)
             files = [
-                discord.File(io.BytesIO(page), filename=render.filename(f"kokeshi-rules-{number}"))
+                common.picture(
+                    page,
+                    render.filename(f"kokeshi-rules-{number}"),
+                    _("The rules of Kokeshi, page {page} of {pages}.").format(page=number, pages=len(pages)),
+                )
                 for number, page in enumerate(pages, 1)
             ]
-            files.append(discord.File(io.BytesIO(picture), filename="kokeshi-tiles.png"))
+            files.append(common.picture(picture, "kokeshi-tiles.png", _("Every Kokeshi tile and what it does.")))
             await interaction.followup.send(rules_text(), files=files, ephemeral=True)
 
         await self.tables.guard(interaction, None, run())

@@ -121,3 +121,18 @@ def since_last_turn(me: str, turns: Sequence[Sequence[LoggedAction]], states: Se
         for i, turn in enumerate(turns)
     ]
     return "\n".join(f"• {_escape(line)}" for line in story.since_lines(me, told))
+
+
+def record_alt(number: int, player: str) -> str:
+    """A turn record's picture, for a screen reader (Discord's alt text)."""
+    return _(
+        "Kokeshi #{number}: {player}'s workshop after their turn, what the turn changed marked, and the scores."
+    ).format(number=number, player=vocab.seat_name(player))
+
+
+def prompt_alt(number: int, player: str, kind: str) -> str:
+    """A prompt's picture, for a screen reader (Discord's alt text)."""
+    return _(
+        "Kokeshi #{number}, {player}'s decision: {question}. Where each choice leads is marked on the workshop, "
+        "with the offer, the happiness board and the scores."
+    ).format(number=number, player=vocab.seat_name(player), question=vocab.question(kind).lower())

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import io
 import logging
 from typing import Any, Protocol
 
@@ -23,6 +22,7 @@ from i18n import _
 from kit.locks import KeyedLocks
 from storage import GameRecord, LoggedAction, Store, TurnPosts
 
+from . import common
 from .client import Client
 from .common import pinging, turn_key
 from .components import QUESTIONS, prompt_view
@@ -30,6 +30,8 @@ from .limits import MESSAGE, ChannelPace, shorten
 from .narration import (
     escape,
     narrate,
+    prompt_alt,
+    record_alt,
     record_picture,
     since_last_turn,
     speaking,
@@ -175,8 +177,10 @@ class Poster:
             text = turn_record(turn, before, after)
             # The board of the player who just played, drawn for a phone, with what the turn changed marked.
             picture = await asyncio.to_thread(record_picture, turn[0].player, before, after, events)
-            file = discord.File(
-                io.BytesIO(picture), filename=render.filename(f"kokeshi-{record.id}-turn-{turn[-1].seq}")
+            file = common.picture(
+                picture,
+                render.filename(f"kokeshi-{record.id}-turn-{turn[-1].seq}"),
+                record_alt(record.id, turn[0].player),
             )
             if await self.tables.send(record, channel, text, file=file, allowed_mentions=NO_PINGS) is None:
                 return False
@@ -240,7 +244,8 @@ class Poster:
         found = await self.store.get_message(record.id, "prompt")
         if key == posts.turn_key and found is not None and found[0] == channel.id:
             content = "\n\n".join(p for p in (question, warning, so_far) if p)
-            edited = await self._edit_prompt(record, channel, found[1], content, picture, name, view)
+            alt = prompt_alt(record.id, prompt.player, prompt.kind)
+            edited = await self._edit_prompt(record, channel, found[1], content, (picture, name, alt), view)
             if edited is not None:
                 if edited:
                     await self.store.set_turn_posts(dataclasses.replace(posts, shown_version=version))
@@ -259,7 +264,7 @@ class Poster:
         seat = record.seat_named(prompt.player)
         user_id = seat.user_id if seat is not None and not seat.ai else None
         mentions = pinging(user_id) if user_id is not None else NO_PINGS
-        file = discord.File(io.BytesIO(picture), filename=name)
+        file = common.picture(picture, name, prompt_alt(record.id, prompt.player, prompt.kind))
         message = await self.tables.send(
             record, channel, _fit(content), file=file, view=view, allowed_mentions=mentions
         )
@@ -278,7 +283,7 @@ class Poster:
         return True
 
     async def _edit_prompt(
-        self, record: GameRecord, channel, message_id: int, content: str, picture: bytes, name: str, view
+        self, record: GameRecord, channel, message_id: int, content: str, picture: tuple[bytes, str, str], view
     ) -> bool | None:
         """Edit the live prompt in place: True when done, False when Discord refuses (a post would be refused just
         the same), None when it must be posted anew (deleted, or Discord failed the edit). A thread that went to
@@ -287,7 +292,7 @@ class Poster:
             try:
                 await channel.get_partial_message(message_id).edit(
                     content=_fit(content),
-                    attachments=[discord.File(io.BytesIO(picture), filename=name)],
+                    attachments=[common.picture(*picture)],
                     view=view,
                     allowed_mentions=NO_PINGS,
                 )

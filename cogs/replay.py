@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import io
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -26,12 +25,13 @@ from kit.locks import KeyedLocks
 from render.replay import ReplayTurn, animation, draw_turn_record, extension
 from storage import GameNotFound, GameRecord, LoggedAction, challenge_key
 
+from . import common
 from .answering import Answer, AnswersFirst
 from .choices import game_choices
 from .client import Client
 from .common import UserError
 from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
-from .narration import split_turns, turn_record
+from .narration import record_alt, split_turns, turn_record
 from .persistent import FromCustomId
 from .thinking import shared_pool
 
@@ -259,7 +259,8 @@ class Replays:
         content = shorten(f"{head}\n{turn_record(shown.entries, shown.before, shown.after)}", MESSAGE)
         picture = await asyncio.to_thread(_turn_png, shown.frame())
         name = render.filename(f"kokeshi-{record.id}-replay-{shown.number}")
-        return content, discord.File(io.BytesIO(picture), filename=name), self._controls(record.id, shown)
+        alt = record_alt(record.id, shown.whose[shown.number - 1])
+        return content, common.picture(picture, name, alt), self._controls(record.id, shown)
 
     def _controls(self, game_id: int, shown: Shown) -> discord.ui.View:
         n, count = shown.number, shown.count
@@ -294,7 +295,11 @@ class Replays:
         data = await self.animation(record.id, locale)
         await interaction.followup.send(
             _("Kokeshi #{number}, turn by turn.").format(number=record.id),
-            file=discord.File(io.BytesIO(data), filename=f"kokeshi-{record.id}-replay.{extension()}"),
+            file=common.picture(
+                data,
+                f"kokeshi-{record.id}-replay.{extension()}",
+                _("Kokeshi #{number}, the whole game animated, one turn after another.").format(number=record.id),
+            ),
             ephemeral=True,
         )
 

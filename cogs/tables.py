@@ -20,6 +20,7 @@ from i18n import _, format_number, ngettext, pgettext
 from kit.locks import KeyedLocks
 from storage import GameNotFound, GameRecord, StaleVersion, StoreRefusal, TurnPosts, ai_level_key
 
+from . import common
 from .client import Client
 from .common import UserError, challenge_day, now, pinging, turn_key
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
@@ -910,7 +911,11 @@ class Tables:
             return None
         # A file is used up by a request: keep its bytes in case the post is made again.
         file = kwargs.get("file")
-        picture = (file.filename, file.fp.getvalue()) if file is not None and isinstance(file.fp, io.BytesIO) else None
+        picture = (
+            (file.filename, file.fp.getvalue(), file.description)
+            if file is not None and isinstance(file.fp, io.BytesIO)
+            else None
+        )
         for attempt in range(2):
             try:
                 message = await channel.send(content, **kwargs)
@@ -922,7 +927,9 @@ class Tables:
                     return None
                 if kind is Refusal.ARCHIVED and attempt == 0 and await self.wake(record, channel):
                     if picture is not None:
-                        kwargs["file"] = discord.File(io.BytesIO(picture[1]), filename=picture[0])
+                        kwargs["file"] = discord.File(
+                            io.BytesIO(picture[1]), filename=picture[0], description=picture[2]
+                        )
                     continue
                 log.warning("game %d: could not post in %s: %s", record.id, getattr(channel, "id", "?"), exc)
                 return None
@@ -979,7 +986,14 @@ class Tables:
             record,
             channel,
             content,
-            file=discord.File(io.BytesIO(picture), filename=render.filename(f"kokeshi-{record.id}-final")),
+            file=common.picture(
+                picture,
+                render.filename(f"kokeshi-{record.id}-final"),
+                _("Kokeshi #{number}, final scores: {ranking}.").format(
+                    number=record.id,
+                    ranking=", ".join(f"{vocab.seat_name(n)} {vocab.number(scores[n].total)}" for n in ranking),
+                ),
+            ),
             view=replay_view(record.id),
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from bot import create_bot
-from tests.botkit import answer, open_game, play_to_end, prompt_message, restart, texts
+from tests.botkit import answer, open_game, play_to_end, prompt_message, texts
 
 HOUR = 3600
 
@@ -156,7 +156,8 @@ async def test_timers_survive_a_restart_and_the_new_bot_applies_the_timeout_exac
 
     old_bot = world.bot
     old_timers = old_bot.get_cog("Timers")
-    await restart(world, create_bot(db_path))
+    # Not botkit.restart, which closes the old bot: the fixture closes both at the end.
+    await world.env.restart_bot(create_bot(db_path))
     assert world.bot is not old_bot and not old_bot.is_closed()
     # SimCord leaves the old bot open but cancels the tasks it owned, so its timer loop cannot fire a second time.
     assert old_timers.task.done()

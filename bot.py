@@ -346,14 +346,17 @@ class KokeshiBot(WiredClient):
     async def close(self) -> None:
         """Stop: the work under way finishes first, then the connection to Discord closes, then the database (after
         the commit in progress, if any)."""
-        if not self.is_closed():
-            await self.finish_work()
-        self.metrics.close()
-        await super().close()
-        store = getattr(self, "store", None)
-        if store is not None and not self._store_closed:
-            self._store_closed = True
-            await store.close()
+        try:
+            if not self.is_closed():
+                await self.finish_work()
+            self.metrics.close()
+            await super().close()
+        finally:
+            # Whatever failed above, the database closes: its connections' threads would keep the process alive.
+            store = getattr(self, "store", None)
+            if store is not None and not self._store_closed:
+                self._store_closed = True
+                await store.close()
 
 
 class ShardedKokeshiBot(KokeshiBot, commands.AutoShardedBot):

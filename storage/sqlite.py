@@ -128,12 +128,22 @@ class SqliteDatabase:
             # Reads go through their own connection: in WAL mode they never wait behind a write transaction.
             try:
                 reader = await aiosqlite.connect(path, isolation_level=None, timeout=2.0)
+            except BaseException as exc:
+                await db.close()
+                if isinstance(exc, sqlite3.Error):
+                    raise StoreError(explain(path, exc)) from None
+                raise
+            try:
                 reader.row_factory = sqlite3.Row
                 await _run(reader, "PRAGMA busy_timeout = 2000")
                 await _run(reader, "PRAGMA query_only = 1")
-            except sqlite3.Error as exc:
+            except BaseException as exc:
+                # Neither connection may outlive a failed open: their threads would keep the process alive.
+                await reader.close()
                 await db.close()
-                raise StoreError(explain(path, exc)) from None
+                if isinstance(exc, sqlite3.Error):
+                    raise StoreError(explain(path, exc)) from None
+                raise
             database.reader = reader
         return database
 
@@ -191,9 +201,12 @@ class SqliteDatabase:
         else:
             held = True
         try:
-            if self.reader is not self.writer:
-                await self.reader.close()
-            await self.writer.close()
+            try:
+                if self.reader is not self.writer:
+                    await self.reader.close()
+            finally:
+                # Even when the read connection failed to close: each connection's thread keeps the process alive.
+                await self.writer.close()
         finally:
             if held:
                 self._write_lock.release()

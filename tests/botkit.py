@@ -23,13 +23,21 @@ def db_path(tmp_path) -> str:
 
 
 @pytest.fixture
-async def simcord_bot(db_path):
+async def simcord_bot(db_path, request):
     bot = create_bot(db_path)
     # AI seats decide on a small budget in a thread, so games stay quick; tests of the process pool set their own.
     bot.tables.thinker = Thinker(work=ai_work.quick, pool=_AI_THREADS)
-    yield bot
-    # The simulated Discord never closes the bot; its database thread would keep pytest from exiting.
-    await bot.close()
+    try:
+        yield bot
+    finally:
+        # The simulated Discord never closes a bot: each one's database threads would keep pytest from exiting.
+        # The environment (torn down first) may hold the bot of a restart (`restart`) rather than this one.
+        env = (request.node.funcargs or {}).get("simcord_env")
+        try:
+            await bot.close()
+        finally:
+            if env is not None and env.bot is not bot:
+                await env.bot.close()
 
 
 @dataclass
@@ -60,6 +68,21 @@ async def world(simcord_env) -> World:
     channel = guild.create_text_channel("kokeshi")
     members = [guild.add_member(env.create_user(n)) for n in NAMES]
     return World(env, guild, channel, members)
+
+
+async def restart(w: World, bot) -> None:
+    """Stop the bot and start `bot` (a new one, on the same database) in its place, as a restarted process would.
+
+    SimCord only detaches the old bot; it is closed here once the new one has taken over, and its database with it.
+    """
+    old = w.env.bot
+    try:
+        await w.env.restart_bot(bot)
+    except BaseException:
+        await bot.close()
+        raise
+    finally:
+        await old.close()
 
 
 def components(message) -> list:
@@ -200,6 +223,7 @@ __all__ = [
     "press",
     "play_to_end",
     "prompt_message",
+    "restart",
     "simcord_bot",
     "texts",
     "world",

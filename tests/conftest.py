@@ -1,11 +1,15 @@
 """Shared fixtures: a bot on a fresh database, a simulated server to play in, and both storage backends."""
 
+import threading
+
 import pytest
 
 from tests.botkit import db_path, simcord_bot, world
-from tests.dbkit import database, pg_server
+from tests.dbkit import database, pg_server, sqlite_threads, still_running, stop_connections
 
 __all__ = ["database", "db_path", "pg_server", "simcord_bot", "world"]
+
+_threads_before = pytest.StashKey[set[threading.Thread]]()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -13,3 +17,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "pg_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.postgresql)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item):
+    item.stash[_threads_before] = sqlite_threads()
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
+    """A test (its fixtures included) closes every SQLite connection it opens: aiosqlite runs each on a thread of
+    its own, not a daemon, and one left open keeps the test process from ever exiting."""
+    result = yield
+    left = still_running(sqlite_threads() - item.stash.get(_threads_before, set()))
+    if left:
+        stop_connections(left)
+        raise AssertionError(
+            f"{item.nodeid} left {len(left)} SQLite connection(s) open (a store or a bot never closed): close "
+            "them (`await store.close()`, `await bot.close()`, `botkit.restart` for a restart); left open, they "
+            "keep the process from exiting"
+        )
+    return result

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
+import aiosqlite
 import asyncpg
 import pytest
+from aiosqlite.core import _connection_worker_thread
 
 from storage import is_url, open_store
 from storage.postgres import to_pg
@@ -20,6 +24,29 @@ from tests.pgserver import PgServer
 BACKENDS = ("sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql))
 _TEMPLATE = "kokeshi_template"
 _numbers = itertools.count(1)
+# aiosqlite names each connection's thread after the function it runs.
+_SQLITE_THREAD = f"({_connection_worker_thread.__name__})"
+
+
+def sqlite_threads() -> set[threading.Thread]:
+    """The threads of the aiosqlite connections open in this process (one per connection, until it is closed)."""
+    return {t for t in threading.enumerate() if t.name.endswith(_SQLITE_THREAD) and t.is_alive()}
+
+
+def still_running(threads: set[threading.Thread], wait: float = 2.0) -> set[threading.Thread]:
+    """Those of `threads` still running after up to `wait` seconds (a closed connection's thread ends soon after)."""
+    deadline = time.monotonic() + wait
+    for thread in threads:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    return {t for t in threads if t.is_alive()}
+
+
+def stop_connections(threads: set[threading.Thread]) -> None:
+    """Close the aiosqlite connections behind `threads` from outside their event loop, so that a run that found
+    them left open still ends (the test that left them has failed already)."""
+    for found in gc.get_objects():
+        if isinstance(found, aiosqlite.Connection) and found._thread in threads:
+            found.stop()  # closes the connection on its own thread, which then ends
 
 
 def _in_thread(work) -> Any:

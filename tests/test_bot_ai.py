@@ -18,7 +18,7 @@ from cogs.thinking import Thinker
 from engine.preview import preview
 from games.kokeshi import vocab
 from tests import ai_work
-from tests.botkit import answer, open_game, texts
+from tests.botkit import answer, open_game, restart, texts
 
 HOUR = 3600
 # Searches in worker processes take longer than SimCord waits by default on a busy machine.
@@ -220,7 +220,7 @@ async def test_an_ai_turn_cut_short_by_a_crash_is_finished_once_by_the_restarted
     assert cut[-1].source == "ai" and game.prompt.player != human
 
     restarted = create_bot(db_path)
-    await world.env.restart_bot(restarted)
+    await restart(world, restarted)
     await world.env.advance_time(1)
     await restarted.tables._resuming
     log = await restarted.store.log(game_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot import create_bot
-from tests.botkit import answer, attachments, is_png, open_game, play_to_end, prompt_message
+from tests.botkit import answer, attachments, is_png, open_game, play_to_end, prompt_message, restart
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ async def test_after_a_restart_old_buttons_still_work_and_the_game_goes_on(world
         await answer(world, game_id, thread)
     message = await prompt_message(world, game_id, thread)
     _, version = await world.store.load_game(game_id)
-    await world.env.restart_bot(create_bot(db_path))
+    await restart(world, create_bot(db_path))
     # The message was posted by the bot before the restart; its buttons are answered by the new one.
     assert (await prompt_message(world, game_id, thread)).id == message.id
     clicked = await answer(world, game_id, thread)

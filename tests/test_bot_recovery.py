@@ -14,7 +14,7 @@ import pytest
 
 from bot import create_bot
 from engine import GreedyPolicy
-from tests.botkit import answer, custom_ids, open_game, prompt_message, texts
+from tests.botkit import answer, custom_ids, open_game, prompt_message, restart, texts
 
 HOUR = 3600
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,7 +110,7 @@ async def test_a_time_out_that_fails_midway_is_finished_by_the_next_bot(world, d
     assert any(t.kind == "deadline" for t in await store.timers(game_id))
 
     monkeypatch.undo()
-    await world.env.restart_bot(create_bot(db_path))
+    await restart(world, create_bot(db_path))
     await world.env.advance_time(120)
     log = await world.store.log(game_id)
     assert len(log) == steps and all(e.player == mover and e.source == "timeout" for e in log)
@@ -134,7 +134,7 @@ async def test_a_move_saved_but_never_posted_is_posted_on_start_up_with_a_fresh_
         game, version = await world.store.load_game(game_id)
     other = game.prompt.player
 
-    await world.env.restart_bot(create_bot(db_path))
+    await restart(world, create_bot(db_path))
     prompt = await prompt_message(world, game_id, thread)
     assert prompt.id != old_prompt.id and world.member(other).mention in prompt.content
     assert custom_ids(prompt) and all(c.split(":")[3] == str(version) for c in custom_ids(prompt))
@@ -271,7 +271,7 @@ async def test_sigkill_in_the_middle_of_a_time_out_leaves_a_game_the_next_bot_fi
     output = child.stdout + child.stderr
     assert child.returncode == -signal.SIGKILL, output
     game_id = int(output.split("KILL")[1].split()[0])
-    await world.env.restart_bot(create_bot(db_path))
+    await restart(world, create_bot(db_path))
     store = world.store
     half = await store.log(game_id)
     assert len(half) == 1 and half[0].source == "timeout"

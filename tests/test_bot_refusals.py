@@ -27,7 +27,7 @@ from cogs.refusals import (
     retry_delay,
 )
 from storage import GameReach
-from tests.botkit import answer, open_game, prompt_message
+from tests.botkit import answer, open_game, prompt_message, restart
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -330,7 +330,7 @@ async def test_a_bot_restarted_after_its_removal_still_sends_nothing_there(world
     game_id, thread = await open_game(world, players=2, timer=int(HOUR))
     saved = remove_bot(world)
     await world.env.settle()
-    await world.env.restart_bot(create_bot(db_path))
+    await restart(world, create_bot(db_path))
     await wait(world, 6 * HOUR)
     assert refusals == []
     add_bot_back(world, saved)

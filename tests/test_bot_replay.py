@@ -13,7 +13,7 @@ from bot import create_bot
 from cogs.replay import MENU_NEAR, MENU_TURNS, menu_turns
 from engine import GreedyPolicy
 from render.replay import MAX_BYTES
-from tests.botkit import attachments, components, custom_ids, open_game, play_to_end
+from tests.botkit import attachments, components, custom_ids, open_game, play_to_end, restart
 from tests.test_bot_language import locales  # noqa: F401  (the fixture giving each person a language)
 
 # The animation is drawn in a worker (a thread here) for several seconds while the bot waits on it.
@@ -182,15 +182,10 @@ async def test_a_replay_viewer_opened_before_a_restart_still_steps_after_it(worl
     game_id = await finished_in_store(world)
     viewer = reply(await world.members[0].slash(world.channel, "games replay", game=game_id))
     assert "turn 1 of" in viewer.content
-    restarted = create_bot(db_path)
-    await world.env.restart_bot(restarted)
-    try:
-        stepped = await world.members[0].click(viewer, custom_id=button(viewer, "next")["custom_id"])
-        assert stepped.acknowledged and "turn 2 of" in now_shown(world, viewer).content
-        assert world.env.errors == []
-    finally:
-        # Its database thread would keep the test run from ending.
-        await restarted.close()
+    await restart(world, create_bot(db_path))
+    stepped = await world.members[0].click(viewer, custom_id=button(viewer, "next")["custom_id"])
+    assert stepped.acknowledged and "turn 2 of" in now_shown(world, viewer).content
+    assert world.env.errors == []
 
 
 @pytest.mark.parametrize("count", [1, 7, 25, 26, 48, 64, 130])

@@ -9,7 +9,7 @@ from cogs.components import MAX_SELECT, prompt_view, tile_choices, track_view
 from engine import CURRENT_RULES, KOKESHI, Prompt
 from engine.data import TILE_BY_ID
 from engine.options import PLACES
-from tests.botkit import lobby_message, new_lobby, open_game
+from tests.botkit import lobby_message, new_lobby, open_game, restart
 
 
 def _syncs(env) -> int:
@@ -23,10 +23,10 @@ async def test_the_bot_asks_only_for_the_guilds_intent(world):
 
 async def test_commands_are_synced_on_the_first_start_and_not_again_unless_they_change(world, db_path):
     assert _syncs(world.env) == 1
-    await world.env.restart_bot(create_bot(db_path))
+    await restart(world, create_bot(db_path))
     assert _syncs(world.env) == 1
     await world.store.set_meta("command_hash", "an older command set")
-    await world.env.restart_bot(create_bot(db_path))
+    await restart(world, create_bot(db_path))
     assert _syncs(world.env) == 2
     assert await world.store.meta("command_hash") == world.bot.command_hash()
 

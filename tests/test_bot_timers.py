@@ -156,6 +156,7 @@ async def test_timers_survive_a_restart_and_the_new_bot_applies_the_timeout_exac
 
     old_bot = world.bot
     old_timers = old_bot.get_cog("Timers")
+    # Not botkit.restart, which closes the old bot: the fixture closes both at the end.
     await world.env.restart_bot(create_bot(db_path))
     assert world.bot is not old_bot and not old_bot.is_closed()
     # SimCord leaves the old bot open but cancels the tasks it owned, so its timer loop cannot fire a second time.

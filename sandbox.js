@@ -50,6 +50,7 @@ const FOLLOW_MS = 20000;
 let switched = true;
 let followUntil = 0;
 let actedUntil = 0;
+let actedOn = null;
 const ACTIONS = ".component-button, [role=combobox], [role=option]";
 
 function currentMessage() {
@@ -73,12 +74,15 @@ function follow() {
   if (!showReplyAndButtons()) bringIntoView(target);
 }
 
-// After one of the conversation's buttons or menus was used: each new message or picture taking its room brings the
-// newest turn into view (not the page's own scrolling, so that moving to another control is never undone).
+// After one of the conversation's buttons or menus was used: once the answer is a new message (the next turn), it is
+// brought into view, and kept there as its pictures take their room. The message that was pressed is never moved
+// (a second press on it must land where the person aims), and the page's own scrolling does not trigger it, so
+// moving to another control is never undone.
 function followAnswer() {
   if (performance.now() > actedUntil || app.getAttribute("aria-busy") !== "false") return;
   const target = currentMessage();
-  if (target && !showReplyAndButtons()) bringIntoView(target);
+  if (!target || target.dataset.messageId === actedOn) return;
+  if (!showReplyAndButtons()) bringIntoView(target);
 }
 
 function bringIntoView(target) {
@@ -104,7 +108,10 @@ if (picker && app && timeline && list) {
   const act = (event) => {
     stop();
     const control = event.target instanceof Element ? event.target.closest(ACTIONS) : null;
-    if (control && list.contains(control)) actedUntil = performance.now() + FOLLOW_MS;
+    if (control && list.contains(control)) {
+      actedUntil = performance.now() + FOLLOW_MS;
+      actedOn = currentMessage()?.dataset.messageId ?? null;
+    }
   };
   for (const kind of ["wheel", "touchmove"]) {
     timeline.addEventListener(kind, stop, { passive: true });

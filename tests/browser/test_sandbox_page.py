@@ -51,6 +51,10 @@ from tests.browser.pagekit import (
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
+# The rules pages in a reply, found by their files' names (the pictures' alt text is their description).
+RULES_SHEETS = "button.media-lightbox-trigger[aria-label*='kokeshi-rules'] img.attachment-image"
+
+
 def in_view(page) -> None:
     """Wait until the page is ready and shows the current turn's buttons, as a person reads it (for screenshots).
 
@@ -625,12 +629,8 @@ def test_a_phone_player_sees_every_decision_a_record_a_ping_and_the_rules_sheet(
     # The rules, as a phone shows them: the reply with its portrait pages, then each page opened with a tap, where
     # it fills the screen's width with no zooming.
     command(page, "kokeshi rules")
-    reply = (
-        page.locator("#channel-message-list article.channel-message")
-        .filter(has=page.locator("img.attachment-image[alt^='kokeshi-rules']"))
-        .last
-    )
-    sheets = reply.locator("img.attachment-image[alt^='kokeshi-rules']")
+    reply = page.locator("#channel-message-list article.channel-message").filter(has=page.locator(RULES_SHEETS)).last
+    sheets = reply.locator(RULES_SHEETS)
     expect(sheets).to_have_count(3)
     for picture in reply.locator("img.attachment-image").all():
         scroll_to(page, picture)
@@ -640,7 +640,9 @@ def test_a_phone_player_sees_every_decision_a_record_a_ping_and_the_rules_sheet(
     looked["rules"] = [shot(page, "phone-rules")]
     lightbox = page.locator("dialog.media-lightbox")
     for number in range(1, 4):
-        sheet = reply.locator(f"img.attachment-image[alt^='kokeshi-rules-{number}']")
+        # A picture is named by its file; its alt text says which page it is.
+        sheet = reply.locator(RULES_SHEETS.replace("kokeshi-rules", f"kokeshi-rules-{number}"))
+        expect(sheet).to_have_attribute("alt", f"The rules of Kokeshi, page {number} of 3.")
         assert sheet.evaluate("p => p.naturalHeight > p.naturalWidth")
         scroll_to(page, sheet)
         rest(page)

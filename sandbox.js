@@ -121,12 +121,14 @@ if (picker && app && timeline && list) {
     passive: true,
   });
   new MutationObserver(follow).observe(app, { attributes: true, attributeFilter: ["aria-busy"] });
-  // The page may draw the new viewer's messages after it says it is ready.
-  new MutationObserver(follow).observe(list, { childList: true });
-  new MutationObserver(followAnswer).observe(list, { childList: true });
-  // Anything that changes the messages' height (a picture taking its room as it loads) moves the turn.
-  new ResizeObserver(follow).observe(list);
-  new ResizeObserver(followAnswer).observe(list);
+  // New messages (the page may draw the new viewer's after it says it is ready), and anything that changes the
+  // messages' height (a picture taking its room as it loads), move the turn; they may be the answer to one's press.
+  const followBoth = () => {
+    follow();
+    followAnswer();
+  };
+  new MutationObserver(followBoth).observe(list, { childList: true });
+  new ResizeObserver(followBoth).observe(list);
   // So does the page's own scrolling once it is ready (it gives the focus back to a control it had, which brings
   // that control into view): the turn is brought back.
   timeline.addEventListener("scroll", follow, { passive: true });

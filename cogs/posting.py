@@ -240,11 +240,11 @@ class Poster:
         outcomes = preview_all(game)
         picture = await asyncio.to_thread(render.turn, public, prompt, None, events, outcomes)
         name = render.filename(f"kokeshi-{record.id}-{version}")
+        alt = prompt_alt(record.id, prompt.player, prompt.kind)
         view = prompt_view(record.id, version, prompt, outcomes=outcomes)
         found = await self.store.get_message(record.id, "prompt")
         if key == posts.turn_key and found is not None and found[0] == channel.id:
             content = "\n\n".join(p for p in (question, warning, so_far) if p)
-            alt = prompt_alt(record.id, prompt.player, prompt.kind)
             edited = await self._edit_prompt(record, channel, found[1], content, (picture, name, alt), view)
             if edited is not None:
                 if edited:
@@ -264,7 +264,7 @@ class Poster:
         seat = record.seat_named(prompt.player)
         user_id = seat.user_id if seat is not None and not seat.ai else None
         mentions = pinging(user_id) if user_id is not None else NO_PINGS
-        file = common.picture(picture, name, prompt_alt(record.id, prompt.player, prompt.kind))
+        file = common.picture(picture, name, alt)
         message = await self.tables.send(
             record, channel, _fit(content), file=file, view=view, allowed_mentions=mentions
         )

@@ -23,6 +23,7 @@ from storage import GameNotFound, GameRecord, Seat
 
 from . import common
 from .answering import Answer, answered
+from .away import stamp
 from .choices import game_choices, matching_choices
 from .common import UserError, now
 from .components import QUESTIONS
@@ -548,6 +549,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         else:
             turn = _("{player}'s turn").format(player=escape(vocab.seat_name(prompt.player)))
         line = _("• {game}: {round}, {turn}").format(game=where, round=vocab.round_name(state.round_number), turn=turn)
+        mover = record.seat_named(prompt.player) if prompt else None
+        if mover is not None and mover.user_id not in (None, user_id) and not mover.ai:
+            away = await self.store.away(mover.user_id)
+            if away is not None:
+                line += " — " + _("💤 away until {until}").format(until=stamp(away.ends_at))
         reach = await self.store.reach(record.id)
         if reach is not None and reach.unreachable_at is not None:
             line += " — " + _(
@@ -579,6 +585,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 lines.append(
                     _("Time left for this turn: {duration}.").format(duration=duration(deadline.due_at - now()))
                 )
+            away = await self.tables.away.note(record)
+            if away:
+                lines.append(away)
         else:
             lines.append(_("The game is over."))
         reach = await self.store.reach(record.id)

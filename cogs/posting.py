@@ -23,6 +23,7 @@ from kit.locks import KeyedLocks
 from storage import GameRecord, LoggedAction, Store, TurnPosts
 
 from . import common
+from .away import Aways
 from .client import Client
 from .common import pinging, turn_key
 from .components import QUESTIONS, prompt_view
@@ -58,6 +59,8 @@ class PosterTables(Protocol):
     def reach(self) -> Reach: ...
     @property
     def pace(self) -> ChannelPace: ...
+    @property
+    def away(self) -> Aways: ...
 
     def clock(self) -> float: ...
 
@@ -233,6 +236,8 @@ class Poster:
         if near is not None:
             whose, left = near
             warning = vocab.idle_warning(left, None if whose in (None, prompt.player) else escape(whose), game.rules)
+        # Who at the table is away, and until when: the others know why a turn waits.
+        warning = "\n".join(p for p in (warning, await self.tables.away.note(record)) if p)
         # The prompt's picture is made for a phone: what this decision needs, the player's workshop, the scores.
         events = [e for entry in current for e in entry.events]
         so_far = narrate(events, public, limit=1200)  # room left for the ping and the since lines

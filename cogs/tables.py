@@ -7,6 +7,7 @@ import contextlib
 import io
 import logging
 import secrets
+from collections.abc import Mapping
 
 import discord
 
@@ -19,10 +20,12 @@ from games.kokeshi.vocab import N_
 from i18n import _, format_number, ngettext, pgettext
 from kit.locks import KeyedLocks
 from storage import GameNotFound, GameRecord, StaleVersion, StoreRefusal, TurnPosts, ai_level_key
+from storage.away import TURN_TIMERS, Away
 
 from . import common
+from .away import Aways, stamp
 from .client import Client
-from .common import UserError, challenge_day, now, pinging, turn_key
+from .common import UserError, challenge_day, duration, now, pinging, turn_key
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
 from .narration import escape, game_language, speaking
@@ -119,24 +122,6 @@ def _more(count: int) -> str:
     ).format(count=i18n.format_number(count))
 
 
-def duration(seconds: float) -> str:
-    """'3 h 20 min', '2 days', '45 min' — for reminders and the lobby, in the current language."""
-    seconds = max(0, int(seconds))
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-    if days:
-        text = ngettext("{count} day", "{count} days", days).format(count=i18n.format_number(days))
-        return _("{days} {hours} h").format(days=text, hours=hours) if hours else text
-    if hours:
-        return (
-            _("{hours} h {minutes} min").format(hours=hours, minutes=minutes)
-            if minutes
-            else _("{hours} h").format(hours=hours)
-        )
-    return _("{minutes} min").format(minutes=max(minutes, 1))
-
-
 SIDES = {"basic": N_("basic side"), "advanced": N_("advanced side")}
 
 
@@ -172,6 +157,8 @@ class Tables:
         # The level of every AI seat, per game, as stored (a seat's level never changes once it is the AI's).
         self._levels: dict[int, dict[int, str]] = {}
         self._resuming: asyncio.Task | None = None
+        # Players away for a while: their turn timers wait, and the tables say so.
+        self.away = Aways(self)
 
     @staticmethod
     def clock() -> float:
@@ -329,12 +316,12 @@ class Tables:
 
     # ------------------------------------------------------------------ lobby
 
-    def lobby_embed(self, record: GameRecord) -> discord.Embed:
-        """The lobby message's embed, in the game's language."""
+    def lobby_embed(self, record: GameRecord, aways: Mapping[int, Away] | None = None) -> discord.Embed:
+        """The lobby message's embed, in the game's language; `aways`: the seated people away, by user id."""
         with speaking(record):
-            return self._lobby_embed(record)
+            return self._lobby_embed(record, aways or {})
 
-    def _lobby_embed(self, record: GameRecord) -> discord.Embed:
+    def _lobby_embed(self, record: GameRecord, aways: Mapping[int, Away]) -> discord.Embed:
         if record.turn_timer:
             timer = _("{duration} per turn").format(duration=duration(record.turn_timer))
         else:
@@ -352,6 +339,9 @@ class Tables:
         for i, s in enumerate(record.seats):
             name = f"{'🤖 ' if s.ai and s.user_id is None else ''}{self.label(record, s.name)}"
             seats.append(f"{i + 1}. " + (_("{name} (host)").format(name=name) if i == 0 else name))
+            away = aways.get(s.user_id) if s.user_id is not None and not s.ai else None
+            if away is not None:
+                seats[-1] += " — " + _("💤 away until {until}").format(until=stamp(away.ends_at))
         open_seat = _("*open seat*")
         seats += [f"{i + 1}. {open_seat}" for i in range(len(record.seats), record.players)]
         embed.add_field(
@@ -379,7 +369,7 @@ class Tables:
             with speaking(record):
                 view = lobby_view(record.id, record.status == "lobby")
             await channel.get_partial_message(found[1]).edit(  # type: ignore[union-attr]  # a text channel or thread
-                embed=self.lobby_embed(record),
+                embed=self.lobby_embed(record, await self.away.of(record)),
                 view=view,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -561,9 +551,8 @@ class Tables:
             if text is None:
                 with speaking(record):
                     view = lobby_view(game_id)
-                message = await channel.send(
-                    embed=self.lobby_embed(record), view=view, allowed_mentions=discord.AllowedMentions.none()
-                )
+                embed = self.lobby_embed(record, await self.away.of(record))
+                message = await channel.send(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
             else:
                 message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
@@ -1060,7 +1049,7 @@ class Tables:
                 await self.store.clear_timers(record.id)
             return
         # Usually already written with the move that started the turn: then this commits nothing.
-        await self.store.set_turn_timers(record.id, version, self.turn_timers(record))
+        await self.store.set_turn_timers(record.id, version, self.turn_timers(record), user_id=seat.user_id)
         if (await self.store.get_game(record.id)).status != "active":
             # Cancelled (or ended) while its prompt was being posted: no timers for a game that is over.
             await self.store.clear_timers(record.id)
@@ -1099,6 +1088,9 @@ class Tables:
         seat = record.seat_named(prompt.player) if prompt else None
         if seat is None or seat.ai:
             await self.store.clear_timer(game_id, kind, version)
+            return
+        if kind in TURN_TIMERS and await self.away.hold(record, seat, kind):
+            self.bot.wake_timers()
             return
         channel = await self.game_channel(record)
         if kind != "deadline":

@@ -115,7 +115,10 @@ class AwayStore:
             shift = ends_at - now
             async with self._tx() as db:
                 await self._run(
-                    db, "INSERT INTO aways (user_id, began_at, ends_at) VALUES (?, ?, ?)", (user_id, now, ends_at)
+                    db,
+                    "INSERT INTO aways (user_id, began_at, ends_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (user_id, began_at) DO UPDATE SET ends_at = excluded.ends_at",
+                    (user_id, now, ends_at),
                 )
                 moved = await self._shift_turn_timers(db, user_id, games, shift)
             return AwayChange(Away(user_id, now, ends_at), moved, shift)
@@ -130,11 +133,16 @@ class AwayStore:
             now = self._clock()
             shift = now - away.ends_at  # negative: the unused part
             async with self._tx() as db:
-                await self._run(
-                    db,
-                    "UPDATE aways SET ends_at = ? WHERE user_id = ? AND began_at = ?",
-                    (now, user_id, away.began_at),
-                )
+                if now > away.began_at:
+                    await self._run(
+                        db,
+                        "UPDATE aways SET ends_at = ? WHERE user_id = ? AND began_at = ?",
+                        (now, user_id, away.began_at),
+                    )
+                else:  # back the instant it began: nothing was used
+                    await self._run(
+                        db, "DELETE FROM aways WHERE user_id = ? AND began_at = ?", (user_id, away.began_at)
+                    )
                 moved = await self._shift_turn_timers(db, user_id, games, shift, floor=now)
             return AwayChange(Away(user_id, away.began_at, now), moved, shift)
 

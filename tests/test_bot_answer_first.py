@@ -251,6 +251,22 @@ async def _daily_channel(w) -> Act:
     return lambda: eiko.slash(w.channel, "games settings daily-channel", channel=w.channel)
 
 
+async def _away(w) -> Act:
+    await two_player_game(w)
+    return lambda: w.members[0].slash(w.channel, "games away", duration="2d")
+
+
+async def _back(w) -> Act:
+    await two_player_game(w)
+    assert (await w.members[0].slash(w.channel, "games away", duration="2d")).acknowledged
+    return lambda: w.members[0].slash(w.channel, "games back")
+
+
+async def _away_days(w) -> Act:
+    eiko = admin(w)
+    return lambda: eiko.slash(w.channel, "games settings away-days", days=7)
+
+
 async def _action_button(w) -> Act:
     game_id, thread = await at_buttons(w)
     game, version = await w.store.load_game(game_id)
@@ -350,6 +366,9 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "games settings limits": _limits,
     "games settings daily-channel": _daily_channel,
     "games replay": _replay,
+    "games away": _away,
+    "games back": _back,
+    "games settings away-days": _away_days,
     "ActionButton": _action_button,
     "ActionSelect": _action_select,
     "TileSelect": _tile_select,
@@ -383,7 +402,7 @@ def _subclasses(cls) -> list[type]:
 
 async def test_every_handler_of_the_bot_has_a_scenario(world):
     assert handlers(world.bot) == set(SCENARIOS)
-    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 23
+    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 26
 
 
 @pytest.mark.parametrize("handler", list(SCENARIOS))

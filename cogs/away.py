@@ -5,20 +5,18 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import discord
 
 import i18n
 from i18n import _, ngettext
-from storage import GameRecord, Seat
+from storage import GameRecord, Seat, Store
 from storage.away import DAY, LONGEST, Away
 
+from .client import Client
 from .common import UserError, duration, now
 from .narration import escape
-
-if TYPE_CHECKING:
-    from .tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -45,14 +43,35 @@ def stamp(at: float) -> str:
     return f"<t:{int(at)}:f> (<t:{int(at)}:R>)"
 
 
+class AwayPoster(Protocol):
+    """The thread poster (`cogs.posting.Poster`) as away calls it."""
+
+    async def show(self, game_id: int, *, prompt_lost: bool = False) -> bool: ...
+
+
+class AwayTables(Protocol):
+    """The tables (`cogs.tables.Tables`) as away calls them: the store, private replies, lobbies and prompts."""
+
+    @property
+    def bot(self) -> Client: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def poster(self) -> AwayPoster: ...
+
+    async def tell(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None: ...
+
+    async def refresh_lobby(self, record: GameRecord) -> None: ...
+
+
 class Aways:
     """Away periods as the players see them; the store moves the timers (`storage.away`)."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: AwayTables) -> None:
         self.tables = tables
 
     @property
-    def store(self):
+    def store(self) -> Store:
         return self.tables.store
 
     # ------------------------------------------------------------------ the allowance

@@ -1,4 +1,4 @@
-"""Away periods: a player's stated absence, which moves their turn deadlines and reminders later in every game."""
+"""Away periods and quiet hours: what moves a player's turn deadlines (and reminders) in every game."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from engine import Game
+from kit.quiet import parse_hours, quiet_end, zone
 
 from .database import Row, Transaction
 from .records import StoreRefusal
@@ -18,6 +20,8 @@ TURN_TIMERS = ("reminder_half", "reminder_late", "deadline")
 # How far back the yearly allowance of away days looks.
 YEAR = 365 * DAY
 LONGEST = 14 * DAY
+# The user setting that holds a player's quiet hours and time zone: "23:00-08:00 Europe/Lisbon".
+QUIET = "quiet"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +41,14 @@ class AwayChange:
     away: Away
     games: tuple[int, ...]
     shift: float
+
+
+def quiet_setting(value: str) -> tuple[tuple[int, int], ZoneInfo] | None:
+    """A stored quiet-hours setting ("23:00-08:00 Europe/Lisbon") read back; None if it no longer reads (a zone
+    the system's time zone data dropped)."""
+    hours_text, _, zone_name = value.partition(" ")
+    hours, where = parse_hours(hours_text), zone(zone_name)
+    return None if hours is None or where is None else (hours, where)
 
 
 def _away(r: Row) -> Away:
@@ -189,6 +201,25 @@ class AwayStore:
         if r is None or r["ends_at"] is None:
             return 0.0
         return float(r["ends_at"]) - float(now)
+
+    async def player_timers(
+        self, db: Transaction, user_id: int | None, timers: Sequence[tuple[str, float]]
+    ) -> list[tuple[str, float]]:
+        """Inside a transaction that sets a turn's timers for this player: all of them later by the rest of their
+        away period, then a deadline that falls in their quiet hours moved to the end of those hours."""
+        delay = await self.away_delay(db, user_id)
+        moved = [(kind, due_at + delay) for kind, due_at in timers]
+        if user_id is None:
+            return moved
+        r = await self._one_on(db, "SELECT value FROM user_settings WHERE user_id = ? AND key = ?", (user_id, QUIET))
+        quiet = None if r is None else quiet_setting(r["value"])
+        if quiet is None:
+            return moved
+        hours, where = quiet
+        return [
+            (kind, (quiet_end(due_at, hours, where) or due_at) if kind == "deadline" else due_at)
+            for kind, due_at in moved
+        ]
 
     async def verify_aways(self) -> list[str]:
         """What is wrong with the stored away periods: one ending before it began, one longer than 14 days, or

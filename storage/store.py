@@ -602,9 +602,8 @@ class Store(CommunityStore, AwayStore):
         seat = await self._one("SELECT ai, user_id FROM seats WHERE game_id = ? AND name = ?", (game_id, player))
         if seat is None or seat["ai"] or not timers:
             return
-        # A player who is away gets the turn's whole time after they are back.
-        delay = await self.away_delay(db, seat["user_id"])
-        timers = [(kind, due_at + delay) for kind, due_at in timers]
+        # A player who is away gets the turn's whole time after they are back; quiet hours keep the deadline.
+        timers = await self.player_timers(db, seat["user_id"], timers)
         await self._run_many(
             db,
             "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?)",
@@ -615,7 +614,7 @@ class Store(CommunityStore, AwayStore):
         self, game_id: int, version: int, timers: Sequence[tuple[str, float]], *, user_id: int | None = None
     ) -> bool:
         """Replace the game's timers with these, set for `version`, in one commit; False if they already were.
-        Those of a turn of `user_id` are moved later by what is left of the player's away period."""
+        Those of a turn of `user_id` are moved by the player's away period and quiet hours (`player_timers`)."""
         current = await self.timers(game_id)
         if (
             current
@@ -625,11 +624,10 @@ class Store(CommunityStore, AwayStore):
             return False
         async with self._tx() as db:
             await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
-            delay = await self.away_delay(db, user_id)
             await self._run_many(
                 db,
                 "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?)",
-                [(game_id, kind, due_at + delay, version) for kind, due_at in timers],
+                [(game_id, kind, due_at, version) for kind, due_at in await self.player_timers(db, user_id, timers)],
             )
         return True
 

@@ -29,6 +29,7 @@ from .common import UserError, now
 from .components import QUESTIONS
 from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, shorten
 from .narration import escape, quote, speaking
+from .quiet import zone_choices
 from .tables import Tables, duration, fit_lines, side_name
 from .wiring import WiredClient
 
@@ -683,22 +684,42 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def weekly(self, interaction: discord.Interaction) -> None:
         await self.tables.guard(interaction, None, self.bot.community.challenge(interaction, "weekly"))
 
-    @app_commands.command(name="notify", description="Get a DM when it's your turn")
-    @app_commands.choices(setting=[Choice(name="on", value="on"), Choice(name="off", value="off")])
-    async def notify(self, interaction: discord.Interaction, setting: str) -> None:
+    notify = app_commands.Group(name="notify", description="DMs and quiet hours for your turns")
+
+    async def _notify(self, interaction: discord.Interaction, setting: str) -> None:
+        await self.store.set_user_setting(interaction.user.id, "notify", setting)
+        # Their own choice now: no need to tell them about DMs that were refused before.
+        await self.store.set_user_setting(interaction.user.id, "dm_closed", None)
+        # The DMs speak the language the player asked in.
+        await self.store.set_user_setting(interaction.user.id, "language", i18n.resolve(interaction.locale))
+        if setting == "on":
+            text = _("I'll DM you when it's your turn.")
+        else:
+            text = _("No more DMs; the thread mention stays.")
+        await self.tables.tell(interaction, text)
+
+    @notify.command(name="on", description="Get a DM when it's your turn")
+    async def notify_on(self, interaction: discord.Interaction) -> None:
+        await self.tables.guard(interaction, None, self._notify(interaction, "on"))
+
+    @notify.command(name="off", description="No DMs when it's your turn; the thread mention stays")
+    async def notify_off(self, interaction: discord.Interaction) -> None:
+        await self.tables.guard(interaction, None, self._notify(interaction, "off"))
+
+    @notify.command(name="quiet", description="Quiet hours: pings come silently then, deadlines move to their end")
+    @app_commands.describe(
+        hours="From-to in your time, like 23:00-08:00; off ends quiet hours",
+        timezone="Your time zone (start typing a city, e.g. Lisbon)",
+    )
+    async def notify_quiet(self, interaction: discord.Interaction, hours: str, timezone: str | None = None) -> None:
         async def run() -> None:
-            await self.store.set_user_setting(interaction.user.id, "notify", setting)
-            # Their own choice now: no need to tell them about DMs that were refused before.
-            await self.store.set_user_setting(interaction.user.id, "dm_closed", None)
-            # The DMs speak the language the player asked in.
-            await self.store.set_user_setting(interaction.user.id, "language", i18n.resolve(interaction.locale))
-            if setting == "on":
-                text = _("I'll DM you when it's your turn.")
-            else:
-                text = _("No more DMs; the thread mention stays.")
-            await self.tables.tell(interaction, text)
+            await self.tables.tell(interaction, await self.tables.quiet.set(interaction.user.id, hours, timezone))
 
         await self.tables.guard(interaction, None, run())
+
+    @notify_quiet.autocomplete("timezone")
+    async def timezone_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return zone_choices(current)
 
     # Answered at once, from memory: nothing slow comes before this reply.
     @app_commands.command(name="help", description="How to play Kokeshi here", extras={"answer": Answer.SELF})

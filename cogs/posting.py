@@ -40,6 +40,7 @@ from .narration import (
     turn_line,
     turn_record,
 )
+from .quiet import QuietHours
 from .reach import Reach
 from .refusals import Refusal
 
@@ -61,6 +62,8 @@ class PosterTables(Protocol):
     def pace(self) -> ChannelPace: ...
     @property
     def away(self) -> Aways: ...
+    @property
+    def quiet(self) -> QuietHours: ...
 
     def clock(self) -> float: ...
 
@@ -270,8 +273,10 @@ class Poster:
         user_id = seat.user_id if seat is not None and not seat.ai else None
         mentions = pinging(user_id) if user_id is not None else NO_PINGS
         file = common.picture(picture, name, alt)
+        # Inside the player's quiet hours the ping comes silently (no sound, no push).
+        silent = await self.tables.quiet.silent(user_id)
         message = await self.tables.send(
-            record, channel, _fit(content), file=file, view=view, allowed_mentions=mentions
+            record, channel, _fit(content), file=file, view=view, allowed_mentions=mentions, silent=silent
         )
         if message is None:
             return False

@@ -30,6 +30,7 @@ from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
 from .narration import escape, game_language, speaking
 from .posting import Poster
+from .quiet import QuietHours
 from .reach import Reach
 from .refusals import CANNOT_DM, THREAD_LOCKED, UNKNOWN_CHANNEL, Refusal
 from .replay import replay_view
@@ -157,8 +158,9 @@ class Tables:
         # The level of every AI seat, per game, as stored (a seat's level never changes once it is the AI's).
         self._levels: dict[int, dict[int, str]] = {}
         self._resuming: asyncio.Task | None = None
-        # Players away for a while: their turn timers wait, and the tables say so.
+        # Players away for a while: their turn timers wait, and the tables say so. Quiet hours: silent pings.
         self.away = Aways(self)
+        self.quiet = QuietHours(self)
 
     @staticmethod
     def clock() -> float:
@@ -998,10 +1000,10 @@ class Tables:
         language = await self.store.user_setting(user_id, "language")
         with i18n.using(language or game_language(record)):
             text = _("Your turn in Kokeshi #{number}: {link}").format(number=record.id, link=message.jump_url)
-        if not await self.dm(user_id, text):
+        if not await self.dm(user_id, text, silent=await self.quiet.silent(user_id)):
             log.info("game %d: could not DM user %d", record.id, user_id)
 
-    async def dm(self, user_id: int, text: str) -> bool:
+    async def dm(self, user_id: int, text: str, *, silent: bool = False) -> bool:
         """A direct message; False if it could not be sent. A person whose DMs are closed to the bot (50007) gets
         no more turn DMs until they next use `/kokeshi notify`, and is told so the next time they use the bot."""
         channel_id = self._dm_channels.get(user_id)
@@ -1010,7 +1012,7 @@ class Tables:
                 data = await self.bot.http.start_private_message(user_id)
                 channel_id = self._dm_channels[user_id] = int(data["id"])
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none(), silent=silent)
         except discord.HTTPException as exc:
             self.reach.note(None, exc)
             if exc.code == CANNOT_DM:
@@ -1106,6 +1108,7 @@ class Tables:
                     channel,
                     text,
                     allowed_mentions=pinging(seat.user_id),
+                    silent=await self.quiet.silent(seat.user_id),
                 )
             await self.store.clear_timer(game_id, kind, version)
             return

@@ -238,7 +238,15 @@ async def _stats(w) -> Act:
 
 
 async def _notify(w) -> Act:
-    return lambda: w.members[0].slash(w.channel, "kokeshi notify", setting="on")
+    return lambda: w.members[0].slash(w.channel, "kokeshi notify on")
+
+
+async def _notify_off(w) -> Act:
+    return lambda: w.members[0].slash(w.channel, "kokeshi notify off")
+
+
+async def _quiet(w) -> Act:
+    return lambda: w.members[0].slash(w.channel, "kokeshi notify quiet", hours="23:00-08:00", timezone="Europe/Lisbon")
 
 
 async def _limits(w) -> Act:
@@ -362,7 +370,9 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "kokeshi help": _help,
     "kokeshi leaderboard": _leaderboard,
     "kokeshi stats": _stats,
-    "kokeshi notify": _notify,
+    "kokeshi notify on": _notify,
+    "kokeshi notify off": _notify_off,
+    "kokeshi notify quiet": _quiet,
     "games settings limits": _limits,
     "games settings daily-channel": _daily_channel,
     "games replay": _replay,
@@ -402,7 +412,7 @@ def _subclasses(cls) -> list[type]:
 
 async def test_every_handler_of_the_bot_has_a_scenario(world):
     assert handlers(world.bot) == set(SCENARIOS)
-    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 26
+    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 28
 
 
 @pytest.mark.parametrize("handler", list(SCENARIOS))

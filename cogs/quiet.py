@@ -12,7 +12,6 @@ from storage import Store
 from storage.away import QUIET, quiet_setting
 
 from .common import UserError, now
-from .narration import escape
 
 MAX_CHOICES = 25
 _ZONES: list[str] = []
@@ -26,6 +25,11 @@ def zone_choices(current: str) -> list[app_commands.Choice[str]]:
     starts = [z for z in _ZONES if z.casefold().startswith(typed)]
     inside = [z for z in _ZONES if typed in z.casefold() and z not in starts]
     return [app_commands.Choice(name=z, value=z) for z in (starts + inside)[:MAX_CHOICES]]
+
+
+def code(text: str) -> str:
+    """What a person typed, to show as typed inside a code span (where nothing is markdown or a mention)."""
+    return text.replace("`", "'") or " "
 
 
 class HasStore(Protocol):
@@ -67,9 +71,9 @@ class QuietHours:
         if hours is None:
             raise UserError(
                 _(
-                    "I cannot read “{text}” as quiet hours. Write them like `23:00-08:00` (from, to; in your own time "
+                    "I cannot read `{text}` as quiet hours. Write them like `23:00-08:00` (from, to; in your own time "
                     "zone), or `off`."
-                ).format(text=escape(hours_text[:40]))
+                ).format(text=code(hours_text[:40]))
             )
         if zone_name is None:
             stored = await self.store.user_setting(user_id, QUIET)
@@ -79,9 +83,9 @@ class QuietHours:
         if zone(zone_name) is None:
             raise UserError(
                 _(
-                    "There is no time zone called “{zone}”. Start typing a city, e.g. Lisbon or New York, and pick "
+                    "There is no time zone called `{zone}`. Start typing a city, e.g. Lisbon or New York, and pick "
                     "the zone from the list."
-                ).format(zone=escape(zone_name[:60]))
+                ).format(zone=code(zone_name[:60]))
             )
         await self.store.set_user_setting(user_id, QUIET, f"{show_hours(hours)} {zone_name}")
         return _(

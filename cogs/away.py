@@ -133,6 +133,8 @@ class Aways:
         games = await self.store.games_for_user(user_id)
         allowed = await self.allowance([interaction.guild_id, *(g.guild_id for g in games)])
         left = max(0.0, allowed * DAY - await self.store.away_used(user_id))
+        if allowed == 0:
+            raise UserError(_("Away is turned off for your games (`/games settings away-days` is 0)."))
         if seconds > left:
             if left < HOUR:
                 refusal = ngettext(

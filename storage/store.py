@@ -1080,7 +1080,8 @@ class Store(CommunityStore, AwayStore):
     async def verify(self) -> list[tuple[int, str]]:
         """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree.
 
-        Game id 0 stands for the file itself: damaged pages are reported, not raised.
+        Game id 0 stands for the file itself: damaged pages are reported, not raised, and so are away periods
+        that end before they begin, last longer than 14 days or overlap.
         """
         problems: list[tuple[int, str]] = [(0, f"database damaged: {p}") for p in await self.integrity()]
         try:

@@ -147,6 +147,11 @@ async def test_the_yearly_allowance_is_an_admin_setting_and_a_used_up_allowance_
     await world.env.advance_time(DAY)
     empty = await aiko.slash(world.channel, "games away", duration="1h")
     assert "You have no away time left" in reply(empty)
+    # Set to 0, away is off altogether.
+    assert "0 days" in reply(await eiko.slash(world.channel, "games settings away-days", days=0))
+    await world.env.advance_time(DAY)
+    off = await aiko.slash(world.channel, "games away", duration="1h")
+    assert "Away is turned off" in reply(off) and await aiko_away(world) is None
     assert world.env.errors == []
 
 

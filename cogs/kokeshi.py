@@ -74,9 +74,8 @@ def help_text() -> str:
         "week's, on the advanced side. Your first attempt is ranked; later ones are practice.\n"
         "**Reminders** you get reminded when half the turn timer is gone and again at 90%; when it runs out the AI "
         "plays that turn, and after 3 in a row it keeps your seat. `/kokeshi notify on` also sends you a DM when "
-        "it's your turn, and `/kokeshi notify quiet 23:00-08:00` makes pings silent at night. Away for a while? "
-        "`/games away 3d` moves your turn deadlines later in every game by the time away (`/games back` ends it "
-        "early).\n"
+        "it's your turn, and `/kokeshi notify quiet 23:00-08:00` makes pings silent at night. Away? `/games away 3d` "
+        "delays your turn deadlines in every game by the time away (`/games back` ends it).\n"
         "**Server** admins: `/games settings limits`, `/games settings daily-channel` and "
         "`/games settings away-days`."
     )

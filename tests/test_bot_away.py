@@ -218,3 +218,20 @@ async def test_an_away_survives_a_restart_and_the_deadline_comes_once_at_its_mov
     assert len(timeouts(thread)) == 1
     assert await world.store.verify() == []
     assert world.env.errors == []
+
+
+async def test_a_turn_timer_that_comes_due_while_its_player_is_away_waits_and_the_ai_does_not_play(world):
+    aiko = world.members[0]
+    game_id, thread = await table(world, aiko, world.members[1])
+    await answer_until_turn_of(world, game_id, thread, "aiko", random.Random(9))
+    assert "You are away" in reply(await aiko.slash(world.channel, "games away", duration="1d"))
+    until = clock(world) + DAY
+    # As if another process had set the turn's timers in the instant the away began, unmoved.
+    version = (await world.store.timers(game_id))[0].version
+    for kind, after in (("reminder_half", 60), ("deadline", 120)):
+        await world.store.set_timer(game_id, kind, clock(world) + after, version)
+    # The timer loop looks again within the hour.
+    await world.env.advance_time(HOUR)
+    assert reminders(thread) == [] and timeouts(thread) == [] and await to_move(world, game_id) == "aiko"
+    assert all(t.due_at >= until for t in await world.store.timers(game_id)), (until, await world.store.timers(game_id))
+    assert world.env.errors == []

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from engine import KOKESHI
 
 from .database import Database, Row, Transaction
-from .ratings import DEFAULT_MU, DEFAULT_SIGMA, Rating, human_ranks, rate, streak
+from .ratings import DEFAULT_MU, DEFAULT_SIGMA, Rating, human_ranks, rate, streak, week_streak
 
 BOARDS = ("rating", "wins", "best", "solo", "daily", "weekly")
 
@@ -507,6 +507,22 @@ class CommunityStore:
             "SELECT DISTINCT key FROM challenge_attempts WHERE user_id = ? AND kind = 'daily'", (user_id,)
         )
         return streak([r["key"] for r in rows], today)
+
+    async def week_streak(self, user_id: int, week: str) -> int:
+        """Consecutive ISO weeks in which the user played the weekly challenge, up to `week`."""
+        rows = await self._all(
+            "SELECT DISTINCT key FROM challenge_attempts WHERE user_id = ? AND kind = 'weekly'", (user_id,)
+        )
+        return week_streak([r["key"] for r in rows], week)
+
+    async def server_streak(self, guild_id: int, day: dt.date) -> int:
+        """Consecutive UTC days, ending on `day`, on which someone in the server played the daily challenge (0 when
+        nobody played on `day`)."""
+        rows = await self._all(
+            "SELECT DISTINCT key FROM challenge_attempts WHERE guild_id = ? AND kind = 'daily'", (guild_id,)
+        )
+        keys = [r["key"] for r in rows]
+        return streak(keys, day) if day.isoformat() in keys else 0
 
     async def daily_posted(self, guild_id: int, day: str) -> bool:
         rows = await self._all("SELECT 1 FROM daily_posts WHERE guild_id = ? AND day = ?", (guild_id, day))

@@ -141,7 +141,9 @@ class Shares:
                 f"🎎 **Kokeshi** · {title}",
                 " · ".join([f"{mention}: {score}", rank, f"🔥 {streak}", *lines[2:]]),
                 summary,
-                _("Same draws for everyone: `/kokeshi {kind}`").format(kind=kind),
+                _("Same draws for everyone: `/kokeshi daily`")
+                if kind == "daily"
+                else _("Same draws for everyone: `/kokeshi weekly`"),
             )
         )
         named = tuple((vocab.score_item(k), v) for k, v in items)

@@ -18,7 +18,7 @@ import render
 from games.kokeshi import vocab
 from i18n import _, ngettext
 from render import ShareCard
-from storage import GameRecord, Result
+from storage import GameRecord, Result, challenge_key
 
 from . import common
 from .answering import Answer, AnswersFirst
@@ -124,7 +124,9 @@ class Shares:
         if rated:
             entry = await self.store.leaderboard_entry(kind, None, user_id, key)
             _rows, players = await self.store.leaderboard_page(kind, None, key, size=1)
-            rank = _("#{rank} of {players}").format(
+            # While the day (or week) lasts, the rank may still change.
+            going = key == challenge_key(kind, discord.utils.utcnow())
+            rank = (_("#{rank} of {players} so far") if going else _("#{rank} of {players}")).format(
                 rank=i18n.format_number(entry.rank if entry else 0), players=i18n.format_number(players)
             )
         else:

@@ -75,7 +75,7 @@ async def test_a_daily_result_is_shared_as_a_card_with_the_score_rank_and_streak
     lines = card.content.splitlines()
     assert lines[0] == "🎎 **Kokeshi** · Daily challenge · Jan 1, 2026"
     total = vocab.number(mine.total)
-    assert lines[1] == f"{aiko.mention}: **{total}** points · #1 of 1 · 🔥 3-day streak" + (
+    assert lines[1] == f"{aiko.mention}: **{total}** points · #1 of 1 so far · 🔥 3-day streak" + (
         " · beat the automa" if mine.rank == 1 else ""
     )
     # One line of emoji, one per score item with its points.
@@ -89,7 +89,7 @@ async def test_a_daily_result_is_shared_as_a_card_with_the_score_rank_and_streak
     data = await card.attachments[0].read()
     assert is_png(data) and Image.open(io.BytesIO(data)).size == (800, 420)
     alt = card.attachments[0].description
-    assert alt.startswith(f"aiko, Daily challenge · Jan 1, 2026: {total} points (#1 of 1, 3-day streak")
+    assert alt.startswith(f"aiko, Daily challenge · Jan 1, 2026: {total} points (#1 of 1 so far, 3-day streak")
     assert f"Animals {vocab.signed(mine.animals)}" in alt
     for text in (card.content, alt):
         assert not [w for w in revealing() if w in text.lower()], text

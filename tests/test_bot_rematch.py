@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from bot import create_bot
 from cogs.rematch import reversed_order
 from storage import ai_level_key
-from tests.botkit import answer, components, custom_ids, lobby_message, new_lobby, open_game, prompt_message
+from tests.botkit import (
+    answer,
+    components,
+    custom_ids,
+    lobby_message,
+    new_lobby,
+    open_game,
+    prompt_message,
+    restart,
+)
 from tests.test_bot_replay import played_in_store
+from tests.test_bot_share import finished_challenge
 
 
 async def finished_table(w, players: int = 4, **options):
@@ -114,4 +125,21 @@ async def test_a_rematch_is_refused_past_the_limits_and_to_someone_who_was_not_a
     assert "is open" in reply(opened).content
     rematch = (await world.store.games_in_channel(world.channel.id))[-1]
     assert rematch.host_id == aiko.id and botan.mention in (await lobby_message(world, rematch.id)).content
+    assert world.env.errors == []
+
+
+async def test_the_rematch_and_share_buttons_work_after_a_restart(world, db_path):
+    aiko, botan = world.members[:2]
+    old_id, final = await finished_table(world, players=2)
+    record, challenge_final = await finished_challenge(world, aiko)
+    await restart(world, create_bot(db_path))
+    # The restarted bot has rematch plans to read back as well: botan's click opens it, aiko's join follows it.
+    opened = await botan.click(final, custom_id=f"kk:m:{old_id}")
+    assert "is open" in reply(opened).content
+    rematch = (await world.store.games_in_channel(world.channel.id))[-1]
+    await restart(world, create_bot(db_path))
+    await aiko.click(await lobby_message(world, rematch.id), label="Join")
+    assert [s.name for s in (await world.store.get_game(rematch.id)).seats] == ["botan", "aiko"]
+    shared = await aiko.click(challenge_final, custom_id=f"kk:h:{record.id}")
+    assert "Shared:" in reply(shared).content
     assert world.env.errors == []

@@ -43,7 +43,7 @@ def draw_share_card(card: ShareCard) -> Image.Image:
     text.draw(d, (left, HEADER + 80), card.total, 84, pal.VERMILION, bold=True, max_width=300)
     text.draw(d, (left, HEADER + 178), card.points, 24, pal.INK_SOFT, max_width=300)
     for i, line in enumerate(card.lines[:3]):
-        text.draw(d, (left, HEADER + 222 + i * 34), line, 24, pal.INK, max_width=300)
+        text.draw(d, (left, HEADER + 214 + i * 32), line, 24, pal.INK, max_width=300)
     _bars(d, card.items, (370, HEADER + 40, WIDTH - 48, HEIGHT - 48))
     return img
 

@@ -13,7 +13,7 @@ import render
 from games.kokeshi import vocab
 from games.kokeshi.vocab import N_
 from i18n import _, ngettext
-from storage import BoardRow, challenge_key
+from storage import BoardRow, challenge_key, scope_of
 
 from . import common
 from .answering import Answer, AnswersFirst
@@ -175,8 +175,8 @@ class Community:
 
     async def stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
         record = await self.store.stats(user.id)
-        server = await self.store.rating(f"guild:{interaction.guild_id}", user.id)
-        world = await self.store.rating("global", user.id)
+        server = await self.store.rating(scope_of(interaction.guild_id), user.id)
+        world = await self.store.rating(scope_of(None), user.id)
         streak = await self.store.streak(user.id, utcnow().date())
         title = _("{player} at Kokeshi").format(player=escape(user.display_name)[:200])
         embed = discord.Embed(title=title, colour=0xC8553D)

@@ -18,7 +18,7 @@ from games.kokeshi import vocab
 from games.kokeshi.vocab import N_
 from i18n import _, format_number, ngettext, pgettext
 from kit.locks import KeyedLocks
-from storage import GameNotFound, GameRecord, StaleVersion, StoreRefusal, TurnPosts, ai_level_key
+from storage import GameNotFound, GameRecord, StaleVersion, StoreRefusal, TurnPosts
 
 from . import common
 from .client import Client
@@ -223,15 +223,14 @@ class Tables:
     # ------------------------------------------------------------------ names and channels
 
     async def load_levels(self, record: GameRecord) -> dict[int, str]:
-        """The level of each AI seat of a game (seat number → level), read once and then kept."""
+        """The level of each AI seat of a game (seat number → level), as its seats keep it; then kept here."""
         known = self._levels.get(record.id)
         if known is not None and all(s.seat in known for s in record.seats if s.ai):
             return known
         levels = dict(known or {})
         for seat in record.seats:
             if seat.ai and seat.seat not in levels:
-                stored = await self.store.meta(ai_level_key(record.id, seat.seat))
-                levels[seat.seat] = stored if stored in LEVELS else DEFAULT_LEVEL
+                levels[seat.seat] = seat.ai_level if seat.ai_level in LEVELS else DEFAULT_LEVEL
         self._levels[record.id] = levels
         return levels
 

@@ -5,6 +5,7 @@ from .database import MIGRATIONS_PG, Database, Row, Transaction, migrations, red
 from .open import describe, is_url, open_store
 from .ratings import PROVISIONAL_GAMES, Rating, challenge_key, challenge_seed, streak
 from .records import (
+    DEFAULT_GAME,
     REFUSALS,
     BrokenGame,
     GameNotFound,
@@ -22,10 +23,11 @@ from .records import (
     UndoRefused,
 )
 from .sqlite import backup_file
-from .store import Store, ai_level_key, clean_name
+from .store import Store, clean_name
 
 __all__ = [
     "BOARDS",
+    "DEFAULT_GAME",
     "REFUSALS",
     "MIGRATIONS_PG",
     "PROVISIONAL_GAMES",
@@ -34,7 +36,6 @@ __all__ = [
     "Rating",
     "Row",
     "Stats",
-    "ai_level_key",
     "challenge_key",
     "challenge_seed",
     "scope_of",

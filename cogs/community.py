@@ -213,6 +213,19 @@ class Community:
             )
             if record.favourite:
                 embed.add_field(name=_("Favourite kokeshi"), value=vocab.kokeshi(record.favourite))
+            endings = record.endings
+            if endings.played:
+                embed.add_field(
+                    name=_("Games ended"),
+                    value=_(
+                        "{finished} finished · {resigned} resigned · {timed_out} timed out\nfinish rate {rate}"
+                    ).format(
+                        finished=number(endings.finished),
+                        resigned=number(endings.resigned),
+                        timed_out=number(endings.timed_out),
+                        rate=i18n.format_percent(endings.finish_rate or 0.0),
+                    ),
+                )
         else:
             embed.description = _("No finished games yet. `/kokeshi new`, `/kokeshi solo` or `/kokeshi daily`!")
         picture = await asyncio.to_thread(render.history, user.display_name, record.history)

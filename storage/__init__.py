@@ -1,6 +1,6 @@
 """The store for games on SQLite (aiosqlite) or PostgreSQL (asyncpg): the action log is the truth, snapshots a cache."""
 
-from .community import BOARDS, BoardRow, Stats, scope_of
+from .community import BOARDS, BoardRow, Endings, Stats, scope_of
 from .database import MIGRATIONS_PG, Database, Row, Transaction, migrations, redact
 from .open import describe, is_url, open_store
 from .ratings import PROVISIONAL_GAMES, Rating, challenge_key, challenge_seed, streak
@@ -32,6 +32,7 @@ __all__ = [
     "MIGRATIONS_PG",
     "PROVISIONAL_GAMES",
     "BoardRow",
+    "Endings",
     "Database",
     "Rating",
     "Row",

@@ -7,7 +7,7 @@ import json
 import math
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from engine import KOKESHI
@@ -117,6 +117,25 @@ class BoardRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Endings:
+    """How a player's games ended for them, solo and challenges included: played to the end, resigned, or timed out
+    (the AI took the seat over after turns ran out). Games cancelled before their end are not counted."""
+
+    finished: int = 0
+    resigned: int = 0
+    timed_out: int = 0
+
+    @property
+    def played(self) -> int:
+        return self.finished + self.resigned + self.timed_out
+
+    @property
+    def finish_rate(self) -> float | None:
+        """The share of games played to the end (0 to 1); None before any game has ended."""
+        return self.finished / self.played if self.played else None
+
+
+@dataclass(frozen=True, slots=True)
 class Stats:
     """A player's record, from the stored results."""
 
@@ -130,6 +149,7 @@ class Stats:
     solo_games: int
     solo_wins: int
     solo_best: int
+    endings: Endings = field(default_factory=Endings)
 
     @property
     def win_rate(self) -> float:
@@ -567,7 +587,8 @@ class CommunityStore:
         where = "" if guild_id is None else " AND g.guild_id = ?"
         params: tuple[Any, ...] = (user_id, game) if guild_id is None else (user_id, game, guild_id)
         rows = await self._all(
-            "SELECT r.total, r.rank, r.details, r.finished_at, g.solo FROM results r JOIN games g ON g.id = r.game_id "
+            "SELECT r.total, r.rank, r.details, r.finished_at, r.ai, r.resigned, g.solo "
+            "FROM results r JOIN games g ON g.id = r.game_id "
             f"WHERE r.user_id = ? AND g.game = ?{where} ORDER BY r.finished_at, r.game_id",
             params,
         )
@@ -596,4 +617,22 @@ class CommunityStore:
             solo_games=len(solo),
             solo_wins=sum(r["rank"] == 1 for r in solo),
             solo_best=max((r["total"] for r in solo), default=0),
+            endings=Endings(
+                finished=sum(not r["ai"] and not r["resigned"] for r in rows),
+                resigned=sum(bool(r["resigned"]) for r in rows),
+                timed_out=sum(bool(r["ai"]) and not r["resigned"] for r in rows),
+            ),
         )
+
+    async def endings(self, user_id: int, *, game: str = DEFAULT_GAME) -> Endings:
+        """How a player's games of this key ended for them, everywhere (see `Endings`)."""
+        row = found(
+            await self._one(
+                "SELECT COALESCE(SUM(CASE WHEN r.ai = 0 AND r.resigned = 0 THEN 1 ELSE 0 END), 0) AS finished, "
+                "COALESCE(SUM(CASE WHEN r.resigned = 1 THEN 1 ELSE 0 END), 0) AS resigned, "
+                "COALESCE(SUM(CASE WHEN r.ai = 1 AND r.resigned = 0 THEN 1 ELSE 0 END), 0) AS timed_out "
+                "FROM results r JOIN games g ON g.id = r.game_id WHERE r.user_id = ? AND g.game = ?",
+                (user_id, game),
+            )
+        )
+        return Endings(int(row["finished"]), int(row["resigned"]), int(row["timed_out"]))

@@ -264,3 +264,24 @@ async def test_a_seat_handed_to_the_ai_after_time_outs_is_still_rated_for_its_ow
     assert set(ratings) == {1, 2, 3} and ratings[2].games == 1
     ordered = sorted(results.values(), key=lambda r: r.rank)
     assert [ratings[r.user_id].mu for r in ordered] == sorted((r.mu for r in ratings.values()), reverse=True)
+
+
+async def test_a_players_games_end_finished_resigned_or_timed_out_and_a_cancelled_one_is_not_counted(store):
+    await finished_game(store, [1, 2], seed=30)
+    await finished_game(store, [1, 2, 3], seed=31, resign=(1,))
+    timed_out = await store.create_game(guild_id=1, channel_id=10, host_id=2, host_name="u2", players=2)
+    await store.add_seat(timed_out, 1, "u1")
+    await store.start_game(timed_out, 32)
+    await store.update_seat(timed_out, "u1", ai=True, expired=3)  # the AI took the seat once its turns ran out
+    policy = RandomPolicy(32)
+    while (state := await store.load_game(timed_out))[0].prompt is not None:
+        game, version = state
+        await store.apply(timed_out, version, game.prompt.player, policy.choose(game))
+    cancelled = await store.create_game(guild_id=1, channel_id=10, host_id=1, host_name="u1", players=2)
+    await store.cancel_game(cancelled)
+    endings = await store.endings(1)
+    assert (endings.finished, endings.resigned, endings.timed_out) == (1, 1, 1)
+    assert endings.finish_rate == pytest.approx(1 / 3)
+    assert (await store.stats(1)).endings == endings
+    assert (await store.endings(2)).finish_rate == 1.0
+    assert (await store.endings(1, game="other")).finish_rate is None

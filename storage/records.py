@@ -8,8 +8,8 @@ from typing import Any
 
 from engine import Event
 
-# The key of the game every row stored before games were keyed belongs to (migration 0010), and of a game created
-# without naming one.
+# The key of the game of every row stored before games were keyed (`migrations/*_game_keyed.sql`), and of a game
+# created without naming one.
 DEFAULT_GAME = "kokeshi"
 
 
@@ -127,7 +127,7 @@ class GameRecord:
     challenge: str | None = None  # e.g. daily:2026-11-22
     language: str | None = None  # the locale its thread and pictures speak, e.g. pt_BR; None: English
     game: str = DEFAULT_GAME  # the key of the game played
-    settings: Mapping[str, Any] = field(default_factory=dict)  # the lobby's settings, as chosen at its creation
+    settings: Mapping[str, Any] = field(default_factory=dict, hash=False)  # the lobby's settings, chosen at creation
 
     @property
     def is_full(self) -> bool:
@@ -167,7 +167,7 @@ class Result:
     resigned: bool
     rank: int
     total: int
-    details: Mapping[str, int]  # the score item by item, as the game counts it (the total aside)
+    details: Mapping[str, int] = field(hash=False)  # the score item by item, as the game counts it (the total aside)
     finished_at: float
 
 

@@ -1123,10 +1123,10 @@ class Store(CommunityStore):
             return "the status disagrees with the replayed game"
         if g["status"] == "finished":
             stored = {
-                r["name"]: r["total"]
-                for r in await self._all("SELECT name, total FROM results WHERE game_id = ?", (g["id"],))
+                r["name"]: {**json.loads(r["details"]), "total": r["total"]}
+                for r in await self._all("SELECT name, total, details FROM results WHERE game_id = ?", (g["id"],))
             }
-            if stored != {name: score.total for name, score in game.scores().items()}:
+            if stored != {name: score.to_dict() for name, score in game.scores().items()}:
                 return "the stored results differ from a replay"
         return None
 

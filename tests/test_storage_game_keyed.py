@@ -273,3 +273,11 @@ async def test_the_migration_leaves_every_scope_led_by_a_game_key(empty):
     for table in ("ratings", "rating_changes", "player_totals", "board_counts", "board_steps", "kokeshi_choices"):
         scopes = {r[0] for r in sql(empty, f"SELECT DISTINCT scope FROM {table}")}
         assert scopes == {"kokeshi:global", f"kokeshi:guild:{GUILD}"}, table
+
+
+async def test_verify_checks_a_finished_games_score_items_against_a_replay(store, database):
+    game_id = await finished(store, [1, 2], game="kokeshi", seed=6)
+    assert await store.verify() == []
+    # The total is left as it was; only the items are changed.
+    sql(database, """UPDATE results SET details = '{"animals": -1}' WHERE game_id = ? AND rank = 1""", (game_id,))
+    assert await store.verify() == [(game_id, "the stored results differ from a replay")]

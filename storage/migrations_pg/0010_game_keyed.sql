@@ -1,4 +1,4 @@
--- PostgreSQL's own version of SQLite's 0010_game_keyed.sql (see there): json_build_object for json_object.
+-- PostgreSQL's own version of SQLite's migration of the same name (see there): json_build_object for json_object.
 
 ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'kokeshi';
 ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';

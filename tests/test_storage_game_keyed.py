@@ -252,6 +252,8 @@ async def test_two_games_keep_their_own_ratings_boards_stats_and_challenges(stor
     assert wins is not None and wins.games == 2
     assert (await store.stats(1)).games == 1 and (await store.stats(1, game="other")).games == 2
     assert (await store.stats(2, game="other")).games == 0
+    assert (await store.endings(1)).finished == 1 and (await store.endings(1, game="other")).finished == 2
+    assert (await store.endings(2, game="other")).finish_rate is None
     # A challenge of each game: the first attempt at each is rated, and each game keeps its own streak.
     key = "2026-11-20"
     _, rated = await store.create_challenge(kind="daily", key=key, guild_id=1, channel_id=10, user_id=1, name="u1")

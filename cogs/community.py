@@ -14,7 +14,7 @@ import render
 from games.kokeshi import vocab
 from games.kokeshi.vocab import N_
 from i18n import _, ngettext
-from storage import BoardRow, challenge_key
+from storage import BoardRow, challenge_key, scope_of
 
 from . import common
 from .answering import Answer, AnswersFirst
@@ -179,8 +179,8 @@ class Community:
 
     async def stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
         record = await self.store.stats(user.id)
-        server = await self.store.rating(f"guild:{interaction.guild_id}", user.id)
-        world = await self.store.rating("global", user.id)
+        server = await self.store.rating(scope_of(interaction.guild_id), user.id)
+        world = await self.store.rating(scope_of(None), user.id)
         streak = await self.store.streak(user.id, utcnow().date())
         title = _("{player} at Kokeshi").format(player=escape(user.display_name)[:200])
         embed = discord.Embed(title=title, colour=0xC8553D)
@@ -217,6 +217,19 @@ class Community:
             )
             if record.favourite:
                 embed.add_field(name=_("Favourite kokeshi"), value=vocab.kokeshi(record.favourite))
+            endings = record.endings
+            if endings.played:
+                embed.add_field(
+                    name=_("Games ended"),
+                    value=_(
+                        "{finished} finished · {resigned} resigned · {timed_out} timed out\nfinish rate {rate}"
+                    ).format(
+                        finished=number(endings.finished),
+                        resigned=number(endings.resigned),
+                        timed_out=number(endings.timed_out),
+                        rate=i18n.format_percent(endings.finish_rate or 0.0),
+                    ),
+                )
         else:
             embed.description = _("No finished games yet. `/kokeshi new`, `/kokeshi solo` or `/kokeshi daily`!")
         picture = await asyncio.to_thread(render.history, user.display_name, record.history)

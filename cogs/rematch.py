@@ -1,17 +1,17 @@
 """Rematch: from a finished table's final message, a new lobby with the same options and the same people invited.
 
 The rematch lobby opens in the channel the game was opened in, with the game's players count, board side, turn
-timer and language, and its AI seats at their levels. Whoever clicks *Rematch* hosts it; everyone else from the
-table is mentioned once and takes their seat with the lobby's Join, as in any lobby. The seats go round the table
-in the reverse of the last game's order (who played after you now plays before you), turned so that the host keeps
-the first seat; who starts is drawn when the game is dealt, as in every game. The plan is kept in the store's
-key-value facts (`rematch:<new game>`, and `rematch_of:<finished game>` for the lobby a second click points to), so
-no schema change was needed and a restart loses nothing.
+timer, language and other lobby settings (a minimum finish rate), and its AI seats at their level. Whoever clicks
+*Rematch* hosts it; everyone else from the table is mentioned once and takes their seat with the lobby's Join, as in
+any lobby. The seats go round the table in the reverse of the last game's order (who played after you now plays
+before you), turned so that the host keeps the first seat; who starts is drawn when the game is dealt, as in every
+game. The seating is one of the lobby's settings (`rematch`: the game it follows and the seating), written with the
+lobby; the rematch a second click points to is a key-value fact of the store (`rematch_of:<finished game>`). No
+schema change was needed, and a restart loses nothing.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 
 import discord
@@ -19,7 +19,7 @@ import discord
 from games.kokeshi import vocab
 from i18n import _
 from kit.locks import KeyedLocks
-from storage import GameNotFound, GameRecord, ai_level_key
+from storage import GameNotFound, GameRecord
 
 from .answering import Answer, AnswersFirst
 from .client import Client
@@ -31,11 +31,8 @@ from .persistent import FromCustomId
 log = logging.getLogger(__name__)
 
 BUTTON_TEMPLATE = r"kk:m:(?P<game_id>\d+)"
-
-
-def plan_key(game_id: int) -> str:
-    """The fact holding a rematch lobby's planned seating and the game it follows."""
-    return f"rematch:{game_id}"
+# A rematch lobby's setting: the game it follows and its planned seating (`u<user id>`, `n<AI seat name>`).
+REMATCH = "rematch"
 
 
 def rematch_of_key(game_id: int) -> str:
@@ -141,6 +138,16 @@ class Rematches:
         await tables.check_limits(interaction, channel.id)
         levels = await tables.load_levels(record)
         robots = [s for s in record.seats if s.user_id is None]
+        host = record.seat_of(interaction.user.id)
+        assert host is not None  # checked in `open`
+        # Who sits where, by user (people) or by the AI seat's name in the new lobby ("AI 1", … as `create_game`
+        # names them, in order): reversed, the host first.
+        token = {s.name: f"u{s.user_id}" for s in record.seats if s.user_id is not None}
+        token |= {old.name: f"nAI {i + 1}" for i, old in enumerate(robots)}
+        plan = [token[name] for name in reversed_order([s.name for s in record.seats], host.name)]
+        settings = {k: v for k, v in record.settings.items() if k != REMATCH} | {
+            REMATCH: {"of": record.id, "seating": plan}
+        }
         user = interaction.user
         game_id = await self.store.create_game(
             guild_id=record.guild_id,
@@ -152,22 +159,13 @@ class Rematches:
             turn_timer=record.turn_timer,
             ai_seats=len(robots),
             language=record.language,
+            # `/kokeshi new` gives every AI seat of a table the same level.
             ai_level=levels.get(robots[0].seat) if robots else None,
+            game=record.game,
+            settings=settings,
         )
-        lobby = await self.store.get_game(game_id)
-        new_robots = [s for s in lobby.seats if s.ai]
-        for old, new in zip(robots, new_robots, strict=True):
-            level = levels.get(old.seat)
-            if level is not None:
-                await self.store.set_meta(ai_level_key(game_id, new.seat), level)
-        # Who sits where, by user (people) or by the new seat's name (AI seats): reversed, the host first.
-        token = {s.name: f"u{s.user_id}" for s in record.seats if s.user_id is not None}
-        token |= {old.name: f"n{new.name}" for old, new in zip(robots, new_robots, strict=True)}
-        host = record.seat_of(user.id)
-        assert host is not None  # checked in `open`
-        plan = [token[name] for name in reversed_order([s.name for s in record.seats], host.name)]
-        await self.store.set_meta(plan_key(game_id), json.dumps({"of": record.id, "order": plan}))
         await self.store.set_meta(rematch_of_key(record.id), str(game_id))
+        lobby = await self.store.get_game(game_id)
         lobby = await self.seated(lobby)
         invited = [s.user_id for s in record.seats if s.user_id is not None and s.user_id != user.id]
         with speaking(lobby):
@@ -199,13 +197,9 @@ class Rematches:
         any other lobby as it is."""
         if record.status != "lobby":
             return record
-        found = await self.store.meta(plan_key(record.id))
-        if not found:
-            return record
-        try:
-            plan = list(json.loads(found)["order"])
-        except (ValueError, KeyError, TypeError):
-            log.warning("game %d: its rematch plan cannot be read: %r", record.id, found)
+        found = record.settings.get(REMATCH)
+        plan = found.get("seating") if isinstance(found, dict) else None
+        if not isinstance(plan, list):
             return record
         names = []
         for token in plan:
@@ -221,4 +215,4 @@ class Rematches:
         return arranged
 
 
-__all__ = ["REMATCH_ITEMS", "RematchButton", "Rematches", "plan_key", "rematch_of_key", "reversed_order"]
+__all__ = ["REMATCH_ITEMS", "RematchButton", "REMATCH", "Rematches", "rematch_of_key", "reversed_order"]

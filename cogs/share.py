@@ -110,20 +110,21 @@ class Shares:
         kind, key = record.challenge.split(":", 1)
         user_id = record.host_id
         mine = next(r for r in await self.store.results(record.id) if r.user_id == user_id)
-        attempts = await self.store.challenge_attempts(user_id, kind, key)
+        game = record.game
+        attempts = await self.store.challenge_attempts(user_id, kind, key, game=game)
         rated = any(a["game_id"] == record.id and a["rated"] for a in attempts)
         if kind == "daily":
             title = _("Daily challenge · {day}").format(day=challenge_day(key))
-            count = await self.store.streak(user_id, dt.date.fromisoformat(key))
+            count = await self.store.streak(user_id, dt.date.fromisoformat(key), game=game)
             streak = ngettext("{count}-day streak", "{count}-day streak", count)
         else:
             title = _("Weekly challenge · {week}").format(week=key)
-            count = await self.store.week_streak(user_id, key)
+            count = await self.store.week_streak(user_id, key, game=game)
             streak = ngettext("{count}-week streak", "{count}-week streak", count)
         streak = streak.format(count=i18n.format_number(count))
         if rated:
-            entry = await self.store.leaderboard_entry(kind, None, user_id, key)
-            _rows, players = await self.store.leaderboard_page(kind, None, key, size=1)
+            entry = await self.store.leaderboard_entry(kind, None, user_id, key, game=game)
+            _rows, players = await self.store.leaderboard_page(kind, None, key, size=1, game=game)
             # While the day (or week) lasts, the rank may still change.
             going = key == challenge_key(kind, discord.utils.utcnow())
             rank = (_("#{rank} of {players} so far") if going else _("#{rank} of {players}")).format(
@@ -162,7 +163,7 @@ class Shares:
 
 def _items(result: Result) -> list[tuple[str, int]]:
     """(score item, points) in the score sheet's order, the total left out."""
-    return [(key, int(getattr(result, key))) for key in vocab.SCORE_ITEMS if key != "total"]
+    return [(key, int(result.details.get(key, 0))) for key in vocab.SCORE_ITEMS if key != "total"]
 
 
 __all__ = ["ITEM_EMOJI", "SHARE_ITEMS", "Card", "ShareButton", "Shares"]

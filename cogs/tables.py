@@ -18,11 +18,11 @@ from games.kokeshi import vocab
 from games.kokeshi.vocab import N_
 from i18n import _, format_number, ngettext, pgettext
 from kit.locks import KeyedLocks
-from storage import GameNotFound, GameRecord, StaleVersion, StoreRefusal, TurnPosts, ai_level_key
+from storage import GameNotFound, GameRecord, StaleVersion, StoreRefusal, TurnPosts
 
 from . import common
 from .client import Client
-from .common import UserError, challenge_day, now, pinging, turn_key
+from .common import UserError, challenge_day, min_finish, now, pinging, turn_key
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .finals import final_view
 from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
@@ -223,15 +223,14 @@ class Tables:
     # ------------------------------------------------------------------ names and channels
 
     async def load_levels(self, record: GameRecord) -> dict[int, str]:
-        """The level of each AI seat of a game (seat number → level), read once and then kept."""
+        """The level of each AI seat of a game (seat number → level), as its seats keep it; then kept here."""
         known = self._levels.get(record.id)
         if known is not None and all(s.seat in known for s in record.seats if s.ai):
             return known
         levels = dict(known or {})
         for seat in record.seats:
             if seat.ai and seat.seat not in levels:
-                stored = await self.store.meta(ai_level_key(record.id, seat.seat))
-                levels[seat.seat] = stored if stored in LEVELS else DEFAULT_LEVEL
+                levels[seat.seat] = seat.ai_level if seat.ai_level in LEVELS else DEFAULT_LEVEL
         self._levels[record.id] = levels
         return levels
 
@@ -364,7 +363,15 @@ class Tables:
             inline=True,
         )
         language = i18n.NATIVE_NAMES[game_language(record)]
-        embed.add_field(name=_("Game"), value=f"{side_name(record.side)}\n{timer}\n{language}", inline=True)
+        about = [side_name(record.side), timer, language]
+        required = min_finish(record)
+        if required:
+            about.append(
+                _("players who finish {required} of their games or more").format(
+                    required=i18n.format_percent(required / 100)
+                )
+            )
+        embed.add_field(name=_("Game"), value="\n".join(about), inline=True)
         if record.status == "lobby":
             embed.set_footer(text=_("Press Join to take a seat; the host presses Start."))
         return embed
@@ -491,9 +498,11 @@ class Tables:
         solo: bool = False,
         language: str | None = None,
         level: str = DEFAULT_LEVEL,
+        min_finish: int = 0,
     ) -> None:
         """A new lobby (or solo game) speaking `language`: by default the server's language for a table, the
-        player's for a solo game, English when the bot does not speak it."""
+        player's for a solo game, English when the bot does not speak it. `min_finish` (a percentage) keeps out
+        joiners who finished a smaller share of their games."""
         channel = self.check_channel(interaction)
         if level not in LEVELS:
             raise UserError(_("The AI level is easy, normal or hard."))
@@ -514,6 +523,7 @@ class Tables:
             ai_seats=ai_seats,
             language=language,
             ai_level=level if ai_seats else None,
+            settings={"min_finish": min_finish} if min_finish and not solo else None,
         )
         if solo:
             with i18n.using(language):
@@ -659,6 +669,7 @@ class Tables:
             raise UserError(
                 _("Kokeshi #{number} is full. `/kokeshi new` opens another lobby.").format(number=record.id)
             )
+        await self.check_finish_rate(interaction, record)
         await self.check_limits(interaction, None)
         record = await self.store.add_seat(record.id, interaction.user.id, interaction.user.display_name)
         # A rematch seats its players in its planned order.
@@ -670,6 +681,32 @@ class Tables:
             _("You joined Kokeshi #{number}. Seats: {seated}/{seats}.").format(
                 number=record.id, seated=len(record.seats), seats=record.players
             ),
+        )
+
+    async def check_finish_rate(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        """Refuse a joiner who finished a smaller share of their games than the lobby asks for (a newcomer, with no
+        game ended yet, is welcome)."""
+        required = min_finish(record)
+        if not required:
+            return
+        endings = await self.store.endings(interaction.user.id, game=record.game)
+        rate = endings.finish_rate
+        if rate is None or round(rate * 100) >= required:
+            return
+        raise UserError(
+            _(
+                "Kokeshi #{number} is for players who finish at least {required} of their games. You finished "
+                "{finished} of {played} ({rate}): {resigned} resigned and {timed_out} timed out. Finish a few more "
+                "games, or join another lobby."
+            ).format(
+                number=record.id,
+                required=i18n.format_percent(required / 100),
+                finished=i18n.format_number(endings.finished),
+                played=i18n.format_number(endings.played),
+                rate=i18n.format_percent(rate),
+                resigned=i18n.format_number(endings.resigned),
+                timed_out=i18n.format_number(endings.timed_out),
+            )
         )
 
     async def leave(self, interaction: discord.Interaction, record: GameRecord) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from bot import create_bot
 from cogs.rematch import reversed_order
-from storage import ai_level_key
 from tests.botkit import (
     answer,
     components,
@@ -59,8 +58,11 @@ async def test_a_rematch_from_the_final_message_reaches_its_first_turn_with_the_
     new = lobbies[-1]
     assert (new.status, new.host_id, new.channel_id) == ("lobby", botan.id, world.channel.id)
     assert (new.players, new.side, new.turn_timer, new.language) == (4, "advanced", 6 * 3600, old.language)
-    assert [(s.name, s.user_id) for s in new.seats] == [("botan", botan.id), ("AI 1", None)]
-    assert await world.store.meta(ai_level_key(new.id, 1)) == "hard"
+    assert [(s.name, s.user_id, s.ai_level) for s in new.seats] == [("botan", botan.id, None), ("AI 1", None, "hard")]
+    assert new.settings["rematch"] == {
+        "of": old_id,
+        "seating": [f"u{botan.id}", "nAI 1", f"u{aiko.id}", f"u{chiyo.id}"],
+    }
     lobby = await lobby_message(world, new.id)
     # Everyone from the table is invited, each mentioned once; only the invited are pinged.
     for member in (aiko, botan, chiyo):
@@ -83,7 +85,7 @@ async def test_a_rematch_from_the_final_message_reaches_its_first_turn_with_the_
     new = await world.store.get_game(new.id)
     assert [s.name for s in new.seats] == ["botan", "AI 1", "aiko", "chiyo"]
     assert [s.seat for s in new.seats] == [0, 1, 2, 3]
-    assert await world.store.meta(ai_level_key(new.id, 1)) == "hard"
+    assert new.seat_named("AI 1").ai_level == "hard"
     seats = (await lobby_message(world, new.id)).embeds[0].fields[0].value.splitlines()
     assert seats[0].startswith("1. botan") and "(host)" in seats[0] and seats[2].startswith("3. aiko")
 

@@ -79,7 +79,7 @@ async def test_a_daily_result_is_shared_as_a_card_with_the_score_rank_and_streak
         " · beat the automa" if mine.rank == 1 else ""
     )
     # One line of emoji, one per score item with its points.
-    summary = " · ".join(f"{ITEM_EMOJI[k]} {vocab.signed(getattr(mine, k))}" for k in vocab.SCORE_ITEMS[:-1])
+    summary = " · ".join(f"{ITEM_EMOJI[k]} {vocab.signed(mine.details[k])}" for k in vocab.SCORE_ITEMS[:-1])
     assert lines[2] == summary
     assert lines[3] == "Same draws for everyone: `/kokeshi daily`"
     stored = world.env.backend.get_message(card.channel.id, card.id)
@@ -90,7 +90,7 @@ async def test_a_daily_result_is_shared_as_a_card_with_the_score_rank_and_streak
     assert is_png(data) and Image.open(io.BytesIO(data)).size == (800, 420)
     alt = card.attachments[0].description
     assert alt.startswith(f"aiko, Daily challenge · Jan 1, 2026: {total} points (#1 of 1 so far, 3-day streak")
-    assert f"Animals {vocab.signed(mine.animals)}" in alt
+    assert f"Animals {vocab.signed(mine.details['animals'])}" in alt
     for text in (card.content, alt):
         assert not [w for w in revealing() if w in text.lower()], text
     assert world.env.errors == []

@@ -24,12 +24,12 @@ from . import common
 from .client import Client
 from .common import UserError, challenge_day, min_finish, now, pinging, turn_key
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
+from .finals import final_view
 from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
 from .narration import escape, game_language, speaking
 from .posting import Poster
 from .reach import Reach
 from .refusals import CANNOT_DM, THREAD_LOCKED, UNKNOWN_CHANNEL, Refusal
-from .replay import replay_view
 from .thinking import DEFAULT_LEVEL, HINT_BUDGET, HINT_LEVEL, Thinker
 
 log = logging.getLogger(__name__)
@@ -234,6 +234,10 @@ class Tables:
         self._levels[record.id] = levels
         return levels
 
+    def forget_levels(self, game_id: int) -> None:
+        """The AI seats of a lobby were seated anew: their levels are read again from the store."""
+        self._levels.pop(game_id, None)
+
     def level_of(self, record: GameRecord, name: str) -> str | None:
         """The level playing a seat, or None for a person (seats handed over without one play `normal`)."""
         seat = record.seat_named(name)
@@ -405,7 +409,12 @@ class Tables:
                 text = _("Games start in a text channel, not in a thread: use {channel}.")
                 raise UserError(text.format(channel=link))
             raise UserError(_("Start games from a text channel of a server (not a thread or a DM)."))
-        missing = missing_permissions(interaction.app_permissions)
+        self.check_permissions(channel, interaction.app_permissions)
+        return channel
+
+    def check_permissions(self, channel: discord.TextChannel, permissions: discord.Permissions | None = None) -> None:
+        """A UserError naming what the bot lacks to run a game in `channel` (default: its permissions there)."""
+        missing = missing_permissions(permissions or channel.permissions_for(channel.guild.me))
         if missing:
             raise UserError(
                 _(
@@ -413,7 +422,6 @@ class Tables:
                     "to me here, or use another channel."
                 ).format(channel=channel.mention, permissions=i18n.format_list(missing))
             )
-        return channel
 
     async def limits(self, guild_id: int) -> dict[str, int]:
         """The server's limits on open games (per person, per channel)."""
@@ -559,20 +567,41 @@ class Tables:
             )
         await self._open_thread(interaction, game_id, text, start=True)
 
-    async def _open_thread(self, interaction: discord.Interaction, game_id: int, text: str | None, *, start: bool):
+    async def open_rematch_lobby(
+        self,
+        interaction: discord.Interaction,
+        record: GameRecord,
+        channel: discord.TextChannel,
+        invite: str,
+        mentions: discord.AllowedMentions,
+    ) -> None:
+        """A rematch's lobby (made by `cogs.rematch`): posted in `channel` with the invitation above it."""
+        await self._open_thread(interaction, record.id, None, start=False, place=channel, invite=(invite, mentions))
+
+    async def _open_thread(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        text: str | None,
+        *,
+        start: bool,
+        place: discord.TextChannel | None = None,
+        invite: tuple[str, discord.AllowedMentions] | None = None,
+    ):
         """Post the game's message in the channel (a lobby, or an announcement), open its thread, and start it if
         asked. The command was acknowledged privately, so a refusal stays private; the game's message is the
-        bot's own, for everyone."""
+        bot's own, for everyone. A rematch names its `place` and its `invite` (words and who they ping)."""
         record = await self.store.get_game(game_id)
         await self.load_levels(record)
-        channel = interaction.channel
+        channel = place or interaction.channel
         assert isinstance(channel, discord.TextChannel)  # the caller checked it (`check_channel`)
         try:
             if text is None:
                 with speaking(record):
                     view = lobby_view(game_id)
+                words, mentions = invite or (None, discord.AllowedMentions.none())
                 message = await channel.send(
-                    embed=self.lobby_embed(record), view=view, allowed_mentions=discord.AllowedMentions.none()
+                    words, embed=self.lobby_embed(record), view=view, allowed_mentions=mentions
                 )
             else:
                 message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
@@ -643,6 +672,8 @@ class Tables:
         await self.check_finish_rate(interaction, record)
         await self.check_limits(interaction, None)
         record = await self.store.add_seat(record.id, interaction.user.id, interaction.user.display_name)
+        # A rematch seats its players in its planned order.
+        record = await self.bot.rematches.seated(record)
         # The lobby shows the seat whatever becomes of the private reply.
         await self.refresh_lobby(record)
         await self.tell(
@@ -1031,7 +1062,7 @@ class Tables:
                     ranking=", ".join(f"{vocab.seat_name(n)} {vocab.number(scores[n].total)}" for n in ranking),
                 ),
             ),
-            view=replay_view(record.id),
+            view=final_view(record),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         record = await self.store.get_game(record.id)

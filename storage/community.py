@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from engine import KOKESHI
 
 from .database import Database, Row, Transaction
-from .ratings import DEFAULT_MU, DEFAULT_SIGMA, Rating, human_ranks, rate, streak
+from .ratings import DEFAULT_MU, DEFAULT_SIGMA, Rating, human_ranks, rate, streak, week_streak
 from .records import DEFAULT_GAME
 
 BOARDS = ("rating", "wins", "best", "solo", "daily", "weekly")
@@ -562,6 +562,24 @@ class CommunityStore:
             (user_id, game),
         )
         return streak([r["key"] for r in rows], today)
+
+    async def week_streak(self, user_id: int, week: str, *, game: str = DEFAULT_GAME) -> int:
+        """Consecutive ISO weeks in which the user played a game's weekly challenge, up to `week`."""
+        rows = await self._all(
+            "SELECT DISTINCT key FROM challenge_attempts WHERE user_id = ? AND game = ? AND kind = 'weekly'",
+            (user_id, game),
+        )
+        return week_streak([r["key"] for r in rows], week)
+
+    async def server_streak(self, guild_id: int, day: dt.date, *, game: str = DEFAULT_GAME) -> int:
+        """Consecutive UTC days, ending on `day`, on which someone in the server played a game's daily challenge
+        (0 when nobody played on `day`)."""
+        rows = await self._all(
+            "SELECT DISTINCT key FROM challenge_attempts WHERE guild_id = ? AND game = ? AND kind = 'daily'",
+            (guild_id, game),
+        )
+        keys = [r["key"] for r in rows]
+        return streak(keys, day) if day.isoformat() in keys else 0
 
     async def daily_posted(self, guild_id: int, day: str) -> bool:
         rows = await self._all("SELECT 1 FROM daily_posts WHERE guild_id = ? AND day = ?", (guild_id, day))

@@ -367,6 +367,24 @@ class Store(CommunityStore):
             await self._touch(db, game_id)
         return await self.get_game(game_id)
 
+    async def arrange_seats(self, game_id: int, names: Sequence[str]) -> GameRecord:
+        """Seat a lobby's players in this order (seat names; the seats not named keep their order after them),
+        each AI seat keeping its level."""
+        async with self._game_lock(game_id), self._tx() as db:
+            record = await self.get_game(game_id)
+            if record.status != "lobby":
+                raise StoreRefusal("not_lobby")
+            named = [n for n in names if record.seat_named(n) is not None]
+            order = named + [s.name for s in record.seats if s.name not in named]
+            if order == [s.name for s in record.seats]:
+                return record
+            # Two steps, so that no two seats ever share a number on the way; a seat's AI level goes with it.
+            await self._run(db, "UPDATE seats SET seat = seat + 1000 WHERE game_id = ?", (game_id,))
+            for number, name in enumerate(order):
+                await self._run(db, "UPDATE seats SET seat = ? WHERE game_id = ? AND name = ?", (number, game_id, name))
+            await self._touch(db, game_id)
+        return await self.get_game(game_id)
+
     async def _touch(self, db: Transaction, game_id: int) -> None:
         await self._run(
             db, "UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?", (self._clock(), game_id)

@@ -18,12 +18,14 @@ from storage import (
     StaleVersion,
     Store,
     StoreError,
+    StoreRefusal,
     UndoRefused,
     clean_name,
     migrations,
     open_store,
 )
 from storage.postgres import pg_migration, pg_migrations
+from storage.ratings import week_streak
 from tests.dbkit import fresh_pg_database, sql
 from tests.pgserver import free_port
 
@@ -611,3 +613,32 @@ async def test_copy_command_moves_a_sqlite_database_into_postgresql_whole_and_ve
         await copy.close()
     again = _cli("copy", str(path), url)
     assert again.returncode == 2 and "already holds 4 games" in again.stderr and "--replace" in again.stderr
+
+
+async def test_a_lobby_is_seated_in_the_order_asked_and_its_ai_seats_keep_their_levels(store):
+    game_id = await store.create_game(
+        guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=4, ai_seats=2, ai_level="hard"
+    )
+    await store.add_seat(game_id, 101, "Bo")
+    record = await store.arrange_seats(game_id, ["Ana", "Bo", "AI 2"])
+    assert [(s.seat, s.name) for s in record.seats] == [(0, "Ana"), (1, "Bo"), (2, "AI 2"), (3, "AI 1")]
+    assert [s.ai_level for s in record.seats] == [None, None, "hard", "hard"]
+    # Names not at the table are passed over; the same order again changes nothing.
+    again = await store.arrange_seats(game_id, ["Ana", "Nobody", "Bo", "AI 2", "AI 1"])
+    assert again.seats == record.seats and again.version == record.version
+    game, _version = await store.start_game(game_id, 7)
+    assert sorted(game.players) == ["AI 1", "AI 2", "Ana", "Bo"]
+    # The deal is replayed in that order: the stored game loads the same.
+    store._cache.clear()
+    assert (await store.load_game(game_id))[0].to_json() == game.to_json()
+    with pytest.raises(StoreRefusal):
+        await store.arrange_seats(game_id, ["Bo", "Ana"])
+
+
+def test_a_weekly_streak_counts_iso_weeks_in_a_row_across_a_new_year():
+    weeks = ["2025-W51", "2025-W52", "2026-W01", "2026-W03"]
+    assert week_streak(weeks, "2026-W01") == 3
+    assert week_streak(weeks, "2026-W02") == 3  # this week not played yet
+    assert week_streak(weeks, "2026-W03") == 1
+    assert week_streak(weeks, "2026-W05") == 0
+    assert week_streak(["nonsense"], "2026-W01") == 0

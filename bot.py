@@ -29,7 +29,9 @@ from cogs.common import now
 from cogs.community import Community, PageButton
 from cogs.components import DYNAMIC_ITEMS
 from cogs.metrics import Metrics
+from cogs.rematch import REMATCH_ITEMS, Rematches
 from cogs.replay import REPLAY_ITEMS, Replays
+from cogs.share import SHARE_ITEMS, Shares
 from cogs.tables import Tables
 from cogs.translator import CatalogTranslator
 from cogs.wiring import WiredClient
@@ -250,6 +252,8 @@ class KokeshiBot(WiredClient):
         self.tables = Tables(self)
         self.community = Community(self)
         self.replays = Replays(self)
+        self.rematches = Rematches(self)
+        self.shares = Shares(self)
         self.sandbox = False
         self._store_closed = False
 
@@ -262,7 +266,7 @@ class KokeshiBot(WiredClient):
 
     async def setup_hook(self) -> None:
         await self.open_store()
-        self.add_dynamic_items(*DYNAMIC_ITEMS, PageButton, *REPLAY_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, PageButton, *REPLAY_ITEMS, *REMATCH_ITEMS, *SHARE_ITEMS)
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -131,12 +131,12 @@ async def fill_results(target: str, results: int, seed: int) -> tuple[int, int]:
             games,
         ),
         (
-            "INSERT INTO results (game_id, seat, name, user_id, rank, total, in_play, tracks, quality, animals, "
-            "leads, adjacency, finished_at) VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)",
+            "INSERT INTO results (game_id, seat, name, user_id, rank, total, details, finished_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, '{}', ?)",
             rows,
         ),
     ]
-    for scope, extra in (("'global'", ""), ("'guild:' || g.guild_id", "g.guild_id, ")):
+    for scope, extra in (("'kokeshi:global'", ""), ("'kokeshi:guild:' || g.guild_id", "g.guild_id, ")):
         steps.append(
             (
                 "INSERT INTO player_totals (scope, solo, user_id, games, wins, best, first_at) "
@@ -147,7 +147,8 @@ async def fill_results(target: str, results: int, seed: int) -> tuple[int, int]:
         )
     steps += [
         (
-            "INSERT INTO ratings (scope, user_id, mu, sigma, games, updated_at) VALUES ('global', ?, ?, ?, 10, 0)",
+            "INSERT INTO ratings (scope, user_id, mu, sigma, games, updated_at) "
+            "VALUES ('kokeshi:global', ?, ?, ?, 10, 0)",
             [(u, rng.gauss(25, 5), rng.uniform(1, 8)) for u in range(1, users + 1)],
         ),
         (

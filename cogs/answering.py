@@ -66,6 +66,8 @@ CLICK_KINDS = {
     "l": "lobby button",
     "p": "page button",
     "r": "replay",
+    "m": "rematch",
+    "h": "share",
 }
 
 

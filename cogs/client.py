@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
-from storage import Store
+from storage import GameRecord, Store
 
 from .thinking import Thinker
 
@@ -37,11 +37,38 @@ class TableDesk(Protocol):
 
     async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None: ...
 
+    async def load_levels(self, record: GameRecord) -> dict[int, str]: ...
+
+    def forget_levels(self, game_id: int) -> None: ...
+
+    def where(self, record: GameRecord) -> str: ...
+
+    def check_permissions(
+        self, channel: discord.TextChannel, permissions: discord.Permissions | None = None
+    ) -> None: ...
+
+    async def check_limits(self, interaction: discord.Interaction, channel_id: int | None) -> None: ...
+
+    async def open_rematch_lobby(
+        self,
+        interaction: discord.Interaction,
+        record: GameRecord,
+        channel: discord.TextChannel,
+        invite: str,
+        mentions: discord.AllowedMentions,
+    ) -> None: ...
+
 
 class ChallengeDesk(Protocol):
     """The community (`cogs.community.Community`) as the tables call it at the end of a challenge game."""
 
     async def challenge_summary(self, game_id: int, challenge: str, user_id: int) -> str: ...
+
+
+class RematchDesk(Protocol):
+    """The rematches (`cogs.rematch.Rematches`) as the tables call them when someone takes a seat."""
+
+    async def seated(self, record: GameRecord) -> GameRecord: ...
 
 
 class Places(Protocol):
@@ -74,6 +101,7 @@ class Client(commands.Bot):
     store: Store
     tables: TableDesk
     community: ChallengeDesk
+    rematches: RematchDesk
     sandbox: bool
     places: Places = DiscordPlaces()
 

@@ -1,4 +1,4 @@
-"""Small things several cogs share: a mistake the user can fix, Discord's clock, a challenge's day, pings, turn keys."""
+"""Small things several cogs share: user mistakes, Discord's clock, challenge days, pings, turn keys, finish rates."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import discord
 import i18n
 from engine import Game
 from i18n import _, ngettext
+from storage import GameRecord
 
 
 class UserError(Exception):
@@ -67,3 +68,9 @@ ALT_TEXT = 1024
 def picture(data: bytes, filename: str, alt: str) -> discord.File:
     """A picture to attach, with the words a screen reader says for it (Discord's alt text)."""
     return discord.File(io.BytesIO(data), filename=filename, description=alt[:ALT_TEXT])
+
+
+def min_finish(record: GameRecord) -> int:
+    """The finish rate (a percentage, 0 to 100) a lobby asks of its joiners; 0 when it asks none."""
+    value = record.settings.get("min_finish", 0)
+    return value if isinstance(value, int) and 0 <= value <= 100 else 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+from dataclasses import dataclass
 
 import discord
 
@@ -13,7 +14,7 @@ import render
 from games.kokeshi import vocab
 from games.kokeshi.vocab import N_
 from i18n import _, ngettext
-from storage import BoardRow, challenge_key
+from storage import BoardRow, challenge_key, scope_of
 
 from . import common
 from .answering import Answer, AnswersFirst
@@ -26,6 +27,9 @@ from .persistent import FromCustomId
 log = logging.getLogger(__name__)
 
 PAGE_SIZE = 10
+# Streaks named in a server's daily results: from this many days, at most this many players.
+MIN_STREAK = 2
+STREAKS_NAMED = 5
 # Looked up in the viewer's language when a page is shown.
 BOARD_TITLES = {
     "rating": N_("Rating"),
@@ -175,8 +179,8 @@ class Community:
 
     async def stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
         record = await self.store.stats(user.id)
-        server = await self.store.rating(f"guild:{interaction.guild_id}", user.id)
-        world = await self.store.rating("global", user.id)
+        server = await self.store.rating(scope_of(interaction.guild_id), user.id)
+        world = await self.store.rating(scope_of(None), user.id)
         streak = await self.store.streak(user.id, utcnow().date())
         title = _("{player} at Kokeshi").format(player=escape(user.display_name)[:200])
         embed = discord.Embed(title=title, colour=0xC8553D)
@@ -213,6 +217,19 @@ class Community:
             )
             if record.favourite:
                 embed.add_field(name=_("Favourite kokeshi"), value=vocab.kokeshi(record.favourite))
+            endings = record.endings
+            if endings.played:
+                embed.add_field(
+                    name=_("Games ended"),
+                    value=_(
+                        "{finished} finished · {resigned} resigned · {timed_out} timed out\nfinish rate {rate}"
+                    ).format(
+                        finished=number(endings.finished),
+                        resigned=number(endings.resigned),
+                        timed_out=number(endings.timed_out),
+                        rate=i18n.format_percent(endings.finish_rate or 0.0),
+                    ),
+                )
         else:
             embed.description = _("No finished games yet. `/kokeshi new`, `/kokeshi solo` or `/kokeshi daily`!")
         picture = await asyncio.to_thread(render.history, user.display_name, record.history)
@@ -276,9 +293,10 @@ class Community:
             assert isinstance(channel, discord.abc.Messageable)  # the setting takes a text channel
             local = {row.user_id for row in await self.store.leaderboard("daily", guild_id, yesterday)}
             names = await self.names([row.user_id for row in rows], guild_id)
+            streaks = await self.streaks(guild_id, local, yesterday)
             # Posted for the whole server: in the server's language.
             with i18n.using(getattr(getattr(channel, "guild", None), "preferred_locale", None)):
-                text = _daily_results(rows, local, yesterday, names)
+                text = _daily_results(rows, local, yesterday, names, streaks)
             try:
                 await channel.send(
                     text,
@@ -288,6 +306,14 @@ class Community:
                 log.warning("could not post daily results in guild %d: %s", guild_id, exc)
                 continue
             await self.store.mark_daily_posted(guild_id, yesterday, channel.id, utcnow().timestamp())
+
+    async def streaks(self, guild_id: int, local: set[int], day: str) -> Streaks:
+        """The server's streak at the daily challenge up to `day`, and its players' own (the longest first)."""
+        date = dt.date.fromisoformat(day)
+        server = await self.store.server_streak(guild_id, date)
+        players = [(user_id, await self.store.streak(user_id, date)) for user_id in sorted(local)]
+        players = sorted((p for p in players if p[1] >= MIN_STREAK), key=lambda p: (-p[1], p[0]))[:STREAKS_NAMED]
+        return Streaks(server, tuple(players))
 
     async def set_daily_channel(self, interaction: discord.Interaction, channel: discord.TextChannel | None) -> None:
         member = interaction.user
@@ -322,9 +348,45 @@ def _rating(rating) -> str:
     return _("{rating} (provisional)").format(rating=rating.display) if rating.provisional else rating.display
 
 
-def _daily_results(rows: list[BoardRow], local: set[int], day: str, names: dict[int, str] | None = None) -> str:
+@dataclass(frozen=True)
+class Streaks:
+    """A server's run of days at the daily challenge, and its players' runs worth naming: (user id, days)."""
+
+    server: int = 0
+    players: tuple[tuple[int, int], ...] = ()
+
+
+def streak_lines(streaks: Streaks, names: dict[int, str]) -> list[str]:
+    """The lines of the daily results that name the streaks: the server's, then its players' (from 2 days)."""
+    lines = []
+    if streaks.server >= MIN_STREAK:
+        lines.append(
+            ngettext(
+                "🔥 The server played {count} day in a row.",
+                "🔥 The server played {count} days in a row.",
+                streaks.server,
+            ).format(count=i18n.format_number(streaks.server))
+        )
+    named = [
+        ngettext("{player}: {count}-day streak", "{player}: {count}-day streak", days).format(
+            player=escape(names.get(user_id) or _("a former player")), count=i18n.format_number(days)
+        )
+        for user_id, days in streaks.players
+    ]
+    if named:
+        lines.append("🔥 " + " · ".join(named))
+    return lines
+
+
+def _daily_results(
+    rows: list[BoardRow],
+    local: set[int],
+    day: str,
+    names: dict[int, str] | None = None,
+    streaks: Streaks | None = None,
+) -> str:
     """Yesterday's daily challenge results for a server (⭐ marks its members), in the current language; players
-    by their names."""
+    by their names; then the streaks."""
     names = names or {}
 
     def line(row: BoardRow, bold: bool) -> str:
@@ -341,7 +403,11 @@ def _daily_results(rows: list[BoardRow], local: set[int], day: str, names: dict[
     lines += [line(row, False) + " ⭐" for row in rows[10:] if row.user_id in local]
     head = _("**Daily challenge of {day} — results** (⭐ = this server)").format(day=challenge_day(day))
     tail = _("Today's challenge is waiting: `/kokeshi daily`.")
-    return "\n".join([head, *lines, tail])[: MESSAGE - 10]
+    runs = streak_lines(streaks or Streaks(), names)
+    # The streaks and the invitation stay; the server's own lines past the top ten go first when it is too long.
+    while len(lines) > 1 and len("\n".join([head, *lines, *runs, tail])) > MESSAGE - 10:
+        lines.pop()
+    return "\n".join([head, *lines, *runs, tail])[: MESSAGE - 10]
 
 
 def _breakdown(averages: dict[str, float]) -> str:

@@ -262,6 +262,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         ai="How many seats the AI plays",
         language="The language of the game's thread and pictures (default: the server's)",
         level="How strong the AI players are",
+        min_finish="Only players who finished at least this percentage of their games may join (0: anyone)",
     )
     @app_commands.choices(side=SIDES, language=LANGUAGES, level=LEVELS)
     @app_commands.choices(timer=TIMERS)
@@ -274,6 +275,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         ai: app_commands.Range[int, 0, 3] = 0,
         language: str | None = None,
         level: str = "normal",
+        min_finish: app_commands.Range[int, 0, 100] = 0,
     ) -> None:
         await self.tables.guard(
             interaction,
@@ -286,6 +288,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 ai_seats=ai,
                 language=language,
                 level=level,
+                min_finish=min_finish,
             ),
         )
 

@@ -19,21 +19,21 @@ from games.kokeshi import vocab
 from games.kokeshi.vocab import N_
 from i18n import _, format_number, ngettext, pgettext
 from kit.locks import KeyedLocks
-from storage import GameNotFound, GameRecord, StaleVersion, StoreRefusal, TurnPosts, ai_level_key
+from storage import GameNotFound, GameRecord, StaleVersion, StoreRefusal, TurnPosts
 from storage.away import TURN_TIMERS, Away
 
 from . import common
 from .away import Aways, stamp
 from .client import Client
-from .common import UserError, challenge_day, duration, now, pinging, turn_key
+from .common import UserError, challenge_day, duration, min_finish, now, pinging, turn_key
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
+from .finals import final_view
 from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
 from .narration import escape, game_language, speaking
 from .posting import Poster
 from .quiet import QuietHours
 from .reach import Reach
 from .refusals import CANNOT_DM, THREAD_LOCKED, UNKNOWN_CHANNEL, Refusal
-from .replay import replay_view
 from .thinking import DEFAULT_LEVEL, HINT_BUDGET, HINT_LEVEL, Thinker
 
 log = logging.getLogger(__name__)
@@ -212,17 +212,20 @@ class Tables:
     # ------------------------------------------------------------------ names and channels
 
     async def load_levels(self, record: GameRecord) -> dict[int, str]:
-        """The level of each AI seat of a game (seat number → level), read once and then kept."""
+        """The level of each AI seat of a game (seat number → level), as its seats keep it; then kept here."""
         known = self._levels.get(record.id)
         if known is not None and all(s.seat in known for s in record.seats if s.ai):
             return known
         levels = dict(known or {})
         for seat in record.seats:
             if seat.ai and seat.seat not in levels:
-                stored = await self.store.meta(ai_level_key(record.id, seat.seat))
-                levels[seat.seat] = stored if stored in LEVELS else DEFAULT_LEVEL
+                levels[seat.seat] = seat.ai_level if seat.ai_level in LEVELS else DEFAULT_LEVEL
         self._levels[record.id] = levels
         return levels
+
+    def forget_levels(self, game_id: int) -> None:
+        """The AI seats of a lobby were seated anew: their levels are read again from the store."""
+        self._levels.pop(game_id, None)
 
     def level_of(self, record: GameRecord, name: str) -> str | None:
         """The level playing a seat, or None for a person (seats handed over without one play `normal`)."""
@@ -352,7 +355,15 @@ class Tables:
             inline=True,
         )
         language = i18n.NATIVE_NAMES[game_language(record)]
-        embed.add_field(name=_("Game"), value=f"{side_name(record.side)}\n{timer}\n{language}", inline=True)
+        about = [side_name(record.side), timer, language]
+        required = min_finish(record)
+        if required:
+            about.append(
+                _("players who finish {required} of their games or more").format(
+                    required=i18n.format_percent(required / 100)
+                )
+            )
+        embed.add_field(name=_("Game"), value="\n".join(about), inline=True)
         if record.status == "lobby":
             embed.set_footer(text=_("Press Join to take a seat; the host presses Start."))
         return embed
@@ -390,7 +401,12 @@ class Tables:
                 text = _("Games start in a text channel, not in a thread: use {channel}.")
                 raise UserError(text.format(channel=link))
             raise UserError(_("Start games from a text channel of a server (not a thread or a DM)."))
-        missing = missing_permissions(interaction.app_permissions)
+        self.check_permissions(channel, interaction.app_permissions)
+        return channel
+
+    def check_permissions(self, channel: discord.TextChannel, permissions: discord.Permissions | None = None) -> None:
+        """A UserError naming what the bot lacks to run a game in `channel` (default: its permissions there)."""
+        missing = missing_permissions(permissions or channel.permissions_for(channel.guild.me))
         if missing:
             raise UserError(
                 _(
@@ -398,7 +414,6 @@ class Tables:
                     "to me here, or use another channel."
                 ).format(channel=channel.mention, permissions=i18n.format_list(missing))
             )
-        return channel
 
     async def limits(self, guild_id: int) -> dict[str, int]:
         """The server's limits on open games (per person, per channel)."""
@@ -475,9 +490,11 @@ class Tables:
         solo: bool = False,
         language: str | None = None,
         level: str = DEFAULT_LEVEL,
+        min_finish: int = 0,
     ) -> None:
         """A new lobby (or solo game) speaking `language`: by default the server's language for a table, the
-        player's for a solo game, English when the bot does not speak it."""
+        player's for a solo game, English when the bot does not speak it. `min_finish` (a percentage) keeps out
+        joiners who finished a smaller share of their games."""
         channel = self.check_channel(interaction)
         if level not in LEVELS:
             raise UserError(_("The AI level is easy, normal or hard."))
@@ -498,6 +515,7 @@ class Tables:
             ai_seats=ai_seats,
             language=language,
             ai_level=level if ai_seats else None,
+            settings={"min_finish": min_finish} if min_finish and not solo else None,
         )
         if solo:
             with i18n.using(language):
@@ -541,20 +559,41 @@ class Tables:
             )
         await self._open_thread(interaction, game_id, text, start=True)
 
-    async def _open_thread(self, interaction: discord.Interaction, game_id: int, text: str | None, *, start: bool):
+    async def open_rematch_lobby(
+        self,
+        interaction: discord.Interaction,
+        record: GameRecord,
+        channel: discord.TextChannel,
+        invite: str,
+        mentions: discord.AllowedMentions,
+    ) -> None:
+        """A rematch's lobby (made by `cogs.rematch`): posted in `channel` with the invitation above it."""
+        await self._open_thread(interaction, record.id, None, start=False, place=channel, invite=(invite, mentions))
+
+    async def _open_thread(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        text: str | None,
+        *,
+        start: bool,
+        place: discord.TextChannel | None = None,
+        invite: tuple[str, discord.AllowedMentions] | None = None,
+    ):
         """Post the game's message in the channel (a lobby, or an announcement), open its thread, and start it if
         asked. The command was acknowledged privately, so a refusal stays private; the game's message is the
-        bot's own, for everyone."""
+        bot's own, for everyone. A rematch names its `place` and its `invite` (words and who they ping)."""
         record = await self.store.get_game(game_id)
         await self.load_levels(record)
-        channel = interaction.channel
+        channel = place or interaction.channel
         assert isinstance(channel, discord.TextChannel)  # the caller checked it (`check_channel`)
         try:
             if text is None:
                 with speaking(record):
                     view = lobby_view(game_id)
+                words, mentions = invite or (None, discord.AllowedMentions.none())
                 embed = self.lobby_embed(record, await self.away.of(record))
-                message = await channel.send(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
+                message = await channel.send(words, embed=embed, view=view, allowed_mentions=mentions)
             else:
                 message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
@@ -621,8 +660,11 @@ class Tables:
             raise UserError(
                 _("Kokeshi #{number} is full. `/kokeshi new` opens another lobby.").format(number=record.id)
             )
+        await self.check_finish_rate(interaction, record)
         await self.check_limits(interaction, None)
         record = await self.store.add_seat(record.id, interaction.user.id, interaction.user.display_name)
+        # A rematch seats its players in its planned order.
+        record = await self.bot.rematches.seated(record)
         # The lobby shows the seat whatever becomes of the private reply.
         await self.refresh_lobby(record)
         await self.tell(
@@ -630,6 +672,32 @@ class Tables:
             _("You joined Kokeshi #{number}. Seats: {seated}/{seats}.").format(
                 number=record.id, seated=len(record.seats), seats=record.players
             ),
+        )
+
+    async def check_finish_rate(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        """Refuse a joiner who finished a smaller share of their games than the lobby asks for (a newcomer, with no
+        game ended yet, is welcome)."""
+        required = min_finish(record)
+        if not required:
+            return
+        endings = await self.store.endings(interaction.user.id, game=record.game)
+        rate = endings.finish_rate
+        if rate is None or round(rate * 100) >= required:
+            return
+        raise UserError(
+            _(
+                "Kokeshi #{number} is for players who finish at least {required} of their games. You finished "
+                "{finished} of {played} ({rate}): {resigned} resigned and {timed_out} timed out. Finish a few more "
+                "games, or join another lobby."
+            ).format(
+                number=record.id,
+                required=i18n.format_percent(required / 100),
+                finished=i18n.format_number(endings.finished),
+                played=i18n.format_number(endings.played),
+                rate=i18n.format_percent(rate),
+                resigned=i18n.format_number(endings.resigned),
+                timed_out=i18n.format_number(endings.timed_out),
+            )
         )
 
     async def leave(self, interaction: discord.Interaction, record: GameRecord) -> None:
@@ -985,7 +1053,7 @@ class Tables:
                     ranking=", ".join(f"{vocab.seat_name(n)} {vocab.number(scores[n].total)}" for n in ranking),
                 ),
             ),
-            view=replay_view(record.id),
+            view=final_view(record),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         record = await self.store.get_game(record.id)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from .client import Client
 from .community import Community
+from .rematch import Rematches
 from .replay import Replays
+from .share import Shares
 from .tables import Tables
 
 
@@ -14,3 +16,5 @@ class WiredClient(Client):
     tables: Tables
     community: Community
     replays: Replays
+    rematches: Rematches
+    shares: Shares

@@ -17,9 +17,11 @@ from .history import draw_history
 from .phone import draw_table_phone, draw_turn
 from .rules import draw_rules_phone
 from .scenes import TableLayout, draw_table
+from .share import ShareCard, draw_share_card
 from .sheets import draw_board, draw_final, draw_glossary
 
 __all__ = [
+    "ShareCard",
     "TableLayout",
     "board",
     "draw_board",
@@ -27,6 +29,7 @@ __all__ = [
     "draw_glossary",
     "draw_history",
     "draw_rules_phone",
+    "draw_share_card",
     "draw_table",
     "draw_table_phone",
     "draw_turn",
@@ -36,6 +39,7 @@ __all__ = [
     "glossary",
     "history",
     "rules_phone",
+    "share_card",
     "table",
     "table_phone",
     "turn",
@@ -162,3 +166,8 @@ def _rules_png(locale: str) -> tuple[bytes, ...]:
 def history(name: str, points: Sequence[tuple[float, int]], subtitle: str = "") -> bytes:
     """A player's scores over time: `points` are (UNIX time, total) of finished games, oldest first."""
     return encode(draw_history(name, points, subtitle))
+
+
+def share_card(card: ShareCard) -> bytes:
+    """A challenge result to share (800 × 420): score, rank, streak and a bar per score item, never the board."""
+    return encode(draw_share_card(card))

@@ -1,10 +1,11 @@
 """The store for games on SQLite (aiosqlite) or PostgreSQL (asyncpg): the action log is the truth, snapshots a cache."""
 
-from .community import BOARDS, BoardRow, Stats, scope_of
+from .community import BOARDS, BoardRow, Endings, Stats, scope_of
 from .database import MIGRATIONS_PG, Database, Row, Transaction, migrations, redact
 from .open import describe, is_url, open_store
 from .ratings import PROVISIONAL_GAMES, Rating, challenge_key, challenge_seed, streak
 from .records import (
+    DEFAULT_GAME,
     REFUSALS,
     BrokenGame,
     GameNotFound,
@@ -22,19 +23,20 @@ from .records import (
     UndoRefused,
 )
 from .sqlite import backup_file
-from .store import Store, ai_level_key, clean_name
+from .store import Store, clean_name
 
 __all__ = [
     "BOARDS",
+    "DEFAULT_GAME",
     "REFUSALS",
     "MIGRATIONS_PG",
     "PROVISIONAL_GAMES",
     "BoardRow",
+    "Endings",
     "Database",
     "Rating",
     "Row",
     "Stats",
-    "ai_level_key",
     "challenge_key",
     "challenge_seed",
     "scope_of",

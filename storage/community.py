@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from engine import KOKESHI
 
 from .database import Database, Row, Transaction
-from .ratings import DEFAULT_MU, DEFAULT_SIGMA, Rating, human_ranks, rate, streak
+from .ratings import DEFAULT_MU, DEFAULT_SIGMA, Rating, human_ranks, rate, streak, week_streak
+from .records import DEFAULT_GAME
 
 BOARDS = ("rating", "wins", "best", "solo", "daily", "weekly")
 
@@ -115,6 +117,25 @@ class BoardRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Endings:
+    """How a player's games ended for them, solo and challenges included: played to the end, resigned, or timed out
+    (the AI took the seat over after turns ran out). Games cancelled before their end are not counted."""
+
+    finished: int = 0
+    resigned: int = 0
+    timed_out: int = 0
+
+    @property
+    def played(self) -> int:
+        return self.finished + self.resigned + self.timed_out
+
+    @property
+    def finish_rate(self) -> float | None:
+        """The share of games played to the end (0 to 1); None before any game has ended."""
+        return self.finished / self.played if self.played else None
+
+
+@dataclass(frozen=True, slots=True)
 class Stats:
     """A player's record, from the stored results."""
 
@@ -128,15 +149,22 @@ class Stats:
     solo_games: int
     solo_wins: int
     solo_best: int
+    endings: Endings = field(default_factory=Endings)
 
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
 
-def scope_of(guild_id: int | None) -> str:
-    """The rating scope of a server ('global' when None)."""
-    return "global" if guild_id is None else f"guild:{guild_id}"
+def scope_of(guild_id: int | None, game: str = DEFAULT_GAME) -> str:
+    """Where a game's ratings, totals and boards are kept: the world ('kokeshi:global' when `guild_id` is None) or
+    one server ('kokeshi:guild:<id>'). The game's key leads, so that two games never share a board."""
+    return f"{game}:global" if guild_id is None else f"{game}:guild:{guild_id}"
+
+
+def scopes_of(guild_id: int | None, game: str = DEFAULT_GAME) -> tuple[str, ...]:
+    """The scopes a game played in this server (or outside any) counts in: the world's, and the server's."""
+    return (scope_of(None, game),) if guild_id is None else (scope_of(None, game), scope_of(guild_id, game))
 
 
 _Row = TypeVar("_Row")
@@ -173,14 +201,20 @@ class CommunityStore:
         raise NotImplementedError
 
     async def _add_totals(
-        self, db: Transaction, guild_id: int | None, solo: bool, rows: Sequence[Sequence[Any]]
+        self,
+        db: Transaction,
+        guild_id: int | None,
+        solo: bool,
+        rows: Sequence[Sequence[Any]],
+        game: str = DEFAULT_GAME,
     ) -> None:
-        """Fold a finished game's results rows into the leaderboard totals and steps, in the game's transaction."""
-        scopes = ("global",) if guild_id is None else ("global", scope_of(guild_id))
+        """Fold a finished game's results rows (game_id, seat, name, user_id, ai, resigned, rank, total, …,
+        finished_at) into the leaderboard totals and steps, in the game's transaction."""
+        scopes = scopes_of(guild_id, game)
         boards = ("solo",) if solo else ("wins", "best")
         steps: dict[tuple[Any, ...], int] = {}
         for row in rows:
-            user_id, rank, total, at = row[3], row[6], row[7], row[14]
+            user_id, rank, total, at = row[3], row[6], row[7], row[-1]
             if user_id is None:
                 continue
             for scope in scopes:
@@ -268,7 +302,12 @@ class CommunityStore:
         )
 
     async def _add_kokeshi_counts(
-        self, db: Transaction, guild_id: int | None, seats: dict[Any, Any], actions: Sequence[tuple[Any, ...]]
+        self,
+        db: Transaction,
+        guild_id: int | None,
+        seats: dict[Any, Any],
+        actions: Sequence[tuple[Any, ...]],
+        game: str = DEFAULT_GAME,
     ) -> None:
         """Count the kokeshi each person chose to advance in a finished game (the favourite in stats)."""
         counts: dict[int, dict[str, int]] = {}
@@ -280,7 +319,7 @@ class CommunityStore:
             if kokeshi in KOKESHI:
                 mine = counts.setdefault(seat["user_id"], dict.fromkeys(KOKESHI, 0))
                 mine[kokeshi] += 1
-        scopes = ("global",) if guild_id is None else ("global", scope_of(guild_id))
+        scopes = scopes_of(guild_id, game)
         columns = ", ".join(KOKESHI)  # one column each (migration 0008)
         adds = ", ".join(f"{k} = kokeshi_choices.{k} + excluded.{k}" for k in KOKESHI)
         await self._run_many(
@@ -292,14 +331,16 @@ class CommunityStore:
 
     # ------------------------------------------------------------------ written when a game ends
 
-    async def _rate_finished(self, db: Transaction, game_id: int, guild_id: int | None, now: float) -> None:
+    async def _rate_finished(
+        self, db: Transaction, game_id: int, guild_id: int | None, now: float, game: str = DEFAULT_GAME
+    ) -> None:
         rows = await self._all(
             "SELECT user_id, rank, resigned FROM results WHERE game_id = ? AND user_id IS NOT NULL", (game_id,)
         )
         ranked = human_ranks([(r["user_id"], r["rank"], bool(r["resigned"])) for r in rows])
         if len(ranked) < 2:
             return
-        for scope in ("global", scope_of(guild_id)) if guild_id is not None else ("global",):
+        for scope in scopes_of(guild_id, game):
             before = {r.user_id: r for r in await self.ratings(scope, [uid for uid, _ in ranked])}
             players = [(before.get(uid, Rating(uid)), rank) for uid, rank in ranked]
             newcomers = sum(uid not in before for uid, _ in ranked)
@@ -357,9 +398,11 @@ class CommunityStore:
 
     # ------------------------------------------------------------------ leaderboards
 
-    def _board_query(self, board: str, guild_id: int | None, key: str | None) -> tuple[str, str, tuple[Any, ...], str]:
+    def _board_query(
+        self, board: str, guild_id: int | None, key: str | None, game: str
+    ) -> tuple[str, str, tuple[Any, ...], str]:
         """(select list, from-and-where, parameters, order) of a board; rows are (user_id, value, games, …)."""
-        scope = scope_of(guild_id)
+        scope = scope_of(guild_id, game)
         if board == "rating":
             return (
                 "user_id, mu, sigma, games",
@@ -385,8 +428,9 @@ class CommunityStore:
             where = "" if guild_id is None else " AND guild_id = ?"
             return (
                 "user_id, score AS value, 1 AS games",
-                f"FROM challenge_attempts WHERE kind = ? AND key = ? AND rated = 1 AND score IS NOT NULL{where}",
-                (board, key) if guild_id is None else (board, key, guild_id),
+                "FROM challenge_attempts WHERE game = ? AND kind = ? AND key = ? AND rated = 1 AND score IS NOT NULL"
+                f"{where}",
+                (game, board, key) if guild_id is None else (game, board, key, guild_id),
                 "score DESC, finished_at, user_id",
             )
         raise ValueError(f"unknown leaderboard {board!r}; one of {', '.join(BOARDS)}")
@@ -399,11 +443,18 @@ class CommunityStore:
         return BoardRow(rank, r["user_id"], r["value"], r["games"])
 
     async def leaderboard_page(
-        self, board: str, guild_id: int | None, key: str | None = None, *, page: int = 0, size: int = 10
+        self,
+        board: str,
+        guild_id: int | None,
+        key: str | None = None,
+        *,
+        page: int = 0,
+        size: int = 10,
+        game: str = DEFAULT_GAME,
     ) -> tuple[list[BoardRow], int]:
-        """One page of a board (`page` counts from 0) and how many players the board has."""
-        columns, source, params, order = self._board_query(board, guild_id, key)
-        scope = scope_of(guild_id)
+        """One page of a game's board (`page` counts from 0) and how many players the board has."""
+        columns, source, params, order = self._board_query(board, guild_id, key, game)
+        scope = scope_of(guild_id, game)
         if board in _STEPPED:
             kept = "rating" if board == "rating" else "solo" if board == "solo" else "multi"
             counted = await self._one("SELECT players FROM board_counts WHERE scope = ? AND board = ?", (scope, kept))
@@ -453,10 +504,10 @@ class CommunityStore:
         return None
 
     async def leaderboard_entry(
-        self, board: str, guild_id: int | None, user_id: int, key: str | None = None
+        self, board: str, guild_id: int | None, user_id: int, key: str | None = None, *, game: str = DEFAULT_GAME
     ) -> BoardRow | None:
-        """A player's own line of a board, with its rank, if they are on it."""
-        columns, source, params, order = self._board_query(board, guild_id, key)
+        """A player's own line of a game's board, with its rank, if they are on it."""
+        columns, source, params, order = self._board_query(board, guild_id, key, game)
         order_by = _ORDER[board]
         keys = ", ".join(f"{column} AS k{i}" for i, (column, _) in enumerate(order_by))
         mine = await self._one(f"SELECT {columns}, {keys} {source} AND user_id = ?", (*params, user_id))
@@ -468,7 +519,7 @@ class CommunityStore:
             ahead = found(await self._one(sql, [value for part in extra for value in (*params, *part)]))[0]
             return self._board_row(board, ahead + 1, mine)
         # Whole steps ahead from their counts; inside the player's own step, the rows ahead counted.
-        scope = scope_of(guild_id)
+        scope = scope_of(guild_id, game)
         if board == "rating":
             a, b = board_step(board, mine["mu"], mine["sigma"])
         else:
@@ -486,27 +537,49 @@ class CommunityStore:
         ahead = found(await self._one("SELECT " + " + ".join(parts), sql_params))[0]
         return self._board_row(board, ahead + 1, mine)
 
-    async def leaderboard(self, board: str, guild_id: int | None, key: str | None = None) -> list[BoardRow]:
-        """Every ranked row of a board; `guild_id` None means the whole world. `key` picks the challenge."""
-        columns, source, params, order = self._board_query(board, guild_id, key)
+    async def leaderboard(
+        self, board: str, guild_id: int | None, key: str | None = None, *, game: str = DEFAULT_GAME
+    ) -> list[BoardRow]:
+        """Every ranked row of a game's board; `guild_id` None means the whole world. `key` picks the challenge."""
+        columns, source, params, order = self._board_query(board, guild_id, key, game)
         rows = await self._all(f"SELECT {columns} {source} ORDER BY {order}", params)
         return [self._board_row(board, i, r) for i, r in enumerate(rows, start=1)]
 
     # ------------------------------------------------------------------ challenges
 
-    async def challenge_attempts(self, user_id: int, kind: str, key: str) -> list[Row]:
-        """A user's attempts at one challenge, oldest first."""
+    async def challenge_attempts(self, user_id: int, kind: str, key: str, *, game: str = DEFAULT_GAME) -> list[Row]:
+        """A user's attempts at one of a game's challenges, oldest first."""
         return await self._all(
-            "SELECT * FROM challenge_attempts WHERE user_id = ? AND kind = ? AND key = ? ORDER BY started_at, game_id",
-            (user_id, kind, key),
+            "SELECT * FROM challenge_attempts WHERE user_id = ? AND game = ? AND kind = ? AND key = ? "
+            "ORDER BY started_at, game_id",
+            (user_id, game, kind, key),
         )
 
-    async def streak(self, user_id: int, today: dt.date) -> int:
-        """Consecutive UTC days on which the user played the daily challenge."""
+    async def streak(self, user_id: int, today: dt.date, *, game: str = DEFAULT_GAME) -> int:
+        """Consecutive UTC days on which the user played a game's daily challenge."""
         rows = await self._all(
-            "SELECT DISTINCT key FROM challenge_attempts WHERE user_id = ? AND kind = 'daily'", (user_id,)
+            "SELECT DISTINCT key FROM challenge_attempts WHERE user_id = ? AND game = ? AND kind = 'daily'",
+            (user_id, game),
         )
         return streak([r["key"] for r in rows], today)
+
+    async def week_streak(self, user_id: int, week: str, *, game: str = DEFAULT_GAME) -> int:
+        """Consecutive ISO weeks in which the user played a game's weekly challenge, up to `week`."""
+        rows = await self._all(
+            "SELECT DISTINCT key FROM challenge_attempts WHERE user_id = ? AND game = ? AND kind = 'weekly'",
+            (user_id, game),
+        )
+        return week_streak([r["key"] for r in rows], week)
+
+    async def server_streak(self, guild_id: int, day: dt.date, *, game: str = DEFAULT_GAME) -> int:
+        """Consecutive UTC days, ending on `day`, on which someone in the server played a game's daily challenge
+        (0 when nobody played on `day`)."""
+        rows = await self._all(
+            "SELECT DISTINCT key FROM challenge_attempts WHERE guild_id = ? AND game = ? AND kind = 'daily'",
+            (guild_id, game),
+        )
+        keys = [r["key"] for r in rows]
+        return streak(keys, day) if day.isoformat() in keys else 0
 
     async def daily_posted(self, guild_id: int, day: str) -> bool:
         rows = await self._all("SELECT 1 FROM daily_posts WHERE guild_id = ? AND day = ?", (guild_id, day))
@@ -527,22 +600,27 @@ class CommunityStore:
 
     # ------------------------------------------------------------------ stats
 
-    async def stats(self, user_id: int, guild_id: int | None = None) -> Stats:
-        """A player's record in one server (or everywhere)."""
+    async def stats(self, user_id: int, guild_id: int | None = None, *, game: str = DEFAULT_GAME) -> Stats:
+        """A player's record at one game, in one server (or everywhere)."""
         where = "" if guild_id is None else " AND g.guild_id = ?"
-        params: tuple[Any, ...] = (user_id,) if guild_id is None else (user_id, guild_id)
+        params: tuple[Any, ...] = (user_id, game) if guild_id is None else (user_id, game, guild_id)
         rows = await self._all(
-            "SELECT r.*, g.solo FROM results r JOIN games g ON g.id = r.game_id "
-            f"WHERE r.user_id = ?{where} ORDER BY r.finished_at, r.game_id",
+            "SELECT r.total, r.rank, r.details, r.finished_at, r.ai, r.resigned, g.solo "
+            "FROM results r JOIN games g ON g.id = r.game_id "
+            f"WHERE r.user_id = ? AND g.game = ?{where} ORDER BY r.finished_at, r.game_id",
             params,
         )
         multi = [r for r in rows if not r["solo"]]
         solo = [r for r in rows if r["solo"]]
-        parts = ("animals", "tracks", "quality", "leads", "adjacency", "in_play")
-        breakdown = {p: (sum(r[p] for r in multi) / len(multi) if multi else 0.0) for p in parts}
+        # The average of each score item the game counts, over the games played with others.
+        sums: dict[str, float] = {}
+        for r in multi:
+            for item, points in json.loads(r["details"]).items():
+                sums[item] = sums.get(item, 0) + points
+        breakdown = {item: total / len(multi) for item, total in sums.items()}
         chosen = await self._one(
             f"SELECT {', '.join(KOKESHI)} FROM kokeshi_choices WHERE scope = ? AND user_id = ?",
-            (scope_of(guild_id), user_id),
+            (scope_of(guild_id, game), user_id),
         )
         counts = {k: chosen[k] for k in KOKESHI} if chosen else {}
         favourite = max(KOKESHI, key=lambda k: (counts[k], -KOKESHI.index(k))) if any(counts.values()) else None
@@ -557,4 +635,22 @@ class CommunityStore:
             solo_games=len(solo),
             solo_wins=sum(r["rank"] == 1 for r in solo),
             solo_best=max((r["total"] for r in solo), default=0),
+            endings=Endings(
+                finished=sum(not r["ai"] and not r["resigned"] for r in rows),
+                resigned=sum(bool(r["resigned"]) for r in rows),
+                timed_out=sum(bool(r["ai"]) and not r["resigned"] for r in rows),
+            ),
         )
+
+    async def endings(self, user_id: int, *, game: str = DEFAULT_GAME) -> Endings:
+        """How a player's games of this key ended for them, everywhere (see `Endings`)."""
+        row = found(
+            await self._one(
+                "SELECT COALESCE(SUM(CASE WHEN r.ai = 0 AND r.resigned = 0 THEN 1 ELSE 0 END), 0) AS finished, "
+                "COALESCE(SUM(CASE WHEN r.resigned = 1 THEN 1 ELSE 0 END), 0) AS resigned, "
+                "COALESCE(SUM(CASE WHEN r.ai = 1 AND r.resigned = 0 THEN 1 ELSE 0 END), 0) AS timed_out "
+                "FROM results r JOIN games g ON g.id = r.game_id WHERE r.user_id = ? AND g.game = ?",
+                (user_id, game),
+            )
+        )
+        return Endings(int(row["finished"]), int(row["resigned"]), int(row["timed_out"]))

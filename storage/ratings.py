@@ -80,6 +80,29 @@ def challenge_seed(kind: str, key: str, secret: bytes) -> int:
     return int.from_bytes(digest[:8], "big") >> 2
 
 
+def week_streak(weeks: Sequence[str], this_week: str) -> int:
+    """Consecutive ISO weeks ("2026-W48") with a weekly attempt, ending this week (or the last, if this one is not
+    played yet)."""
+
+    def monday(key: str) -> dt.date | None:
+        year, _w, week = key.partition("-W")
+        try:
+            return dt.date.fromisocalendar(int(year), int(week), 1)
+        except ValueError:
+            return None
+
+    played = {m for m in map(monday, weeks) if m is not None}
+    start = monday(this_week)
+    if start is None:
+        return 0
+    week = start if start in played else start - dt.timedelta(days=7)
+    count = 0
+    while week in played:
+        count += 1
+        week -= dt.timedelta(days=7)
+    return count
+
+
 def streak(days: Sequence[str], today: dt.date) -> int:
     """Consecutive days with a daily attempt, ending today (or yesterday, if today is not played yet)."""
     played = {dt.date.fromisoformat(d) for d in days}

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine import Event
+
+# The key of the game of every row stored before games were keyed (`migrations/*_game_keyed.sql`), and of a game
+# created without naming one.
+DEFAULT_GAME = "kokeshi"
 
 
 class StoreError(RuntimeError):
@@ -93,6 +99,7 @@ class Seat:
     ai: bool
     expired: int = 0
     resigned: bool = False
+    ai_level: str | None = None  # the level an AI seat was given when the game was created; None: the default
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +126,8 @@ class GameRecord:
     seats: tuple[Seat, ...] = field(default=())
     challenge: str | None = None  # e.g. daily:2026-11-22
     language: str | None = None  # the locale its thread and pictures speak, e.g. pt_BR; None: English
+    game: str = DEFAULT_GAME  # the key of the game played
+    settings: Mapping[str, Any] = field(default_factory=dict, hash=False)  # the lobby's settings, chosen at creation
 
     @property
     def is_full(self) -> bool:
@@ -158,12 +167,7 @@ class Result:
     resigned: bool
     rank: int
     total: int
-    in_play: int
-    tracks: int
-    quality: int
-    animals: int
-    leads: int
-    adjacency: int
+    details: Mapping[str, int] = field(hash=False)  # the score item by item, as the game counts it (the total aside)
     finished_at: float
 
 

@@ -11,7 +11,7 @@ import secrets
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from .community import CommunityStore, found
 from .database import Database, Row, Transaction
 from .ratings import CHALLENGE_SIDES, challenge_seed
 from .records import (
+    DEFAULT_GAME,
     BrokenGame,
     GameNotFound,
     GameReach,
@@ -54,13 +55,8 @@ REVEALS = 2
 _FAR = 2**31 - 1  # past any action number; fits the 32-bit INTEGER of either backend
 _GAME_COLUMNS = (
     f"id, guild_id, channel_id, thread_id, host_id, status, players, side, solo, turn_timer, {_SEED}, version, "
-    "moves, broken_reason, created_at, updated_at, finished_at, challenge, language"
+    "moves, broken_reason, created_at, updated_at, finished_at, challenge, language, game, settings"
 )
-
-
-def ai_level_key(game_id: int, seat: int) -> str:
-    """Where an AI seat's level is kept among the store's facts (`meta`): one row per AI seat given a level."""
-    return f"ai_level:{game_id}:{seat}"
 
 
 def clean_name(name: str, taken: Iterable[str] = ()) -> str:
@@ -182,7 +178,15 @@ class Store(CommunityStore, AwayStore):
         seats: dict[int, list[Seat]] = {i: [] for i in ids}
         for s in await self._all(f"SELECT * FROM seats WHERE game_id IN ({marks}) ORDER BY game_id, seat", ids):
             seats[s["game_id"]].append(
-                Seat(s["seat"], s["name"], s["user_id"], bool(s["ai"]), s["expired"], bool(s["resigned"]))
+                Seat(
+                    s["seat"],
+                    s["name"],
+                    s["user_id"],
+                    bool(s["ai"]),
+                    s["expired"],
+                    bool(s["resigned"]),
+                    s["ai_level"],
+                )
             )
         return [
             GameRecord(
@@ -206,6 +210,8 @@ class Store(CommunityStore, AwayStore):
                 tuple(seats[r["id"]]),
                 r["challenge"],
                 r["language"],
+                r["game"],
+                json.loads(r["settings"]),
             )
             for r in rows
         ]
@@ -270,10 +276,12 @@ class Store(CommunityStore, AwayStore):
         challenge: str | None = None,
         language: str | None = None,
         ai_level: str | None = None,
+        game: str = DEFAULT_GAME,
+        settings: Mapping[str, Any] | None = None,
     ) -> int:
         """A new lobby with the host in seat 0 and `ai_seats` AI players; returns the game id. `language` is the
-        locale its thread speaks ("pt_BR"; None: English); `ai_level` the AI seats' level, kept with the game in
-        the same transaction (`ai_level_key`)."""
+        locale its thread speaks ("pt_BR"; None: English); `ai_level` the AI seats' level, kept on their seats;
+        `game` the key of the game played, `settings` the lobby's other settings (JSON-safe values)."""
         if solo:
             players, ai_seats = 1, 0
         if not 1 <= players <= 4 or (not solo and players < 2):
@@ -288,8 +296,8 @@ class Store(CommunityStore, AwayStore):
                 await self._one_on(
                     db,
                     "INSERT INTO games (guild_id, channel_id, thread_id, host_id, players, side, solo, turn_timer, "
-                    "created_at, updated_at, challenge, language) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    "created_at, updated_at, challenge, language, game, settings) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (
                         guild_id,
                         channel_id,
@@ -303,6 +311,8 @@ class Store(CommunityStore, AwayStore):
                         now,
                         challenge,
                         language,
+                        game,
+                        json.dumps(dict(settings or {}), sort_keys=True, separators=(",", ":")),
                     ),
                 )
             )
@@ -318,13 +328,9 @@ class Store(CommunityStore, AwayStore):
                 names.append(name)
                 await self._run(
                     db,
-                    "INSERT INTO seats (game_id, seat, name, user_id, ai) VALUES (?, ?, ?, NULL, 1)",
-                    (game_id, i + 1, name),
+                    "INSERT INTO seats (game_id, seat, name, user_id, ai, ai_level) VALUES (?, ?, ?, NULL, 1, ?)",
+                    (game_id, i + 1, name, ai_level),
                 )
-                if ai_level is not None:
-                    await self._run(
-                        db, "INSERT INTO meta (key, value) VALUES (?, ?)", (ai_level_key(game_id, i + 1), ai_level)
-                    )
         return game_id
 
     async def add_seat(self, game_id: int, user_id: int, name: str) -> GameRecord:
@@ -359,6 +365,24 @@ class Store(CommunityStore, AwayStore):
             if user_id == game.host_id:
                 raise StoreRefusal("host")
             await self._run(db, "DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat.seat))
+            await self._touch(db, game_id)
+        return await self.get_game(game_id)
+
+    async def arrange_seats(self, game_id: int, names: Sequence[str]) -> GameRecord:
+        """Seat a lobby's players in this order (seat names; the seats not named keep their order after them),
+        each AI seat keeping its level."""
+        async with self._game_lock(game_id), self._tx() as db:
+            record = await self.get_game(game_id)
+            if record.status != "lobby":
+                raise StoreRefusal("not_lobby")
+            named = [n for n in names if record.seat_named(n) is not None]
+            order = named + [s.name for s in record.seats if s.name not in named]
+            if order == [s.name for s in record.seats]:
+                return record
+            # Two steps, so that no two seats ever share a number on the way; a seat's AI level goes with it.
+            await self._run(db, "UPDATE seats SET seat = seat + 1000 WHERE game_id = ?", (game_id,))
+            for number, name in enumerate(order):
+                await self._run(db, "UPDATE seats SET seat = ? WHERE game_id = ? AND name = ?", (number, game_id, name))
             await self._touch(db, game_id)
         return await self.get_game(game_id)
 
@@ -402,10 +426,11 @@ class Store(CommunityStore, AwayStore):
         user_id: int,
         name: str,
         language: str | None = None,
+        game: str = DEFAULT_GAME,
     ) -> tuple[int, bool]:
         """A solo game on the challenge's seed and side, not yet started; returns (game id, rated).
 
-        Only a user's first attempt at a challenge is rated; it counts from the moment it is created.
+        Only a user's first attempt at a game's challenge is rated; it counts from the moment it is created.
         """
         game_id = await self.create_game(
             guild_id=guild_id,
@@ -418,21 +443,22 @@ class Store(CommunityStore, AwayStore):
             turn_timer=None,
             challenge=f"{kind}:{key}",
             language=language,
+            game=game,
         )
         async with self._tx() as db:
             earlier = found(
                 await self._one(
-                    "SELECT COUNT(*) AS n FROM challenge_attempts WHERE user_id = ? AND kind = ? AND key = ? "
-                    "AND rated = 1",
-                    (user_id, kind, key),
+                    "SELECT COUNT(*) AS n FROM challenge_attempts WHERE user_id = ? AND game = ? AND kind = ? "
+                    "AND key = ? AND rated = 1",
+                    (user_id, game, kind, key),
                 )
             )
             rated = earlier["n"] == 0
             await self._run(
                 db,
-                "INSERT INTO challenge_attempts (game_id, kind, key, user_id, guild_id, rated, started_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, kind, key, user_id, guild_id, int(rated), self._clock()),
+                "INSERT INTO challenge_attempts (game_id, game, kind, key, user_id, guild_id, rated, started_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, game, kind, key, user_id, guild_id, int(rated), self._clock()),
             )
         return game_id, rated
 
@@ -659,35 +685,30 @@ class Store(CommunityStore, AwayStore):
                     int(seat["resigned"]) if seat else 0,
                     rank,
                     s.total,
-                    s.in_play,
-                    s.tracks,
-                    s.quality,
-                    s.animals,
-                    s.leads,
-                    s.adjacency,
+                    score_details(s.to_dict()),
                     now,
                 )
             )
         await self._run_many(
             db,
-            "INSERT INTO results (game_id, seat, name, user_id, ai, resigned, rank, total, in_play, tracks, quality, "
-            "animals, leads, adjacency, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO results (game_id, seat, name, user_id, ai, resigned, rank, total, details, finished_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
         await self._run(db, "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?", (now, game_id))
         await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
         info = found(
-            await self._one("SELECT guild_id, solo, challenge, created_at FROM games WHERE id = ?", (game_id,))
+            await self._one("SELECT guild_id, solo, challenge, created_at, game FROM games WHERE id = ?", (game_id,))
         )
         if not info["solo"]:
-            await self._rate_finished(db, game_id, info["guild_id"], now)
+            await self._rate_finished(db, game_id, info["guild_id"], now, info["game"])
         if info["challenge"]:
             await self._finish_attempt(db, game_id, now)
         else:
-            await self._add_totals(db, info["guild_id"], bool(info["solo"]), rows)
+            await self._add_totals(db, info["guild_id"], bool(info["solo"]), rows, info["game"])
         # The log is packed into the game's row: a finished game then takes a few KB, not one row per action.
         actions = await self._action_rows(game_id)
-        await self._add_kokeshi_counts(db, info["guild_id"], seats, actions)
+        await self._add_kokeshi_counts(db, info["guild_id"], seats, actions, info["game"])
         await self._run(
             db,
             "UPDATE games SET log = ?, snapshot = NULL WHERE id = ?",
@@ -1131,10 +1152,10 @@ class Store(CommunityStore, AwayStore):
             return "the status disagrees with the replayed game"
         if g["status"] == "finished":
             stored = {
-                r["name"]: r["total"]
-                for r in await self._all("SELECT name, total FROM results WHERE game_id = ?", (g["id"],))
+                r["name"]: {**json.loads(r["details"]), "total": r["total"]}
+                for r in await self._all("SELECT name, total, details FROM results WHERE game_id = ?", (g["id"],))
             }
-            if stored != {name: score.total for name, score in game.scores().items()}:
+            if stored != {name: score.to_dict() for name, score in game.scores().items()}:
                 return "the stored results differ from a replay"
         return None
 
@@ -1196,11 +1217,11 @@ def _result(r: Row) -> Result:
         bool(r["resigned"]),
         r["rank"],
         r["total"],
-        r["in_play"],
-        r["tracks"],
-        r["quality"],
-        r["animals"],
-        r["leads"],
-        r["adjacency"],
+        json.loads(r["details"]),
         r["finished_at"],
     )
+
+
+def score_details(items: Mapping[str, int]) -> str:
+    """A seat's score items, its total aside, as the JSON kept in `results.details`."""
+    return json.dumps({k: v for k, v in items.items() if k != "total"}, separators=(",", ":"))

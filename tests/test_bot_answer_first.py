@@ -26,7 +26,9 @@ from engine import CURRENT_RULES, KOKESHI, Prompt
 from engine.data import TILE_BY_ID
 from engine.options import PLACES
 from tests.botkit import answer, components, lobby_message, new_lobby, open_game, prompt_message
+from tests.test_bot_rematch import finished_table
 from tests.test_bot_replay import finished_in_store
+from tests.test_bot_share import finished_challenge
 
 WRITE_SECONDS = 3.5
 CALL_SECONDS = 0.5
@@ -350,6 +352,16 @@ async def _replay_select(w) -> Act:
     return lambda: w.members[0].select(viewer, [menu["options"][2]["value"]], custom_id=menu["custom_id"])
 
 
+async def _rematch_button(w) -> Act:
+    game_id, final = await finished_table(w, players=2)
+    return lambda: w.members[1].click(final, custom_id=f"kk:m:{game_id}")
+
+
+async def _share_button(w) -> Act:
+    record, final = await finished_challenge(w, w.members[0])
+    return lambda: w.members[0].click(final, custom_id=f"kk:h:{record.id}")
+
+
 SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "kokeshi new": _new,
     "kokeshi solo": _solo,
@@ -389,6 +401,8 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "PageButton": _page,
     "ReplayButton": _replay_button,
     "ReplaySelect": _replay_select,
+    "RematchButton": _rematch_button,
+    "ShareButton": _share_button,
 }
 
 

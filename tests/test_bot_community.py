@@ -71,7 +71,8 @@ async def test_leaderboard_pages_and_the_callers_row_when_off_the_page(world):
             (f"weekly:{key}",),
         )
         await db.execute(
-            "INSERT INTO challenge_attempts VALUES (2000, 'weekly', ?, ?, ?, 1, 0, 1, 0, 99)",
+            "INSERT INTO challenge_attempts (game_id, kind, key, user_id, guild_id, rated, started_at, score, won, "
+            "finished_at) VALUES (2000, 'weekly', ?, ?, ?, 1, 0, 1, 0, 99)",
             (key, last.id, world.guild.id),
         )
     first = await last.slash(world.channel, "kokeshi leaderboard", board="weekly", scope="global")

@@ -73,7 +73,7 @@ async def picture(message) -> bytes:
 async def test_a_replay_opened_from_the_final_message_steps_through_every_turn_as_the_thread_showed_it(world, finished):
     game_id, thread = finished
     final = thread.history()[-1]
-    assert "is over" in final.content and custom_ids(final) == [f"kk:r:{game_id}:0:open"]
+    assert "is over" in final.content and custom_ids(final) == [f"kk:r:{game_id}:0:open", f"kk:m:{game_id}"]
     told = records(thread)
     # Someone who did not play, but reads the channel, may watch it too; privately.
     watcher = world.members[2]

@@ -7,7 +7,9 @@ import pytest
 
 from cogs.community import PageButton
 from cogs.components import ActionButton, ActionSelect, LobbyButton, TileSelect
+from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton, ReplaySelect
+from cogs.share import ShareButton
 from engine import new_game
 
 
@@ -20,6 +22,8 @@ def made() -> list[tuple[discord.ui.DynamicItem, dict]]:
         (LobbyButton(14, "start"), {"game_id": 14, "op": "start"}),
         (ReplayButton(15, 7, "next", "Next"), {"game_id": 15, "turn": 7, "op": "next"}),
         (ReplaySelect(16), {"game_id": 16}),
+        (RematchButton(17, "Rematch"), {"game_id": 17}),
+        (ShareButton(18, "Share"), {"game_id": 18}),
         (PageButton("g42", "wins", "W-2026", 3, "Next"), {"scope": "g42", "board": "wins", "key": "W-2026", "page": 3}),
     ]
 

@@ -78,7 +78,7 @@ async def test_finishing_a_game_rates_its_players_in_the_server_and_globally(sto
     users = [100 + i for i in range(players)]
     game_id = await finished_game(store, users, seed=players)
     results = await store.results(game_id)
-    for scope in ("global", scope_of(1)):
+    for scope in (scope_of(None), scope_of(1)):
         ratings = {r.user_id: r for r in await store.ratings(scope)}
         assert set(ratings) == set(users) and all(r.games == 1 for r in ratings.values())
         by_rank = [ratings[r.user_id].mu for r in results]
@@ -87,25 +87,25 @@ async def test_finishing_a_game_rates_its_players_in_the_server_and_globally(sto
 
 async def test_a_resignation_ranks_last_in_the_rating(store):
     game_id = await finished_game(store, [1, 2, 3], seed=5, resign=(1,))
-    ratings = {r.user_id: r for r in await store.ratings("global")}
+    ratings = {r.user_id: r for r in await store.ratings(scope_of(None))}
     assert ratings[1].mu < 25 and ratings[1].mu == min(r.mu for r in ratings.values())
     assert (await store.results(game_id))[-1].user_id == 1
 
 
 async def test_ai_seats_are_left_out_and_one_human_against_ai_is_not_rated(store):
     await finished_game(store, [1, 2], ai=2, seed=6)
-    assert {r.user_id for r in await store.ratings("global")} == {1, 2}
+    assert {r.user_id for r in await store.ratings(scope_of(None))} == {1, 2}
     await finished_game(store, [3], ai=1, seed=7)
-    assert await store.rating("global", 3) == Rating(3)
+    assert await store.rating(scope_of(None), 3) == Rating(3)
 
 
 async def test_server_ratings_are_separate_and_the_global_one_counts_every_server(store):
     await finished_game(store, [1, 2], guild=1, seed=8)
     await finished_game(store, [1, 2], guild=2, seed=9)
-    assert (await store.rating("global", 1)).games == 2
+    assert (await store.rating(scope_of(None), 1)).games == 2
     assert (await store.rating(scope_of(1), 1)).games == 1 and (await store.rating(scope_of(2), 1)).games == 1
     board = await store.leaderboard("rating", None)
-    assert [row.user_id for row in board] == [r.user_id for r in await store.ratings("global")]
+    assert [row.user_id for row in board] == [r.user_id for r in await store.ratings(scope_of(None))]
     assert all(row.provisional for row in board)
 
 
@@ -241,7 +241,7 @@ async def test_stats_sum_up_a_players_games(store):
     assert stats.games == 3 and stats.wins == sum(r.rank == 1 for r in mine)
     assert stats.best == max(r.total for r in mine)
     assert stats.average == pytest.approx(sum(r.total for r in mine) / 3)
-    assert stats.breakdown["animals"] == pytest.approx(sum(r.animals for r in mine) / 3)
+    assert stats.breakdown["animals"] == pytest.approx(sum(r.details["animals"] for r in mine) / 3)
     assert stats.favourite in ("princess", "batchan", "fisherman", "samurai", "sumotori")
     assert [total for _, total in stats.history] == [r.total for r in mine]
 
@@ -260,7 +260,28 @@ async def test_a_seat_handed_to_the_ai_after_time_outs_is_still_rated_for_its_ow
         await store.apply(game_id, version, game.prompt.player, policy.choose(game))
     results = {r.user_id: r for r in await store.results(game_id)}
     assert results[2].ai and not results[2].resigned
-    ratings = {r.user_id: r for r in await store.ratings("global")}
+    ratings = {r.user_id: r for r in await store.ratings(scope_of(None))}
     assert set(ratings) == {1, 2, 3} and ratings[2].games == 1
     ordered = sorted(results.values(), key=lambda r: r.rank)
     assert [ratings[r.user_id].mu for r in ordered] == sorted((r.mu for r in ratings.values()), reverse=True)
+
+
+async def test_a_players_games_end_finished_resigned_or_timed_out_and_a_cancelled_one_is_not_counted(store):
+    await finished_game(store, [1, 2], seed=30)
+    await finished_game(store, [1, 2, 3], seed=31, resign=(1,))
+    timed_out = await store.create_game(guild_id=1, channel_id=10, host_id=2, host_name="u2", players=2)
+    await store.add_seat(timed_out, 1, "u1")
+    await store.start_game(timed_out, 32)
+    await store.update_seat(timed_out, "u1", ai=True, expired=3)  # the AI took the seat once its turns ran out
+    policy = RandomPolicy(32)
+    while (state := await store.load_game(timed_out))[0].prompt is not None:
+        game, version = state
+        await store.apply(timed_out, version, game.prompt.player, policy.choose(game))
+    cancelled = await store.create_game(guild_id=1, channel_id=10, host_id=1, host_name="u1", players=2)
+    await store.cancel_game(cancelled)
+    endings = await store.endings(1)
+    assert (endings.finished, endings.resigned, endings.timed_out) == (1, 1, 1)
+    assert endings.finish_rate == pytest.approx(1 / 3)
+    assert (await store.stats(1)).endings == endings
+    assert (await store.endings(2)).finish_rate == 1.0
+    assert (await store.endings(1, game="other")).finish_rate is None

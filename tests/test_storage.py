@@ -18,12 +18,14 @@ from storage import (
     StaleVersion,
     Store,
     StoreError,
+    StoreRefusal,
     UndoRefused,
     clean_name,
     migrations,
     open_store,
 )
 from storage.postgres import pg_migration, pg_migrations
+from storage.ratings import week_streak
 from tests.dbkit import fresh_pg_database, sql
 from tests.pgserver import free_port
 
@@ -159,15 +161,24 @@ async def test_a_lobby_round_trips_with_its_seats_and_options(store):
     assert [s.name for s in (await store.get_game(game_id)).seats] == ["Ana", "AI 1"]
 
 
-async def test_the_ai_seats_level_is_kept_with_the_new_game(store):
-    from storage import ai_level_key
-
+async def test_the_ai_seats_level_is_kept_on_its_seats_and_not_among_the_facts(store):
     game_id = await store.create_game(
         guild_id=5, channel_id=50, host_id=1, host_name="Ana", players=3, ai_seats=2, ai_level="hard"
     )
-    assert [await store.meta(ai_level_key(game_id, seat)) for seat in (0, 1, 2)] == [None, "hard", "hard"]
+    assert [s.ai_level for s in (await store.get_game(game_id)).seats] == [None, "hard", "hard"]
     other = await store.create_game(guild_id=5, channel_id=50, host_id=1, host_name="Ana", players=2, ai_seats=1)
-    assert await store.meta(ai_level_key(other, 1)) is None
+    assert [s.ai_level for s in (await store.get_game(other)).seats] == [None, None]
+    assert await store.meta(f"ai_level:{game_id}:1") is None
+
+
+async def test_a_game_keeps_its_key_and_settings(store):
+    plain = await store.create_game(guild_id=5, channel_id=50, host_id=1, host_name="Ana", players=2)
+    other = await store.create_game(
+        guild_id=5, channel_id=50, host_id=1, host_name="Ana", players=2, game="other", settings={"min_finish": 80}
+    )
+    first, second = await store.get_game(plain), await store.get_game(other)
+    assert (first.game, dict(first.settings)) == ("kokeshi", {})
+    assert (second.game, dict(second.settings)) == ("other", {"min_finish": 80})
 
 
 async def test_lobby_refuses_a_full_table_a_second_seat_and_a_leaving_host(store):
@@ -333,15 +344,7 @@ async def test_a_game_played_to_the_end_through_the_store_equals_the_engine_alon
     assert [r.rank for r in results] == list(range(1, len(results) + 1))
     for r in results:
         s = alone.scores()[r.name]
-        assert (r.total, r.in_play, r.tracks, r.quality, r.animals, r.leads, r.adjacency) == (
-            s.total,
-            s.in_play,
-            s.tracks,
-            s.quality,
-            s.animals,
-            s.leads,
-            s.adjacency,
-        )
+        assert {"total": r.total, **r.details} == s.to_dict()
     with pytest.raises(GameStateError):
         await store.apply(game_id, record.version, names[0], "advance:princess")
     assert await store.verify() == []
@@ -610,6 +613,35 @@ async def test_copy_command_moves_a_sqlite_database_into_postgresql_whole_and_ve
         await copy.close()
     again = _cli("copy", str(path), url)
     assert again.returncode == 2 and "already holds 4 games" in again.stderr and "--replace" in again.stderr
+
+
+async def test_a_lobby_is_seated_in_the_order_asked_and_its_ai_seats_keep_their_levels(store):
+    game_id = await store.create_game(
+        guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=4, ai_seats=2, ai_level="hard"
+    )
+    await store.add_seat(game_id, 101, "Bo")
+    record = await store.arrange_seats(game_id, ["Ana", "Bo", "AI 2"])
+    assert [(s.seat, s.name) for s in record.seats] == [(0, "Ana"), (1, "Bo"), (2, "AI 2"), (3, "AI 1")]
+    assert [s.ai_level for s in record.seats] == [None, None, "hard", "hard"]
+    # Names not at the table are passed over; the same order again changes nothing.
+    again = await store.arrange_seats(game_id, ["Ana", "Nobody", "Bo", "AI 2", "AI 1"])
+    assert again.seats == record.seats and again.version == record.version
+    game, _version = await store.start_game(game_id, 7)
+    assert sorted(game.players) == ["AI 1", "AI 2", "Ana", "Bo"]
+    # The deal is replayed in that order: the stored game loads the same.
+    store._cache.clear()
+    assert (await store.load_game(game_id))[0].to_json() == game.to_json()
+    with pytest.raises(StoreRefusal):
+        await store.arrange_seats(game_id, ["Bo", "Ana"])
+
+
+def test_a_weekly_streak_counts_iso_weeks_in_a_row_across_a_new_year():
+    weeks = ["2025-W51", "2025-W52", "2026-W01", "2026-W03"]
+    assert week_streak(weeks, "2026-W01") == 3
+    assert week_streak(weeks, "2026-W02") == 3  # this week not played yet
+    assert week_streak(weeks, "2026-W03") == 1
+    assert week_streak(weeks, "2026-W05") == 0
+    assert week_streak(["nonsense"], "2026-W01") == 0
 
 
 # ---------------------------------------------------------------- away

@@ -171,9 +171,13 @@ async def test_pages_and_ranks_found_through_the_board_steps_agree_with_the_whol
     for user in range(1, 401):
         games = rng.randint(1, 6)
         first_at = 1.7e9 + rng.choice((0, 0.5, 86399.75, 86400, 3 * 86400 + 7))  # ties, and both sides of a day
-        totals.append(("global", rng.randint(0, 1), user, games, rng.randint(0, games), rng.randint(30, 40), first_at))
+        totals.append(
+            ("kokeshi:global", rng.randint(0, 1), user, games, rng.randint(0, games), rng.randint(30, 40), first_at)
+        )
         sigma = rng.choice((1.0, 2.5, 8.333))
-        ratings.append(("global", user, 3 * sigma + rng.choice((-2.0, -1 / 64, 0.0, 0.015625, 0.5, 3.2)), sigma))
+        ratings.append(
+            ("kokeshi:global", user, 3 * sigma + rng.choice((-2.0, -1 / 64, 0.0, 0.015625, 0.5, 3.2)), sigma)
+        )
     try:
         async with store._tx() as db:
             await store._run_many(
@@ -188,8 +192,8 @@ async def test_pages_and_ranks_found_through_the_board_steps_agree_with_the_whol
                 ratings,
             )
             for kept, n in (("multi", sum(1 for t in totals if not t[1])), ("solo", sum(t[1] for t in totals))):
-                await store._run(db, "INSERT INTO board_counts VALUES ('global', ?, ?)", (kept, n))
-            await store._run(db, "INSERT INTO board_counts VALUES ('global', 'rating', ?)", (len(ratings),))
+                await store._run(db, "INSERT INTO board_counts VALUES ('kokeshi:global', ?, ?)", (kept, n))
+            await store._run(db, "INSERT INTO board_counts VALUES ('kokeshi:global', 'rating', ?)", (len(ratings),))
         await store.recount_board_steps()
         for board in ("wins", "best", "solo", "rating"):
             whole = await store.leaderboard(board, None)

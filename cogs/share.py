@@ -1,0 +1,169 @@
+"""Share cards: a challenge result posted for the channel to see, without a move or the board in it.
+
+Everyone plays the same draws of a daily or weekly challenge, so a card says only what cannot help another player:
+the score, the rank, the streak and the points of each score item (as emoji in the text, as bars in the picture).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+import logging
+
+import discord
+
+import i18n
+import render
+from games.kokeshi import vocab
+from i18n import _, ngettext
+from render import ShareCard
+from storage import GameRecord, Result, challenge_key
+
+from . import common
+from .answering import Answer, AnswersFirst
+from .client import Client
+from .common import UserError, challenge_day
+from .limits import BUTTON_LABEL, MESSAGE, shorten
+from .narration import speaking
+from .persistent import FromCustomId
+
+log = logging.getLogger(__name__)
+
+BUTTON_TEMPLATE = r"kk:h:(?P<game_id>\d+)"
+# One emoji per score item, in the score sheet's order (`vocab.SCORE_ITEMS`): the card's one-line summary.
+ITEM_EMOJI = {"in_play": "🔝", "tracks": "🪆", "quality": "💎", "animals": "🐼", "leads": "👑", "adjacency": "🔗"}
+
+
+class ShareButton(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+    """*Share* on a challenge's final message; it works after a restart like every other button."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int}
+
+    def __init__(self, game_id: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=shorten(label, BUTTON_LABEL) or None,
+                emoji="📣",
+                style=discord.ButtonStyle.success,
+                custom_id=f"kk:h:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        shares: Shares = interaction.client.shares  # type: ignore[attr-defined]  # the bot's own
+        await shares.bot.tables.guard(interaction, self.game_id, shares.share(interaction, self.game_id))
+
+
+SHARE_ITEMS = (ShareButton,)
+
+
+@dataclasses.dataclass(frozen=True)
+class Card:
+    """A share card as posted: its words, its picture's contents and the picture's alt text."""
+
+    text: str
+    picture: ShareCard
+    alt: str
+
+
+class Shares:
+    """Makes and posts share cards; the button calls it."""
+
+    def __init__(self, bot: Client) -> None:
+        self.bot = bot
+
+    @property
+    def store(self):
+        return self.bot.store
+
+    async def share(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Post the card of a finished challenge game in the channel it was played from, for everyone."""
+        record = await self.store.get_game(game_id)
+        if not record.challenge or record.status != "finished":
+            raise UserError(_("Only a finished daily or weekly challenge can be shared."))
+        if interaction.user.id != record.host_id:
+            raise UserError(_("Only the player of this challenge can share its result."))
+        with speaking(record):
+            card = await self.card(record, interaction.user.mention, interaction.user.display_name)
+        data = await asyncio.to_thread(render.share_card, card.picture)
+        channel = self.bot.get_channel(record.channel_id) if record.channel_id else None
+        if not isinstance(channel, discord.abc.Messageable):
+            channel = interaction.channel
+        assert isinstance(channel, discord.abc.Messageable)  # a button is clicked in a channel
+        file = common.picture(data, render.filename(f"kokeshi-{record.id}-share"), card.alt)
+        try:
+            message = await channel.send(card.text, file=file, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not post its share card: %s", record.id, exc)
+            raise UserError(
+                _("Discord would not show the card here ({status}). Please try again.").format(status=exc.status)
+            ) from None
+        await self.bot.tables.tell(interaction, _("Shared: {link}").format(link=message.jump_url))
+
+    async def card(self, record: GameRecord, mention: str, name: str) -> Card:
+        """The card of a finished challenge game, in the current language: the score, the rank (or that it was a
+        practice run), the streak and each score item's points; nothing of the moves or the board."""
+        assert record.challenge is not None and record.host_id is not None  # a challenge game has its player
+        kind, key = record.challenge.split(":", 1)
+        user_id = record.host_id
+        mine = next(r for r in await self.store.results(record.id) if r.user_id == user_id)
+        game = record.game
+        attempts = await self.store.challenge_attempts(user_id, kind, key, game=game)
+        rated = any(a["game_id"] == record.id and a["rated"] for a in attempts)
+        if kind == "daily":
+            title = _("Daily challenge · {day}").format(day=challenge_day(key))
+            count = await self.store.streak(user_id, dt.date.fromisoformat(key), game=game)
+            streak = ngettext("{count}-day streak", "{count}-day streak", count)
+        else:
+            title = _("Weekly challenge · {week}").format(week=key)
+            count = await self.store.week_streak(user_id, key, game=game)
+            streak = ngettext("{count}-week streak", "{count}-week streak", count)
+        streak = streak.format(count=i18n.format_number(count))
+        if rated:
+            entry = await self.store.leaderboard_entry(kind, None, user_id, key, game=game)
+            _rows, players = await self.store.leaderboard_page(kind, None, key, size=1, game=game)
+            # While the day (or week) lasts, the rank may still change.
+            going = key == challenge_key(kind, discord.utils.utcnow())
+            rank = (_("#{rank} of {players} so far") if going else _("#{rank} of {players}")).format(
+                rank=i18n.format_number(entry.rank if entry else 0), players=i18n.format_number(players)
+            )
+        else:
+            rank = _("practice run, not ranked")
+        items = _items(mine)
+        points = ngettext("point", "points", mine.total)
+        lines = [rank, streak]
+        if mine.rank == 1:
+            lines.append(_("beat the automa"))
+        summary = " · ".join(f"{ITEM_EMOJI[k]} {vocab.signed(v)}" for k, v in items)
+        score = ngettext("**{total}** point", "**{total}** points", mine.total).format(total=vocab.number(mine.total))
+        text = "\n".join(
+            (
+                f"🎎 **Kokeshi** · {title}",
+                " · ".join([f"{mention}: {score}", rank, f"🔥 {streak}", *lines[2:]]),
+                summary,
+                _("Same draws for everyone: `/kokeshi daily`")
+                if kind == "daily"
+                else _("Same draws for everyone: `/kokeshi weekly`"),
+            )
+        )
+        named = tuple((vocab.score_item(k), v) for k, v in items)
+        picture = ShareCard(title, name, vocab.number(mine.total), points, tuple(lines), named)
+        alt = _("{player}, {challenge}: {total} ({lines}). By score item: {items}.").format(
+            player=name,
+            challenge=title,
+            total=ngettext("{count} point", "{count} points", mine.total).format(count=vocab.number(mine.total)),
+            lines=", ".join(lines),
+            items=", ".join(f"{item} {vocab.signed(v)}" for item, v in named),
+        )
+        return Card(shorten(text, MESSAGE), picture, alt)
+
+
+def _items(result: Result) -> list[tuple[str, int]]:
+    """(score item, points) in the score sheet's order, the total left out."""
+    return [(key, int(result.details.get(key, 0))) for key in vocab.SCORE_ITEMS if key != "total"]
+
+
+__all__ = ["ITEM_EMOJI", "SHARE_ITEMS", "Card", "ShareButton", "Shares"]

@@ -389,7 +389,7 @@ async def bursts(games: int) -> dict[str, list[float]]:
                     env,
                     stamps,
                     [
-                        lambda g=g, c=c: _emit_slash(env, g, c, "kokeshi notify", {"setting": "on"})
+                        lambda g=g, c=c: _emit_slash(env, g, c, "kokeshi notify on", {})
                         for g, c in zip(guests, where, strict=False)
                     ],
                 )

@@ -9,6 +9,7 @@ import discord
 
 import i18n
 from engine import Game
+from i18n import _, ngettext
 from storage import GameRecord
 
 
@@ -19,6 +20,24 @@ class UserError(Exception):
 def now() -> float:
     """Discord's clock, as a UNIX timestamp (the simulated clock in tests and the sandbox)."""
     return discord.utils.utcnow().timestamp()
+
+
+def duration(seconds: float) -> str:
+    """'3 h 20 min', '2 days', '45 min' — for reminders and the lobby, in the current language."""
+    seconds = max(0, int(seconds))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        text = ngettext("{count} day", "{count} days", days).format(count=i18n.format_number(days))
+        return _("{days} {hours} h").format(days=text, hours=hours) if hours else text
+    if hours:
+        return (
+            _("{hours} h {minutes} min").format(hours=hours, minutes=minutes)
+            if minutes
+            else _("{hours} h").format(hours=hours)
+        )
+    return _("{minutes} min").format(minutes=max(minutes, 1))
 
 
 def challenge_day(key: str) -> str:

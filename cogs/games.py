@@ -36,6 +36,18 @@ class Games(
     ) -> list[app_commands.Choice[int]]:
         return await self.bot.replays.autocomplete(interaction, current)
 
+    # Away is the player's, across every game and server; `/kokeshi` has no room left for it either.
+    @app_commands.command(name="away", description="Away for a while: your turn deadlines in every game wait for you")
+    @app_commands.describe(duration="How long: days and hours, like 3d, 36h or 2d12h (at most 14 days)")
+    async def away(self, interaction: discord.Interaction, duration: str) -> None:
+        tables = self.bot.tables
+        await tables.guard(interaction, None, tables.away.go(interaction, duration))
+
+    @app_commands.command(name="back", description="Back before your away period ends: your turn deadlines resume")
+    async def back(self, interaction: discord.Interaction) -> None:
+        tables = self.bot.tables
+        await tables.guard(interaction, None, tables.away.back(interaction))
+
     @settings.command(name="limits", description="How many open games a person and a channel may have")
     @app_commands.describe(
         per_user="Open games (lobbies and games in progress) one person may be in; default 5",
@@ -51,6 +63,12 @@ class Games(
     @app_commands.describe(channel="Where to post (leave empty to stop posting)")
     async def daily_channel(self, interaction: discord.Interaction, channel: discord.TextChannel | None = None):
         await self.bot.tables.guard(interaction, None, self.bot.community.set_daily_channel(interaction, channel))
+
+    @settings.command(name="away-days", description="How many days a player may be away in any 365 days")
+    @app_commands.describe(days="Away days in any 365 days (0 to 365; default 14; 0 turns away off)")
+    async def away_days(self, interaction: discord.Interaction, days: int | None = None) -> None:
+        tables = self.bot.tables
+        await tables.guard(interaction, None, tables.away.set_days(interaction, days))
 
 
 async def setup(bot: WiredClient) -> None:

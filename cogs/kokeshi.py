@@ -23,11 +23,13 @@ from storage import GameNotFound, GameRecord, Seat
 
 from . import common
 from .answering import Answer, answered
+from .away import stamp
 from .choices import game_choices, matching_choices
 from .common import UserError, now
 from .components import QUESTIONS
 from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, shorten
 from .narration import escape, quote, speaking
+from .quiet import zone_choices
 from .tables import Tables, duration, fit_lines, side_name
 from .wiring import WiredClient
 
@@ -72,8 +74,10 @@ def help_text() -> str:
         "week's, on the advanced side. Your first attempt is ranked; later ones are practice.\n"
         "**Reminders** you get reminded when half the turn timer is gone and again at 90%; when it runs out the AI "
         "plays that turn, and after 3 in a row it keeps your seat. `/kokeshi notify on` also sends you a DM when "
-        "it's your turn.\n"
-        "**Server** admins: `/games settings limits` and `/games settings daily-channel`."
+        "it's your turn, and `/kokeshi notify quiet 23:00-08:00` makes pings silent at night. Away? `/games away 3d` "
+        "delays your turn deadlines in every game by the time away (`/games back` ends it).\n"
+        "**Server** admins: `/games settings limits`, `/games settings daily-channel` and "
+        "`/games settings away-days`."
     )
 
 
@@ -551,6 +555,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         else:
             turn = _("{player}'s turn").format(player=escape(vocab.seat_name(prompt.player)))
         line = _("• {game}: {round}, {turn}").format(game=where, round=vocab.round_name(state.round_number), turn=turn)
+        mover = record.seat_named(prompt.player) if prompt else None
+        if mover is not None and mover.user_id not in (None, user_id) and not mover.ai:
+            away = await self.store.away(mover.user_id)
+            if away is not None:
+                line += " — " + _("💤 away until {until}").format(until=stamp(away.ends_at))
         reach = await self.store.reach(record.id)
         if reach is not None and reach.unreachable_at is not None:
             line += " — " + _(
@@ -582,6 +591,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 lines.append(
                     _("Time left for this turn: {duration}.").format(duration=duration(deadline.due_at - now()))
                 )
+            away = await self.tables.away.note(record)
+            if away:
+                lines.append(away)
         else:
             lines.append(_("The game is over."))
         reach = await self.store.reach(record.id)
@@ -675,22 +687,42 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def weekly(self, interaction: discord.Interaction) -> None:
         await self.tables.guard(interaction, None, self.bot.community.challenge(interaction, "weekly"))
 
-    @app_commands.command(name="notify", description="Get a DM when it's your turn")
-    @app_commands.choices(setting=[Choice(name="on", value="on"), Choice(name="off", value="off")])
-    async def notify(self, interaction: discord.Interaction, setting: str) -> None:
+    notify = app_commands.Group(name="notify", description="DMs and quiet hours for your turns")
+
+    async def _notify(self, interaction: discord.Interaction, setting: str) -> None:
+        await self.store.set_user_setting(interaction.user.id, "notify", setting)
+        # Their own choice now: no need to tell them about DMs that were refused before.
+        await self.store.set_user_setting(interaction.user.id, "dm_closed", None)
+        # The DMs speak the language the player asked in.
+        await self.store.set_user_setting(interaction.user.id, "language", i18n.resolve(interaction.locale))
+        if setting == "on":
+            text = _("I'll DM you when it's your turn.")
+        else:
+            text = _("No more DMs; the thread mention stays.")
+        await self.tables.tell(interaction, text)
+
+    @notify.command(name="on", description="Get a DM when it's your turn")
+    async def notify_on(self, interaction: discord.Interaction) -> None:
+        await self.tables.guard(interaction, None, self._notify(interaction, "on"))
+
+    @notify.command(name="off", description="No DMs when it's your turn; the thread mention stays")
+    async def notify_off(self, interaction: discord.Interaction) -> None:
+        await self.tables.guard(interaction, None, self._notify(interaction, "off"))
+
+    @notify.command(name="quiet", description="Quiet hours: pings come silently then, deadlines move to their end")
+    @app_commands.describe(
+        hours="From-to in your time, like 23:00-08:00; off ends quiet hours",
+        timezone="Your time zone (start typing a city, e.g. Lisbon)",
+    )
+    async def notify_quiet(self, interaction: discord.Interaction, hours: str, timezone: str | None = None) -> None:
         async def run() -> None:
-            await self.store.set_user_setting(interaction.user.id, "notify", setting)
-            # Their own choice now: no need to tell them about DMs that were refused before.
-            await self.store.set_user_setting(interaction.user.id, "dm_closed", None)
-            # The DMs speak the language the player asked in.
-            await self.store.set_user_setting(interaction.user.id, "language", i18n.resolve(interaction.locale))
-            if setting == "on":
-                text = _("I'll DM you when it's your turn.")
-            else:
-                text = _("No more DMs; the thread mention stays.")
-            await self.tables.tell(interaction, text)
+            await self.tables.tell(interaction, await self.tables.quiet.set(interaction.user.id, hours, timezone))
 
         await self.tables.guard(interaction, None, run())
+
+    @notify_quiet.autocomplete("timezone")
+    async def timezone_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return zone_choices(current)
 
     # Answered at once, from memory: nothing slow comes before this reply.
     @app_commands.command(name="help", description="How to play Kokeshi here", extras={"answer": Answer.SELF})

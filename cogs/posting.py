@@ -23,6 +23,7 @@ from kit.locks import KeyedLocks
 from storage import GameRecord, LoggedAction, Store, TurnPosts
 
 from . import common
+from .away import Aways
 from .client import Client
 from .common import pinging, turn_key
 from .components import QUESTIONS, prompt_view
@@ -39,6 +40,7 @@ from .narration import (
     turn_line,
     turn_record,
 )
+from .quiet import QuietHours
 from .reach import Reach
 from .refusals import Refusal
 
@@ -58,6 +60,10 @@ class PosterTables(Protocol):
     def reach(self) -> Reach: ...
     @property
     def pace(self) -> ChannelPace: ...
+    @property
+    def away(self) -> Aways: ...
+    @property
+    def quiet(self) -> QuietHours: ...
 
     def clock(self) -> float: ...
 
@@ -233,6 +239,8 @@ class Poster:
         if near is not None:
             whose, left = near
             warning = vocab.idle_warning(left, None if whose in (None, prompt.player) else escape(whose), game.rules)
+        # Who at the table is away, and until when: the others know why a turn waits.
+        warning = "\n".join(p for p in (warning, await self.tables.away.note(record)) if p)
         # The prompt's picture is made for a phone: what this decision needs, the player's workshop, the scores.
         events = [e for entry in current for e in entry.events]
         so_far = narrate(events, public, limit=1200)  # room left for the ping and the since lines
@@ -265,8 +273,10 @@ class Poster:
         user_id = seat.user_id if seat is not None and not seat.ai else None
         mentions = pinging(user_id) if user_id is not None else NO_PINGS
         file = common.picture(picture, name, alt)
+        # Inside the player's quiet hours the ping comes silently (no sound, no push).
+        silent = await self.tables.quiet.silent(user_id)
         message = await self.tables.send(
-            record, channel, _fit(content), file=file, view=view, allowed_mentions=mentions
+            record, channel, _fit(content), file=file, view=view, allowed_mentions=mentions, silent=silent
         )
         if message is None:
             return False

@@ -7,6 +7,7 @@ import contextlib
 import io
 import logging
 import secrets
+from collections.abc import Mapping
 
 import discord
 
@@ -19,15 +20,18 @@ from games.kokeshi.vocab import N_
 from i18n import _, format_number, ngettext, pgettext
 from kit.locks import KeyedLocks
 from storage import GameNotFound, GameRecord, StaleVersion, StoreRefusal, TurnPosts
+from storage.away import TURN_TIMERS, Away
 
 from . import common
+from .away import Aways, stamp
 from .client import Client
-from .common import UserError, challenge_day, min_finish, now, pinging, turn_key
+from .common import UserError, challenge_day, duration, min_finish, now, pinging, turn_key
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .finals import final_view
 from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
 from .narration import escape, game_language, speaking
 from .posting import Poster
+from .quiet import QuietHours
 from .reach import Reach
 from .refusals import CANNOT_DM, THREAD_LOCKED, UNKNOWN_CHANNEL, Refusal
 from .thinking import DEFAULT_LEVEL, HINT_BUDGET, HINT_LEVEL, Thinker
@@ -119,24 +123,6 @@ def _more(count: int) -> str:
     ).format(count=i18n.format_number(count))
 
 
-def duration(seconds: float) -> str:
-    """'3 h 20 min', '2 days', '45 min' — for reminders and the lobby, in the current language."""
-    seconds = max(0, int(seconds))
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-    if days:
-        text = ngettext("{count} day", "{count} days", days).format(count=i18n.format_number(days))
-        return _("{days} {hours} h").format(days=text, hours=hours) if hours else text
-    if hours:
-        return (
-            _("{hours} h {minutes} min").format(hours=hours, minutes=minutes)
-            if minutes
-            else _("{hours} h").format(hours=hours)
-        )
-    return _("{minutes} min").format(minutes=max(minutes, 1))
-
-
 SIDES = {"basic": N_("basic side"), "advanced": N_("advanced side")}
 
 
@@ -172,6 +158,9 @@ class Tables:
         # The level of every AI seat, per game, as stored (a seat's level never changes once it is the AI's).
         self._levels: dict[int, dict[int, str]] = {}
         self._resuming: asyncio.Task | None = None
+        # Players away for a while: their turn timers wait, and the tables say so. Quiet hours: silent pings.
+        self.away = Aways(self)
+        self.quiet = QuietHours(self)
 
     @staticmethod
     def clock() -> float:
@@ -332,12 +321,12 @@ class Tables:
 
     # ------------------------------------------------------------------ lobby
 
-    def lobby_embed(self, record: GameRecord) -> discord.Embed:
-        """The lobby message's embed, in the game's language."""
+    def lobby_embed(self, record: GameRecord, aways: Mapping[int, Away] | None = None) -> discord.Embed:
+        """The lobby message's embed, in the game's language; `aways`: the seated people away, by user id."""
         with speaking(record):
-            return self._lobby_embed(record)
+            return self._lobby_embed(record, aways or {})
 
-    def _lobby_embed(self, record: GameRecord) -> discord.Embed:
+    def _lobby_embed(self, record: GameRecord, aways: Mapping[int, Away]) -> discord.Embed:
         if record.turn_timer:
             timer = _("{duration} per turn").format(duration=duration(record.turn_timer))
         else:
@@ -355,6 +344,9 @@ class Tables:
         for i, s in enumerate(record.seats):
             name = f"{'🤖 ' if s.ai and s.user_id is None else ''}{self.label(record, s.name)}"
             seats.append(f"{i + 1}. " + (_("{name} (host)").format(name=name) if i == 0 else name))
+            away = aways.get(s.user_id) if s.user_id is not None and not s.ai else None
+            if away is not None:
+                seats[-1] += " — " + _("💤 away until {until}").format(until=stamp(away.ends_at))
         open_seat = _("*open seat*")
         seats += [f"{i + 1}. {open_seat}" for i in range(len(record.seats), record.players)]
         embed.add_field(
@@ -390,7 +382,7 @@ class Tables:
             with speaking(record):
                 view = lobby_view(record.id, record.status == "lobby")
             await channel.get_partial_message(found[1]).edit(  # type: ignore[union-attr]  # a text channel or thread
-                embed=self.lobby_embed(record),
+                embed=self.lobby_embed(record, await self.away.of(record)),
                 view=view,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -600,9 +592,8 @@ class Tables:
                 with speaking(record):
                     view = lobby_view(game_id)
                 words, mentions = invite or (None, discord.AllowedMentions.none())
-                message = await channel.send(
-                    words, embed=self.lobby_embed(record), view=view, allowed_mentions=mentions
-                )
+                embed = self.lobby_embed(record, await self.away.of(record))
+                message = await channel.send(words, embed=embed, view=view, allowed_mentions=mentions)
             else:
                 message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
@@ -1077,10 +1068,10 @@ class Tables:
         language = await self.store.user_setting(user_id, "language")
         with i18n.using(language or game_language(record)):
             text = _("Your turn in Kokeshi #{number}: {link}").format(number=record.id, link=message.jump_url)
-        if not await self.dm(user_id, text):
+        if not await self.dm(user_id, text, silent=await self.quiet.silent(user_id)):
             log.info("game %d: could not DM user %d", record.id, user_id)
 
-    async def dm(self, user_id: int, text: str) -> bool:
+    async def dm(self, user_id: int, text: str, *, silent: bool = False) -> bool:
         """A direct message; False if it could not be sent. A person whose DMs are closed to the bot (50007) gets
         no more turn DMs until they next use `/kokeshi notify`, and is told so the next time they use the bot."""
         channel_id = self._dm_channels.get(user_id)
@@ -1089,7 +1080,7 @@ class Tables:
                 data = await self.bot.http.start_private_message(user_id)
                 channel_id = self._dm_channels[user_id] = int(data["id"])
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none(), silent=silent)
         except discord.HTTPException as exc:
             self.reach.note(None, exc)
             if exc.code == CANNOT_DM:
@@ -1128,7 +1119,7 @@ class Tables:
                 await self.store.clear_timers(record.id)
             return
         # Usually already written with the move that started the turn: then this commits nothing.
-        await self.store.set_turn_timers(record.id, version, self.turn_timers(record))
+        await self.store.set_turn_timers(record.id, version, self.turn_timers(record), user_id=seat.user_id)
         if (await self.store.get_game(record.id)).status != "active":
             # Cancelled (or ended) while its prompt was being posted: no timers for a game that is over.
             await self.store.clear_timers(record.id)
@@ -1168,6 +1159,9 @@ class Tables:
         if seat is None or seat.ai:
             await self.store.clear_timer(game_id, kind, version)
             return
+        if kind in TURN_TIMERS and await self.away.hold(record, seat, kind):
+            self.bot.wake_timers()
+            return
         channel = await self.game_channel(record)
         if kind != "deadline":
             deadline = next((t for t in await self.store.timers(game_id) if t.kind == "deadline"), None)
@@ -1182,6 +1176,7 @@ class Tables:
                     channel,
                     text,
                     allowed_mentions=pinging(seat.user_id),
+                    silent=await self.quiet.silent(seat.user_id),
                 )
             await self.store.clear_timer(game_id, kind, version)
             return

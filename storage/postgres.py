@@ -315,6 +315,7 @@ COPIED_TABLES = (
     "board_counts",
     "kokeshi_choices",
     "board_steps",
+    "aways",
 )
 _COPY_BATCH = 5000
 

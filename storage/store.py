@@ -19,6 +19,7 @@ from typing import Any
 from engine import AUTOMA, Event, Game, IllegalAction, new_game
 from kit.locks import KeyedLocks
 
+from .away import AwayStore
 from .community import CommunityStore, found
 from .database import Database, Row, Transaction
 from .ratings import CHALLENGE_SIDES, challenge_seed
@@ -93,7 +94,7 @@ def unpack_log(blob: bytes, created_at: float) -> list[tuple[int, str, str, str,
     return [(i, p, a, _SOURCES[src], created_at + ms / 1000, 0) for i, (p, a, src, ms) in enumerate(items, start=1)]
 
 
-class Store(CommunityStore):
+class Store(CommunityStore, AwayStore):
     """All persistent state of the bot, on one database. Open it with `await open_store(path or postgresql:// URL)`."""
 
     def __init__(
@@ -624,17 +625,22 @@ class Store(CommunityStore):
         self, db: Transaction, game_id: int, version: int, player: str, timers: Sequence[tuple[str, float]]
     ) -> None:
         await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
-        seat = await self._one("SELECT ai FROM seats WHERE game_id = ? AND name = ?", (game_id, player))
+        seat = await self._one("SELECT ai, user_id FROM seats WHERE game_id = ? AND name = ?", (game_id, player))
         if seat is None or seat["ai"] or not timers:
             return
+        # A player who is away gets the turn's whole time after they are back; quiet hours keep the deadline.
+        timers = await self.player_timers(db, seat["user_id"], timers)
         await self._run_many(
             db,
             "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?)",
             [(game_id, kind, due_at, version) for kind, due_at in timers],
         )
 
-    async def set_turn_timers(self, game_id: int, version: int, timers: Sequence[tuple[str, float]]) -> bool:
-        """Replace the game's timers with these, set for `version`, in one commit; False if they already were."""
+    async def set_turn_timers(
+        self, game_id: int, version: int, timers: Sequence[tuple[str, float]], *, user_id: int | None = None
+    ) -> bool:
+        """Replace the game's timers with these, set for `version`, in one commit; False if they already were.
+        Those of a turn of `user_id` are moved by the player's away period and quiet hours (`player_timers`)."""
         current = await self.timers(game_id)
         if (
             current
@@ -647,7 +653,7 @@ class Store(CommunityStore):
             await self._run_many(
                 db,
                 "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?)",
-                [(game_id, kind, due_at, version) for kind, due_at in timers],
+                [(game_id, kind, due_at, version) for kind, due_at in await self.player_timers(db, user_id, timers)],
             )
         return True
 
@@ -1095,7 +1101,8 @@ class Store(CommunityStore):
     async def verify(self) -> list[tuple[int, str]]:
         """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree.
 
-        Game id 0 stands for the file itself: damaged pages are reported, not raised.
+        Game id 0 stands for the file itself: damaged pages are reported, not raised, and so are away periods
+        that end before they begin, last longer than 14 days or overlap.
         """
         problems: list[tuple[int, str]] = [(0, f"database damaged: {p}") for p in await self.integrity()]
         try:
@@ -1105,6 +1112,10 @@ class Store(CommunityStore):
             )
         except self.database.error as exc:
             return [*problems, (0, f"the games table cannot be read: {exc}")]
+        try:
+            problems += [(0, f"away periods: {problem}") for problem in await self.verify_aways()]
+        except self.database.error as exc:
+            problems.append((0, f"the away periods cannot be read: {exc}"))
         for g in games:
             if g["status"] == "broken":
                 problems.append((g["id"], f"marked broken: {g['broken_reason']}"))

@@ -240,7 +240,15 @@ async def _stats(w) -> Act:
 
 
 async def _notify(w) -> Act:
-    return lambda: w.members[0].slash(w.channel, "kokeshi notify", setting="on")
+    return lambda: w.members[0].slash(w.channel, "kokeshi notify on")
+
+
+async def _notify_off(w) -> Act:
+    return lambda: w.members[0].slash(w.channel, "kokeshi notify off")
+
+
+async def _quiet(w) -> Act:
+    return lambda: w.members[0].slash(w.channel, "kokeshi notify quiet", hours="23:00-08:00", timezone="Europe/Lisbon")
 
 
 async def _limits(w) -> Act:
@@ -251,6 +259,22 @@ async def _limits(w) -> Act:
 async def _daily_channel(w) -> Act:
     eiko = admin(w)
     return lambda: eiko.slash(w.channel, "games settings daily-channel", channel=w.channel)
+
+
+async def _away(w) -> Act:
+    await two_player_game(w)
+    return lambda: w.members[0].slash(w.channel, "games away", duration="2d")
+
+
+async def _back(w) -> Act:
+    await two_player_game(w)
+    assert (await w.members[0].slash(w.channel, "games away", duration="2d")).acknowledged
+    return lambda: w.members[0].slash(w.channel, "games back")
+
+
+async def _away_days(w) -> Act:
+    eiko = admin(w)
+    return lambda: eiko.slash(w.channel, "games settings away-days", days=7)
 
 
 async def _action_button(w) -> Act:
@@ -358,10 +382,15 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "kokeshi help": _help,
     "kokeshi leaderboard": _leaderboard,
     "kokeshi stats": _stats,
-    "kokeshi notify": _notify,
+    "kokeshi notify on": _notify,
+    "kokeshi notify off": _notify_off,
+    "kokeshi notify quiet": _quiet,
     "games settings limits": _limits,
     "games settings daily-channel": _daily_channel,
     "games replay": _replay,
+    "games away": _away,
+    "games back": _back,
+    "games settings away-days": _away_days,
     "ActionButton": _action_button,
     "ActionSelect": _action_select,
     "TileSelect": _tile_select,
@@ -397,7 +426,7 @@ def _subclasses(cls) -> list[type]:
 
 async def test_every_handler_of_the_bot_has_a_scenario(world):
     assert handlers(world.bot) == set(SCENARIOS)
-    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 23
+    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 28
 
 
 @pytest.mark.parametrize("handler", list(SCENARIOS))

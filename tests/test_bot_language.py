@@ -192,7 +192,7 @@ async def test_a_whole_game_with_brazilian_players_and_server_speaks_only_portug
         return reply.content or ""
 
     await private(await aiko.slash(w.channel, "kokeshi help"))
-    await private(await aiko.slash(w.channel, "kokeshi notify", setting="on"))
+    await private(await aiko.slash(w.channel, "kokeshi notify on"))
     record, thread, lobby, joined, labels = await open_table(w, timer=HOUR)
     assert labels == ["Entrar", "Sair", "Iniciar", "Cancelar"]
     assert record.language == "pt_BR" and game_language(record) == "pt_BR"

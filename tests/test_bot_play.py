@@ -157,5 +157,5 @@ async def test_board_status_log_rules_help_and_notify_answer_privately(world):
     assert phone.width == 900 and phone.height > phone.width, "portrait, for a phone"
     help_ = await aiko.slash(world.channel, "kokeshi help")
     assert help_.ephemeral and "/kokeshi new" in help_.response.content
-    notify = await aiko.slash(world.channel, "kokeshi notify", setting="on")
+    notify = await aiko.slash(world.channel, "kokeshi notify on")
     assert notify.ephemeral and await world.store.user_setting(aiko.id, "notify") == "on"

@@ -344,7 +344,7 @@ async def test_a_bot_restarted_after_its_removal_still_sends_nothing_there(world
 async def test_closed_dms_turn_the_dms_off_once_and_the_player_is_told_the_next_time(world, refusals):
     aiko, botan = world.members[:2]
     for member in (aiko, botan):
-        await member.slash(world.channel, "kokeshi notify", setting="on")
+        await member.slash(world.channel, "kokeshi notify on")
     game_id, thread = await open_game(world, players=2)
     # botan's DMs are closed to the bot: Discord answers 50007 to any DM.
     dm = world.env.backend.get_dm_channel(botan.id)
@@ -364,5 +364,5 @@ async def test_closed_dms_turn_the_dms_off_once_and_the_player_is_told_the_next_
     assert fetches == []  # no user fetched to send a DM
     assert "DMs are closed" not in said(await botan.slash(world.channel, "kokeshi help"))
     # `/kokeshi notify on` turns them back on.
-    await botan.slash(world.channel, "kokeshi notify", setting="on")
+    await botan.slash(world.channel, "kokeshi notify on")
     assert await world.store.user_setting(botan.id, "notify") == "on"

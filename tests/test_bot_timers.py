@@ -178,7 +178,7 @@ async def test_notify_on_sends_a_dm_with_a_link_to_the_prompt_when_it_is_your_tu
     game_id, thread = await open_game(world, players=2, timer=HOUR)
     mover = await to_move(world, game_id)
     waiting = next(m for m in world.members[:2] if m.user.name != mover)
-    result = await waiting.slash(world.channel, "kokeshi notify", setting="on")
+    result = await waiting.slash(world.channel, "kokeshi notify on")
     assert result.ephemeral and "DM you" in result.response.content
     assert waiting.user.dm_channel.history() == []
 
@@ -197,7 +197,7 @@ async def test_with_dms_closed_the_thread_mention_is_enough_and_the_game_goes_on
     game_id, thread = await open_game(world, players=2, timer=HOUR)
     mover = await to_move(world, game_id)
     waiting = next(m for m in world.members[:2] if m.user.name != mover)
-    await waiting.slash(world.channel, "kokeshi notify", setting="on")
+    await waiting.slash(world.channel, "kokeshi notify on")
     world.env.inject_error(
         "POST",
         f"/channels/{waiting.user.dm_channel.id}/messages",

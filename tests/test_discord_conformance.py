@@ -290,7 +290,7 @@ async def play_whole_game(w: World, language: str, rng: random.Random) -> int:
     await aiko.click(lobby, label=components(lobby)[2]["label"])
     record = await w.store.get_game(game_id)
     thread = next(t for t in w.channel.threads if t.id == record.thread_id)
-    for command, options in (("kokeshi help", {}), ("kokeshi rules", {}), ("kokeshi notify", {"setting": "on"})):
+    for command, options in (("kokeshi help", {}), ("kokeshi rules", {}), ("kokeshi notify on", {})):
         await aiko.slash(w.channel, command, **options)
     answers = 0
     while (await w.store.load_game(game_id))[0].prompt is not None:

@@ -642,3 +642,61 @@ def test_a_weekly_streak_counts_iso_weeks_in_a_row_across_a_new_year():
     assert week_streak(weeks, "2026-W03") == 1
     assert week_streak(weeks, "2026-W05") == 0
     assert week_streak(["nonsense"], "2026-W01") == 0
+
+
+# ---------------------------------------------------------------- away
+
+
+async def test_away_moves_the_running_turn_timers_of_the_player_and_back_returns_the_unused_part(store):
+    clock = store._clock
+    game_id = await started(store)
+    game, version = await store.load_game(game_id)
+    mover = game.prompt.player
+    user_id = (await store.get_game(game_id)).seat_named(mover).user_id
+    await store.set_turn_timers(game_id, version, [("reminder_half", clock.now + 50), ("deadline", clock.now + 100)])
+    due = {t.kind: t.due_at for t in await store.timers(game_id)}
+
+    change = await store.go_away(user_id, clock.now + 1000)
+    assert change.games == (game_id,) and change.shift == 1000
+    assert {t.kind: t.due_at for t in await store.timers(game_id)} == {k: v + 1000 for k, v in due.items()}
+    with pytest.raises(ValueError):
+        await store.go_away(user_id, clock.now + 10)
+    # The other player is not away: their timers stay where they were set.
+    other = next(s.user_id for s in (await store.get_game(game_id)).seats if s.user_id != user_id)
+    assert (await store.aways([user_id, other])).keys() == {user_id}
+
+    clock.now += 400
+    back = await store.come_back(user_id)
+    assert back is not None and back.shift == -600 and back.away.ends_at == clock.now
+    assert {t.kind: t.due_at for t in await store.timers(game_id)} == {k: v + 400 for k, v in due.items()}
+    assert await store.come_back(user_id) is None
+    assert await store.away_used(user_id) == 400
+    assert await store.verify() == []
+
+
+async def test_a_turn_starting_while_its_player_is_away_gets_its_timers_after_the_return(store):
+    clock = store._clock
+    game_id = await started(store)
+    record = await store.get_game(game_id)
+    game, version = await store.load_game(game_id)
+    waiting = next(s for s in record.seats if s.name != game.prompt.player)
+    await store.go_away(waiting.user_id, clock.now + 5000)
+    policy = RandomPolicy(3)
+    while game.prompt.player != waiting.name:
+        await store.apply(
+            game_id, version, game.prompt.player, policy.choose(game), timers=[("deadline", clock.now + 100)]
+        )
+        game, version = await store.load_game(game_id)
+    assert [(t.kind, t.due_at) for t in await store.timers(game_id)] == [("deadline", clock.now + 5100)]
+
+
+async def test_the_away_allowance_counts_the_last_365_days_and_verify_finds_a_bad_period(store):
+    clock = store._clock
+    await store.go_away(5, clock.now + 3 * 86400)
+    assert await store.away_used(5) == 3 * 86400
+    clock.now += 366 * 86400
+    assert await store.away_used(5) == 0 and await store.away(5) is None
+    assert len(await store.away_history(5)) == 1
+    async with store._tx() as db:
+        await store._run(db, "INSERT INTO aways (user_id, began_at, ends_at) VALUES (6, 0, ?)", (30 * 86400,))
+    assert [p for _, p in await store.verify()] == ["away periods: user 6: the away period from 0.0 has a bad length"]

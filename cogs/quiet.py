@@ -1,0 +1,94 @@
+"""Quiet hours: `/kokeshi notify quiet`, and whether a ping to a player should come silently now."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from discord import app_commands
+
+from i18n import _
+from kit.quiet import parse_hours, quiet_end, show_hours, zone, zone_names
+from storage import Store
+from storage.away import QUIET, quiet_setting
+
+from .common import UserError, now
+
+MAX_CHOICES = 25
+_ZONES: list[str] = []
+
+
+def zone_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Time zones whose name holds what was typed (spaces read as underscores), the closest first."""
+    if not _ZONES:
+        _ZONES.extend(zone_names())
+    typed = current.strip().casefold().replace(" ", "_")
+    starts = [z for z in _ZONES if z.casefold().startswith(typed)]
+    inside = [z for z in _ZONES if typed in z.casefold() and z not in starts]
+    return [app_commands.Choice(name=z, value=z) for z in (starts + inside)[:MAX_CHOICES]]
+
+
+def code(text: str) -> str:
+    """What a person typed, to show as typed inside a code span (where nothing is markdown or a mention)."""
+    return text.replace("`", "'") or " "
+
+
+class HasStore(Protocol):
+    """What quiet hours need of the tables: the store (opened once the bot starts)."""
+
+    @property
+    def store(self) -> Store: ...
+
+
+class QuietHours:
+    """A player's quiet hours, kept as a user setting: pings inside them are silent (`silent=True`: no sound or
+    notification on their devices), and a turn's deadline that would fall in them moves to their end (the store)."""
+
+    def __init__(self, tables: HasStore) -> None:
+        self.tables = tables
+
+    @property
+    def store(self) -> Store:
+        return self.tables.store
+
+    async def silent(self, user_id: int | None, at: float | None = None) -> bool:
+        """Whether a ping to this player at `at` (default now) falls in their quiet hours."""
+        if user_id is None:
+            return False
+        value = await self.store.user_setting(user_id, QUIET)
+        quiet = None if value is None else quiet_setting(value)
+        if quiet is None:
+            return False
+        hours, where = quiet
+        return quiet_end(now() if at is None else at, hours, where) is not None
+
+    async def set(self, user_id: int, hours_text: str, zone_name: str | None) -> str:
+        """`/kokeshi notify quiet`: the reply, once the setting is stored; a UserError (nothing stored) when the
+        hours or the zone cannot be read."""
+        if hours_text.strip().casefold() in ("off", _("off").casefold()):
+            await self.store.set_user_setting(user_id, QUIET, None)
+            return _("Quiet hours off: pings and DMs come as usual.")
+        hours = parse_hours(hours_text)
+        if hours is None:
+            raise UserError(
+                _(
+                    "I cannot read `{text}` as quiet hours. Write them like `23:00-08:00` (from, to; in your own time "
+                    "zone), or `off`."
+                ).format(text=code(hours_text[:40]))
+            )
+        if zone_name is None:
+            stored = await self.store.user_setting(user_id, QUIET)
+            zone_name = stored.partition(" ")[2] if stored else None
+        if not zone_name:
+            raise UserError(_("Name your time zone too, e.g. `timezone: Europe/Lisbon`: start typing and pick it."))
+        if zone(zone_name) is None:
+            raise UserError(
+                _(
+                    "There is no time zone called `{zone}`. Start typing a city, e.g. Lisbon or New York, and pick "
+                    "the zone from the list."
+                ).format(zone=code(zone_name[:60]))
+            )
+        await self.store.set_user_setting(user_id, QUIET, f"{show_hours(hours)} {zone_name}")
+        return _(
+            "Quiet hours {hours} ({zone}): pings and DMs about your turns come silently then, and a turn deadline "
+            "that would fall in them moves to their end."
+        ).format(hours=show_hours(hours), zone=zone_name)

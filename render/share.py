@@ -13,7 +13,8 @@ from .draw import panel, wood
 
 WIDTH, HEIGHT = 800, 420
 HEADER = 76
-BAR_COLOURS = (pal.GOLD, pal.TILE["green"], pal.TILE["blue"], pal.TILE["purple"], pal.TILE["pink"], pal.VERMILION)
+# One colour per score item, in the score sheet's order: gold, then four tile colours, then vermilion for pairs.
+BAR_COLOURS = (pal.GOLD, *(pal.TILE[c] for c in pal.COLORS[3::-1]), pal.VERMILION)
 
 
 @dataclass(frozen=True)

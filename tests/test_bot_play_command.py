@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from discord import app_commands
 
 from cogs.limits import shorten as fit
 from engine import GreedyPolicy
@@ -80,7 +81,10 @@ async def test_every_command_with_a_game_option_offers_the_callers_games_narrowe
     first, _ = await open_game(world, players=2)
     second, _ = await open_game(world, players=2)
     group = world.bot.tree.get_command("kokeshi")
-    named = sorted(c.name for c in group.commands if any(p.name == "game" for p in c.parameters))
+    leaves = [c for c in group.walk_commands() if isinstance(c, app_commands.Command)]
+    named = sorted(
+        c.qualified_name.removeprefix("kokeshi ") for c in leaves if any(p.name == "game" for p in c.parameters)
+    )
     assert {"play", "hint", "table", "undo", "resign", "status", "join"} <= set(named)
     member = world.members[0]
     for name in named:

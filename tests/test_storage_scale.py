@@ -380,9 +380,11 @@ async def test_a_database_of_the_previous_schema_migrates_with_its_events_folded
         if finish:
             scores = game.scores()
             for rank, name in enumerate(game.ranking(), start=1):
+                score = scores[name]
+                items = (score.in_play, score.tracks, score.quality, score.animals, score.leads, score.adjacency)
                 db.execute(
-                    "INSERT INTO results VALUES (?, ?, ?, ?, 0, 0, ?, ?, 0, 0, 0, 0, 0, 0, 9.0)",
-                    (game_id, names.index(name), name, 11 + names.index(name), rank, scores[name].total),
+                    "INSERT INTO results VALUES (?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, 9.0)",
+                    (game_id, names.index(name), name, 11 + names.index(name), rank, score.total, *items),
                 )
         db.execute("COMMIT")
     db.close()

@@ -25,6 +25,7 @@ from . import common
 from .answering import Answer, answered
 from .away import stamp
 from .choices import game_choices, matching_choices
+from .clock import CLOCKS, FIXED
 from .common import UserError, now
 from .components import QUESTIONS
 from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, shorten
@@ -263,9 +264,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         language="The language of the game's thread and pictures (default: the server's)",
         level="How strong the AI players are",
         min_finish="Only players who finished at least this percentage of their games may join (0: anyone)",
+        clock="A fixed timer per turn, or a time bank per player: time added after each turn, up to a cap",
     )
     @app_commands.choices(side=SIDES, language=LANGUAGES, level=LEVELS)
     @app_commands.choices(timer=TIMERS)
+    @app_commands.choices(clock=CLOCKS)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -276,6 +279,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         language: str | None = None,
         level: str = "normal",
         min_finish: app_commands.Range[int, 0, 100] = 0,
+        clock: str = FIXED,
     ) -> None:
         await self.tables.guard(
             interaction,
@@ -289,6 +293,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 language=language,
                 level=level,
                 min_finish=min_finish,
+                clock=clock,
             ),
         )
 

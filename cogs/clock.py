@@ -226,8 +226,10 @@ class Clocks:
                     number=record.id, player=escape(seat.name)
                 )
             )
+        if record.status != "active":
+            raise UserError(_("This game is over."))
         asked = await self.store.seat_choice(game_id, seat.name)
-        if record.status != "active" or asked is None or not asked.open:
+        if asked is None or not asked.open:
             raise UserError(_("This was already decided; nothing changed."))
         if not seat.ai and seat.expired == 0:
             # The player played a turn since: they are back, and there is nothing left to choose.

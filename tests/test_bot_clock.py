@@ -307,3 +307,14 @@ async def test_the_lobby_of_a_fixed_timer_game_says_its_timer_as_before(world):
     _game_id, lobby, _ = await new_lobby(world, players=2, timer=HOUR)
     assert "1 h per turn" in lobby.embeds[0].fields[1].value
     assert "bank" not in (await lobby_message(world, _game_id)).embeds[0].fields[1].value
+
+
+async def test_a_turn_whose_clock_starts_again_after_refused_posts_charges_nothing_for_the_time_before(world):
+    game_id, _thread, mover, _other = await bank_table(world)
+    await world.env.advance_time(35 * MINUTE)  # past the first reminder
+    assert await world.store.bank_left(game_id, mover) == BANK - 35 * MINUTE
+    # What the tables do once Discord takes the game's posts again after refusing them.
+    await world.bot.tables.reach.restart_turn_timers(await world.store.get_game(game_id))
+    assert await deadline(world, game_id) == clock(world) + BANK
+    assert await world.store.bank_left(game_id, mover) == BANK
+    assert await world.store.verify() == []

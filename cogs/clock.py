@@ -165,6 +165,19 @@ class Clocks:
         left = await self.store.bank_left(record.id, player)
         return _("⏳ {duration} left in your bank.").format(duration=duration(bank.initial if left is None else left))
 
+    async def status(self, record: GameRecord) -> str:
+        """`/kokeshi status` of a bank game: what is left in each person's bank ("⏳ Time banks: aiko 50 min")."""
+        bank = bank_of(dict(record.settings))
+        if bank is None or record.status != "active":
+            return ""
+        parts = []
+        for seat in record.seats:
+            if seat.user_id is None or seat.ai:
+                continue
+            left = await self.store.bank_left(record.id, seat.name)
+            parts.append(f"{escape(vocab.seat_name(seat.name))} {duration(bank.initial if left is None else left)}")
+        return _("⏳ Time banks: {banks}.").format(banks=" · ".join(parts)) if parts else ""
+
     # ------------------------------------------------------------------ the opponents' choice
 
     @staticmethod

@@ -601,6 +601,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             away = await self.tables.away.note(record)
             if away:
                 lines.append(away)
+            banks = await self.tables.clocks.status(record)
+            if banks:
+                lines.append(banks)
         else:
             lines.append(_("The game is over."))
         reach = await self.store.reach(record.id)

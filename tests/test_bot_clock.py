@@ -111,6 +111,9 @@ async def test_the_time_a_turn_takes_comes_off_the_bank_the_step_is_added_and_th
     # The next turn runs on what is left: 50 minutes, and the prompt says so.
     assert await deadline(world, game_id) == clock(world) + 50 * MINUTE
     assert "50 min left in your bank" in (await prompt_message(world, game_id, thread)).content
+    status = await world.member(mover).slash(thread, "kokeshi status")
+    line = next(t for t in reply(status).splitlines() if t.startswith("⏳ Time banks:"))
+    assert f"{mover} 50 min" in line and f"{other} 1 h 10 min" in line
 
     seen = []
     for _ in range(7):

@@ -2,7 +2,8 @@
 
 Both are user settings (no schema of their own): `muted` holds game ids ("12 15"); `digest` the local time and
 zone of the digest ("08:00 Europe/Lisbon"), and `digest_at` the UNIX second the next one is due, the digest's
-timer, which survives restarts like any stored row.
+timer, which survives restarts like any stored row. That second is written with a fixed number of digits, so that
+text order is time order in every database: no cast of a setting's value, which other keys hold as words.
 """
 
 from __future__ import annotations
@@ -20,6 +21,12 @@ from .database import Row, Transaction
 MUTED = "muted"
 DIGEST = "digest"
 DIGEST_AT = "digest_at"
+DIGITS = 12
+
+
+def _second(at: float) -> str:
+    """A UNIX second as `digest_at` holds it: "001767254400"."""
+    return f"{int(at):0{DIGITS}d}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,24 +111,20 @@ class NoticeStore:
                 await self._put_setting(db, user_id, DIGEST_AT, None)
             else:
                 await self._put_setting(db, user_id, DIGEST, f"{minute // 60:02d}:{minute % 60:02d} {zone_name}")
-                await self._put_setting(db, user_id, DIGEST_AT, str(int(due_at)))
+                await self._put_setting(db, user_id, DIGEST_AT, _second(due_at))
 
     async def due_digests(self, now: float) -> list[Digest]:
         """The digests due at or before `now`, earliest first."""
         rows = await self._all(
-            "SELECT user_id FROM user_settings WHERE key = ? AND CAST(value AS BIGINT) <= ? "
-            "ORDER BY CAST(value AS BIGINT), user_id",
-            (DIGEST_AT, int(now)),
+            "SELECT user_id FROM user_settings WHERE key = ? AND value <= ? ORDER BY value, user_id",
+            (DIGEST_AT, _second(now)),
         )
         found = [await self.digest(r["user_id"]) for r in rows]
         return [d for d in found if d is not None]
 
     async def next_digest(self) -> int | None:
         """When the earliest digest is due (UNIX seconds), if any."""
-        r = await self._one(
-            "SELECT MIN(CAST(value AS BIGINT)) AS due FROM user_settings WHERE key = ?",
-            (DIGEST_AT,),
-        )
+        r = await self._one("SELECT MIN(value) AS due FROM user_settings WHERE key = ?", (DIGEST_AT,))
         return None if r is None or r["due"] is None else int(r["due"])
 
     async def digest_sent(self, digest: Digest, next_due: int) -> bool:
@@ -131,7 +134,7 @@ class NoticeStore:
             changed = await self._run(
                 db,
                 "UPDATE user_settings SET value = ? WHERE user_id = ? AND key = ? AND value = ?",
-                (str(int(next_due)), digest.user_id, DIGEST_AT, str(digest.due_at)),
+                (_second(next_due), digest.user_id, DIGEST_AT, _second(digest.due_at)),
             )
         return changed > 0
 
@@ -151,7 +154,8 @@ class NoticeStore:
                 setting = digest_setting(values[DIGEST])
                 if setting is None or zone(setting[1]) is None:
                     problems.append(f"user {user_id}: the digest setting {values[DIGEST]!r} does not read")
-                if not values.get(DIGEST_AT, "").isdigit():
+                due = values.get(DIGEST_AT, "")
+                if not (due.isdigit() and len(due) == DIGITS):
                     problems.append(f"user {user_id}: the digest has no timer")
             elif DIGEST_AT in values:
                 problems.append(f"user {user_id}: a digest timer without a digest")

@@ -8,6 +8,7 @@ import datetime as dt
 import random
 
 from bot import create_bot
+from storage import open_store
 from tests.botkit import answer, new_lobby, prompt_message, restart
 from tests.test_bot_timers import answer_until_turn_of, reminders
 
@@ -185,3 +186,28 @@ async def test_verify_reports_a_digest_without_its_timer(world):
     assert await world.store.verify() == []
     await world.store.set_user_setting(world.members[0].id, "digest_at", None)
     assert any("the digest has no timer" in problem for _game, problem in await world.store.verify())
+
+
+async def test_the_store_finds_due_digests_in_time_order_among_other_settings_on_both_backends(database):
+    store = await open_store(database)
+    try:
+        await store.set_user_setting(1, "notify", "on")
+        await store.set_user_setting(2, "quiet", "23:00-08:00 Europe/Lisbon")
+        await store.set_digest(1, 8 * 60, "Europe/Lisbon", 1_800_000_000)
+        await store.set_digest(2, 21 * 60 + 30, "UTC", 999_999_999)  # one digit fewer: still earlier
+        assert await store.next_digest() == 999_999_999
+        assert [d.user_id for d in await store.due_digests(1_800_000_000)] == [2, 1]
+        assert [d.user_id for d in await store.due_digests(1_000_000_000)] == [2]
+        [early] = await store.due_digests(1_000_000_000)
+        assert (early.minute, early.zone_name) == (21 * 60 + 30, "UTC")
+        assert await store.digest_sent(early, 1_000_086_400)
+        # Sent once: the same due digest cannot be moved on twice (another process, or a changed setting).
+        assert not await store.digest_sent(early, 1_000_172_800)
+        assert (await store.digest(2)).due_at == 1_000_086_400
+        await store.set_digest(1, None)
+        assert await store.digest(1) is None and await store.next_digest() == 1_000_086_400
+        await store.set_muted_games(1, {12, 5})
+        assert await store.muted_games(1) == {5, 12} and await store.user_setting(1, "notify") == "on"
+        assert await store.verify_notices() == []
+    finally:
+        await store.close()

@@ -527,10 +527,14 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             if here is None and not games:
                 raise UserError(_("You are not in any game. `/kokeshi new` or `/kokeshi solo` starts one."))
             lines = [await self._status_line(g, interaction.user.id, interaction.guild_id) for g in games]
+            # The games whose pings the caller muted say so, lobbies included.
+            muted = await self.store.muted_games(interaction.user.id)
+            mark = _("🔕 muted")
+            lines = [f"{line} — {mark}" if g.id in muted else line for g, line in zip(games, lines, strict=True)]
             head = _("**Your games**") if lines else ""
             if here is not None:
                 detail = await self._status_text(here)
-                if here.id in await self.store.muted_games(interaction.user.id):
+                if here.id in muted:
                     detail += "\n" + _("🔕 You muted this game: no pings, reminders or DMs (`/kokeshi notify unmute`).")
                 head = "\n\n".join(p for p in (detail, _("**Your other games**") if lines else "") if p)
             tail = self.tables.home(here or games[0])
@@ -562,8 +566,6 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             away = await self.store.away(mover.user_id)
             if away is not None:
                 line += " — " + _("💤 away until {until}").format(until=stamp(away.ends_at))
-        if record.id in await self.store.muted_games(user_id):
-            line += " — " + _("🔕 muted")
         reach = await self.store.reach(record.id)
         if reach is not None and reach.unreachable_at is not None:
             line += " — " + _(

@@ -137,13 +137,27 @@ async def test_the_daily_digest_lists_three_games_with_links_once_a_day_at_local
     await world.env.advance_time(HOUR)
     assert len(dms(aiko)) == 2
 
-    # She plays in every game: nothing waits for her, so the next day's digest is not sent, and its time moves on.
-    for game_id, thread in tables:
+    async def plays(game_id: int, thread) -> None:
         while (await world.store.load_game(game_id))[0].prompt.player == "aiko":
             assert (await answer(world, game_id, thread, rng)).acknowledged
+
+    # She mutes the first game and plays in the other two: only a muted game waits, so no digest the next day.
+    await aiko.slash(world.channel, "kokeshi notify mute", game=tables[0][0])
+    for game_id, thread in tables[1:]:
+        await plays(game_id, thread)
     await world.env.advance_time(DAY)
     assert len(dms(aiko)) == 2
-    assert (await world.store.digest(aiko.id)).due_at == second + 2 * DAY
+    # Unmuted, it is listed the day after, alone.
+    await aiko.slash(world.channel, "kokeshi notify unmute", game=tables[0][0])
+    await world.env.advance_time(DAY)
+    assert len(dms(aiko)) == 3
+    assert dms(aiko)[-1].splitlines()[0] == "📬 **Your turn in 1 game of Kokeshi:**"
+    assert dms(aiko)[-1].splitlines()[1].startswith(f"• Kokeshi #{tables[0][0]}, ")
+    # She plays there too: nothing waits for her, so the next day's digest is not sent, and its time moves on.
+    await plays(*tables[0])
+    await world.env.advance_time(DAY)
+    assert len(dms(aiko)) == 3
+    assert (await world.store.digest(aiko.id)).due_at == second + 4 * DAY
     assert await world.store.verify() == []
     assert world.env.errors == []
 

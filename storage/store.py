@@ -1103,7 +1103,7 @@ class Store(CommunityStore, AwayStore, NoticeStore):
         """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree.
 
         Game id 0 stands for the file itself: damaged pages are reported, not raised, and so are away periods
-        that end before they begin, last longer than 14 days or overlap.
+        that end before they begin, last longer than 14 days or overlap, and digests or muted games that do not read.
         """
         problems: list[tuple[int, str]] = [(0, f"database damaged: {p}") for p in await self.integrity()]
         try:

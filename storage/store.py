@@ -22,6 +22,7 @@ from kit.locks import KeyedLocks
 from .away import AwayStore
 from .community import CommunityStore, found
 from .database import Database, Row, Transaction
+from .notices import NoticeStore
 from .ratings import CHALLENGE_SIDES, challenge_seed
 from .records import (
     DEFAULT_GAME,
@@ -94,7 +95,7 @@ def unpack_log(blob: bytes, created_at: float) -> list[tuple[int, str, str, str,
     return [(i, p, a, _SOURCES[src], created_at + ms / 1000, 0) for i, (p, a, src, ms) in enumerate(items, start=1)]
 
 
-class Store(CommunityStore, AwayStore):
+class Store(CommunityStore, AwayStore, NoticeStore):
     """All persistent state of the bot, on one database. Open it with `await open_store(path or postgresql:// URL)`."""
 
     def __init__(
@@ -1102,7 +1103,7 @@ class Store(CommunityStore, AwayStore):
         """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree.
 
         Game id 0 stands for the file itself: damaged pages are reported, not raised, and so are away periods
-        that end before they begin, last longer than 14 days or overlap.
+        that end before they begin, last longer than 14 days or overlap, and digests or muted games that do not read.
         """
         problems: list[tuple[int, str]] = [(0, f"database damaged: {p}") for p in await self.integrity()]
         try:
@@ -1116,6 +1117,10 @@ class Store(CommunityStore, AwayStore):
             problems += [(0, f"away periods: {problem}") for problem in await self.verify_aways()]
         except self.database.error as exc:
             problems.append((0, f"the away periods cannot be read: {exc}"))
+        try:
+            problems += [(0, f"digests and muted games: {problem}") for problem in await self.verify_notices()]
+        except self.database.error as exc:
+            problems.append((0, f"the digests cannot be read: {exc}"))
         for g in games:
             if g["status"] == "broken":
                 problems.append((g["id"], f"marked broken: {g['broken_reason']}"))

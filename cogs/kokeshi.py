@@ -534,9 +534,15 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             if here is None and not games:
                 raise UserError(_("You are not in any game. `/kokeshi new` or `/kokeshi solo` starts one."))
             lines = [await self._status_line(g, interaction.user.id, interaction.guild_id) for g in games]
+            # The games whose pings the caller muted say so, lobbies included.
+            muted = await self.store.muted_games(interaction.user.id)
+            mark = _("🔕 muted")
+            lines = [f"{line} — {mark}" if g.id in muted else line for g, line in zip(games, lines, strict=True)]
             head = _("**Your games**") if lines else ""
             if here is not None:
                 detail = await self._status_text(here)
+                if here.id in muted:
+                    detail += "\n" + _("🔕 You muted this game: no pings, reminders or DMs (`/kokeshi notify unmute`).")
                 head = "\n\n".join(p for p in (detail, _("**Your other games**") if lines else "") if p)
             tail = self.tables.home(here or games[0])
             await self.tables.tell(interaction, fit_lines(lines, head=head, tail=tail))
@@ -697,10 +703,12 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def weekly(self, interaction: discord.Interaction) -> None:
         await self.tables.guard(interaction, None, self.bot.community.challenge(interaction, "weekly"))
 
-    notify = app_commands.Group(name="notify", description="DMs and quiet hours for your turns")
+    notify = app_commands.Group(name="notify", description="DMs, quiet hours, muted games and the daily digest")
 
     async def _notify(self, interaction: discord.Interaction, setting: str) -> None:
         await self.store.set_user_setting(interaction.user.id, "notify", setting)
+        # A DM at each turn, or none: either way, no daily digest any more.
+        await self.store.set_digest(interaction.user.id, None)
         # Their own choice now: no need to tell them about DMs that were refused before.
         await self.store.set_user_setting(interaction.user.id, "dm_closed", None)
         # The DMs speak the language the player asked in.
@@ -733,6 +741,33 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @notify_quiet.autocomplete("timezone")
     async def timezone_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         return zone_choices(current)
+
+    async def _mute(self, interaction: discord.Interaction, game: int | None, on: bool) -> None:
+        record, _seat = await self._own_seat(interaction, game)
+        await self.tables.tell(interaction, await self.tables.quiet.mute(interaction.user.id, record, on))
+
+    @notify.command(name="mute", description="Mute one game: no pings, reminders or DMs about it")
+    @app_commands.describe(game="The game's number (default: the game of this thread, or yours here)")
+    async def notify_mute(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.tables.guard(interaction, game, self._mute(interaction, game, True))
+
+    @notify.command(name="unmute", description="Let one game's pings, reminders and DMs reach you again")
+    @app_commands.describe(game="The game's number (default: the game of this thread, or yours here)")
+    async def notify_unmute(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.tables.guard(interaction, game, self._mute(interaction, game, False))
+
+    @notify.command(name="digest", description="One DM a day listing the games where it's your turn")
+    @app_commands.describe(time="When, like 08:00 (your quiet hours' time zone, else UTC); off stops it")
+    async def notify_digest(self, interaction: discord.Interaction, time: str) -> None:
+        async def run() -> None:
+            user_id = interaction.user.id
+            text = await self.tables.digests.set(user_id, time)
+            # The digest speaks the language the player asked in; DMs refused before are their own choice now.
+            await self.store.set_user_setting(user_id, "dm_closed", None)
+            await self.store.set_user_setting(user_id, "language", i18n.resolve(interaction.locale))
+            await self.tables.tell(interaction, text)
+
+        await self.tables.guard(interaction, None, run())
 
     # Answered at once, from memory: nothing slow comes before this reply.
     @app_commands.command(name="help", description="How to play Kokeshi here", extras={"answer": Answer.SELF})

@@ -276,7 +276,8 @@ class Poster:
         content = "\n\n".join(p for p in (opening, warning, so_far) if p)
         seat = record.seat_named(prompt.player)
         user_id = seat.user_id if seat is not None and not seat.ai else None
-        mentions = pinging(user_id) if user_id is not None else NO_PINGS
+        muted = await self.tables.quiet.muted(record.id, user_id)  # the prompt names a player who muted it, unpinged
+        mentions = pinging(user_id) if user_id is not None and not muted else NO_PINGS
         file = common.picture(picture, name, alt)
         # Inside the player's quiet hours the ping comes silently (no sound, no push).
         silent = await self.tables.quiet.silent(user_id)

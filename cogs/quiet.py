@@ -1,4 +1,4 @@
-"""Quiet hours: `/kokeshi notify quiet`, and whether a ping to a player should come silently now."""
+"""Quiet hours and muted games: `/kokeshi notify quiet|mute|unmute`, and whether and how a ping reaches a player."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Protocol
 from discord import app_commands
 
 from i18n import _
-from kit.quiet import parse_hours, quiet_end, show_hours, zone, zone_names
-from storage import Store
+from kit.quiet import next_daily, parse_hours, quiet_end, show_hours, zone, zone_names
+from storage import GameRecord, Store
 from storage.away import QUIET, quiet_setting
 
 from .common import UserError, now
@@ -50,6 +50,37 @@ class QuietHours:
     def store(self) -> Store:
         return self.tables.store
 
+    async def muted(self, game_id: int, user_id: int | None) -> bool:
+        """Whether this player muted this game: its prompt names them without a ping, and no reminder or turn DM
+        about it reaches them."""
+        return user_id is not None and game_id in await self.store.muted_games(user_id)
+
+    async def turn_dm(self, game_id: int, user_id: int) -> bool:
+        """Whether a "your turn" DM goes to this player for this game: they asked for one at each turn, and neither
+        muted the game nor chose the daily digest instead."""
+        if await self.store.user_setting(user_id, "notify") != "on" or await self.store.digest(user_id) is not None:
+            return False
+        return not await self.muted(game_id, user_id)
+
+    async def mute(self, user_id: int, record: GameRecord, on: bool) -> str:
+        """`/kokeshi notify mute|unmute` for a game the player is seated in: the reply, once stored. Games no longer
+        open are dropped from the setting on the way."""
+        muted = await self.store.muted_games(user_id)
+        open_games = {g.id for g in await self.store.games_for_user(user_id)}
+        if on:
+            if record.status not in ("lobby", "active"):
+                raise UserError(_("Kokeshi #{number} is over: there is nothing to mute.").format(number=record.id))
+            await self.store.set_muted_games(user_id, (muted & open_games) | {record.id})
+            return _(
+                "🔕 Kokeshi #{number} muted: no mention that pings you, no reminders and no DMs about it. Its "
+                "prompt still says when it is your turn, and the deadline still counts. `/kokeshi notify unmute` "
+                "undoes it."
+            ).format(number=record.id)
+        if record.id not in muted:
+            return _("Kokeshi #{number} is not muted.").format(number=record.id)
+        await self.store.set_muted_games(user_id, (muted & open_games) - {record.id})
+        return _("🔔 Kokeshi #{number} unmuted: its pings, reminders and DMs reach you again.").format(number=record.id)
+
     async def silent(self, user_id: int | None, at: float | None = None) -> bool:
         """Whether a ping to this player at `at` (default now) falls in their quiet hours."""
         if user_id is None:
@@ -88,6 +119,12 @@ class QuietHours:
                 ).format(zone=code(zone_name[:60]))
             )
         await self.store.set_user_setting(user_id, QUIET, f"{show_hours(hours)} {zone_name}")
+        # A daily digest keeps its local time, in the player's new zone.
+        digest = await self.store.digest(user_id)
+        where = zone(zone_name)
+        if digest is not None and digest.zone_name != zone_name and where is not None:
+            due = int(next_daily(now(), digest.minute, where))
+            await self.store.set_digest(user_id, digest.minute, zone_name, due)
         return _(
             "Quiet hours {hours} ({zone}): pings and DMs about your turns come silently then, and a turn deadline "
             "that would fall in them moves to their end."

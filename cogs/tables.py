@@ -28,6 +28,7 @@ from .client import Client
 from .clock import Clocks, clock_options, settings_with_clock
 from .common import UserError, challenge_day, duration, min_finish, now, pinging, turn_key
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
+from .digest import Digests
 from .finals import final_view
 from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
 from .narration import escape, game_language, speaking
@@ -162,6 +163,8 @@ class Tables:
         # Players away for a while: their turn timers wait, and the tables say so. Quiet hours: silent pings.
         self.away = Aways(self)
         self.quiet = QuietHours(self)
+        # The daily digest some players take instead of a DM at each turn.
+        self.digests = Digests(self)
         # Time banks, the opponents' choice after a third expired turn, and rejoin.
         self.clocks = Clocks(self)
 
@@ -1071,7 +1074,7 @@ class Tables:
     async def notify(self, record: GameRecord, user_id: int, message: discord.Message) -> None:
         """A DM to players who asked for one, in the language they asked in; closed DMs are fine, the thread mention
         is enough."""
-        if await self.store.user_setting(user_id, "notify") != "on":
+        if not await self.quiet.turn_dm(record.id, user_id):  # no DMs asked, a muted game, or the daily digest
             return
         language = await self.store.user_setting(user_id, "language")
         with i18n.using(language or game_language(record)):
@@ -1169,6 +1172,9 @@ class Tables:
             return
         if kind in TURN_TIMERS and await self.away.hold(record, seat, kind):
             self.bot.wake_timers()
+            return
+        if kind != "deadline" and await self.quiet.muted(game_id, seat.user_id):
+            await self.store.clear_timer(game_id, kind, version)  # a reminder is a ping, and the game is muted
             return
         channel = await self.game_channel(record)
         if kind != "deadline":

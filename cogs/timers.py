@@ -59,14 +59,16 @@ class Timers(commands.Cog):
             try:
                 await self.fire_due()
                 upcoming = await self.bot.store.next_timer(self.bot.timer_shards)
+                digest = await self.bot.tables.digests.next_due()
                 # The opponents' choices about a seat wait in their own table (`cogs.clock`).
                 choice = await self.bot.tables.clocks.next_due()
             except Exception:
                 log.exception("timer loop failed; retrying in a minute")
                 delay = 60.0
             else:
-                due = [t for t in (upcoming.due_at if upcoming else None, choice) if t is not None]
-                delay = IDLE_SECONDS if not due else min(IDLE_SECONDS, max(0.0, min(due) - now()))
+                delay = IDLE_SECONDS if upcoming is None else min(IDLE_SECONDS, max(0.0, upcoming.due_at - now()))
+                delay = delay if digest is None else min(delay, max(0.0, digest - now()))
+                delay = delay if choice is None else min(delay, max(0.0, choice - now()))
             # Wake just after UTC midnight to post the daily challenge results.
             delay = min(delay, 86400.0 - now() % 86400.0 + 1.0)
             # A plain sleep: `poke` replaces this task when an earlier timer appears.
@@ -109,6 +111,10 @@ class Timers(commands.Cog):
                         self.failures.pop(key, None)
             else:
                 self.failures.pop(key, None)
+        try:
+            await self.bot.tables.digests.fire_due()
+        except Exception:
+            log.exception("sending the daily digests failed")
 
 
 async def setup(bot: WiredClient) -> None:

@@ -64,3 +64,35 @@ def quiet_end(at: float, hours: tuple[int, int], where: zoneinfo.ZoneInfo) -> fl
     ends = dt.datetime.combine(day, dt.time(end // 60, end % 60), tzinfo=where)
     # A window end that the clocks skip (spring forward) is read as the same wall time after the change.
     return max(ends.timestamp(), at)
+
+
+_TIME = re.compile(r"^([01]?\d|2[0-3])(?::([0-5]\d))?$")
+
+
+def parse_time(text: str) -> int | None:
+    """A time of day, "08:00" (or "8"), as minutes after midnight; None if it is not one.
+
+    >>> parse_time("7:30")
+    450
+    """
+    found = _TIME.match(text.strip())
+    return None if found is None else int(found[1]) * 60 + int(found[2] or 0)
+
+
+def show_time(minute: int) -> str:
+    """A time of day as it is written: "07:30"."""
+    return f"{minute // 60:02d}:{minute % 60:02d}"
+
+
+def next_daily(at: float, minute: int, where: zoneinfo.ZoneInfo) -> float:
+    """The first moment after the UNIX time `at` when the local clock in `where` reads `minute` after midnight.
+
+    A time the clocks skip (spring forward) comes at the same wall time after the change; a time they pass twice
+    (fall back) comes once, the first time.
+    """
+    day = dt.datetime.fromtimestamp(at, where).date() - dt.timedelta(days=1)
+    while True:
+        due = dt.datetime.combine(day, dt.time(minute // 60, minute % 60), tzinfo=where).timestamp()
+        if due > at:
+            return due
+        day += dt.timedelta(days=1)

@@ -23,6 +23,7 @@ from .away import AwayStore
 from .clock import ClockStore
 from .community import CommunityStore, found
 from .database import Database, Row, Transaction
+from .notices import NoticeStore
 from .ratings import CHALLENGE_SIDES, challenge_seed
 from .records import (
     DEFAULT_GAME,
@@ -95,7 +96,7 @@ def unpack_log(blob: bytes, created_at: float) -> list[tuple[int, str, str, str,
     return [(i, p, a, _SOURCES[src], created_at + ms / 1000, 0) for i, (p, a, src, ms) in enumerate(items, start=1)]
 
 
-class Store(CommunityStore, AwayStore, ClockStore):
+class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
     """All persistent state of the bot, on one database. Open it with `await open_store(path or postgresql:// URL)`."""
 
     def __init__(
@@ -1111,7 +1112,8 @@ class Store(CommunityStore, AwayStore, ClockStore):
         """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree.
 
         Game id 0 stands for the file itself: damaged pages are reported, not raised, and so are away periods
-        that end before they begin, last longer than 14 days or overlap, and time banks that are out of bounds.
+        that end before they begin, last longer than 14 days or overlap, digests or muted games that do not read,
+        and time banks that are out of bounds.
         """
         problems: list[tuple[int, str]] = [(0, f"database damaged: {p}") for p in await self.integrity()]
         try:
@@ -1125,6 +1127,10 @@ class Store(CommunityStore, AwayStore, ClockStore):
             problems += [(0, f"away periods: {problem}") for problem in await self.verify_aways()]
         except self.database.error as exc:
             problems.append((0, f"the away periods cannot be read: {exc}"))
+        try:
+            problems += [(0, f"digests and muted games: {problem}") for problem in await self.verify_notices()]
+        except self.database.error as exc:
+            problems.append((0, f"the digests cannot be read: {exc}"))
         try:
             problems += [(0, f"time banks: {problem}") for problem in await self.verify_clocks()]
         except self.database.error as exc:

@@ -251,6 +251,22 @@ async def _quiet(w) -> Act:
     return lambda: w.members[0].slash(w.channel, "kokeshi notify quiet", hours="23:00-08:00", timezone="Europe/Lisbon")
 
 
+async def _mute(w) -> Act:
+    game_id, *_rest = await two_player_game(w)
+    return lambda: w.members[0].slash(w.channel, "kokeshi notify mute", game=game_id)
+
+
+async def _unmute(w) -> Act:
+    game_id, *_rest = await two_player_game(w)
+    assert (await w.members[0].slash(w.channel, "kokeshi notify mute", game=game_id)).acknowledged
+    return lambda: w.members[0].slash(w.channel, "kokeshi notify unmute", game=game_id)
+
+
+async def _digest(w) -> Act:
+    await two_player_game(w)
+    return lambda: w.members[0].slash(w.channel, "kokeshi notify digest", time="08:00")
+
+
 async def _limits(w) -> Act:
     eiko = admin(w)
     return lambda: eiko.slash(w.channel, "games settings limits", per_user=3)
@@ -404,6 +420,9 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "kokeshi notify on": _notify,
     "kokeshi notify off": _notify_off,
     "kokeshi notify quiet": _quiet,
+    "kokeshi notify mute": _mute,
+    "kokeshi notify unmute": _unmute,
+    "kokeshi notify digest": _digest,
     "games settings limits": _limits,
     "games settings daily-channel": _daily_channel,
     "games replay": _replay,
@@ -447,7 +466,7 @@ def _subclasses(cls) -> list[type]:
 
 async def test_every_handler_of_the_bot_has_a_scenario(world):
     assert handlers(world.bot) == set(SCENARIOS)
-    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 29
+    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 32
 
 
 @pytest.mark.parametrize("handler", list(SCENARIOS))

@@ -6,7 +6,7 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from cogs.quiet import zone_choices
-from kit.quiet import parse_hours, quiet_end, show_hours, zone
+from kit.quiet import next_daily, parse_hours, parse_time, quiet_end, show_hours, show_time, zone
 
 UTC = dt.UTC
 NEW_YORK = ZoneInfo("America/New_York")
@@ -52,3 +52,23 @@ def test_a_zone_is_an_iana_name_the_system_knows_and_autocomplete_finds_it_by_ci
     assert [c.value for c in zone_choices("lisb")] == ["Europe/Lisbon"]
     assert "America/New_York" in [c.value for c in zone_choices("new y")]
     assert len(zone_choices("")) == 25
+
+
+def test_a_digest_time_is_a_time_of_day_read_back_the_same():
+    assert parse_time("08:00") == parse_time("8") == parse_time(" 8:00 ") == 480
+    assert show_time(parse_time("7:05")) == "07:05" and parse_time("0:00") == 0
+    for bad in ("", "24:00", "8:60", "8am", "08:00-09:00", "-1"):
+        assert parse_time(bad) is None, bad
+
+
+def test_a_daily_time_comes_once_a_day_on_the_local_clock_across_both_daylight_saving_changes():
+    # Spring forward in New York on 8 March 2026 (02:00 → 03:00): 08:00 comes an hour earlier in UTC.
+    assert next_daily(at(2026, 3, 7, 12), 8 * 60, NEW_YORK) == at(2026, 3, 7, 13)
+    assert next_daily(at(2026, 3, 7, 13), 8 * 60, NEW_YORK) == at(2026, 3, 8, 12)
+    # A time the clocks skip comes at the same wall time after the change (03:30 EDT).
+    assert next_daily(at(2026, 3, 8, 0), 2 * 60 + 30, NEW_YORK) == at(2026, 3, 8, 7, 30)
+    # Fall back on 1 November 2026 (02:00 → 01:00): 01:30 happens twice and comes once, the first time.
+    first = next_daily(at(2026, 11, 1, 0), 90, NEW_YORK)
+    assert first == at(2026, 11, 1, 5, 30) and next_daily(first, 90, NEW_YORK) == at(2026, 11, 2, 6, 30)
+    # Exactly at the time, the next one is tomorrow's.
+    assert next_daily(at(2026, 1, 1, 8), 8 * 60, UTC) == at(2026, 1, 2, 8)

@@ -235,6 +235,22 @@ async def test_without_an_answer_in_a_day_the_ai_plays_the_seat(world):
     assert world.env.errors == []
 
 
+async def test_a_player_who_plays_again_before_anyone_answers_is_back_and_there_is_nothing_to_choose(world):
+    rng = random.Random(13)
+    game_id, thread, sleeper, player = await three_expired(world)
+    question = asked(thread)
+    number = (await seat(world, game_id, sleeper)).seat
+    await answer_until_turn_of(world, game_id, thread, sleeper, rng)
+    await play_turn(world, game_id, thread, sleeper, rng)
+    assert (await seat(world, game_id, sleeper)).expired == 0
+    late = await world.member(player).click(question, custom_id=f"kk:c:{game_id}:{number}:ai")
+    assert late.ephemeral and "nothing to choose" in reply(late)
+    assert not (await seat(world, game_id, sleeper)).ai
+    assert (await world.store.seat_choice(game_id, sleeper)).answer == "back"
+    assert components(next(m for m in thread.history() if m.id == question.id)) == []
+    assert world.env.errors == []
+
+
 async def test_with_no_other_person_at_the_table_nobody_is_asked_and_the_ai_takes_the_seat_as_before(world):
     # The whole of such a game would then be played by the AI here, so the choice itself is looked at.
     game_id, thread = await open_game(world, players=2, ai=1)

@@ -25,6 +25,7 @@ from dotenv import load_dotenv
 
 import i18n
 from cogs.answering import AnswerFirstTree
+from cogs.clock import CLOCK_ITEMS
 from cogs.common import now
 from cogs.community import Community, PageButton
 from cogs.components import DYNAMIC_ITEMS
@@ -266,7 +267,7 @@ class KokeshiBot(WiredClient):
 
     async def setup_hook(self) -> None:
         await self.open_store()
-        self.add_dynamic_items(*DYNAMIC_ITEMS, PageButton, *REPLAY_ITEMS, *REMATCH_ITEMS, *SHARE_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, PageButton, *REPLAY_ITEMS, *REMATCH_ITEMS, *SHARE_ITEMS, *CLOCK_ITEMS)
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)

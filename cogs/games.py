@@ -1,5 +1,5 @@
 """The `/games` slash commands: what the platform offers beside the games' own commands (the server's settings,
-replays of finished games)."""
+replays of finished games, away, and rejoining a game)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,19 @@ class Games(
     async def back(self, interaction: discord.Interaction) -> None:
         tables = self.bot.tables
         await tables.guard(interaction, None, tables.away.back(interaction))
+
+    # Rejoin is the player's way back into a game; `/kokeshi` has no room left for it.
+    @app_commands.command(name="rejoin", description="Take back your seat that the AI took over when your time ran out")
+    @app_commands.describe(game="The game's number (only needed when the AI took your seat in several games)")
+    async def rejoin(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        tables = self.bot.tables
+        await tables.guard(interaction, game, tables.clocks.rejoin(interaction, game))
+
+    @rejoin.autocomplete("game")
+    async def rejoin_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await self.bot.tables.clocks.rejoin_choices(interaction)
 
     @settings.command(name="limits", description="How many open games a person and a channel may have")
     @app_commands.describe(

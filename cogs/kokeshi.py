@@ -25,6 +25,7 @@ from . import common
 from .answering import Answer, answered
 from .away import stamp
 from .choices import game_choices, matching_choices
+from .clock import CLOCKS, FIXED
 from .common import UserError, now
 from .components import QUESTIONS
 from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, shorten
@@ -61,7 +62,8 @@ def help_text() -> str:
     return _(
         "**Kokeshi** — build tracks of tiles on your workshop board, move your kokeshi up to trigger them, and "
         "collect happiness points. Every game lives in its own thread; every choice is a button.\n\n"
-        "**Start** `/kokeshi new` opens a lobby (2–4 seats, board side, turn timer, AI players, language) · "
+        "**Start** `/kokeshi new` opens a lobby (2–4 seats, board side, turn timer or time bank, AI players, "
+        "language) · "
         "`/kokeshi solo` plays against the automa · `join` `leave` `start` `cancel` manage a lobby.\n"
         "**Play** press the buttons in the game's thread, or use `/kokeshi play` and start typing: it lists every "
         "choice you have (kokeshi to advance, tiles to place) · `hint` what the hard AI would do · `undo` takes back "
@@ -73,7 +75,8 @@ def help_text() -> str:
         "**Challenges** `/kokeshi daily` — the same solo game for everyone today (UTC); `/kokeshi weekly` — this "
         "week's, on the advanced side. Your first attempt is ranked; later ones are practice.\n"
         "**Reminders** you get reminded when half the turn timer is gone and again at 90%; when it runs out the AI "
-        "plays that turn, and after 3 in a row it keeps your seat. `/kokeshi notify on` also sends you a DM when "
+        "plays that turn, and after 3 in a row the other players choose whether it keeps your seat (`/games rejoin` "
+        "takes it back). `/kokeshi notify on` also sends you a DM when "
         "it's your turn, and `/kokeshi notify quiet 23:00-08:00` makes pings silent at night. Away? `/games away 3d` "
         "delays your turn deadlines in every game by the time away (`/games back` ends it).\n"
         "**Server** admins: `/games settings limits`, `/games settings daily-channel` and "
@@ -263,9 +266,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         language="The language of the game's thread and pictures (default: the server's)",
         level="How strong the AI players are",
         min_finish="Only players who finished at least this percentage of their games may join (0: anyone)",
+        clock="A fixed timer per turn, or a time bank per player: time added after each turn, up to a cap",
     )
     @app_commands.choices(side=SIDES, language=LANGUAGES, level=LEVELS)
     @app_commands.choices(timer=TIMERS)
+    @app_commands.choices(clock=CLOCKS)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -276,6 +281,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         language: str | None = None,
         level: str = "normal",
         min_finish: app_commands.Range[int, 0, 100] = 0,
+        clock: str = FIXED,
     ) -> None:
         await self.tables.guard(
             interaction,
@@ -289,6 +295,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 language=language,
                 level=level,
                 min_finish=min_finish,
+                clock=clock,
             ),
         )
 
@@ -600,6 +607,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             away = await self.tables.away.note(record)
             if away:
                 lines.append(away)
+            banks = await self.tables.clocks.status(record)
+            if banks:
+                lines.append(banks)
         else:
             lines.append(_("The game is over."))
         reach = await self.store.reach(record.id)

@@ -25,6 +25,7 @@ from storage import GameRecord, LoggedAction, Store, TurnPosts
 from . import common
 from .away import Aways
 from .client import Client
+from .clock import Clocks
 from .common import pinging, turn_key
 from .components import QUESTIONS, prompt_view
 from .limits import MESSAGE, ChannelPace, shorten
@@ -64,6 +65,8 @@ class PosterTables(Protocol):
     def away(self) -> Aways: ...
     @property
     def quiet(self) -> QuietHours: ...
+    @property
+    def clocks(self) -> Clocks: ...
 
     def clock(self) -> float: ...
 
@@ -241,6 +244,8 @@ class Poster:
             warning = vocab.idle_warning(left, None if whose in (None, prompt.player) else escape(whose), game.rules)
         # Who at the table is away, and until when: the others know why a turn waits.
         warning = "\n".join(p for p in (warning, await self.tables.away.note(record)) if p)
+        # A bank clock: what is left in the bank of the player to move (`cogs.clock`).
+        warning = "\n".join(p for p in (warning, await self.tables.clocks.note(record, prompt.player)) if p)
         # The prompt's picture is made for a phone: what this decision needs, the player's workshop, the scores.
         events = [e for entry in current for e in entry.events]
         so_far = narrate(events, public, limit=1200)  # room left for the ping and the since lines

@@ -25,6 +25,7 @@ from storage.away import TURN_TIMERS, Away
 from . import common
 from .away import Aways, stamp
 from .client import Client
+from .clock import Clocks, clock_options, settings_with_clock
 from .common import UserError, challenge_day, duration, min_finish, now, pinging, turn_key
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .digest import Digests
@@ -164,6 +165,8 @@ class Tables:
         self.quiet = QuietHours(self)
         # The daily digest some players take instead of a DM at each turn.
         self.digests = Digests(self)
+        # Time banks, the opponents' choice after a third expired turn, and rejoin.
+        self.clocks = Clocks(self)
 
     @staticmethod
     def clock() -> float:
@@ -334,6 +337,7 @@ class Tables:
             timer = _("{duration} per turn").format(duration=duration(record.turn_timer))
         else:
             timer = _("no turn timer")
+        timer = self.clocks.lobby_words(record) or timer
         title = f"Kokeshi #{record.id}"
         status = {
             "lobby": _("Waiting for players"),
@@ -494,11 +498,13 @@ class Tables:
         language: str | None = None,
         level: str = DEFAULT_LEVEL,
         min_finish: int = 0,
+        clock: str | None = None,
     ) -> None:
         """A new lobby (or solo game) speaking `language`: by default the server's language for a table, the
         player's for a solo game, English when the bot does not speak it. `min_finish` (a percentage) keeps out
-        joiners who finished a smaller share of their games."""
+        joiners who finished a smaller share of their games; `clock` a time bank (`cogs.clock.CLOCKS`)."""
         channel = self.check_channel(interaction)
+        turn_timer, clock_settings = clock_options(None if solo else clock, turn_timer)
         if level not in LEVELS:
             raise UserError(_("The AI level is easy, normal or hard."))
         if ai_seats >= players:
@@ -518,7 +524,9 @@ class Tables:
             ai_seats=ai_seats,
             language=language,
             ai_level=level if ai_seats else None,
-            settings={"min_finish": min_finish} if min_finish and not solo else None,
+            settings=settings_with_clock(
+                {"min_finish": min_finish} if min_finish and not solo else None, clock_settings
+            ),
         )
         if solo:
             with i18n.using(language):
@@ -1204,7 +1212,9 @@ class Tables:
             await self.store.clear_timer(game_id, kind, version)
             return
         expired = seat.expired + 1
-        handed = expired >= EXPIRED_TURNS_BEFORE_AI
+        # After the third in a row the other people at the table choose what happens to the seat (`cogs.clock`).
+        asking = expired >= EXPIRED_TURNS_BEFORE_AI and bool(self.clocks.opponents(record, seat))
+        handed = expired >= EXPIRED_TURNS_BEFORE_AI and not asking
         await self.store.update_seat(game_id, seat.name, expired=expired, ai=True if handed else None)
         note = _("⌛ {player}'s time ran out, so the AI played that turn.").format(player=escape(seat.name))
         if handed:
@@ -1215,6 +1225,8 @@ class Tables:
             ).format(count=EXPIRED_TURNS_BEFORE_AI)
         if channel is not None:
             await self.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
+        if asking:
+            await self.clocks.expired(record, seat, channel, EXPIRED_TURNS_BEFORE_AI)
         for stale in ("deadline", "reminder_half", "reminder_late"):
             await self.store.clear_timer(game_id, stale, version)
         await self.drive_ai(await self.store.get_game(game_id))

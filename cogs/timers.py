@@ -60,12 +60,15 @@ class Timers(commands.Cog):
                 await self.fire_due()
                 upcoming = await self.bot.store.next_timer(self.bot.timer_shards)
                 digest = await self.bot.tables.digests.next_due()
+                # The opponents' choices about a seat wait in their own table (`cogs.clock`).
+                choice = await self.bot.tables.clocks.next_due()
             except Exception:
                 log.exception("timer loop failed; retrying in a minute")
                 delay = 60.0
             else:
                 delay = IDLE_SECONDS if upcoming is None else min(IDLE_SECONDS, max(0.0, upcoming.due_at - now()))
                 delay = delay if digest is None else min(delay, max(0.0, digest - now()))
+                delay = delay if choice is None else min(delay, max(0.0, choice - now()))
             # Wake just after UTC midnight to post the daily challenge results.
             delay = min(delay, 86400.0 - now() % 86400.0 + 1.0)
             # A plain sleep: `poke` replaces this task when an earlier timer appears.
@@ -84,6 +87,10 @@ class Timers(commands.Cog):
                 log.exception("posting the daily results failed")
             else:
                 self.daily_checked = day
+        try:
+            await self.bot.tables.clocks.fire_due()
+        except Exception:
+            log.exception("an opponents' choice could not be closed")
         metrics = getattr(self.bot, "metrics", None)
         for timer in await self.bot.store.due_timers(now(), self.bot.timer_shards):
             if metrics is not None:

@@ -316,6 +316,8 @@ COPIED_TABLES = (
     "kokeshi_choices",
     "board_steps",
     "aways",
+    "clocks",
+    "seat_choices",
 )
 _COPY_BATCH = 5000
 

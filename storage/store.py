@@ -20,6 +20,7 @@ from engine import AUTOMA, Event, Game, IllegalAction, new_game
 from kit.locks import KeyedLocks
 
 from .away import AwayStore
+from .clock import ClockStore
 from .community import CommunityStore, found
 from .database import Database, Row, Transaction
 from .notices import NoticeStore
@@ -95,7 +96,7 @@ def unpack_log(blob: bytes, created_at: float) -> list[tuple[int, str, str, str,
     return [(i, p, a, _SOURCES[src], created_at + ms / 1000, 0) for i, (p, a, src, ms) in enumerate(items, start=1)]
 
 
-class Store(CommunityStore, AwayStore, NoticeStore):
+class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
     """All persistent state of the bot, on one database. Open it with `await open_store(path or postgresql:// URL)`."""
 
     def __init__(
@@ -616,6 +617,7 @@ class Store(CommunityStore, AwayStore, NoticeStore):
                 if game.is_over:
                     await self._finish(db, game_id, game, now)
                 elif timers is not None and flags & ENDS_TURN:
+                    await self.clock_charge(db, game_id, player)  # a bank clock: the turn's time comes off
                     prompt = game.prompt
                     assert prompt is not None  # the game is not over
                     await self._replace_timers(db, game_id, version + 1, prompt.player, timers)
@@ -630,7 +632,9 @@ class Store(CommunityStore, AwayStore, NoticeStore):
         if seat is None or seat["ai"] or not timers:
             return
         # A player who is away gets the turn's whole time after they are back; quiet hours keep the deadline.
-        timers = await self.player_timers(db, seat["user_id"], timers)
+        timers = await self.player_timers(
+            db, seat["user_id"], await self.clock_turn(db, game_id, seat["user_id"], timers)
+        )
         await self._run_many(
             db,
             "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?)",
@@ -654,7 +658,12 @@ class Store(CommunityStore, AwayStore, NoticeStore):
             await self._run_many(
                 db,
                 "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?)",
-                [(game_id, kind, due_at, version) for kind, due_at in await self.player_timers(db, user_id, timers)],
+                [
+                    (game_id, kind, due_at, version)
+                    for kind, due_at in await self.player_timers(
+                        db, user_id, await self.clock_turn(db, game_id, user_id, timers)
+                    )
+                ],
             )
         return True
 
@@ -1103,7 +1112,8 @@ class Store(CommunityStore, AwayStore, NoticeStore):
         """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree.
 
         Game id 0 stands for the file itself: damaged pages are reported, not raised, and so are away periods
-        that end before they begin, last longer than 14 days or overlap, and digests or muted games that do not read.
+        that end before they begin, last longer than 14 days or overlap, digests or muted games that do not read,
+        and time banks that are out of bounds.
         """
         problems: list[tuple[int, str]] = [(0, f"database damaged: {p}") for p in await self.integrity()]
         try:
@@ -1121,6 +1131,10 @@ class Store(CommunityStore, AwayStore, NoticeStore):
             problems += [(0, f"digests and muted games: {problem}") for problem in await self.verify_notices()]
         except self.database.error as exc:
             problems.append((0, f"the digests cannot be read: {exc}"))
+        try:
+            problems += [(0, f"time banks: {problem}") for problem in await self.verify_clocks()]
+        except self.database.error as exc:
+            problems.append((0, f"the time banks cannot be read: {exc}"))
         for g in games:
             if g["status"] == "broken":
                 problems.append((g["id"], f"marked broken: {g['broken_reason']}"))

@@ -293,6 +293,25 @@ async def _away_days(w) -> Act:
     return lambda: eiko.slash(w.channel, "games settings away-days", days=7)
 
 
+async def _rejoin(w) -> Act:
+    game_id, _thread, _game, _version, _mover = await two_player_game(w)
+    record = await w.store.get_game(game_id)
+    await w.store.update_seat(game_id, record.seat_of(w.members[1].id).name, ai=True, expired=3)
+    return lambda: w.members[1].slash(w.channel, "games rejoin", game=game_id)
+
+
+async def _choice_button(w) -> Act:
+    game_id, thread, _game, _version, _mover = await two_player_game(w)
+    record = await w.store.get_game(game_id)
+    seat = record.seat_of(w.members[1].id)
+    await w.store.update_seat(game_id, seat.name, expired=3)
+    record = await w.store.get_game(game_id)
+    asked = await w.bot.tables.clocks.expired(record, seat, await w.bot.tables.game_channel(record), 3)
+    assert asked
+    message = next(m for m in reversed(thread.history()) if "turns in a row" in m.content)
+    return lambda: w.members[0].click(message, custom_id=f"kk:c:{game_id}:{seat.seat}:wait")
+
+
 async def _action_button(w) -> Act:
     game_id, thread = await at_buttons(w)
     game, version = await w.store.load_game(game_id)
@@ -410,6 +429,7 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "games away": _away,
     "games back": _back,
     "games settings away-days": _away_days,
+    "games rejoin": _rejoin,
     "ActionButton": _action_button,
     "ActionSelect": _action_select,
     "TileSelect": _tile_select,
@@ -422,6 +442,7 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "ReplaySelect": _replay_select,
     "RematchButton": _rematch_button,
     "ShareButton": _share_button,
+    "ChoiceButton": _choice_button,
 }
 
 
@@ -445,7 +466,7 @@ def _subclasses(cls) -> list[type]:
 
 async def test_every_handler_of_the_bot_has_a_scenario(world):
     assert handlers(world.bot) == set(SCENARIOS)
-    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 31
+    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 32
 
 
 @pytest.mark.parametrize("handler", list(SCENARIOS))

@@ -86,7 +86,7 @@ async def test_a_player_acting_resets_their_expired_count_to_zero(world):
 
 
 @pytest.mark.slow
-async def test_three_expired_turns_in_a_row_hand_the_seat_to_the_ai_for_good_and_the_game_can_still_be_finished(
+async def test_after_three_expired_turns_in_a_row_the_opponent_hands_the_seat_to_the_ai_and_the_game_can_be_finished(
     world,
 ):
     rng = random.Random(7)
@@ -102,11 +102,17 @@ async def test_three_expired_turns_in_a_row_hand_the_seat_to_the_ai_for_good_and
             assert not (await seat(world, game_id, sleeper)).ai
             await answer_until_turn_of(world, game_id, thread, sleeper, rng)
 
+    # Another person is at the table, so they choose what happens to the seat: here, the AI plays it.
+    assert not (await seat(world, game_id, sleeper)).ai
+    asked = next(m for m in thread.history() if "turns in a row" in m.content)
+    number = (await seat(world, game_id, sleeper)).seat
+    chosen = await world.member(player).click(asked, custom_id=f"kk:c:{game_id}:{number}:ai")
+    assert chosen.acknowledged
     assert (await seat(world, game_id, sleeper)).ai
     # The notes stay in the thread, though the player's choices since then edited the prompts they came with.
-    notes = timeouts(thread)
+    notes = [n for n in timeouts(thread) if n not in asked.content]
     assert len(notes) == 3 and all(f"{sleeper}'s time ran out" in n for n in notes)
-    assert "for good" in notes[-1] and not any("for good" in n for n in notes[:2])
+    assert not any("for good" in n for n in notes)
     handed_at = (await world.store.log(game_id))[-1].seq
 
     # From now on the AI answers the sleeper's turns at once, with no timer.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+from cogs.clock import ChoiceButton
 from cogs.community import PageButton
 from cogs.components import ActionButton, ActionSelect, LobbyButton, TileSelect
 from cogs.rematch import RematchButton
@@ -24,6 +25,7 @@ def made() -> list[tuple[discord.ui.DynamicItem, dict]]:
         (ReplaySelect(16), {"game_id": 16}),
         (RematchButton(17, "Rematch"), {"game_id": 17}),
         (ShareButton(18, "Share"), {"game_id": 18}),
+        (ChoiceButton(19, 2, "end", "End"), {"game_id": 19, "seat": 2, "choice": "end"}),
         (PageButton("g42", "wins", "W-2026", 3, "Next"), {"scope": "g42", "board": "wins", "key": "W-2026", "page": 3}),
     ]
 

@@ -592,6 +592,7 @@ async def test_copy_command_moves_a_sqlite_database_into_postgresql_whole_and_ve
     lobby = await store.create_game(guild_id=2, channel_id=20, host_id=300, host_name="Cy", players=2)
     await store.set_guild_setting(1, "channel", "10")
     await store.set_timer(active, "deadline", 5000.0, 16)
+    await store.ask_choice(active, "Ana", 4e9)
     games = [await store.get_game(g) for g in (finished, active, lobby)]
     board = await store.leaderboard("wins", 1)
     secret = await store.meta("challenge_secret")
@@ -607,6 +608,7 @@ async def test_copy_command_moves_a_sqlite_database_into_postgresql_whole_and_ve
         assert await copy.leaderboard("wins", 1) == board and await copy.meta("challenge_secret") == secret
         assert await copy.guild_setting(1, "channel") == "10" and len(await copy.timers(active)) == 1
         assert await copy.load_game(active) == (game, version)
+        assert (await copy.seat_choice(active, "Ana")).due_at == 4e9
         await copy.apply(active, version, game.prompt.player, game.legal_actions()[0])
         assert await copy.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Di", players=2) == lobby + 1
     finally:

@@ -6,6 +6,7 @@ from .open import describe, is_url, open_store
 from .ratings import PROVISIONAL_GAMES, Rating, challenge_key, challenge_seed, streak
 from .records import (
     REFUSALS,
+    Applied,
     BrokenGame,
     GameNotFound,
     GameReach,
@@ -17,6 +18,7 @@ from .records import (
     StaleVersion,
     StoreError,
     StoreRefusal,
+    ThreadPosts,
     Timer,
     TurnPosts,
     UndoRefused,
@@ -39,6 +41,7 @@ __all__ = [
     "challenge_seed",
     "scope_of",
     "streak",
+    "Applied",
     "BrokenGame",
     "GameNotFound",
     "GameReach",
@@ -52,6 +55,7 @@ __all__ = [
     "StoreError",
     "StoreRefusal",
     "Timer",
+    "ThreadPosts",
     "Transaction",
     "TurnPosts",
     "UndoRefused",

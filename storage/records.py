@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine import Event
+from engine import Event, Game
 
 
 class StoreError(RuntimeError):
@@ -186,6 +186,31 @@ class TurnPosts:
     shown_version: int = -1
     turn_key: str = ""
     turn_version: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadPosts:
+    """What a game's thread shows, read at once: how far it is posted, where its live prompt is, and whether a run of
+    refusals is under way (so a show that goes through knows whether it ends one)."""
+
+    posts: TurnPosts
+    prompt: tuple[int, int] | None = None  # (channel id, message id)
+    refused: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """One action saved, with what the store computed on the way, so that nobody has to read or replay it again:
+    the game's record after the commit, the engine state (a private copy) and version, the action's events, the log
+    since the thread's last record, the states after its finished turns, and the results of a game it ended."""
+
+    record: GameRecord
+    game: Game
+    version: int
+    events: tuple[Event, ...]
+    # True when the commit also set the timers of the turn it leaves the game in (none for an AI seat or an end).
+    timers_set: bool
+    results: tuple[Result, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,9 +10,11 @@ import logging
 import secrets
 import time
 import zlib
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from .community import CommunityStore, found
 from .database import Database, Row, Transaction
 from .ratings import CHALLENGE_SIDES, challenge_seed
 from .records import (
+    Applied,
     BrokenGame,
     GameNotFound,
     GameReach,
@@ -32,6 +35,7 @@ from .records import (
     Seat,
     StaleVersion,
     StoreRefusal,
+    ThreadPosts,
     Timer,
     TurnPosts,
     UndoRefused,
@@ -42,6 +46,8 @@ log = logging.getLogger(__name__)
 
 NAME_LIMIT = 32
 _CACHE_SIZE = 1024
+# States kept in memory per cached game: right after its last few finished turns (what its thread shows next).
+_STATES_KEPT = 24
 # An action whose events include one of these ends a turn: undo never reaches back past it.
 _TURN_BOUNDARIES = frozenset({"turn_ended", "setup_done", "game_over"})
 # The seed is kept as decimal text (128-bit seeds); games dealt before migration 0004 have only the INTEGER column.
@@ -97,6 +103,31 @@ def unpack_log(blob: bytes, created_at: float) -> list[tuple[int, str, str, str,
     return [(i, p, a, _SOURCES[src], created_at + ms / 1000, 0) for i, (p, a, src, ms) in enumerate(items, start=1)]
 
 
+@dataclass(slots=True)
+class _Kept:
+    """A game held in memory: its engine state at a version, every action of its log with the events it caused, and
+    the states right after its latest finished turns, so that neither its log nor those states need a replay."""
+
+    version: int
+    game: Game
+    entries: list[LoggedAction] = field(default_factory=list)
+    states: dict[int, Game] = field(default_factory=dict)
+
+    def add(self, entry: LoggedAction, after: Game) -> None:
+        self.entries.append(entry)
+        if flags_of(entry.events) & ENDS_TURN:
+            self.states[entry.seq] = after.clone()
+            while len(self.states) > _STATES_KEPT:
+                del self.states[min(self.states)]
+
+
+Play = Callable[[Game, str, str], Sequence[Event]]
+
+
+def _engine_play(game: Game, player: str, action: str) -> Sequence[Event]:
+    return game.apply(player, action)
+
+
 class Store(CommunityStore):
     """All persistent state of the bot, on one database. Open it with `await open_store(path or postgresql:// URL)`."""
 
@@ -114,7 +145,7 @@ class Store(CommunityStore):
         self._secret_setting = challenge_secret or None
         self._challenge_secret = b""
         self._game_locks: KeyedLocks[int] = KeyedLocks()  # changes to one game, in this process
-        self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
+        self._cache: OrderedDict[int, _Kept] = OrderedDict()
 
     async def load_secret(self) -> None:
         """Read the key challenge seeds are derived from: the setting if given, else one made on first start."""
@@ -388,7 +419,7 @@ class Store(CommunityStore):
                 "moves = 0, snapshot = ?, updated_at = ? WHERE id = ?",
                 (str(seed), game.rules, len(names), version, game.to_json(), self._clock(), game_id),
             )
-        self._remember(game_id, version, game)
+        self._remember(game_id, _Kept(version, game, [], {0: game.clone()}))
         return game.clone(), version
 
     async def create_challenge(
@@ -457,8 +488,8 @@ class Store(CommunityStore):
 
     # ------------------------------------------------------------------ engine state
 
-    def _remember(self, game_id: int, version: int, game: Game) -> None:
-        self._cache[game_id] = (version, game)
+    def _remember(self, game_id: int, kept: _Kept) -> None:
+        self._cache[game_id] = kept
         self._cache.move_to_end(game_id)
         while len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
@@ -466,10 +497,10 @@ class Store(CommunityStore):
     async def load_game(self, game_id: int) -> tuple[Game, int]:
         """The game's engine state (a private copy) and its version."""
         async with self._game_lock(game_id):
-            version, game = await self._load(game_id)
-        return game.clone(), version
+            kept = await self._load(game_id)
+        return kept.game.clone(), kept.version
 
-    async def _load(self, game_id: int) -> tuple[int, Game]:
+    async def _load(self, game_id: int) -> _Kept:
         """The cached game, or the game rebuilt from its log; the snapshot is checked and repaired."""
         row = await self._one(
             f"SELECT status, {_SEED}, rules, side, solo, version, broken_reason FROM games WHERE id = ?", (game_id,)
@@ -481,7 +512,7 @@ class Store(CommunityStore):
         if row["seed"] is None:
             raise StoreRefusal("not_started")
         cached = self._cache.get(game_id)
-        if cached is not None and cached[0] == row["version"]:
+        if cached is not None and cached.version == row["version"]:
             self._cache.move_to_end(game_id)
             return cached
         row = found(
@@ -497,7 +528,7 @@ class Store(CommunityStore):
         packed = row["log"] is not None
         rows = unpack_log(row["log"], row["created_at"]) if packed else await self._action_rows(game_id)
         try:
-            game = _replayed(names, row, rows)
+            kept = _rebuilt(names, row, rows)
         except (IllegalAction, ValueError) as exc:
             reason = f"its log no longer replays: {exc}"
             log.error("game %d is broken: %s", game_id, reason)
@@ -510,14 +541,15 @@ class Store(CommunityStore):
                     (reason, self._clock(), game_id),
                 )
             raise BrokenGame(game_id, reason) from None
-        snapshot = game.to_json()
+        snapshot = kept.game.to_json()
         # A finished game keeps no snapshot: its packed log is replayed instead.
         if not packed and snapshot != row["snapshot"] and not self.readonly:
             log.warning("game %d: snapshot disagreed with the log and was rebuilt", game_id)
             async with self._tx() as db:
                 await self._run(db, "UPDATE games SET snapshot = ? WHERE id = ?", (snapshot, game_id))
-        self._remember(game_id, row["version"], game)
-        return row["version"], game
+        kept.version = row["version"]
+        self._remember(game_id, kept)
+        return kept
 
     async def _action_rows(self, game_id: int, upto: int = _FAR) -> list[tuple[int, str, str, str, float, int]]:
         rows = await self._all(
@@ -552,19 +584,38 @@ class Store(CommunityStore):
         commit: with these, set for the new version, when the next player is a person; with none otherwise.
         Raises StaleVersion if the game moved on, IllegalAction if the engine refuses; nothing changes then.
         """
+        applied = await self.move(game_id, expected_version, player, action, source=source, timers=timers)
+        return list(applied.events)
+
+    async def move(
+        self,
+        game_id: int,
+        expected_version: int,
+        player: str,
+        action: str,
+        *,
+        source: str = "player",
+        timers: Sequence[tuple[str, float]] | None = None,
+        play: Play = _engine_play,
+    ) -> Applied:
+        """`apply`, returning what it computed on the way (`Applied`): the record after the commit, the new state
+        and version, the events, whether the new turn's timers were set, the results of a game it ended. `play`
+        carries the action out on the game (the engine's own `apply` by default); it raises IllegalAction to refuse
+        and must then leave the game unchanged."""
         async with self._game_lock(game_id):
-            version, game = await self._load(game_id)
+            kept = await self._load(game_id)
+            version, game = kept.version, kept.game
             if version != expected_version:
                 raise StaleVersion(game_id, expected_version, version)
-            status = found(await self._one("SELECT status FROM games WHERE id = ?", (game_id,)))
-            if status["status"] != "active":
+            record = await self.get_game(game_id)
+            if record.status != "active":
                 raise StoreRefusal("not_active")
             # Until the commit succeeds the cached game may hold an unsaved move: take it out of the cache.
             self._cache.pop(game_id, None)
             try:
-                events = game.apply(player, action)
+                events = list(play(game, player, action))
             except IllegalAction:
-                self._remember(game_id, version, game)  # the engine left it unchanged
+                self._remember(game_id, kept)  # the engine left it unchanged
                 raise
             now = self._clock()
             seq = game.version
@@ -591,8 +642,26 @@ class Store(CommunityStore):
                     prompt = game.prompt
                     assert prompt is not None  # the game is not over
                     await self._replace_timers(db, game_id, version + 1, prompt.player, timers)
-            self._remember(game_id, version + 1, game)
-            return events
+            kept.version = version + 1
+            kept.add(LoggedAction(seq, player, action, source, now, tuple(events)), game)
+            results: list[Result] = []
+            if game.is_over:
+                # The log is now kept packed, its times to the millisecond: the entries say what a read would.
+                created = record.created_at
+                kept.entries = [
+                    replace(e, created_at=created + round((e.created_at - created) * 1000) / 1000) for e in kept.entries
+                ]
+                results = await self.results(game_id)
+            self._remember(game_id, kept)
+            after = await self.get_game(game_id)
+            return Applied(
+                after,
+                game.clone(),
+                version + 1,
+                tuple(events),
+                timers_set=game.is_over or (timers is not None and bool(flags & ENDS_TURN)),
+                results=tuple(results),
+            )
 
     async def _replace_timers(
         self, db: Transaction, game_id: int, version: int, player: str, timers: Sequence[tuple[str, float]]
@@ -692,7 +761,8 @@ class Store(CommunityStore):
     async def undo(self, game_id: int, player: str) -> tuple[Game, int]:
         """Take back `player`'s last action of their current turn, if it revealed nothing; returns the new state."""
         async with self._game_lock(game_id):
-            version, game = await self._load(game_id)
+            kept = await self._load(game_id)
+            version, game = kept.version, kept.game
             prompt = game.prompt
             if prompt is None:
                 raise UndoRefused("undo_over")
@@ -725,7 +795,10 @@ class Store(CommunityStore):
                     current = found(await self._one("SELECT version FROM games WHERE id = ?", (game_id,)))
                     raise StaleVersion(game_id, version, current["version"])
                 await self._run(db, "DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
-            self._remember(game_id, version + 1, previous)
+            # The move taken back ended no turn: the kept log loses its last entry, the kept states stay.
+            entries = kept.entries[:-1] if kept.entries and kept.entries[-1].seq == seq else []
+            states = kept.states if entries or seq == 1 else {}
+            self._remember(game_id, _Kept(version + 1, previous, entries, states))
         return previous.clone(), version + 1
 
     async def _replay(self, game_id: int, upto: int | None = None) -> Game:
@@ -737,8 +810,21 @@ class Store(CommunityStore):
         rows = await self._action_rows(game_id, _FAR if upto is None else upto)
         return _replayed(names, row, rows)
 
+    async def _kept(self, game_id: int) -> _Kept | None:
+        """The game as held in memory, its whole log included, loading it if need be; None when it cannot be
+        loaded (not started, broken, gone) or its log is not held."""
+        try:
+            async with self._game_lock(game_id):
+                kept = await self._load(game_id)
+        except (GameNotFound, BrokenGame, StoreRefusal):
+            return None
+        return kept if len(kept.entries) == kept.game.version else None
+
     async def log(self, game_id: int, since: int = 0) -> list[LoggedAction]:
         """The game's actions after `since`, each with the events a replay gives it (up to where it replays)."""
+        kept = await self._kept(game_id)
+        if kept is not None:
+            return kept.entries[bisect_right([e.seq for e in kept.entries], since) :]
         row = await self._one(f"SELECT {_SEED}, rules, side, solo FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
@@ -881,9 +967,34 @@ class Store(CommunityStore):
             return TurnPosts(game_id)
         return TurnPosts(game_id, r["recorded_seq"], r["shown_version"], r["turn_key"], r["turn_version"])
 
-    async def set_turn_posts(self, posts: TurnPosts) -> None:
-        """How far the thread is posted. Without an fsync of its own: on power loss a post is made again."""
+    async def thread_posts(self, game_id: int) -> ThreadPosts:
+        """What the game's thread shows, in one read: how far it is posted, its live prompt, whether a run of
+        refusals is under way."""
+        r = await self._one("SELECT * FROM turn_posts WHERE game_id = ?", (game_id,))
+        posts = TurnPosts(game_id)
+        if r is not None:
+            posts = TurnPosts(game_id, r["recorded_seq"], r["shown_version"], r["turn_key"], r["turn_version"])
+        prompt = await self._one(
+            "SELECT channel_id, message_id FROM messages WHERE game_id = ? AND kind = 'prompt'", (game_id,)
+        )
+        return ThreadPosts(
+            posts,
+            None if prompt is None else (prompt["channel_id"], prompt["message_id"]),
+            r is not None and r["refused_since"] is not None,
+        )
+
+    async def set_turn_posts(self, posts: TurnPosts, *, prompt: tuple[int, int] | None = None) -> None:
+        """How far the thread is posted (and, if given, where its new live prompt is: channel id, message id).
+        Without an fsync of its own: on power loss a post is made again."""
         async with self._tx(durable=False) as db:
+            if prompt is not None:
+                await self._run(
+                    db,
+                    "INSERT INTO messages (game_id, kind, channel_id, message_id) VALUES (?, 'prompt', ?, ?) "
+                    "ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id, "
+                    "message_id = excluded.message_id",
+                    (posts.game_id, *prompt),
+                )
             await self._run(
                 db,
                 "INSERT INTO turn_posts (game_id, recorded_seq, shown_version, turn_key, turn_version) "
@@ -968,8 +1079,14 @@ class Store(CommunityStore):
         return {r["status"]: int(r["n"]) for r in rows}
 
     async def states_after(self, game_id: int, seqs: Iterable[int]) -> dict[int, Game]:
-        """The game as it stood right after each of these actions, 0 meaning before any (replayed once)."""
+        """The game as it stood right after each of these actions, 0 meaning before any (replayed once, unless the
+        game is held in memory with these states: the current one, or right after one of its last finished turns)."""
         wanted = set(seqs)
+        kept = await self._kept(game_id)
+        if kept is not None:
+            held = {**kept.states, kept.game.version: kept.game}
+            if wanted <= held.keys():
+                return {seq: held[seq].clone() for seq in wanted}
         row = await self._one(f"SELECT {_SEED}, rules, side, solo FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
@@ -1153,6 +1270,16 @@ class Store(CommunityStore):
 def _dealt(names: Sequence[str], row: Row) -> Game:
     """The stored game as dealt, from its row's seed, side and solo flag: every replay starts here."""
     return new_game(names, seed=int(row["seed"]), side=row["side"], solo=bool(row["solo"]), rules=row["rules"])
+
+
+def _rebuilt(names: Sequence[str], row: Row, rows: Sequence[tuple[Any, ...]]) -> _Kept:
+    """The stored game dealt and replayed through these log rows, its log and latest turns' states kept."""
+    game = _dealt(names, row)
+    kept = _Kept(-1, game, [], {0: game.clone()})
+    for seq, player, action, source, created_at, *_ in rows:
+        events = game.apply(player, action)
+        kept.add(LoggedAction(seq, player, action, source, created_at, tuple(events)), game)
+    return kept
 
 
 def _replayed(names: Sequence[str], row: Row, rows: Sequence[tuple[Any, ...]]) -> Game:

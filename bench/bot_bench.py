@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import inspect
 import io
 import logging
 import os
@@ -45,7 +44,7 @@ from simcord.results import to_discord_message  # noqa: E402
 import render  # noqa: E402
 from bench.common import percentile  # noqa: E402
 from bot import create_bot  # noqa: E402
-from tests.botkit import NAMES, World, components, open_game  # noqa: E402
+from tests.botkit import NAMES, StoreCalls, World, components, open_game  # noqa: E402
 
 
 async def _click(world: World, game_id: int, thread, rng: random.Random):
@@ -95,76 +94,8 @@ async def play(games: int, players: int, seed: int) -> tuple[list[float], list[f
     return totals, cpus, firsts
 
 
-class _StoreCalls:
-    """Counts, while a click is answered, what the bot asks of its store: calls of the store's public methods (the
-    outermost only: a method that calls another counts once), game loads, SQL statements, write transactions, and
-    full replays of a game from its seed (every one starts by dealing the game again)."""
-
-    def __init__(self, store) -> None:
-        import contextvars
-
-        import storage.store as module
-
-        self.counts: dict[str, int] = {}
-        self.methods: dict[str, int] = {}
-        depth = contextvars.ContextVar("store_depth", default=0)
-        self._undo: list = []
-
-        def counted(name: str, key: str | None, fn, outermost: bool = False):
-            async def wrapper(*args, **kwargs):
-                if outermost:
-                    if depth.get() == 0:
-                        self.counts["store calls"] = self.counts.get("store calls", 0) + 1
-                        self.methods[name] = self.methods.get(name, 0) + 1
-                    token = depth.set(depth.get() + 1)
-                    try:
-                        return await fn(*args, **kwargs)
-                    finally:
-                        depth.reset(token)
-                self.counts[key] = self.counts.get(key, 0) + 1
-                return await fn(*args, **kwargs)
-
-            return wrapper
-
-        for name in dir(type(store)):
-            fn = getattr(store, name)
-            if name.startswith("_") or not inspect.iscoroutinefunction(fn):
-                continue
-            setattr(store, name, counted(name, None, fn, outermost=True))
-            self._undo.append(lambda name=name: delattr(store, name))
-        for name, key in (("_one", "SQL statements"), ("_all", "SQL statements"), ("_run", "SQL statements")):
-            setattr(store, name, counted(name, key, getattr(store, name)))
-            self._undo.append(lambda name=name: delattr(store, name))
-        plain_tx = store._tx
-
-        def tx(*args, **kwargs):
-            self.counts["write transactions"] = self.counts.get("write transactions", 0) + 1
-            return plain_tx(*args, **kwargs)
-
-        store._tx = tx
-        self._undo.append(lambda: delattr(store, "_tx"))
-        plain_dealt = module._dealt
-
-        def dealt(*args, **kwargs):
-            self.counts["full replays"] = self.counts.get("full replays", 0) + 1
-            return plain_dealt(*args, **kwargs)
-
-        module._dealt = dealt
-        self._undo.append(lambda: setattr(module, "_dealt", plain_dealt))
-
-    def take(self) -> dict[str, int]:
-        counts = {**self.counts, "game loads": self.methods.get("load_game", 0)}
-        self.counts.clear()
-        self.methods.clear()
-        return counts
-
-    def close(self) -> None:
-        for undo in self._undo:
-            undo()
-
-
 async def store_calls(games: int, seed: int) -> list[dict[str, int]]:
-    """Per click of a two-player game, what the bot asked of its store (see `_StoreCalls`)."""
+    """Per click of a two-player game, what the bot asked of its store (see `tests.botkit.StoreCalls`)."""
     found: list[dict[str, int]] = []
     with tempfile.TemporaryDirectory() as folder:
         bot = create_bot(str(Path(folder) / "bench.sqlite3"))
@@ -178,7 +109,7 @@ async def store_calls(games: int, seed: int) -> list[dict[str, int]]:
                     game_id, thread = await open_game(world, players=2)
                     while (await world.store.load_game(game_id))[0].prompt is not None:
                         click = await _click(world, game_id, thread, rng)
-                        counter = _StoreCalls(bot.store)
+                        counter = StoreCalls(bot.store)
                         try:
                             assert (await click).acknowledged
                             await env.settle()

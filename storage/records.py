@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine import Event, Game
@@ -196,13 +197,15 @@ class ThreadPosts:
     posts: TurnPosts
     prompt: tuple[int, int] | None = None  # (channel id, message id)
     refused: bool = False
+    lobby: tuple[int, int] | None = None  # the game's lobby message, in the channel it was opened in
 
 
 @dataclass(frozen=True, slots=True)
 class Applied:
     """One action saved, with what the store computed on the way, so that nobody has to read or replay it again:
-    the game's record after the commit, the engine state (a private copy) and version, the action's events, the log
-    since the thread's last record, the states after its finished turns, and the results of a game it ended."""
+    the game's record after the commit, the engine state (a private copy) and version, the action's events, the
+    game's whole log, the states right after its latest finished turns (by the seq of the action that ended each;
+    the current one under its own seq; read-only, shared with the store), and the results of a game it ended."""
 
     record: GameRecord
     game: Game
@@ -210,7 +213,11 @@ class Applied:
     events: tuple[Event, ...]
     # True when the commit also set the timers of the turn it leaves the game in (none for an AI seat or an end).
     timers_set: bool
+    log: tuple[LoggedAction, ...] = ()
+    states: Mapping[int, Game] = field(default_factory=dict)
     results: tuple[Result, ...] = ()
+    # When the action began a person's turn: that person's settings about turn DMs (`notify`, `language`).
+    mover_settings: Mapping[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)

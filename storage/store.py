@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 from engine import AUTOMA, Event, Game, IllegalAction, new_game
 from kit.locks import KeyedLocks
@@ -494,10 +494,30 @@ class Store(CommunityStore):
         while len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
 
-    async def load_game(self, game_id: int) -> tuple[Game, int]:
-        """The game's engine state (a private copy) and its version."""
+    def held_version(self, game_id: int) -> int | None:
+        """The version of the game as this process last saved or loaded it, if it is held in memory (no read)."""
+        kept = self._cache.get(game_id)
+        return None if kept is None else kept.version
+
+    @overload
+    async def load_game(self, game_id: int) -> tuple[Game, int]: ...
+
+    @overload
+    async def load_game(self, game_id: int, *, record: Literal[True]) -> tuple[Game | None, int, GameRecord]: ...
+
+    async def load_game(
+        self, game_id: int, *, record: bool = False
+    ) -> tuple[Game, int] | tuple[Game | None, int, GameRecord]:
+        """The game's engine state (a private copy) and its version; with `record`, its record as well, read at the
+        same moment (the state is None then unless the game is being played)."""
         async with self._game_lock(game_id):
+            if record:
+                found_record = await self.get_game(game_id)
+                if found_record.status != "active":
+                    return None, found_record.version, found_record
             kept = await self._load(game_id)
+        if record:
+            return kept.game.clone(), kept.version, found_record
         return kept.game.clone(), kept.version
 
     async def _load(self, game_id: int) -> _Kept:
@@ -568,6 +588,34 @@ class Store(CommunityStore):
             return unpack_log(row["log"], row["created_at"])
         return await self._action_rows(game_id)
 
+    @overload
+    async def apply(
+        self,
+        game_id: int,
+        expected_version: int,
+        player: str,
+        action: str,
+        *,
+        source: str = ...,
+        timers: Sequence[tuple[str, float]] | None = ...,
+        play: Play = ...,
+        details: Literal[False] = ...,
+    ) -> list[Event]: ...
+
+    @overload
+    async def apply(
+        self,
+        game_id: int,
+        expected_version: int,
+        player: str,
+        action: str,
+        *,
+        source: str = ...,
+        timers: Sequence[tuple[str, float]] | None = ...,
+        play: Play = ...,
+        details: Literal[True],
+    ) -> Applied: ...
+
     async def apply(
         self,
         game_id: int,
@@ -577,31 +625,33 @@ class Store(CommunityStore):
         *,
         source: str = "player",
         timers: Sequence[tuple[str, float]] | None = None,
-    ) -> list[Event]:
+        play: Play = _engine_play,
+        details: bool = False,
+    ) -> list[Event] | Applied:
         """Apply one action atomically: check the version, run the engine, append to the log, commit.
 
         With `timers` ((kind, due at) pairs), a move that ends a turn also replaces the game's timers in the same
         commit: with these, set for the new version, when the next player is a person; with none otherwise.
         Raises StaleVersion if the game moved on, IllegalAction if the engine refuses; nothing changes then.
-        """
-        applied = await self.move(game_id, expected_version, player, action, source=source, timers=timers)
-        return list(applied.events)
 
-    async def move(
+        `play` carries the action out on the game (the engine's own `apply` by default); it raises IllegalAction to
+        refuse and must then leave the game unchanged. Returns the action's events, or with `details` all the store
+        computed on the way (`Applied`): the record after the commit, the new state and version, whether the new
+        turn's timers were set, the log and the latest turns' states it holds, the results of a game it ended.
+        """
+        applied = await self._move(game_id, expected_version, player, action, source, timers, play)
+        return applied if details else list(applied.events)
+
+    async def _move(
         self,
         game_id: int,
         expected_version: int,
         player: str,
         action: str,
-        *,
-        source: str = "player",
-        timers: Sequence[tuple[str, float]] | None = None,
-        play: Play = _engine_play,
+        source: str,
+        timers: Sequence[tuple[str, float]] | None,
+        play: Play,
     ) -> Applied:
-        """`apply`, returning what it computed on the way (`Applied`): the record after the commit, the new state
-        and version, the events, whether the new turn's timers were set, the results of a game it ended. `play`
-        carries the action out on the game (the engine's own `apply` by default); it raises IllegalAction to refuse
-        and must then leave the game unchanged."""
         async with self._game_lock(game_id):
             kept = await self._load(game_id)
             version, game = kept.version, kept.game
@@ -645,6 +695,14 @@ class Store(CommunityStore):
             kept.version = version + 1
             kept.add(LoggedAction(seq, player, action, source, now, tuple(events)), game)
             results: list[Result] = []
+            settings: dict[str, str] | None = None
+            mover = record.seat_named(game.prompt.player) if game.prompt is not None else None
+            if flags & ENDS_TURN and mover is not None and mover.user_id is not None and not mover.ai:
+                rows = await self._all(
+                    "SELECT key, value FROM user_settings WHERE user_id = ? AND key IN ('notify', 'language')",
+                    (mover.user_id,),
+                )
+                settings = {r["key"]: r["value"] for r in rows}
             if game.is_over:
                 # The log is now kept packed, its times to the millisecond: the entries say what a read would.
                 created = record.created_at
@@ -654,13 +712,17 @@ class Store(CommunityStore):
                 results = await self.results(game_id)
             self._remember(game_id, kept)
             after = await self.get_game(game_id)
+            held = len(kept.entries) == game.version
             return Applied(
                 after,
                 game.clone(),
                 version + 1,
                 tuple(events),
                 timers_set=game.is_over or (timers is not None and bool(flags & ENDS_TURN)),
+                log=tuple(kept.entries) if held else (),
+                states={**kept.states, seq: kept.states.get(seq) or game.clone()} if held else {},
                 results=tuple(results),
+                mover_settings=settings,
             )
 
     async def _replace_timers(
@@ -974,13 +1036,15 @@ class Store(CommunityStore):
         posts = TurnPosts(game_id)
         if r is not None:
             posts = TurnPosts(game_id, r["recorded_seq"], r["shown_version"], r["turn_key"], r["turn_version"])
-        prompt = await self._one(
-            "SELECT channel_id, message_id FROM messages WHERE game_id = ? AND kind = 'prompt'", (game_id,)
-        )
+        messages = {
+            m["kind"]: (m["channel_id"], m["message_id"])
+            for m in await self._all(
+                "SELECT kind, channel_id, message_id FROM messages WHERE game_id = ? AND kind IN ('prompt', 'lobby')",
+                (game_id,),
+            )
+        }
         return ThreadPosts(
-            posts,
-            None if prompt is None else (prompt["channel_id"], prompt["message_id"]),
-            r is not None and r["refused_since"] is not None,
+            posts, messages.get("prompt"), r is not None and r["refused_since"] is not None, messages.get("lobby")
         )
 
     async def set_turn_posts(self, posts: TurnPosts, *, prompt: tuple[int, int] | None = None) -> None:

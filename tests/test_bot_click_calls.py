@@ -11,8 +11,8 @@ import pytest
 from tests.botkit import StoreCalls, components, open_game, prompt_message
 
 # Per click, in steady state (a game this process has already loaded): the route's budget.
-STORE_CALLS = 27
-LOADS = 3
+STORE_CALLS = 6
+LOADS = 1
 REPLAYS = 0
 
 

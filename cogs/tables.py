@@ -14,9 +14,12 @@ import i18n
 from engine import LEVELS, Event, Game, IllegalAction
 from engine.preview import preview
 from games.kokeshi import vocab
+from games.kokeshi.module import KokeshiMatch
 from games.kokeshi.vocab import N_
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
+from service import Outcome, Refused
+from service import play as play_decision
 from storage import Applied, GameNotFound, GameRecord, StaleVersion, Store, StoreRefusal
 
 from .client import Client
@@ -129,6 +132,28 @@ SIDES = {"basic": N_("basic side"), "advanced": N_("advanced side")}
 def side_name(side: str) -> str:
     """A board side as players read it, in the current language."""
     return _(SIDES[side]) if side in SIDES else side
+
+
+# The service's refusals as the engine names them (the store and the words know the engine's codes).
+_ENGINE_REFUSALS = {"unknown_seat": "unknown_player"}
+
+
+class Decision:
+    """One decision carried out through the service (`service.play`) on the game as the store holds it, under the
+    store's lock: the store saves what it did, and the service's `Outcome` is kept for the thread."""
+
+    def __init__(self) -> None:
+        self.outcome: Outcome | None = None
+
+    def __call__(self, game: Game, player: str, action: str) -> list[Event]:
+        match = KokeshiMatch(game)
+        if player not in game.seating:
+            raise IllegalAction("unknown_player", game.legal_actions(), player=player)
+        try:
+            self.outcome = play_decision(match.game, match, match.version, match.seat_of(player), action)
+        except Refused as refused:
+            raise IllegalAction(_ENGINE_REFUSALS.get(refused.code, refused.code), list(refused.legal)) from None
+        return match.engine_events
 
 
 def _ai_to_move(applied: Applied) -> bool:
@@ -727,9 +752,10 @@ class Tables:
     ) -> bool:
         """Apply a player's action, let the AI seats move, and show the result. True when the player was already
         told something about it (an answer that came too late, a thread that could not be used)."""
+        decision = Decision()
         try:
             applied = await self.store.apply(
-                record.id, version, seat_name, action, timers=turn_timers(record), details=True
+                record.id, version, seat_name, action, timers=turn_timers(record), play=decision, details=True
             )
         except StaleVersion:
             game, current = await self.store.load_game(record.id)
@@ -743,12 +769,13 @@ class Tables:
         seat = record.seat_named(seat_name)
         if seat is not None and seat.expired:
             await self.store.update_seat(record.id, seat_name, expired=0)
+        played = Played(applied, decision.outcome)
         if _ai_to_move(applied):
             async with self._driving(record.id):
                 _events, last = await self._drive_ai(record.id)
-            applied = last or applied
+            played = last or played
         told = False
-        if not await self.poster.show(record.id, played=Played(applied)):
+        if not await self.poster.show(record.id, played=played):
             reach = await self.store.reach(record.id)
             why = self.reach.reason(record, reach) if reach is not None else ""
             await self.tell(
@@ -804,10 +831,10 @@ class Tables:
             events, _last = await self._drive_ai(record.id)
         return events
 
-    async def _drive_ai(self, game_id: int) -> tuple[list[Event], Applied | None]:
-        """The events of the AI's decisions, and what the store said of the last one."""
+    async def _drive_ai(self, game_id: int) -> tuple[list[Event], Played | None]:
+        """The events of the AI's decisions, and what the store and the service said of the last one."""
         events: list[Event] = []
-        last: Applied | None = None
+        last: Played | None = None
         for _step in range(10_000):
             record = await self.store.get_game(game_id)
             if record.status != "active":
@@ -821,14 +848,23 @@ class Tables:
                 break
             level = (await self.load_levels(record)).get(seat.seat, DEFAULT_LEVEL)
             action = await self.thinker.choose(level, version, game)
+            decision = Decision()
             try:
-                last = await self.store.apply(
-                    game_id, version, seat.name, action, source="ai", timers=turn_timers(record), details=True
+                applied = await self.store.apply(
+                    game_id,
+                    version,
+                    seat.name,
+                    action,
+                    source="ai",
+                    timers=turn_timers(record),
+                    play=decision,
+                    details=True,
                 )
             except StaleVersion:
                 log.info("game %d: an AI decision for version %d came after the game moved on", game_id, version)
             else:
-                events += last.events
+                events += applied.events
+                last = Played(applied, decision.outcome)
         return events, last
 
     async def resume_ai(self) -> None:
@@ -979,7 +1015,7 @@ class Tables:
             # state; only the time-out that played a step counts the expired turn.
             try:
                 await self.store.apply(
-                    game_id, current, seat.name, action, source="timeout", timers=turn_timers(record)
+                    game_id, current, seat.name, action, source="timeout", timers=turn_timers(record), play=Decision()
                 )
                 played = True
             except (StaleVersion, IllegalAction):

@@ -14,8 +14,8 @@ Refusals: a game whose thread refuses the bot's posts (Missing Permissions, Miss
 server that removes the bot (GUILD_DELETE, then 403 Missing Access on its channels, as on Discord), are left for 54
 hours of SimCord's clock; every request Discord refused is counted at the transport.
 
-`--code DIR` runs the bursts and the refusals against another checkout of the bot (e.g. the previous version,
-exported with `git archive`), so before and after are measured by the same harness in one run.
+`--code DIR` runs the clicks, the bursts and the refusals against another checkout of the bot as well (e.g. the
+previous version, exported with `git archive`), so before and after are measured by the same harness in one run.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 # `--code DIR` (or BENCH_CODE, for the child run) measures the bot of another checkout.
@@ -44,7 +45,7 @@ from simcord.results import to_discord_message  # noqa: E402
 import render  # noqa: E402
 from bench.common import percentile  # noqa: E402
 from bot import create_bot  # noqa: E402
-from tests.botkit import NAMES, StoreCalls, World, components, open_game  # noqa: E402
+from tests.botkit import NAMES, World, components, open_game  # noqa: E402
 
 
 async def _click(world: World, game_id: int, thread, rng: random.Random):
@@ -96,6 +97,8 @@ async def play(games: int, players: int, seed: int) -> tuple[list[float], list[f
 
 async def store_calls(games: int, seed: int) -> list[dict[str, int]]:
     """Per click of a two-player game, what the bot asked of its store (see `tests.botkit.StoreCalls`)."""
+    from tests.botkit import StoreCalls  # the counting harness the tests use (not in older checkouts)
+
     found: list[dict[str, int]] = []
     with tempfile.TemporaryDirectory() as folder:
         bot = create_bot(str(Path(folder) / "bench.sqlite3"))
@@ -430,7 +433,7 @@ def _report_refusals(label: str, found: dict[str, tuple[int, int]], hours: float
         print(f"  {scenario}: {total} ({total / hours:.1f} an hour; {last} in the last 6 h)")
 
 
-def _child(section: str, code: str, games: int, hours: float) -> dict:
+def _child(section: str, code: str, games: int, hours: float, quick: bool = False) -> Any:
     """Run one section against another checkout, in a process of its own; its figures come back as JSON."""
     import json
 
@@ -444,6 +447,7 @@ def _child(section: str, code: str, games: int, hours: float) -> dict:
             str(games),
             "--hours",
             str(hours),
+            *(["--quick"] if quick else []),
         ],
         env=env,
         capture_output=True,
@@ -462,12 +466,16 @@ def main() -> None:
     parser.add_argument("--code", help="also run the bursts and refusals against the bot in this directory")
     parser.add_argument("--games", type=int, default=None, help="games per burst (default 100)")
     parser.add_argument("--hours", type=float, default=None, help="simulated hours of refusals (default 54)")
+    parser.add_argument("--child-clicks", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--child-bursts", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--child-refusals", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     logging.disable(logging.WARNING)
     games = args.games or (20 if args.quick else 100)
     hours = args.hours or (12 if args.quick else 54)
+    if args.child_clicks:
+        print(json.dumps(asyncio.run(play(1 if args.quick else 3, players=2, seed=1))))
+        return
     if args.child_bursts:
         print(json.dumps(asyncio.run(bursts(games))))
         return
@@ -476,6 +484,8 @@ def main() -> None:
         return
     if args.only in (None, "clicks"):
         clicks(args.quick)
+        if args.code:
+            code_clicks(args.code, args.quick)
     if args.only in (None, "calls"):
         calls(1 if args.quick else 3)
     if args.only in (None, "bursts"):
@@ -512,6 +522,22 @@ def clicks(quick: bool) -> None:
     ratio = statistics.median(now) / statistics.median(before)
     print(f"bot CPU per click, now / before (p50): {ratio:.2f} (goal <= 0.50)")
     print("goal: p99 <= 300 ms, first response within 1 s")
+
+
+def code_clicks(code: str, quick: bool) -> None:
+    """The bot's CPU per click of another checkout and of this one, each in a process of its own, one after the
+    other (twice, alternating), on the same harness: before and after side by side."""
+    runs: dict[str, list[float]] = {"before": [], "now": []}
+    for _ in range(2):
+        for label, where in (("before", code), ("now", str(ROOT))):
+            _totals, cpus, _firsts = _child("clicks", where, 0, 0, quick)
+            runs[label] += cpus
+    print(f"bot CPU per click, before ({code}) and now, in separate processes (render.encode both):")
+    for label, cpus in runs.items():
+        print(
+            f"  {label}: {len(cpus)} clicks  p50 {statistics.median(cpus):.1f} ms  p99 {percentile(cpus, 0.99):.1f} ms"
+        )
+    print(f"  now / before (p50): {statistics.median(runs['now']) / statistics.median(runs['before']):.2f}")
 
 
 def calls(games: int) -> None:

@@ -311,8 +311,8 @@ class Poster:
             applied = played.applied if played is not None else None
             if applied is None or not applied.timers_set or applied.version != turn_version:
                 await self.start_turn_timers(record, turn_version, prompt.player)
-            elif record.turn_timer and user_id is not None:
-                self.bot.wake_timers(min(due for _kind, due in turn_timers(record)))
+            elif applied.first_timer is not None:
+                self.bot.wake_timers(applied.first_timer)
             if user_id is not None:
                 settings = applied.mover_settings if applied is not None and applied.version == turn_version else None
                 await self.reach.notify(record, user_id, message, settings)
@@ -458,7 +458,8 @@ class _Log:
     def __init__(self, store: Store, game_id: int, played: Played | None) -> None:
         self.store = store
         self.game_id = game_id
-        self.applied = played.applied if played is not None else None
+        # What the store returned holds the whole log unless it did not hold it in memory.
+        self.applied = played.applied if played is not None and played.applied.log else None
         self._entries: list[LoggedAction] | None = None
 
     async def since(self, seq: int) -> list[LoggedAction]:

@@ -213,6 +213,8 @@ class Applied:
     events: tuple[Event, ...]
     # True when the commit also set the timers of the turn it leaves the game in (none for an AI seat or an end).
     timers_set: bool
+    # The earliest of the timers that commit set, if it set any.
+    first_timer: float | None = None
     log: tuple[LoggedAction, ...] = ()
     states: Mapping[int, Game] = field(default_factory=dict)
     results: tuple[Result, ...] = ()

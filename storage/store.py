@@ -669,6 +669,7 @@ class Store(CommunityStore):
                 raise
             now = self._clock()
             seq = game.version
+            set_timers = False
             async with self._tx() as db:
                 count = await self._run(
                     db,
@@ -691,7 +692,7 @@ class Store(CommunityStore):
                 elif timers is not None and flags & ENDS_TURN:
                     prompt = game.prompt
                     assert prompt is not None  # the game is not over
-                    await self._replace_timers(db, game_id, version + 1, prompt.player, timers)
+                    set_timers = await self._replace_timers(db, game_id, version + 1, prompt.player, timers)
             kept.version = version + 1
             kept.add(LoggedAction(seq, player, action, source, now, tuple(events)), game)
             results: list[Result] = []
@@ -719,6 +720,7 @@ class Store(CommunityStore):
                 version + 1,
                 tuple(events),
                 timers_set=game.is_over or (timers is not None and bool(flags & ENDS_TURN)),
+                first_timer=min(due for _kind, due in timers) if set_timers and timers else None,
                 log=tuple(kept.entries) if held else (),
                 states={**kept.states, seq: kept.states.get(seq) or game.clone()} if held else {},
                 results=tuple(results),
@@ -727,16 +729,18 @@ class Store(CommunityStore):
 
     async def _replace_timers(
         self, db: Transaction, game_id: int, version: int, player: str, timers: Sequence[tuple[str, float]]
-    ) -> None:
+    ) -> bool:
+        """The game's timers replaced by these (none for an AI seat); True when some were set."""
         await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
         seat = await self._one("SELECT ai FROM seats WHERE game_id = ? AND name = ?", (game_id, player))
         if seat is None or seat["ai"] or not timers:
-            return
+            return False
         await self._run_many(
             db,
             "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?)",
             [(game_id, kind, due_at, version) for kind, due_at in timers],
         )
+        return True
 
     async def set_turn_timers(self, game_id: int, version: int, timers: Sequence[tuple[str, float]]) -> bool:
         """Replace the game's timers with these, set for `version`, in one commit; False if they already were."""

@@ -772,7 +772,7 @@ class Tables:
         played = Played(applied, decision.outcome)
         if _ai_to_move(applied):
             async with self._driving(record.id):
-                _events, last = await self._drive_ai(record.id)
+                _events, last = await self._drive_ai(record.id, applied)
             played = last or played
         told = False
         if not await self.poster.show(record.id, played=played):
@@ -831,15 +831,19 @@ class Tables:
             events, _last = await self._drive_ai(record.id)
         return events
 
-    async def _drive_ai(self, game_id: int) -> tuple[list[Event], Played | None]:
-        """The events of the AI's decisions, and what the store and the service said of the last one."""
+    async def _drive_ai(self, game_id: int, known: Applied | None = None) -> tuple[list[Event], Played | None]:
+        """The events of the AI's decisions, and what the store and the service said of the last one. `known`: the
+        game as just saved, used while the store still holds that version (else the game is read again)."""
         events: list[Event] = []
         last: Played | None = None
         for _step in range(10_000):
-            record = await self.store.get_game(game_id)
-            if record.status != "active":
+            if known is not None and self.store.held_version(game_id) == known.version:
+                record, game, version = known.record, known.game.clone(), known.version
+            else:
+                game, version, record = await self.store.load_game(game_id, record=True)
+            known = None
+            if record.status != "active" or game is None:
                 break
-            game, version = await self.store.load_game(game_id)
             prompt = game.prompt
             if prompt is None:
                 break
@@ -865,6 +869,7 @@ class Tables:
             else:
                 events += applied.events
                 last = Played(applied, decision.outcome)
+                known = applied
         return events, last
 
     async def resume_ai(self) -> None:

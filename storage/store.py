@@ -45,9 +45,12 @@ log = logging.getLogger(__name__)
 
 
 NAME_LIMIT = 32
-_CACHE_SIZE = 1024
-# States kept in memory per cached game: right after its last few finished turns (what its thread shows next).
-_STATES_KEPT = 24
+# Games held in memory, the most recently used; each holds its log with the events (≈ 250 KiB at the end of a
+# 4-player game, with its kept states): a game evicted is replayed once when next loaded.
+_CACHE_SIZE = 256
+# States kept in memory per cached game: right after its last few finished turns (what its thread shows next: the
+# turns since the player to move last played, and the turns not yet recorded).
+_STATES_KEPT = 12
 # An action whose events include one of these ends a turn: undo never reaches back past it.
 _TURN_BOUNDARIES = frozenset({"turn_ended", "setup_done", "game_over"})
 # The seed is kept as decimal text (128-bit seeds); games dealt before migration 0004 have only the INTEGER column.

@@ -315,12 +315,12 @@ class KokeshiBot(WiredClient):
         await self.store.set_meta("command_hash", self.command_hash())
         log.info("synced %d slash commands", len(synced))
 
-    def wake_timers(self) -> None:
-        """Tell the timer loop that the earliest timer may have changed."""
+    def wake_timers(self, due_at: float | None = None) -> None:
+        """Tell the timer loop that the earliest timer may have changed (`due_at`: the earliest just set, if known)."""
         cog = self.get_cog("Timers")
         if cog is not None:
             # The extension's own module object (load_extension imports it afresh), so no isinstance check.
-            cast("Timers", cog).poke()
+            cast("Timers", cog).poke(due_at)
 
     async def on_ready(self) -> None:
         if not self.sandbox:

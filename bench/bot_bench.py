@@ -14,15 +14,14 @@ Refusals: a game whose thread refuses the bot's posts (Missing Permissions, Miss
 server that removes the bot (GUILD_DELETE, then 403 Missing Access on its channels, as on Discord), are left for 54
 hours of SimCord's clock; every request Discord refused is counted at the transport.
 
-`--code DIR` runs the bursts and the refusals against another checkout of the bot (e.g. the previous version,
-exported with `git archive`), so before and after are measured by the same harness in one run.
+`--code DIR` runs the clicks, the bursts and the refusals against another checkout of the bot as well (e.g. the
+previous version, exported with `git archive`), so before and after are measured by the same harness in one run.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import inspect
 import io
 import logging
 import os
@@ -33,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 # `--code DIR` (or BENCH_CODE, for the child run) measures the bot of another checkout.
@@ -95,76 +95,10 @@ async def play(games: int, players: int, seed: int) -> tuple[list[float], list[f
     return totals, cpus, firsts
 
 
-class _StoreCalls:
-    """Counts, while a click is answered, what the bot asks of its store: calls of the store's public methods (the
-    outermost only: a method that calls another counts once), game loads, SQL statements, write transactions, and
-    full replays of a game from its seed (every one starts by dealing the game again)."""
-
-    def __init__(self, store) -> None:
-        import contextvars
-
-        import storage.store as module
-
-        self.counts: dict[str, int] = {}
-        self.methods: dict[str, int] = {}
-        depth = contextvars.ContextVar("store_depth", default=0)
-        self._undo: list = []
-
-        def counted(name: str, key: str | None, fn, outermost: bool = False):
-            async def wrapper(*args, **kwargs):
-                if outermost:
-                    if depth.get() == 0:
-                        self.counts["store calls"] = self.counts.get("store calls", 0) + 1
-                        self.methods[name] = self.methods.get(name, 0) + 1
-                    token = depth.set(depth.get() + 1)
-                    try:
-                        return await fn(*args, **kwargs)
-                    finally:
-                        depth.reset(token)
-                self.counts[key] = self.counts.get(key, 0) + 1
-                return await fn(*args, **kwargs)
-
-            return wrapper
-
-        for name in dir(type(store)):
-            fn = getattr(store, name)
-            if name.startswith("_") or not inspect.iscoroutinefunction(fn):
-                continue
-            setattr(store, name, counted(name, None, fn, outermost=True))
-            self._undo.append(lambda name=name: delattr(store, name))
-        for name, key in (("_one", "SQL statements"), ("_all", "SQL statements"), ("_run", "SQL statements")):
-            setattr(store, name, counted(name, key, getattr(store, name)))
-            self._undo.append(lambda name=name: delattr(store, name))
-        plain_tx = store._tx
-
-        def tx(*args, **kwargs):
-            self.counts["write transactions"] = self.counts.get("write transactions", 0) + 1
-            return plain_tx(*args, **kwargs)
-
-        store._tx = tx
-        self._undo.append(lambda: delattr(store, "_tx"))
-        plain_dealt = module._dealt
-
-        def dealt(*args, **kwargs):
-            self.counts["full replays"] = self.counts.get("full replays", 0) + 1
-            return plain_dealt(*args, **kwargs)
-
-        module._dealt = dealt
-        self._undo.append(lambda: setattr(module, "_dealt", plain_dealt))
-
-    def take(self) -> dict[str, int]:
-        counts = {**self.counts, "game loads": self.methods.get("load_game", 0)}
-        self.counts.clear()
-        self.methods.clear()
-        return counts
-
-    def close(self) -> None:
-        for undo in self._undo:
-            undo()
-
-
 async def store_calls(games: int, seed: int) -> list[dict[str, int]]:
-    """Per click of a two-player game, what the bot asked of its store (see `_StoreCalls`)."""
+    """Per click of a two-player game, what the bot asked of its store (see `tests.botkit.StoreCalls`)."""
+    from tests.botkit import StoreCalls  # the counting harness the tests use (not in older checkouts)
+
     found: list[dict[str, int]] = []
     with tempfile.TemporaryDirectory() as folder:
         bot = create_bot(str(Path(folder) / "bench.sqlite3"))
@@ -178,7 +112,7 @@ async def store_calls(games: int, seed: int) -> list[dict[str, int]]:
                     game_id, thread = await open_game(world, players=2)
                     while (await world.store.load_game(game_id))[0].prompt is not None:
                         click = await _click(world, game_id, thread, rng)
-                        counter = _StoreCalls(bot.store)
+                        counter = StoreCalls(bot.store)
                         try:
                             assert (await click).acknowledged
                             await env.settle()
@@ -499,7 +433,7 @@ def _report_refusals(label: str, found: dict[str, tuple[int, int]], hours: float
         print(f"  {scenario}: {total} ({total / hours:.1f} an hour; {last} in the last 6 h)")
 
 
-def _child(section: str, code: str, games: int, hours: float) -> dict:
+def _child(section: str, code: str, games: int, hours: float, quick: bool = False) -> Any:
     """Run one section against another checkout, in a process of its own; its figures come back as JSON."""
     import json
 
@@ -513,6 +447,7 @@ def _child(section: str, code: str, games: int, hours: float) -> dict:
             str(games),
             "--hours",
             str(hours),
+            *(["--quick"] if quick else []),
         ],
         env=env,
         capture_output=True,
@@ -531,12 +466,16 @@ def main() -> None:
     parser.add_argument("--code", help="also run the bursts and refusals against the bot in this directory")
     parser.add_argument("--games", type=int, default=None, help="games per burst (default 100)")
     parser.add_argument("--hours", type=float, default=None, help="simulated hours of refusals (default 54)")
+    parser.add_argument("--child-clicks", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--child-bursts", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--child-refusals", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     logging.disable(logging.WARNING)
     games = args.games or (20 if args.quick else 100)
     hours = args.hours or (12 if args.quick else 54)
+    if args.child_clicks:
+        print(json.dumps(asyncio.run(play(1 if args.quick else 3, players=2, seed=1))))
+        return
     if args.child_bursts:
         print(json.dumps(asyncio.run(bursts(games))))
         return
@@ -545,6 +484,8 @@ def main() -> None:
         return
     if args.only in (None, "clicks"):
         clicks(args.quick)
+        if args.code:
+            code_clicks(args.code, args.quick)
     if args.only in (None, "calls"):
         calls(1 if args.quick else 3)
     if args.only in (None, "bursts"):
@@ -581,6 +522,22 @@ def clicks(quick: bool) -> None:
     ratio = statistics.median(now) / statistics.median(before)
     print(f"bot CPU per click, now / before (p50): {ratio:.2f} (goal <= 0.50)")
     print("goal: p99 <= 300 ms, first response within 1 s")
+
+
+def code_clicks(code: str, quick: bool) -> None:
+    """The bot's CPU per click of another checkout and of this one, each in a process of its own, one after the
+    other (twice, alternating), on the same harness: before and after side by side."""
+    runs: dict[str, list[float]] = {"before": [], "now": []}
+    for _ in range(2):
+        for label, where in (("before", code), ("now", str(ROOT))):
+            _totals, cpus, _firsts = _child("clicks", where, 0, 0, quick)
+            runs[label] += cpus
+    print(f"bot CPU per click, before ({code}) and now, in separate processes (render.encode both):")
+    for label, cpus in runs.items():
+        print(
+            f"  {label}: {len(cpus)} clicks  p50 {statistics.median(cpus):.1f} ms  p99 {percentile(cpus, 0.99):.1f} ms"
+        )
+    print(f"  now / before (p50): {statistics.median(runs['now']) / statistics.median(runs['before']):.2f}")
 
 
 def calls(games: int) -> None:

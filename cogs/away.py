@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 import discord
@@ -204,7 +204,11 @@ class Aways:
 
     async def note(self, record: GameRecord) -> str:
         """One line per person of the game who is away, in the current language (empty when nobody is)."""
-        aways = await self.of(record)
+        return self.note_of(record, await self.of(record))
+
+    @staticmethod
+    def note_of(record: GameRecord, aways: Mapping[int, Away]) -> str:
+        """`note`, from the away periods already read (by user id)."""
         lines = [
             _("💤 {player} is away until {until}; their turn deadlines wait for them.").format(
                 player=escape(seat.name), until=stamp(aways[seat.user_id].ends_at)

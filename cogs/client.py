@@ -113,8 +113,9 @@ class Client(commands.Bot):
             return None
         return count, tuple(ids)
 
-    def wake_timers(self) -> None:
-        """Tell the timer loop that the earliest timer may have changed (the bot knows its loop)."""
+    def wake_timers(self, due_at: float | None = None) -> None:
+        """Tell the timer loop that the earliest timer may have changed (the bot knows its loop); `due_at`, when
+        given, is the earliest of the timers just set (a loop already waking before then need not start again)."""
         raise NotImplementedError
 
     def channel_link(self, channel_id: int, label: str) -> str:

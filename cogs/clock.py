@@ -158,11 +158,27 @@ class Clocks:
 
     async def note(self, record: GameRecord, player: str) -> str:
         """The prompt's line about the bank of the player to move: "⏳ 2 days 4 h left in your bank."."""
-        bank = bank_of(dict(record.settings))
-        seat = record.seat_named(player)
-        if bank is None or seat is None or seat.ai or seat.user_id is None or record.status != "active":
+        if not self._banked(record, player):
             return ""
-        left = await self.store.bank_left(record.id, player)
+        return self.note_of(record, player, await self.store.bank_left(record.id, player))
+
+    @staticmethod
+    def _banked(record: GameRecord, player: str) -> bool:
+        seat = record.seat_named(player)
+        return (
+            bank_of(dict(record.settings)) is not None
+            and seat is not None
+            and not seat.ai
+            and seat.user_id is not None
+            and record.status == "active"
+        )
+
+    @classmethod
+    def note_of(cls, record: GameRecord, player: str, left: float | None) -> str:
+        """`note`, from what is left in the bank already read (None: the whole initial bank)."""
+        bank = bank_of(dict(record.settings))
+        if bank is None or not cls._banked(record, player):
+            return ""
         return _("⏳ {duration} left in your bank.").format(duration=duration(bank.initial if left is None else left))
 
     async def status(self, record: GameRecord) -> str:

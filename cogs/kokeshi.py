@@ -235,7 +235,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         channel was deleted to this one); autocomplete only looks."""
         if interaction.type is not discord.InteractionType.application_command:
             return record
-        return await self.tables.reach.resume(interaction, record)
+        return await self.tables.resume(interaction, record)
 
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
         """The caller's games in this server, then the lobbies here they could join."""

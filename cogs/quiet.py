@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Protocol
 
 from discord import app_commands
@@ -10,6 +11,7 @@ from i18n import _
 from kit.quiet import next_daily, parse_hours, quiet_end, show_hours, zone, zone_names
 from storage import GameRecord, Store
 from storage.away import QUIET, quiet_setting
+from storage.notices import DIGEST, MUTED, digest_setting, muted_setting
 
 from .common import UserError, now
 
@@ -30,6 +32,28 @@ def zone_choices(current: str) -> list[app_commands.Choice[str]]:
 def code(text: str) -> str:
     """What a person typed, to show as typed inside a code span (where nothing is markdown or a mention)."""
     return text.replace("`", "'") or " "
+
+
+def in_quiet_hours(setting: str | None, at: float | None = None) -> bool:
+    """Whether `at` (default now) falls in the quiet hours of this stored setting (None: no quiet hours)."""
+    quiet = None if setting is None else quiet_setting(setting)
+    if quiet is None:
+        return False
+    hours, where = quiet
+    return quiet_end(now() if at is None else at, hours, where) is not None
+
+
+def muted_in(settings: Mapping[str, str], game_id: int) -> bool:
+    """Whether a person with these settings (`Store.turn_facts`) muted this game."""
+    return game_id in muted_setting(settings.get(MUTED, ""))
+
+
+def turn_dm_in(settings: Mapping[str, str], game_id: int) -> bool:
+    """Whether a "your turn" DM goes to a person with these settings for this game: they asked for one at each
+    turn, and neither muted the game nor chose the daily digest instead."""
+    if settings.get("notify") != "on" or digest_setting(settings.get(DIGEST, "")) is not None:
+        return False
+    return not muted_in(settings, game_id)
 
 
 class HasStore(Protocol):
@@ -55,13 +79,6 @@ class QuietHours:
         about it reaches them."""
         return user_id is not None and game_id in await self.store.muted_games(user_id)
 
-    async def turn_dm(self, game_id: int, user_id: int) -> bool:
-        """Whether a "your turn" DM goes to this player for this game: they asked for one at each turn, and neither
-        muted the game nor chose the daily digest instead."""
-        if await self.store.user_setting(user_id, "notify") != "on" or await self.store.digest(user_id) is not None:
-            return False
-        return not await self.muted(game_id, user_id)
-
     async def mute(self, user_id: int, record: GameRecord, on: bool) -> str:
         """`/kokeshi notify mute|unmute` for a game the player is seated in: the reply, once stored. Games no longer
         open are dropped from the setting on the way."""
@@ -85,12 +102,7 @@ class QuietHours:
         """Whether a ping to this player at `at` (default now) falls in their quiet hours."""
         if user_id is None:
             return False
-        value = await self.store.user_setting(user_id, QUIET)
-        quiet = None if value is None else quiet_setting(value)
-        if quiet is None:
-            return False
-        hours, where = quiet
-        return quiet_end(now() if at is None else at, hours, where) is not None
+        return in_quiet_hours(await self.store.user_setting(user_id, QUIET), at)
 
     async def set(self, user_id: int, hours_text: str, zone_name: str | None) -> str:
         """`/kokeshi notify quiet`: the reply, once the setting is stored; a UserError (nothing stored) when the

@@ -1,4 +1,5 @@
-"""Where the bot can be heard: a game's run of refusals, its back-off, telling its host, and servers it left.
+"""Where the bot can be heard: posting in a game's thread (waking it, opening a new one), DMs, a game's run of
+refusals, its back-off, telling its host, and servers it left.
 
 Every refusal Discord gives the bot for a game is noted here (`note`); when a show of the game fails, its run of
 refusals grows and its next attempt is set by `refusals.retry_delay` (never a fixed clock). While a game cannot be
@@ -11,21 +12,27 @@ timers, if the bot is added back.
 from __future__ import annotations
 
 import dataclasses
+import io
 import logging
-from typing import Protocol
+from collections.abc import Mapping
 
 import discord
 
 import i18n
 from i18n import _
-from storage import GameReach, GameRecord, Store
+from storage import GameReach, GameRecord, Store, TurnPosts
+from storage.away import QUIET
 
 from .client import Client
-from .common import pinging, turn_key
+from .common import now, pinging, turn_key
+from .limits import THREAD_NAME, ChannelPace, shorten
 from .narration import game_language, speaking
+from .quiet import in_quiet_hours, turn_dm_in
 from .refusals import (
+    CANNOT_DM,
     MISSING_ACCESS,
     SOON,
+    THREAD_LOCKED,
     UNKNOWN_CHANNEL,
     Refusal,
     becomes_unreachable,
@@ -37,54 +44,183 @@ from .refusals import (
 log = logging.getLogger(__name__)
 
 TURN_TIMERS = ("reminder_half", "reminder_late", "deadline")
+_REMINDERS = (("reminder_half", 0.5), ("reminder_late", 0.9), ("deadline", 1.0))
 # The guild setting that marks a server the bot was removed from (its value: when).
 AWAY = "away"
 
 
-class Shows(Protocol):
-    """The poster (`cogs.posting.Poster`) as the reach calls it: bring a game's thread up to date."""
-
-    async def show(self, game_id: int) -> bool: ...
-
-
-class ReachTables(Protocol):
-    """The tables (`cogs.tables.Tables`) as the reach calls them: their clock, DMs, threads lost and the poster."""
-
-    @property
-    def bot(self) -> Client: ...
-    @property
-    def store(self) -> Store: ...
-    @property
-    def poster(self) -> Shows: ...
-    @property
-    def lost(self) -> set[int]: ...
-
-    def clock(self) -> float: ...
-
-    def where(self, record: GameRecord) -> str: ...
-
-    def turn_timers(self, record: GameRecord) -> list[tuple[str, float]]: ...
-
-    async def dm(self, user_id: int, text: str) -> bool: ...
+def turn_timers(record: GameRecord) -> list[tuple[str, float]]:
+    """The reminders and deadline of a turn starting now; the store sets them with the move that starts it."""
+    start = now()
+    return [(kind, start + fraction * record.turn_timer) for kind, fraction in _REMINDERS if record.turn_timer]
 
 
 class Reach:
-    """Keeps every game's run of refusals and every server the bot left; the tables ask it before posting."""
+    """Everything the bot sends for a game goes out here: posts in its thread, DMs. It keeps every game's run of
+    refusals and every server the bot left; it never shows a game itself (whoever asked it does)."""
 
-    def __init__(self, tables: ReachTables) -> None:
-        self.tables = tables
+    def __init__(self, bot: Client) -> None:
+        self.bot = bot
         # The last refusal noted for each game (HTTP status, JSON code), until the show that met it is over.
         self.last: dict[int, tuple[int, int]] = {}
         # Servers that removed the bot: their games are paused.
         self.away: set[int] = set()
+        # Threads Discord says are gone; a game whose thread is here gets a new one.
+        self.lost: set[int] = set()
+        # What was posted lately in each channel: a long burst (a game only the AI plays) keeps Discord's rate.
+        self.pace = ChannelPace()
+        # DM channels opened so far (user id → channel id): a DM costs one request, not a user fetch as well.
+        self._dm_channels: dict[int, int] = {}
+        # Games whose deleted thread was replaced by a new one (game id → new thread), until the caller looks.
+        self.moved: dict[int, int] = {}
 
     @property
-    def store(self):
-        return self.tables.store
+    def store(self) -> Store:
+        return self.bot.store
 
-    @property
-    def bot(self):
-        return self.tables.bot
+    @staticmethod
+    def clock() -> float:
+        return now()
+
+    def where(self, record: GameRecord) -> str:
+        """A clickable pointer to the game's thread."""
+        if not record.thread_id:
+            return f"Kokeshi #{record.id}"
+        return self.bot.channel_link(record.thread_id, f"Kokeshi #{record.id}")
+
+    # ------------------------------------------------------------------ sending
+
+    async def thread_of(self, record: GameRecord) -> discord.abc.Messageable | None:
+        """The game's thread (or its channel), if Discord still has it and lets the bot see it."""
+        channel_id = record.thread_id or record.channel_id
+        if channel_id is None or channel_id in self.lost:
+            return None
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(channel_id)
+            except discord.HTTPException as exc:
+                # 404: deleted, a new thread takes its place. 403 (Missing Access): the bot may no longer see it,
+                # which is not the same; the game backs off until it may.
+                if self.note(record.id, exc) is Refusal.GONE:
+                    self.lost.add(channel_id)
+                return None
+        return channel  # type: ignore[return-value]  # a game's thread id names a thread
+
+    async def game_channel(self, record: GameRecord) -> discord.abc.Messageable | None:
+        """Where the game is shown: its thread, or a new thread when someone deleted it."""
+        channel = await self.thread_of(record)
+        if channel is not None or not record.thread_id or record.thread_id not in self.lost:
+            return channel
+        parent = self.bot.get_channel(record.channel_id) if record.channel_id else None
+        if parent is None:
+            # The channel the game was opened in is gone too: nowhere to open a thread until someone moves it.
+            self.note_code(record.id, 404, UNKNOWN_CHANNEL)
+            return None
+        with speaking(record):
+            text = _("The thread of Kokeshi #{number} was deleted, so the game goes on in a new one. Nothing was lost.")
+            name = _("Kokeshi #{number} (continued)").format(number=record.id)
+        assert isinstance(parent, discord.abc.Messageable)  # a server text channel, where games are opened
+        try:
+            note = await parent.send(
+                text.format(number=record.id),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            thread = await note.create_thread(name=shorten(name, THREAD_NAME), auto_archive_duration=10080)
+        except discord.HTTPException as exc:
+            self.note(record.id, exc)
+            log.warning("game %d: could not open a new thread: %s", record.id, exc)
+            return None
+        log.info("game %d: its thread was deleted; continuing in %d", record.id, thread.id)
+        self.lost.discard(record.thread_id)
+        self.moved[record.id] = thread.id
+        await self.store.set_thread(record.id, thread.id)
+        await self.store.set_turn_posts(
+            TurnPosts(record.id, recorded_seq=(await self.store.turn_posts(record.id)).recorded_seq)
+        )
+        return thread
+
+    async def send(self, record: GameRecord, channel, content: str, **kwargs) -> discord.Message | None:
+        """Post in the game's thread; None when Discord refused (the game itself is saved either way). A thread
+        that went to sleep (archived) is woken and the post made again; every refusal is noted for the game."""
+        if self.paused(record):
+            return None
+        if getattr(channel, "archived", False) and not await self.wake(record, channel):
+            return None
+        # A file is used up by a request: keep its bytes in case the post is made again.
+        file = kwargs.get("file")
+        picture = (
+            (file.filename, file.fp.getvalue(), file.description)
+            if file is not None and isinstance(file.fp, io.BytesIO)
+            else None
+        )
+        for attempt in range(2):
+            try:
+                message = await channel.send(content, **kwargs)
+            except discord.HTTPException as exc:
+                kind = self.note(record.id, exc)
+                if kind is Refusal.GONE:
+                    self.lost.add(channel.id)
+                    log.warning("game %d: its thread %s is gone", record.id, getattr(channel, "id", "?"))
+                    return None
+                if kind is Refusal.ARCHIVED and attempt == 0 and await self.wake(record, channel):
+                    if picture is not None:
+                        kwargs["file"] = discord.File(
+                            io.BytesIO(picture[1]), filename=picture[0], description=picture[2]
+                        )
+                    continue
+                log.warning("game %d: could not post in %s: %s", record.id, getattr(channel, "id", "?"), exc)
+                return None
+            self.pace.sent(channel.id, self.clock())
+            return message
+        return None
+
+    async def wake(self, record: GameRecord, channel) -> bool:
+        """Unarchive the game's thread (it falls asleep after a week without posts); False if Discord refuses."""
+        if not isinstance(channel, discord.Thread):
+            return False
+        try:
+            await channel.edit(archived=False)
+        except discord.HTTPException as exc:
+            if channel.locked:
+                # A moderator locked it (and the bot may not reopen it): that is what the host needs to hear.
+                self.note_code(record.id, exc.status, THREAD_LOCKED)
+            else:
+                self.note(record.id, exc)
+            return False
+        return True
+
+    async def notify(
+        self, record: GameRecord, user_id: int, message: discord.Message, settings: Mapping[str, str]
+    ) -> None:
+        """A DM to players who asked for one (not for a muted game, nor with the daily digest), in the language they
+        asked in, silent in their quiet hours; closed DMs are fine, the thread mention is enough. `settings`: the
+        person's settings about pings (`Store.turn_facts`)."""
+        if not turn_dm_in(settings, record.id):
+            return
+        with i18n.using(settings.get("language") or game_language(record)):
+            text = _("Your turn in Kokeshi #{number}: {link}").format(number=record.id, link=message.jump_url)
+        if not await self.dm(user_id, text, silent=in_quiet_hours(settings.get(QUIET))):
+            log.info("game %d: could not DM user %d", record.id, user_id)
+
+    async def dm(self, user_id: int, text: str, *, silent: bool = False) -> bool:
+        """A direct message (`silent`: no sound or notification); False if it could not be sent. A person whose DMs
+        are closed to the bot (50007) gets no more turn DMs until they next use `/kokeshi notify`, and is told so
+        the next time they use the bot."""
+        channel_id = self._dm_channels.get(user_id)
+        try:
+            if channel_id is None:
+                data = await self.bot.http.start_private_message(user_id)
+                channel_id = self._dm_channels[user_id] = int(data["id"])
+            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none(), silent=silent)
+        except discord.HTTPException as exc:
+            self.note(None, exc)
+            if exc.code == CANNOT_DM:
+                await self.store.set_user_setting(user_id, "notify", "off")
+                await self.store.set_user_setting(user_id, "dm_closed", "1")
+            return False
+        return True
 
     def _metrics(self):
         return getattr(self.bot, "metrics", None)
@@ -110,7 +246,7 @@ class Reach:
     async def failed(self, record: GameRecord) -> GameReach:
         """A show of the game failed: its run of refusals grows, its turn clock stops, the next attempt is set
         (later each time), and after a day its host is told."""
-        now = self.tables.clock()
+        now = self.clock()
         status, code = self.last.pop(record.id, (0, 0))
         reach = refused(await self.store.reach(record.id), record.id, now, status, code)
         if becomes_unreachable(reach, now):
@@ -146,9 +282,12 @@ class Reach:
         self.note_code(record.id, 404, UNKNOWN_CHANNEL)
         await self.failed(record)
 
-    async def succeeded(self, record: GameRecord) -> None:
-        """The game was shown: a run of refusals is over, and the turn's clock starts again from now."""
+    async def succeeded(self, record: GameRecord, *, refused: bool = True) -> None:
+        """The game was shown: a run of refusals is over, and the turn's clock starts again from now. `refused`:
+        False when the caller knows no run of refusals was under way (nothing to end)."""
         self.last.pop(record.id, None)
+        if not refused:
+            return
         ended = await self.store.clear_reach(record.id)
         if ended is None:
             return
@@ -165,14 +304,14 @@ class Reach:
         seat = record.seat_named(prompt.player) if prompt else None
         if seat is None or seat.ai or posts.turn_key != turn_key(game):
             return
-        await self.store.set_turn_timers(record.id, posts.turn_version, self.tables.turn_timers(record))
+        await self.store.set_turn_timers(record.id, posts.turn_version, turn_timers(record))
         self.bot.wake_timers()
 
     async def soon(self, record: GameRecord) -> None:
         """Something suggests the cause of a game's refusals is gone: try it again in a few seconds."""
         if await self.store.reach(record.id) is None or self.paused(record):
             return
-        await self.store.set_timer(record.id, "repost", self.tables.clock() + SOON, record.version)
+        await self.store.set_timer(record.id, "repost", self.clock() + SOON, record.version)
         self.bot.wake_timers()
 
     async def changed(self, guild_id: int) -> None:
@@ -193,17 +332,17 @@ class Reach:
         assert record.host_id is not None  # a game that ran has its host
         if parent is not None and kind is not Refusal.GONE and record.thread_id:
             try:
-                await parent.send(text, allowed_mentions=pinging(record.host_id))
+                await parent.send(text, allowed_mentions=pinging(record.host_id))  # type: ignore[union-attr]
                 return True
             except discord.HTTPException as exc:
                 self.note(None, exc)
         with i18n.using(await self.store.user_setting(record.host_id, "language") or game_language(record)):
             text = self.stuck_text(record, reach, for_host=True)
-        return await self.tables.dm(record.host_id, text)
+        return await self.dm(record.host_id, text)
 
     def reason(self, record: GameRecord, reach: GameReach) -> str:
         """Why the game cannot be shown and what would free it, in the current language."""
-        thread = self.tables.where(record)
+        thread = self.where(record)
         kind = classify(reach.status, reach.code)
         if kind is Refusal.GONE:
             why = _(
@@ -240,14 +379,15 @@ class Reach:
 
     # ------------------------------------------------------------------ resuming
 
-    async def resume(self, interaction: discord.Interaction, record: GameRecord) -> GameRecord:
-        """Someone used a command about a stuck game: it is tried again now, and a game whose channel was deleted
-        moves to the channel the command was used in (a text channel where the bot may run a game)."""
+    async def resume(self, interaction: discord.Interaction, record: GameRecord) -> bool:
+        """Someone used a command about a stuck game: True when it is to be tried again now (the caller shows it); a
+        game whose channel was deleted moves to the channel the command was used in (a text channel where the bot
+        may run a game)."""
         if self.paused(record) or record.status != "active":
-            return record
+            return False
         reach = await self.store.reach(record.id)
         if reach is None:
-            return record
+            return False
         channel = interaction.channel
         if isinstance(channel, discord.Thread):
             channel = channel.parent
@@ -260,11 +400,9 @@ class Reach:
         ):
             log.info("game %d: its channel is gone; it moves to %d", record.id, channel.id)
             if record.thread_id:
-                self.tables.lost.add(record.thread_id)
+                self.lost.add(record.thread_id)
             await self.store.set_channel(record.id, channel.id)
-            record = await self.store.get_game(record.id)
-        await self.tables.poster.show(record.id)
-        return await self.store.get_game(record.id)
+        return True
 
     # ------------------------------------------------------------------ servers
 
@@ -275,35 +413,34 @@ class Reach:
     async def guild_left(self, guild_id: int) -> None:
         """The bot was removed from a server: its games pause, their timers stop, nothing is sent there."""
         self.away.add(guild_id)
-        await self.store.set_guild_setting(guild_id, AWAY, repr(self.tables.clock()))
+        await self.store.set_guild_setting(guild_id, AWAY, repr(self.clock()))
         games = [g for g in await self.store.active_games() if g.guild_id == guild_id]
         for record in games:
             await self.store.clear_timers(record.id)
         log.info("removed from server %d: %d games paused", guild_id, len(games))
 
-    async def guild_joined(self, guild_id: int) -> None:
-        """The bot is back in a server it left: its games resume, each turn with fresh timers."""
+    async def guild_joined(self, guild_id: int) -> list[int]:
+        """The bot is back in a server it left: its games resume, each turn with fresh timers. Returns the games to
+        show again (the caller shows them)."""
         if guild_id not in self.away and await self.store.guild_setting(guild_id, AWAY) is None:
-            return
+            return []
         self.away.discard(guild_id)
         await self.store.set_guild_setting(guild_id, AWAY, None)
         games = [g for g in await self.store.active_games() if g.guild_id == guild_id]
         for record in games:
             await self.store.clear_reach(record.id)
             await self.restart_turn_timers(record)
-            try:
-                await self.tables.poster.show(record.id)
-            except Exception:
-                log.exception("game %d: could not be shown on return", record.id)
         log.info("back in server %d: %d games resumed", guild_id, len(games))
+        return [record.id for record in games]
 
-    async def reconcile(self) -> None:
-        """At start-up: servers that added the bot back while it was stopped resume; games of this process's
-        servers that no longer have the bot pause."""
+    async def reconcile(self) -> list[int]:
+        """At start-up: servers that added the bot back while it was stopped resume (returns their games, to be
+        shown again); games of this process's servers that no longer have the bot pause."""
         await self.load()
         present = {guild.id for guild in self.bot.guilds}
-        for guild_id in sorted(self.away & present):
-            await self.guild_joined(guild_id)
+        resumed: list[int] = []
+        for back in sorted(self.away & present):
+            resumed += await self.guild_joined(back)
         shards = self.bot.timer_shards
         gone = set()
         for record in await self.store.active_games():
@@ -315,6 +452,7 @@ class Reach:
             gone.add(guild_id)
         for guild_id in sorted(gone):
             await self.guild_left(guild_id)
+        return resumed
 
 
 __all__ = ["AWAY", "Reach"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
+import dataclasses
 import logging
 import secrets
 from collections.abc import Mapping
@@ -12,30 +12,30 @@ from collections.abc import Mapping
 import discord
 
 import i18n
-import render
 from engine import LEVELS, Event, Game, IllegalAction
 from engine.preview import preview
 from games.kokeshi import vocab
+from games.kokeshi.module import KokeshiMatch
 from games.kokeshi.vocab import N_
-from i18n import _, format_number, ngettext, pgettext
+from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
-from storage import GameNotFound, GameRecord, StaleVersion, StoreRefusal, TurnPosts
+from service import Outcome, Refused
+from service import play as play_decision
+from storage import Applied, GameNotFound, GameRecord, StaleVersion, Store, StoreRefusal
 from storage.away import TURN_TIMERS, Away
 
-from . import common
 from .away import Aways, stamp
 from .client import Client
 from .clock import Clocks, clock_options, settings_with_clock
 from .common import UserError, challenge_day, duration, min_finish, now, pinging, turn_key
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .digest import Digests
-from .finals import final_view
 from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
+from .names import Names, level_word
 from .narration import escape, game_language, speaking
-from .posting import Poster
+from .posting import Played, Poster, home
 from .quiet import QuietHours
-from .reach import Reach
-from .refusals import CANNOT_DM, THREAD_LOCKED, UNKNOWN_CHANNEL, Refusal
+from .reach import Reach, turn_timers
 from .thinking import DEFAULT_LEVEL, HINT_BUDGET, HINT_LEVEL, Thinker
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,6 @@ EXPIRED_TURNS_BEFORE_AI = 3
 # Open (lobby or active) games a person may be in, and a channel may hold, unless the server's admins say otherwise.
 LIMITS = {"open_per_user": 5, "open_per_channel": 20}
 MAX_LIMIT = 500
-_REMINDERS = (("reminder_half", 0.5), ("reminder_late", 0.9), ("deadline", 1.0))
 # The store's refusals by code (`storage.REFUSALS`), shown in the language of the person who asked.
 _STORE_MESSAGES = {
     "bad_players": N_("A game has 2 to 4 players, or 1 in solo."),
@@ -90,16 +89,6 @@ def refusal(exc: StoreRefusal) -> str:
     return _("Sorry, something went wrong on my side. Nothing was lost; please try again.")
 
 
-def level_word(level: str) -> str:
-    """An AI level as players read it."""
-    words = {
-        "easy": pgettext("AI level", "easy"),
-        "normal": pgettext("AI level", "normal"),
-        "hard": pgettext("AI level", "hard"),
-    }
-    return words[level]
-
-
 def fit_lines(lines: list[str], *, head: str = "", tail: str = "", limit: int = MESSAGE) -> str:
     """As many whole lines as fit in one message, then how many were left out (never a line cut in half)."""
 
@@ -133,9 +122,126 @@ def side_name(side: str) -> str:
     return _(SIDES[side]) if side in SIDES else side
 
 
+# The service's refusals as the engine names them (the store and the words know the engine's codes).
+_ENGINE_REFUSALS = {"unknown_seat": "unknown_player"}
+
+
+class Decision:
+    """One decision carried out through the service (`service.play`) on the game as the store holds it, under the
+    store's lock: the store saves what it did, and the service's `Outcome` is kept for the thread."""
+
+    def __init__(self) -> None:
+        self.outcome: Outcome | None = None
+
+    def __call__(self, game: Game, player: str, action: str) -> list[Event]:
+        match = KokeshiMatch(game)
+        if player not in game.seating:
+            raise IllegalAction("unknown_player", game.legal_actions(), player=player)
+        try:
+            self.outcome = play_decision(match.game, match, match.version, match.seat_of(player), action)
+        except Refused as refused:
+            raise IllegalAction(_ENGINE_REFUSALS.get(refused.code, refused.code), list(refused.legal)) from None
+        return match.engine_events
+
+
+def _ai_to_move(applied: Applied) -> bool:
+    """Whether the game, as just saved, waits for an AI seat."""
+    prompt = applied.game.prompt
+    seat = applied.record.seat_named(prompt.player) if prompt is not None else None
+    return applied.record.status == "active" and seat is not None and seat.ai
+
+
 def missing_permissions(permissions: discord.Permissions) -> list[str]:
     """The names of the needed permissions that are missing, in the current language."""
     return [_(label) for attr, label in NEEDED_PERMISSIONS.items() if not getattr(permissions, attr)]
+
+
+class LobbyMessages:
+    """A game's lobby message, in the channel it was opened in: its embed (status, seats, settings), kept up to
+    date."""
+
+    def __init__(self, bot: Client, reach: Reach, names: Names, away: Aways, clocks: Clocks) -> None:
+        self.bot = bot
+        self.reach = reach
+        self.names = names
+        self.away = away
+        self.clocks = clocks
+
+    @property
+    def store(self) -> Store:
+        return self.bot.store
+
+    def lobby_embed(self, record: GameRecord, aways: Mapping[int, Away] | None = None) -> discord.Embed:
+        """The lobby message's embed, in the game's language; `aways`: the seated people away, by user id."""
+        with speaking(record):
+            return self._lobby_embed(record, aways or {})
+
+    def _lobby_embed(self, record: GameRecord, aways: Mapping[int, Away]) -> discord.Embed:
+        if record.turn_timer:
+            timer = _("{duration} per turn").format(duration=duration(record.turn_timer))
+        else:
+            timer = _("no turn timer")
+        timer = self.clocks.lobby_words(record) or timer
+        title = f"Kokeshi #{record.id}"
+        status = {
+            "lobby": _("Waiting for players"),
+            "active": _("Playing — follow the game in {thread}").format(thread=self.reach.where(record)),
+            "finished": _("Finished"),
+            "cancelled": _("Cancelled"),
+            "broken": _("Stopped"),
+        }[record.status]
+        embed = discord.Embed(title=title, description=f"**{status}**", colour=0xC8553D)
+        seats = []
+        for i, s in enumerate(record.seats):
+            name = f"{'🤖 ' if s.ai and s.user_id is None else ''}{self.names.label(record, s.name)}"
+            seats.append(f"{i + 1}. " + (_("{name} (host)").format(name=name) if i == 0 else name))
+            away = aways.get(s.user_id) if s.user_id is not None and not s.ai else None
+            if away is not None:
+                seats[-1] += " — " + _("💤 away until {until}").format(until=stamp(away.ends_at))
+        open_seat = _("*open seat*")
+        seats += [f"{i + 1}. {open_seat}" for i in range(len(record.seats), record.players)]
+        embed.add_field(
+            name=_("Players ({seated}/{seats})").format(seated=len(record.seats), seats=record.players),
+            value="\n".join(seats),
+            inline=True,
+        )
+        language = i18n.NATIVE_NAMES[game_language(record)]
+        about = [side_name(record.side), timer, language]
+        required = min_finish(record)
+        if required:
+            about.append(
+                _("players who finish {required} of their games or more").format(
+                    required=i18n.format_percent(required / 100)
+                )
+            )
+        embed.add_field(name=_("Game"), value="\n".join(about), inline=True)
+        if record.status == "lobby":
+            embed.set_footer(text=_("Press Join to take a seat; the host presses Start."))
+        return embed
+
+    async def refresh_lobby(self, record: GameRecord, found: tuple[int, int] | None = None) -> None:
+        """The lobby message says the game's status and seats now; `found`: where it is, if known."""
+        if self.reach.paused(record):
+            return
+        await self.names.load_levels(record)
+        if found is None:
+            found = await self.store.get_message(record.id, "lobby")
+        if found is None:
+            return
+        channel = self.bot.get_channel(found[0])
+        if channel is None:
+            return
+        try:
+            with speaking(record):
+                view = lobby_view(record.id, record.status == "lobby")
+            await channel.get_partial_message(found[1]).edit(  # type: ignore[union-attr]  # a text channel or thread
+                embed=self.lobby_embed(record, await self.away.of(record)),
+                view=view,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as exc:
+            self.reach.note(None, exc)
+            log.warning("game %d: could not update the lobby message: %s", record.id, exc)
 
 
 class Tables:
@@ -143,23 +249,11 @@ class Tables:
 
     def __init__(self, bot: Client) -> None:
         self.bot = bot
-        self.poster = Poster(self)
-        # Every refusal of Discord's, the back-off of games it refuses, and the servers the bot left.
-        self.reach = Reach(self)
-        # What was posted lately in each channel: a long burst (a game only the AI plays) keeps Discord's rate.
-        self.pace = ChannelPace()
-        # DM channels opened so far (user id → channel id): a DM costs one request, not a user fetch as well.
-        self._dm_channels: dict[int, int] = {}
-        # Threads Discord says are gone; a game whose thread is here gets a new one.
-        self.lost: set[int] = set()
-        # One timer at a time per game, so a deadline fired twice at once plays the turn once.
-        self._firing: KeyedLocks[int] = KeyedLocks()
-        # AI decisions run in a process pool; one AI turn at a time per game in this process.
-        self.thinker = Thinker()
-        self._driving: KeyedLocks[int] = KeyedLocks()
-        # The level of every AI seat, per game, as stored (a seat's level never changes once it is the AI's).
-        self._levels: dict[int, dict[int, str]] = {}
-        self._resuming: asyncio.Task | None = None
+        # Everything sent for a game (posts, DMs), every refusal of Discord's, the back-off of games it refuses,
+        # and the servers the bot left.
+        self.reach = Reach(bot)
+        # The seats' names as shown, with the AI levels (read once per game).
+        self.names = Names(bot)
         # Players away for a while: their turn timers wait, and the tables say so. Quiet hours: silent pings.
         self.away = Aways(self)
         self.quiet = QuietHours(self)
@@ -167,6 +261,15 @@ class Tables:
         self.digests = Digests(self)
         # Time banks, the opponents' choice after a third expired turn, and rejoin.
         self.clocks = Clocks(self)
+        self.lobbies = LobbyMessages(bot, self.reach, self.names, self.away, self.clocks)
+        # The game's thread: handed what it needs up front, it never calls back here.
+        self.poster = Poster(bot, self.reach, self.names, self.lobbies)
+        # One timer at a time per game, so a deadline fired twice at once plays the turn once.
+        self._firing: KeyedLocks[int] = KeyedLocks()
+        # AI decisions run in a process pool; one AI turn at a time per game in this process.
+        self.thinker = Thinker()
+        self._driving: KeyedLocks[int] = KeyedLocks()
+        self._resuming: asyncio.Task | None = None
 
     @staticmethod
     def clock() -> float:
@@ -218,106 +321,48 @@ class Tables:
     # ------------------------------------------------------------------ names and channels
 
     async def load_levels(self, record: GameRecord) -> dict[int, str]:
-        """The level of each AI seat of a game (seat number → level), as its seats keep it; then kept here."""
-        known = self._levels.get(record.id)
-        if known is not None and all(s.seat in known for s in record.seats if s.ai):
-            return known
-        levels = dict(known or {})
-        for seat in record.seats:
-            if seat.ai and seat.seat not in levels:
-                levels[seat.seat] = seat.ai_level if seat.ai_level in LEVELS else DEFAULT_LEVEL
-        self._levels[record.id] = levels
-        return levels
+        """The level of each AI seat of a game (seat number → level), read once and then kept (see `Names`)."""
+        return await self.names.load_levels(record)
 
     def forget_levels(self, game_id: int) -> None:
         """The AI seats of a lobby were seated anew: their levels are read again from the store."""
-        self._levels.pop(game_id, None)
+        self.names.forget_levels(game_id)
 
     def level_of(self, record: GameRecord, name: str) -> str | None:
-        """The level playing a seat, or None for a person (seats handed over without one play `normal`)."""
-        seat = record.seat_named(name)
-        if seat is None or not seat.ai:
-            return None
-        return self._levels.get(record.id, {}).get(seat.seat, DEFAULT_LEVEL)
+        """The level playing a seat, or None for a person."""
+        return self.names.level_of(record, name)
 
     def label(self, record: GameRecord, name: str, bold: bool = False) -> str:
         """A seat's name as shown, with the AI level beside an AI's name: "Hana (AI, hard)"."""
-        shown = escape(vocab.seat_name(name))
-        shown = f"**{shown}**" if bold else shown
-        level = self.level_of(record, name)
-        if level is None:
-            return shown
-        return _("{name} (AI, {level})").format(name=shown, level=level_word(level))
+        return self.names.label(record, name, bold)
 
     def mention(self, record: GameRecord, name: str) -> str:
-        seat = record.seat_named(name)
-        if seat is not None and seat.user_id is not None and not seat.ai:
-            return f"<@{seat.user_id}>"
-        return self.label(record, name, bold=True)
+        return self.names.mention(record, name)
 
     def where(self, record: GameRecord) -> str:
         """A clickable pointer to the game's thread."""
-        if not record.thread_id:
-            return f"Kokeshi #{record.id}"
-        return self.bot.channel_link(record.thread_id, f"Kokeshi #{record.id}")
+        return self.reach.where(record)
 
     def home(self, record: GameRecord) -> str:
         """A line pointing back at the channel where the game was opened, for new games and lobbies."""
-        channel = self.bot.get_channel(record.channel_id) if record.channel_id else None
-        if not isinstance(channel, discord.abc.GuildChannel):  # gone (games are opened in server channels)
-            return ""
-        return _("New games and lobbies: {channel}").format(
-            channel=self.bot.channel_link(channel.id, "#" + channel.name)
-        )
+        return home(self.bot, record)
+
+    @property
+    def lost(self) -> set[int]:
+        """Threads Discord says are gone (see `Reach.lost`)."""
+        return self.reach.lost
+
+    @property
+    def pace(self) -> ChannelPace:
+        return self.reach.pace
 
     async def thread_of(self, record: GameRecord) -> discord.abc.Messageable | None:
         """The game's thread (or its channel), if Discord still has it and lets the bot see it."""
-        channel_id = record.thread_id or record.channel_id
-        if channel_id is None or channel_id in self.lost:
-            return None
-        channel = self.bot.get_channel(channel_id)
-        if channel is None:
-            try:
-                channel = await self.bot.fetch_channel(channel_id)
-            except discord.HTTPException as exc:
-                # 404: deleted, a new thread takes its place. 403 (Missing Access): the bot may no longer see it,
-                # which is not the same; the game backs off until it may.
-                if self.reach.note(record.id, exc) is Refusal.GONE:
-                    self.lost.add(channel_id)
-                return None
-        return channel  # type: ignore[return-value]  # a game's thread id names a thread
+        return await self.reach.thread_of(record)
 
     async def game_channel(self, record: GameRecord) -> discord.abc.Messageable | None:
         """Where the game is shown: its thread, or a new thread when someone deleted it."""
-        channel = await self.thread_of(record)
-        if channel is not None or not record.thread_id or record.thread_id not in self.lost:
-            return channel
-        parent = self.bot.get_channel(record.channel_id) if record.channel_id else None
-        if parent is None:
-            # The channel the game was opened in is gone too: nowhere to open a thread until someone moves it.
-            self.reach.note_code(record.id, 404, UNKNOWN_CHANNEL)
-            return None
-        with speaking(record):
-            text = _("The thread of Kokeshi #{number} was deleted, so the game goes on in a new one. Nothing was lost.")
-            name = _("Kokeshi #{number} (continued)").format(number=record.id)
-        assert isinstance(parent, discord.abc.Messageable)  # a server text channel, where games are opened
-        try:
-            note = await parent.send(
-                text.format(number=record.id),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            thread = await note.create_thread(name=shorten(name, THREAD_NAME), auto_archive_duration=10080)
-        except discord.HTTPException as exc:
-            self.reach.note(record.id, exc)
-            log.warning("game %d: could not open a new thread: %s", record.id, exc)
-            return None
-        log.info("game %d: its thread was deleted; continuing in %d", record.id, thread.id)
-        self.lost.discard(record.thread_id)
-        await self.store.set_thread(record.id, thread.id)
-        await self.store.set_turn_posts(
-            TurnPosts(record.id, recorded_seq=(await self.store.turn_posts(record.id)).recorded_seq)
-        )
-        return thread
+        return await self.reach.game_channel(record)
 
     async def reopen(self, record: GameRecord) -> None:
         """The game's thread was deleted: open its new thread now and show the game there."""
@@ -328,74 +373,11 @@ class Tables:
     # ------------------------------------------------------------------ lobby
 
     def lobby_embed(self, record: GameRecord, aways: Mapping[int, Away] | None = None) -> discord.Embed:
-        """The lobby message's embed, in the game's language; `aways`: the seated people away, by user id."""
-        with speaking(record):
-            return self._lobby_embed(record, aways or {})
-
-    def _lobby_embed(self, record: GameRecord, aways: Mapping[int, Away]) -> discord.Embed:
-        if record.turn_timer:
-            timer = _("{duration} per turn").format(duration=duration(record.turn_timer))
-        else:
-            timer = _("no turn timer")
-        timer = self.clocks.lobby_words(record) or timer
-        title = f"Kokeshi #{record.id}"
-        status = {
-            "lobby": _("Waiting for players"),
-            "active": _("Playing — follow the game in {thread}").format(thread=self.where(record)),
-            "finished": _("Finished"),
-            "cancelled": _("Cancelled"),
-            "broken": _("Stopped"),
-        }[record.status]
-        embed = discord.Embed(title=title, description=f"**{status}**", colour=0xC8553D)
-        seats = []
-        for i, s in enumerate(record.seats):
-            name = f"{'🤖 ' if s.ai and s.user_id is None else ''}{self.label(record, s.name)}"
-            seats.append(f"{i + 1}. " + (_("{name} (host)").format(name=name) if i == 0 else name))
-            away = aways.get(s.user_id) if s.user_id is not None and not s.ai else None
-            if away is not None:
-                seats[-1] += " — " + _("💤 away until {until}").format(until=stamp(away.ends_at))
-        open_seat = _("*open seat*")
-        seats += [f"{i + 1}. {open_seat}" for i in range(len(record.seats), record.players)]
-        embed.add_field(
-            name=_("Players ({seated}/{seats})").format(seated=len(record.seats), seats=record.players),
-            value="\n".join(seats),
-            inline=True,
-        )
-        language = i18n.NATIVE_NAMES[game_language(record)]
-        about = [side_name(record.side), timer, language]
-        required = min_finish(record)
-        if required:
-            about.append(
-                _("players who finish {required} of their games or more").format(
-                    required=i18n.format_percent(required / 100)
-                )
-            )
-        embed.add_field(name=_("Game"), value="\n".join(about), inline=True)
-        if record.status == "lobby":
-            embed.set_footer(text=_("Press Join to take a seat; the host presses Start."))
-        return embed
+        """The lobby message's embed, in the game's language (see `LobbyMessages`)."""
+        return self.lobbies.lobby_embed(record, aways)
 
     async def refresh_lobby(self, record: GameRecord) -> None:
-        if self.reach.paused(record):
-            return
-        await self.load_levels(record)
-        found = await self.store.get_message(record.id, "lobby")
-        if found is None:
-            return
-        channel = self.bot.get_channel(found[0])
-        if channel is None:
-            return
-        try:
-            with speaking(record):
-                view = lobby_view(record.id, record.status == "lobby")
-            await channel.get_partial_message(found[1]).edit(  # type: ignore[union-attr]  # a text channel or thread
-                embed=self.lobby_embed(record, await self.away.of(record)),
-                view=view,
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except discord.HTTPException as exc:
-            self.reach.note(None, exc)
-            log.warning("game %d: could not update the lobby message: %s", record.id, exc)
+        await self.lobbies.refresh_lobby(record)
 
     def check_channel(self, interaction: discord.Interaction) -> discord.TextChannel:
         """The text channel a game can be created in, or a UserError saying what is wrong."""
@@ -805,7 +787,7 @@ class Tables:
 
     async def check_turn(self, interaction: discord.Interaction, game_id: int) -> tuple[GameRecord, str, Game, int]:
         """The game, the caller's seat name, the engine state and version, if it is the caller's turn."""
-        record = await self.store.get_game(game_id)
+        game, version, record = await self.store.load_game(game_id, record=True)
         if record.status == "lobby":
             raise UserError(_("This game has not started yet."))
         if record.status == "finished":
@@ -817,7 +799,7 @@ class Tables:
         seat = record.seat_of(interaction.user.id)
         if seat is None:
             raise UserError(_("You are not playing in this game."))
-        game, version = await self.store.load_game(game_id)
+        assert game is not None  # a game being played is loaded with its record
         prompt = game.prompt
         if seat.ai:
             raise UserError(_("The AI plays your seat now, so you can only watch this game."))
@@ -843,8 +825,11 @@ class Tables:
     ) -> bool:
         """Apply a player's action, let the AI seats move, and show the result. True when the player was already
         told something about it (an answer that came too late, a thread that could not be used)."""
+        decision = Decision()
         try:
-            await self.store.apply(record.id, version, seat_name, action, timers=self.turn_timers(record))
+            applied = await self.store.apply(
+                record.id, version, seat_name, action, timers=turn_timers(record), play=decision, details=True
+            )
         except StaleVersion:
             game, current = await self.store.load_game(record.id)
             if game.prompt is None:
@@ -857,9 +842,13 @@ class Tables:
         seat = record.seat_named(seat_name)
         if seat is not None and seat.expired:
             await self.store.update_seat(record.id, seat_name, expired=0)
-        await self.drive_ai(record)
+        played = Played(applied, decision.outcome)
+        if _ai_to_move(applied):
+            async with self._driving(record.id):
+                _events, last = await self._drive_ai(record.id, applied)
+            played = last or played
         told = False
-        if not await self.poster.show(record.id):
+        if not await self.poster.show(record.id, played=played):
             reach = await self.store.reach(record.id)
             why = self.reach.reason(record, reach) if reach is not None else ""
             await self.tell(
@@ -871,8 +860,9 @@ class Tables:
             )
             told = True
         else:
-            moved = await self.store.get_game(record.id)
-            if moved.thread_id != record.thread_id:
+            thread_id = self.reach.moved.pop(record.id, None)
+            if thread_id is not None and thread_id != record.thread_id:
+                moved = dataclasses.replace(record, thread_id=thread_id)
                 await self.tell(
                     interaction,
                     _(
@@ -885,6 +875,24 @@ class Tables:
             await interaction.edit_original_response(content=_("Done."), view=None)
         return told
 
+    async def resume(self, interaction: discord.Interaction, record: GameRecord) -> GameRecord:
+        """Someone used a command about a stuck game: it is tried again now (see `Reach.resume`)."""
+        if not await self.reach.resume(interaction, record):
+            return record
+        await self.poster.show(record.id)
+        return await self.store.get_game(record.id)
+
+    async def guild_joined(self, guild_id: int) -> None:
+        """The bot is back in a server it left: its games resume and are shown (see `Reach.guild_joined`)."""
+        for game_id in await self.reach.guild_joined(guild_id):
+            await self._show_safely(game_id)
+
+    async def _show_safely(self, game_id: int) -> None:
+        try:
+            await self.poster.show(game_id)
+        except Exception:
+            log.exception("game %d: could not be shown on return", game_id)
+
     async def drive_ai(self, record: GameRecord) -> list[Event]:
         """Let the AI play every decision that belongs to an AI seat, until a person must decide.
 
@@ -893,15 +901,22 @@ class Tables:
         firing at the same moment) is dropped and the current state is looked at again.
         """
         async with self._driving(record.id):
-            return await self._drive_ai(record.id)
+            events, _last = await self._drive_ai(record.id)
+        return events
 
-    async def _drive_ai(self, game_id: int) -> list[Event]:
+    async def _drive_ai(self, game_id: int, known: Applied | None = None) -> tuple[list[Event], Played | None]:
+        """The events of the AI's decisions, and what the store and the service said of the last one. `known`: the
+        game as just saved, used while the store still holds that version (else the game is read again)."""
         events: list[Event] = []
+        last: Played | None = None
         for _step in range(10_000):
-            record = await self.store.get_game(game_id)
-            if record.status != "active":
+            if known is not None and self.store.held_version(game_id) == known.version:
+                record, game, version = known.record, known.game.clone(), known.version
+            else:
+                game, version, record = await self.store.load_game(game_id, record=True)
+            known = None
+            if record.status != "active" or game is None:
                 break
-            game, version = await self.store.load_game(game_id)
             prompt = game.prompt
             if prompt is None:
                 break
@@ -910,13 +925,25 @@ class Tables:
                 break
             level = (await self.load_levels(record)).get(seat.seat, DEFAULT_LEVEL)
             action = await self.thinker.choose(level, version, game)
+            decision = Decision()
             try:
-                events += await self.store.apply(
-                    game_id, version, seat.name, action, source="ai", timers=self.turn_timers(record)
+                applied = await self.store.apply(
+                    game_id,
+                    version,
+                    seat.name,
+                    action,
+                    source="ai",
+                    timers=turn_timers(record),
+                    play=decision,
+                    details=True,
                 )
             except StaleVersion:
                 log.info("game %d: an AI decision for version %d came after the game moved on", game_id, version)
-        return events
+            else:
+                events += applied.events
+                last = Played(applied, decision.outcome)
+                known = applied
+        return events, last
 
     async def resume_ai(self) -> None:
         """After a start: finish every AI turn a stopped bot left unfinished (only games of this bot's shards)."""
@@ -973,132 +1000,16 @@ class Tables:
     # ------------------------------------------------------------------ showing the game
 
     async def send(self, record: GameRecord, channel, content: str, **kwargs) -> discord.Message | None:
-        """Post in the game's thread; None when Discord refused (the game itself is saved either way). A thread
-        that went to sleep (archived) is woken and the post made again; every refusal is noted for the game."""
-        if self.reach.paused(record):
-            return None
-        if getattr(channel, "archived", False) and not await self.wake(record, channel):
-            return None
-        # A file is used up by a request: keep its bytes in case the post is made again.
-        file = kwargs.get("file")
-        picture = (
-            (file.filename, file.fp.getvalue(), file.description)
-            if file is not None and isinstance(file.fp, io.BytesIO)
-            else None
-        )
-        for attempt in range(2):
-            try:
-                message = await channel.send(content, **kwargs)
-            except discord.HTTPException as exc:
-                kind = self.reach.note(record.id, exc)
-                if kind is Refusal.GONE:
-                    self.lost.add(channel.id)
-                    log.warning("game %d: its thread %s is gone", record.id, getattr(channel, "id", "?"))
-                    return None
-                if kind is Refusal.ARCHIVED and attempt == 0 and await self.wake(record, channel):
-                    if picture is not None:
-                        kwargs["file"] = discord.File(
-                            io.BytesIO(picture[1]), filename=picture[0], description=picture[2]
-                        )
-                    continue
-                log.warning("game %d: could not post in %s: %s", record.id, getattr(channel, "id", "?"), exc)
-                return None
-            self.pace.sent(channel.id, self.clock())
-            return message
-        return None
-
-    async def wake(self, record: GameRecord, channel) -> bool:
-        """Unarchive the game's thread (it falls asleep after a week without posts); False if Discord refuses."""
-        if not isinstance(channel, discord.Thread):
-            return False
-        try:
-            await channel.edit(archived=False)
-        except discord.HTTPException as exc:
-            if channel.locked:
-                # A moderator locked it (and the bot may not reopen it): that is what the host needs to hear.
-                self.reach.note_code(record.id, exc.status, THREAD_LOCKED)
-            else:
-                self.reach.note(record.id, exc)
-            return False
-        return True
+        """Post in the game's thread (see `Reach.send`); None when Discord refused."""
+        return await self.reach.send(record, channel, content, **kwargs)
 
     async def post_final(self, record: GameRecord, game: Game, channel) -> bool:
-        scores = game.scores()
-        results = await self.store.results(record.id)
-        ranking = [r.name for r in results] or game.ranking()
-        picture = await asyncio.to_thread(render.final, game.view(), scores, ranking)
-        medals = ["🥇", "🥈", "🥉", "4."]
-        lines = []
-        for i, name in enumerate(ranking):
-            s = scores[name]
-            resigned = any(r.name == name and r.resigned for r in results)
-            line = ngettext(
-                "{place} {player} — **{total}** point ({items})",
-                "{place} {player} — **{total}** points ({items})",
-                s.total,
-            ).format(
-                place=medals[i],
-                player=self.mention(record, name),
-                total=vocab.number(s.total),
-                items=vocab.score_line(s),
-            )
-            lines.append(_("{line} — resigned").format(line=line) if resigned else line)
-        headline = _("**Kokeshi #{number} is over!**").format(number=record.id)
-        if record.solo:
-            human = next(n for n in ranking if n != "automa")
-            headline += " " + (_("You beat the automa! 🎉") if ranking[0] == human else _("The automa wins this time."))
-            if record.challenge and record.host_id is not None:
-                summary = await self.bot.community.challenge_summary(record.id, record.challenge, record.host_id)
-                headline += f"\n{summary}" if summary else ""
-        back = self.home(record)
-        content = "\n\n".join(p for p in (headline, "\n".join(lines), back) if p)[: MESSAGE - 10]
-        message = await self.send(
-            record,
-            channel,
-            content,
-            file=common.picture(
-                picture,
-                render.filename(f"kokeshi-{record.id}-final"),
-                _("Kokeshi #{number}, final scores: {ranking}.").format(
-                    number=record.id,
-                    ranking=", ".join(f"{vocab.seat_name(n)} {vocab.number(scores[n].total)}" for n in ranking),
-                ),
-            ),
-            view=final_view(record),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        record = await self.store.get_game(record.id)
-        await self.refresh_lobby(record)
-        return message is not None
-
-    async def notify(self, record: GameRecord, user_id: int, message: discord.Message) -> None:
-        """A DM to players who asked for one, in the language they asked in; closed DMs are fine, the thread mention
-        is enough."""
-        if not await self.quiet.turn_dm(record.id, user_id):  # no DMs asked, a muted game, or the daily digest
-            return
-        language = await self.store.user_setting(user_id, "language")
-        with i18n.using(language or game_language(record)):
-            text = _("Your turn in Kokeshi #{number}: {link}").format(number=record.id, link=message.jump_url)
-        if not await self.dm(user_id, text, silent=await self.quiet.silent(user_id)):
-            log.info("game %d: could not DM user %d", record.id, user_id)
+        """The final scores (see `Poster.post_final`)."""
+        return await self.poster.post_final(record, game, channel)
 
     async def dm(self, user_id: int, text: str, *, silent: bool = False) -> bool:
-        """A direct message; False if it could not be sent. A person whose DMs are closed to the bot (50007) gets
-        no more turn DMs until they next use `/kokeshi notify`, and is told so the next time they use the bot."""
-        channel_id = self._dm_channels.get(user_id)
-        try:
-            if channel_id is None:
-                data = await self.bot.http.start_private_message(user_id)
-                channel_id = self._dm_channels[user_id] = int(data["id"])
-            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            await channel.send(text, allowed_mentions=discord.AllowedMentions.none(), silent=silent)
-        except discord.HTTPException as exc:
-            self.reach.note(None, exc)
-            if exc.code == CANNOT_DM:
-                await self.store.set_user_setting(user_id, "notify", "off")
-                await self.store.set_user_setting(user_id, "dm_closed", "1")
-            return False
-        return True
+        """A direct message (see `Reach.dm`); False if it could not be sent."""
+        return await self.reach.dm(user_id, text, silent=silent)
 
     async def dm_notice(self, interaction: discord.Interaction) -> None:
         """Once, after DMs to this person were refused: say that turn DMs are off and how to get them back."""
@@ -1120,22 +1031,10 @@ class Tables:
     @staticmethod
     def turn_timers(record: GameRecord) -> list[tuple[str, float]]:
         """The reminders and deadline of a turn starting now; the store sets them with the move that starts it."""
-        start = now()
-        return [(kind, start + fraction * record.turn_timer) for kind, fraction in _REMINDERS if record.turn_timer]
+        return turn_timers(record)
 
     async def start_turn_timers(self, record: GameRecord, version: int, player: str) -> None:
-        seat = record.seat_named(player)
-        if not record.turn_timer or seat is None or seat.ai:
-            if await self.store.timers(record.id):
-                await self.store.clear_timers(record.id)
-            return
-        # Usually already written with the move that started the turn: then this commits nothing.
-        await self.store.set_turn_timers(record.id, version, self.turn_timers(record), user_id=seat.user_id)
-        if (await self.store.get_game(record.id)).status != "active":
-            # Cancelled (or ended) while its prompt was being posted: no timers for a game that is over.
-            await self.store.clear_timers(record.id)
-            return
-        self.bot.wake_timers()
+        await self.poster.start_turn_timers(record, version, player)
 
     async def fire(self, game_id: int, kind: str, version: int) -> None:
         """A timer is due: a reminder, a turn's deadline, or a thread to post again. A timer acts only on the
@@ -1201,7 +1100,7 @@ class Tables:
             # state; only the time-out that played a step counts the expired turn.
             try:
                 await self.store.apply(
-                    game_id, current, seat.name, action, source="timeout", timers=self.turn_timers(record)
+                    game_id, current, seat.name, action, source="timeout", timers=turn_timers(record), play=Decision()
                 )
                 played = True
             except (StaleVersion, IllegalAction):
@@ -1236,7 +1135,8 @@ class Tables:
         """Post every game of this process's shards whose thread is behind its log (after a crash, or posts Discord
         refused); AI turns left unfinished go on in the background."""
         # Servers that removed the bot, or added it back, while it was stopped.
-        await self.reach.reconcile()
+        for game_id in await self.reach.reconcile():
+            await self._show_safely(game_id)
         self._resuming = asyncio.create_task(self.resume_ai(), name="kokeshi-resume-ai")
         for game_id in await self.store.games_behind(self.bot.timer_shards):
             try:

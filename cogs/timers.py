@@ -30,6 +30,7 @@ class Timers(commands.Cog):
         self.bot = bot
         self.task: asyncio.Task | None = None
         self.sleeping = False
+        self.waking: float | None = None  # when the sleeping loop looks again
         self.caught_up = False
         self.daily_checked: int | None = None  # the UTC day whose results were last checked
         self.failures: dict[tuple[int, str, int], int] = {}  # timer → failed attempts in a row (this process)
@@ -43,8 +44,11 @@ class Timers(commands.Cog):
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
 
-    def poke(self) -> None:
-        """A timer may now be due sooner than the loop is sleeping for: restart the wait."""
+    def poke(self, due_at: float | None = None) -> None:
+        """A timer may now be due sooner than the loop is sleeping for: restart the wait (unless it is known to be
+        due no sooner than the loop wakes anyway)."""
+        if due_at is not None and self.waking is not None and due_at >= self.waking:
+            return
         if self.task is not None and self.sleeping:
             self.task.cancel()
             self.task = asyncio.create_task(self.run(), name="kokeshi-timers")
@@ -73,10 +77,12 @@ class Timers(commands.Cog):
             delay = min(delay, 86400.0 - now() % 86400.0 + 1.0)
             # A plain sleep: `poke` replaces this task when an earlier timer appears.
             self.sleeping = True
+            self.waking = now() + delay
             try:
                 await asyncio.sleep(delay)
             finally:
                 self.sleeping = False
+                self.waking = None
 
     async def fire_due(self) -> None:
         day = int(now() // 86400)

@@ -28,7 +28,7 @@ class Watch(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
-        await self._safely(self.reach.guild_joined(guild.id), "resuming the games of server %d", guild.id)
+        await self._safely(self.bot.tables.guild_joined(guild.id), "resuming the games of server %d", guild.id)
 
     # Only a server the bot had left resumes anything: one back from an outage was never paused.
     on_guild_available = on_guild_join

@@ -78,7 +78,7 @@ class AwayStore:
     def _game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:  # provided by Store
         raise NotImplementedError
 
-    async def _load(self, game_id: int) -> tuple[int, Game]:  # provided by Store: the cached game, lock held
+    async def _held_game(self, game_id: int) -> Game:  # provided by Store: the cached game, lock held
         raise NotImplementedError
 
     # ------------------------------------------------------------------ reading
@@ -257,7 +257,7 @@ class _HeldGames:
             for r in rows:
                 await self.stack.enter_async_context(self.store._game_lock(r["id"]))
                 try:
-                    games.append((r["id"], (await self.store._load(r["id"]))[1]))
+                    games.append((r["id"], await self.store._held_game(r["id"])))
                 except StoreRefusal:  # broken: it has no turn to move
                     continue
         except BaseException:

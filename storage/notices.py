@@ -44,6 +44,11 @@ class Digest:
         return zone(self.zone_name) or ZoneInfo("UTC")
 
 
+def muted_setting(value: str) -> frozenset[int]:
+    """The stored list of muted games ("12 40") read back as game numbers."""
+    return frozenset(int(part) for part in value.split() if part.isdigit())
+
+
 def digest_setting(value: str) -> tuple[int, str] | None:
     """A stored digest setting ("08:00 Europe/Lisbon") read back as (minute, zone name); None if it does not read."""
     time_text, _, zone_name = value.partition(" ")
@@ -82,7 +87,7 @@ class NoticeStore:
     async def muted_games(self, user_id: int) -> frozenset[int]:
         """The games whose pings this player muted."""
         r = await self._one("SELECT value FROM user_settings WHERE user_id = ? AND key = ?", (user_id, MUTED))
-        return frozenset(int(part) for part in (r["value"].split() if r else ()) if part.isdigit())
+        return muted_setting(r["value"] if r else "")
 
     async def set_muted_games(self, user_id: int, game_ids: frozenset[int] | set[int]) -> None:
         """Replace the games this player muted (none: the setting goes)."""

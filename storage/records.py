@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Event
+from engine import Event, Game
 
 # The key of the game of every row stored before games were keyed (`migrations/*_game_keyed.sql`), and of a game
 # created without naming one.
@@ -190,6 +190,50 @@ class TurnPosts:
     shown_version: int = -1
     turn_key: str = ""
     turn_version: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadPosts:
+    """What a game's thread shows, read at once: how far it is posted, where its live prompt is, and whether a run of
+    refusals is under way (so a show that goes through knows whether it ends one)."""
+
+    posts: TurnPosts
+    prompt: tuple[int, int] | None = None  # (channel id, message id)
+    refused: bool = False
+    lobby: tuple[int, int] | None = None  # the game's lobby message, in the channel it was opened in
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """One action saved, with what the store computed on the way, so that nobody has to read or replay it again:
+    the game's record after the commit, the engine state (a private copy) and version, the action's events, the
+    game's whole log, the states right after its latest finished turns (by the seq of the action that ended each;
+    the current one under its own seq; read-only, shared with the store), and the results of a game it ended."""
+
+    record: GameRecord
+    game: Game
+    version: int
+    events: tuple[Event, ...]
+    # True when the commit also set the timers of the turn it leaves the game in (none for an AI seat or an end).
+    timers_set: bool
+    # The earliest of the timers that commit set, if it set any.
+    first_timer: float | None = None
+    log: tuple[LoggedAction, ...] = ()
+    states: Mapping[int, Game] = field(default_factory=dict)
+    results: tuple[Result, ...] = ()
+    # When the action began a person's turn: what its prompt says of the people at the table (`TurnFacts`).
+    facts: TurnFacts | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnFacts:
+    """What a turn's prompt and its pings depend on besides the game, read at once: the settings of the person to
+    move about pings (`notify`, `language`, quiet hours, muted games, the daily digest), the away periods running now
+    of the people seated (by user id), and what is left in the bank of the seat to move (None without a bank)."""
+
+    settings: Mapping[str, str] = field(default_factory=dict)
+    aways: Mapping[int, Any] = field(default_factory=dict)  # storage.away.Away
+    bank_left: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

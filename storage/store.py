@@ -10,23 +10,26 @@ import logging
 import secrets
 import time
 import zlib
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 from engine import AUTOMA, Event, Game, IllegalAction, new_game
 from kit.locks import KeyedLocks
 
-from .away import AwayStore
+from .away import QUIET, AwayStore
 from .clock import ClockStore
 from .community import CommunityStore, found
 from .database import Database, Row, Transaction
-from .notices import NoticeStore
+from .notices import DIGEST, MUTED, NoticeStore
 from .ratings import CHALLENGE_SIDES, challenge_seed
 from .records import (
     DEFAULT_GAME,
+    Applied,
     BrokenGame,
     GameNotFound,
     GameReach,
@@ -36,16 +39,24 @@ from .records import (
     Seat,
     StaleVersion,
     StoreRefusal,
+    ThreadPosts,
     Timer,
+    TurnFacts,
     TurnPosts,
     UndoRefused,
 )
 
 log = logging.getLogger(__name__)
 
-
+# A person's settings that decide how their turn pings them (`Store.turn_facts`).
+PING_SETTINGS = ("notify", "language", QUIET, MUTED, DIGEST)
 NAME_LIMIT = 32
-_CACHE_SIZE = 1024
+# Games held in memory, the most recently used; each holds its log with the events (≈ 250 KiB at the end of a
+# 4-player game, with its kept states): a game evicted is replayed once when next loaded.
+_CACHE_SIZE = 256
+# States kept in memory per cached game: right after its last few finished turns (what its thread shows next: the
+# turns since the player to move last played, and the turns not yet recorded).
+_STATES_KEPT = 12
 # An action whose events include one of these ends a turn: undo never reaches back past it.
 _TURN_BOUNDARIES = frozenset({"turn_ended", "setup_done", "game_over"})
 # The seed is kept as decimal text (128-bit seeds); games dealt before migration 0004 have only the INTEGER column.
@@ -96,6 +107,31 @@ def unpack_log(blob: bytes, created_at: float) -> list[tuple[int, str, str, str,
     return [(i, p, a, _SOURCES[src], created_at + ms / 1000, 0) for i, (p, a, src, ms) in enumerate(items, start=1)]
 
 
+@dataclass(slots=True)
+class _Kept:
+    """A game held in memory: its engine state at a version, every action of its log with the events it caused, and
+    the states right after its latest finished turns, so that neither its log nor those states need a replay."""
+
+    version: int
+    game: Game
+    entries: list[LoggedAction] = field(default_factory=list)
+    states: dict[int, Game] = field(default_factory=dict)
+
+    def add(self, entry: LoggedAction, after: Game) -> None:
+        self.entries.append(entry)
+        if flags_of(entry.events) & ENDS_TURN:
+            self.states[entry.seq] = after.clone()
+            while len(self.states) > _STATES_KEPT:
+                del self.states[min(self.states)]
+
+
+Play = Callable[[Game, str, str], Sequence[Event]]
+
+
+def _engine_play(game: Game, player: str, action: str) -> Sequence[Event]:
+    return game.apply(player, action)
+
+
 class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
     """All persistent state of the bot, on one database. Open it with `await open_store(path or postgresql:// URL)`."""
 
@@ -113,7 +149,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
         self._secret_setting = challenge_secret or None
         self._challenge_secret = b""
         self._game_locks: KeyedLocks[int] = KeyedLocks()  # changes to one game, in this process
-        self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
+        self._cache: OrderedDict[int, _Kept] = OrderedDict()
 
     async def load_secret(self) -> None:
         """Read the key challenge seeds are derived from: the setting if given, else one made on first start."""
@@ -415,7 +451,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
                 "moves = 0, snapshot = ?, updated_at = ? WHERE id = ?",
                 (str(seed), game.rules, len(names), version, game.to_json(), self._clock(), game_id),
             )
-        self._remember(game_id, version, game)
+        self._remember(game_id, _Kept(version, game, [], {0: game.clone()}))
         return game.clone(), version
 
     async def create_challenge(
@@ -486,19 +522,43 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
 
     # ------------------------------------------------------------------ engine state
 
-    def _remember(self, game_id: int, version: int, game: Game) -> None:
-        self._cache[game_id] = (version, game)
+    def _remember(self, game_id: int, kept: _Kept) -> None:
+        self._cache[game_id] = kept
         self._cache.move_to_end(game_id)
         while len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
 
-    async def load_game(self, game_id: int) -> tuple[Game, int]:
-        """The game's engine state (a private copy) and its version."""
-        async with self._game_lock(game_id):
-            version, game = await self._load(game_id)
-        return game.clone(), version
+    def held_version(self, game_id: int) -> int | None:
+        """The version of the game as this process last saved or loaded it, if it is held in memory (no read)."""
+        kept = self._cache.get(game_id)
+        return None if kept is None else kept.version
 
-    async def _load(self, game_id: int) -> tuple[int, Game]:
+    @overload
+    async def load_game(self, game_id: int) -> tuple[Game, int]: ...
+
+    @overload
+    async def load_game(self, game_id: int, *, record: Literal[True]) -> tuple[Game | None, int, GameRecord]: ...
+
+    async def load_game(
+        self, game_id: int, *, record: bool = False
+    ) -> tuple[Game, int] | tuple[Game | None, int, GameRecord]:
+        """The game's engine state (a private copy) and its version; with `record`, its record as well, read at the
+        same moment (the state is None then unless the game is being played)."""
+        async with self._game_lock(game_id):
+            if record:
+                found_record = await self.get_game(game_id)
+                if found_record.status != "active":
+                    return None, found_record.version, found_record
+            kept = await self._load(game_id)
+        if record:
+            return kept.game.clone(), kept.version, found_record
+        return kept.game.clone(), kept.version
+
+    async def _held_game(self, game_id: int) -> Game:
+        """The game as the store holds it (loaded if need be); the caller holds the game's lock."""
+        return (await self._load(game_id)).game
+
+    async def _load(self, game_id: int) -> _Kept:
         """The cached game, or the game rebuilt from its log; the snapshot is checked and repaired."""
         row = await self._one(
             f"SELECT status, {_SEED}, rules, side, solo, version, broken_reason FROM games WHERE id = ?", (game_id,)
@@ -510,7 +570,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
         if row["seed"] is None:
             raise StoreRefusal("not_started")
         cached = self._cache.get(game_id)
-        if cached is not None and cached[0] == row["version"]:
+        if cached is not None and cached.version == row["version"]:
             self._cache.move_to_end(game_id)
             return cached
         row = found(
@@ -526,7 +586,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
         packed = row["log"] is not None
         rows = unpack_log(row["log"], row["created_at"]) if packed else await self._action_rows(game_id)
         try:
-            game = _replayed(names, row, rows)
+            kept = _rebuilt(names, row, rows)
         except (IllegalAction, ValueError) as exc:
             reason = f"its log no longer replays: {exc}"
             log.error("game %d is broken: %s", game_id, reason)
@@ -539,14 +599,15 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
                     (reason, self._clock(), game_id),
                 )
             raise BrokenGame(game_id, reason) from None
-        snapshot = game.to_json()
+        snapshot = kept.game.to_json()
         # A finished game keeps no snapshot: its packed log is replayed instead.
         if not packed and snapshot != row["snapshot"] and not self.readonly:
             log.warning("game %d: snapshot disagreed with the log and was rebuilt", game_id)
             async with self._tx() as db:
                 await self._run(db, "UPDATE games SET snapshot = ? WHERE id = ?", (snapshot, game_id))
-        self._remember(game_id, row["version"], game)
-        return row["version"], game
+        kept.version = row["version"]
+        self._remember(game_id, kept)
+        return kept
 
     async def _action_rows(self, game_id: int, upto: int = _FAR) -> list[tuple[int, str, str, str, float, int]]:
         rows = await self._all(
@@ -565,6 +626,34 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
             return unpack_log(row["log"], row["created_at"])
         return await self._action_rows(game_id)
 
+    @overload
+    async def apply(
+        self,
+        game_id: int,
+        expected_version: int,
+        player: str,
+        action: str,
+        *,
+        source: str = ...,
+        timers: Sequence[tuple[str, float]] | None = ...,
+        play: Play = ...,
+        details: Literal[False] = ...,
+    ) -> list[Event]: ...
+
+    @overload
+    async def apply(
+        self,
+        game_id: int,
+        expected_version: int,
+        player: str,
+        action: str,
+        *,
+        source: str = ...,
+        timers: Sequence[tuple[str, float]] | None = ...,
+        play: Play = ...,
+        details: Literal[True],
+    ) -> Applied: ...
+
     async def apply(
         self,
         game_id: int,
@@ -574,29 +663,51 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
         *,
         source: str = "player",
         timers: Sequence[tuple[str, float]] | None = None,
-    ) -> list[Event]:
+        play: Play = _engine_play,
+        details: bool = False,
+    ) -> list[Event] | Applied:
         """Apply one action atomically: check the version, run the engine, append to the log, commit.
 
         With `timers` ((kind, due at) pairs), a move that ends a turn also replaces the game's timers in the same
         commit: with these, set for the new version, when the next player is a person; with none otherwise.
         Raises StaleVersion if the game moved on, IllegalAction if the engine refuses; nothing changes then.
+
+        `play` carries the action out on the game (the engine's own `apply` by default); it raises IllegalAction to
+        refuse and must then leave the game unchanged. Returns the action's events, or with `details` all the store
+        computed on the way (`Applied`): the record after the commit, the new state and version, whether the new
+        turn's timers were set, the log and the latest turns' states it holds, the results of a game it ended.
         """
+        applied = await self._move(game_id, expected_version, player, action, source, timers, play)
+        return applied if details else list(applied.events)
+
+    async def _move(
+        self,
+        game_id: int,
+        expected_version: int,
+        player: str,
+        action: str,
+        source: str,
+        timers: Sequence[tuple[str, float]] | None,
+        play: Play,
+    ) -> Applied:
         async with self._game_lock(game_id):
-            version, game = await self._load(game_id)
+            kept = await self._load(game_id)
+            version, game = kept.version, kept.game
             if version != expected_version:
                 raise StaleVersion(game_id, expected_version, version)
-            status = found(await self._one("SELECT status FROM games WHERE id = ?", (game_id,)))
-            if status["status"] != "active":
+            record = await self.get_game(game_id)
+            if record.status != "active":
                 raise StoreRefusal("not_active")
             # Until the commit succeeds the cached game may hold an unsaved move: take it out of the cache.
             self._cache.pop(game_id, None)
             try:
-                events = game.apply(player, action)
+                events = list(play(game, player, action))
             except IllegalAction:
-                self._remember(game_id, version, game)  # the engine left it unchanged
+                self._remember(game_id, kept)  # the engine left it unchanged
                 raise
             now = self._clock()
             seq = game.version
+            first_timer: float | None = None
             async with self._tx() as db:
                 count = await self._run(
                     db,
@@ -620,26 +731,58 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
                     await self.clock_charge(db, game_id, player)  # a bank clock: the turn's time comes off
                     prompt = game.prompt
                     assert prompt is not None  # the game is not over
-                    await self._replace_timers(db, game_id, version + 1, prompt.player, timers)
-            self._remember(game_id, version + 1, game)
-            return events
+                    first_timer = await self._replace_timers(db, game_id, version + 1, prompt.player, timers)
+            kept.version = version + 1
+            kept.add(LoggedAction(seq, player, action, source, now, tuple(events)), game)
+            results: list[Result] = []
+            facts: TurnFacts | None = None
+            mover = record.seat_named(game.prompt.player) if game.prompt is not None else None
+            if flags & ENDS_TURN and mover is not None and mover.user_id is not None and not mover.ai:
+                facts = await self.turn_facts(record, mover.name)
+            if game.is_over:
+                # The log is now kept packed, its times to the millisecond: the entries say what a read would.
+                created = record.created_at
+                kept.entries = [
+                    replace(e, created_at=created + round((e.created_at - created) * 1000) / 1000) for e in kept.entries
+                ]
+                results = await self.results(game_id)
+            self._remember(game_id, kept)
+            after = await self.get_game(game_id)
+            held = len(kept.entries) == game.version
+            return Applied(
+                after,
+                game.clone(),
+                version + 1,
+                tuple(events),
+                timers_set=game.is_over or (timers is not None and bool(flags & ENDS_TURN)),
+                first_timer=first_timer,
+                log=tuple(kept.entries) if held else (),
+                states={**kept.states, seq: kept.states.get(seq) or game.clone()} if held else {},
+                results=tuple(results),
+                facts=facts,
+            )
 
     async def _replace_timers(
         self, db: Transaction, game_id: int, version: int, player: str, timers: Sequence[tuple[str, float]]
-    ) -> None:
+    ) -> float | None:
+        """The game's timers replaced by these, as the player's away period, bank and quiet hours move them (none
+        for an AI seat); the earliest of those set, None when none were."""
         await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
         seat = await self._one("SELECT ai, user_id FROM seats WHERE game_id = ? AND name = ?", (game_id, player))
         if seat is None or seat["ai"] or not timers:
-            return
+            return None
         # A player who is away gets the turn's whole time after they are back; quiet hours keep the deadline.
         timers = await self.player_timers(
             db, seat["user_id"], await self.clock_turn(db, game_id, seat["user_id"], timers)
         )
+        if not timers:
+            return None
         await self._run_many(
             db,
             "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?)",
             [(game_id, kind, due_at, version) for kind, due_at in timers],
         )
+        return min(due_at for _kind, due_at in timers)
 
     async def set_turn_timers(
         self, game_id: int, version: int, timers: Sequence[tuple[str, float]], *, user_id: int | None = None
@@ -729,7 +872,8 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
     async def undo(self, game_id: int, player: str) -> tuple[Game, int]:
         """Take back `player`'s last action of their current turn, if it revealed nothing; returns the new state."""
         async with self._game_lock(game_id):
-            version, game = await self._load(game_id)
+            kept = await self._load(game_id)
+            version, game = kept.version, kept.game
             prompt = game.prompt
             if prompt is None:
                 raise UndoRefused("undo_over")
@@ -762,7 +906,10 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
                     current = found(await self._one("SELECT version FROM games WHERE id = ?", (game_id,)))
                     raise StaleVersion(game_id, version, current["version"])
                 await self._run(db, "DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
-            self._remember(game_id, version + 1, previous)
+            # The move taken back ended no turn: the kept log loses its last entry, the kept states stay.
+            entries = kept.entries[:-1] if kept.entries and kept.entries[-1].seq == seq else []
+            states = kept.states if entries or seq == 1 else {}
+            self._remember(game_id, _Kept(version + 1, previous, entries, states))
         return previous.clone(), version + 1
 
     async def _replay(self, game_id: int, upto: int | None = None) -> Game:
@@ -774,8 +921,21 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
         rows = await self._action_rows(game_id, _FAR if upto is None else upto)
         return _replayed(names, row, rows)
 
+    async def _kept(self, game_id: int) -> _Kept | None:
+        """The game as held in memory, its whole log included, loading it if need be; None when it cannot be
+        loaded (not started, broken, gone) or its log is not held."""
+        try:
+            async with self._game_lock(game_id):
+                kept = await self._load(game_id)
+        except (GameNotFound, BrokenGame, StoreRefusal):
+            return None
+        return kept if len(kept.entries) == kept.game.version else None
+
     async def log(self, game_id: int, since: int = 0) -> list[LoggedAction]:
         """The game's actions after `since`, each with the events a replay gives it (up to where it replays)."""
+        kept = await self._kept(game_id)
+        if kept is not None:
+            return kept.entries[bisect_right([e.seq for e in kept.entries], since) :]
         row = await self._one(f"SELECT {_SEED}, rules, side, solo FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
@@ -918,9 +1078,54 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
             return TurnPosts(game_id)
         return TurnPosts(game_id, r["recorded_seq"], r["shown_version"], r["turn_key"], r["turn_version"])
 
-    async def set_turn_posts(self, posts: TurnPosts) -> None:
-        """How far the thread is posted. Without an fsync of its own: on power loss a post is made again."""
+    async def turn_facts(self, record: GameRecord, player: str) -> TurnFacts:
+        """What the prompt of `player`'s turn says of the people at the table, and how it pings them (`TurnFacts`)."""
+        seat = record.seat_named(player)
+        settings: dict[str, str] = {}
+        if seat is not None and seat.user_id is not None and not seat.ai:
+            keys = PING_SETTINGS
+            rows = await self._all(
+                f"SELECT key, value FROM user_settings WHERE user_id = ? AND key IN ({', '.join('?' * len(keys))})",
+                (seat.user_id, *keys),
+            )
+            settings = {r["key"]: r["value"] for r in rows}
+        people = [s.user_id for s in record.seats if s.user_id is not None and not s.ai]
+        return TurnFacts(
+            settings=settings,
+            aways=await self.aways(people) if people else {},
+            bank_left=await self.bank_left(record.id, player) if seat is not None and not seat.ai else None,
+        )
+
+    async def thread_posts(self, game_id: int) -> ThreadPosts:
+        """What the game's thread shows, in one read: how far it is posted, its live prompt, whether a run of
+        refusals is under way."""
+        r = await self._one("SELECT * FROM turn_posts WHERE game_id = ?", (game_id,))
+        posts = TurnPosts(game_id)
+        if r is not None:
+            posts = TurnPosts(game_id, r["recorded_seq"], r["shown_version"], r["turn_key"], r["turn_version"])
+        messages = {
+            m["kind"]: (m["channel_id"], m["message_id"])
+            for m in await self._all(
+                "SELECT kind, channel_id, message_id FROM messages WHERE game_id = ? AND kind IN ('prompt', 'lobby')",
+                (game_id,),
+            )
+        }
+        return ThreadPosts(
+            posts, messages.get("prompt"), r is not None and r["refused_since"] is not None, messages.get("lobby")
+        )
+
+    async def set_turn_posts(self, posts: TurnPosts, *, prompt: tuple[int, int] | None = None) -> None:
+        """How far the thread is posted (and, if given, where its new live prompt is: channel id, message id).
+        Without an fsync of its own: on power loss a post is made again."""
         async with self._tx(durable=False) as db:
+            if prompt is not None:
+                await self._run(
+                    db,
+                    "INSERT INTO messages (game_id, kind, channel_id, message_id) VALUES (?, 'prompt', ?, ?) "
+                    "ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id, "
+                    "message_id = excluded.message_id",
+                    (posts.game_id, *prompt),
+                )
             await self._run(
                 db,
                 "INSERT INTO turn_posts (game_id, recorded_seq, shown_version, turn_key, turn_version) "
@@ -1005,8 +1210,14 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
         return {r["status"]: int(r["n"]) for r in rows}
 
     async def states_after(self, game_id: int, seqs: Iterable[int]) -> dict[int, Game]:
-        """The game as it stood right after each of these actions, 0 meaning before any (replayed once)."""
+        """The game as it stood right after each of these actions, 0 meaning before any (replayed once, unless the
+        game is held in memory with these states: the current one, or right after one of its last finished turns)."""
         wanted = set(seqs)
+        kept = await self._kept(game_id)
+        if kept is not None:
+            held = {**kept.states, kept.game.version: kept.game}
+            if wanted <= held.keys():
+                return {seq: held[seq].clone() for seq in wanted}
         row = await self._one(f"SELECT {_SEED}, rules, side, solo FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
@@ -1204,6 +1415,16 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
 def _dealt(names: Sequence[str], row: Row) -> Game:
     """The stored game as dealt, from its row's seed, side and solo flag: every replay starts here."""
     return new_game(names, seed=int(row["seed"]), side=row["side"], solo=bool(row["solo"]), rules=row["rules"])
+
+
+def _rebuilt(names: Sequence[str], row: Row, rows: Sequence[tuple[Any, ...]]) -> _Kept:
+    """The stored game dealt and replayed through these log rows, its log and latest turns' states kept."""
+    game = _dealt(names, row)
+    kept = _Kept(-1, game, [], {0: game.clone()})
+    for seq, player, action, source, created_at, *_ in rows:
+        events = game.apply(player, action)
+        kept.add(LoggedAction(seq, player, action, source, created_at, tuple(events)), game)
+    return kept
 
 
 def _replayed(names: Sequence[str], row: Row, rows: Sequence[tuple[Any, ...]]) -> Game:

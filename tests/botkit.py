@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextvars
+import inspect
 import random
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import pytest
 
+import storage.store
 from bot import create_bot
 from cogs.thinking import Thinker
 from tests import ai_work
@@ -209,6 +212,7 @@ def is_png(data: bytes) -> bool:
 
 __all__ = [
     "NAMES",
+    "StoreCalls",
     "World",
     "announced",
     "answer",
@@ -228,3 +232,67 @@ __all__ = [
     "texts",
     "world",
 ]
+
+
+class StoreCalls:
+    """Counts, while a click is answered, what the bot asks of its store: calls of the store's public methods (the
+    outermost only: a method that calls another counts once), game loads, SQL statements, write transactions, and
+    full replays of a game from its seed (every one starts by dealing the game again)."""
+
+    def __init__(self, store) -> None:
+        self.counts: dict[str, int] = {}
+        self.methods: dict[str, int] = {}
+        depth = contextvars.ContextVar("store_depth", default=0)
+        self._undo: list = []
+
+        def counted(name: str, key: str | None, fn, outermost: bool = False):
+            async def wrapper(*args, **kwargs):
+                if outermost:
+                    if depth.get() == 0:
+                        self.counts["store calls"] = self.counts.get("store calls", 0) + 1
+                        self.methods[name] = self.methods.get(name, 0) + 1
+                    token = depth.set(depth.get() + 1)
+                    try:
+                        return await fn(*args, **kwargs)
+                    finally:
+                        depth.reset(token)
+                self.counts[key] = self.counts.get(key, 0) + 1
+                return await fn(*args, **kwargs)
+
+            return wrapper
+
+        for name in dir(type(store)):
+            fn = getattr(store, name)
+            if name.startswith("_") or not inspect.iscoroutinefunction(fn):
+                continue
+            setattr(store, name, counted(name, None, fn, outermost=True))
+            self._undo.append(lambda name=name: delattr(store, name))
+        for name, key in (("_one", "SQL statements"), ("_all", "SQL statements"), ("_run", "SQL statements")):
+            setattr(store, name, counted(name, key, getattr(store, name)))
+            self._undo.append(lambda name=name: delattr(store, name))
+        plain_tx = store._tx
+
+        def tx(*args, **kwargs):
+            self.counts["write transactions"] = self.counts.get("write transactions", 0) + 1
+            return plain_tx(*args, **kwargs)
+
+        store._tx = tx
+        self._undo.append(lambda: delattr(store, "_tx"))
+        plain_dealt = storage.store._dealt
+
+        def dealt(*args, **kwargs):
+            self.counts["full replays"] = self.counts.get("full replays", 0) + 1
+            return plain_dealt(*args, **kwargs)
+
+        storage.store._dealt = dealt
+        self._undo.append(lambda: setattr(storage.store, "_dealt", plain_dealt))
+
+    def take(self) -> dict[str, int]:
+        counts = {**self.counts, "game loads": self.methods.get("load_game", 0)}
+        self.counts.clear()
+        self.methods.clear()
+        return counts
+
+    def close(self) -> None:
+        for undo in self._undo:
+            undo()

@@ -86,14 +86,15 @@ async def test_start_then_cancel_at_once_leaves_no_timers(world, monkeypatch):
     await world.members[1].click(lobby, label="Join")
     game_id = (await world.store.open_lobbies(world.guild.id))[-1].id
     store = world.store
-    real_set_message = store.set_message
+    real_set_turn_posts = store.set_turn_posts
 
-    async def cancel_lands_while_the_prompt_is_posted(game_id_, kind, channel_id, message_id):
-        if kind == "prompt":
-            await store.cancel_game(game_id_)  # the Cancel click, while the first prompt is on its way
-        return await real_set_message(game_id_, kind, channel_id, message_id)
+    async def cancel_lands_while_the_prompt_is_posted(posts, prompt=None):
+        if prompt is not None:
+            await store.cancel_game(posts.game_id)  # the Cancel click, while the first prompt is on its way
+        return await real_set_turn_posts(posts, prompt=prompt)
 
-    monkeypatch.setattr(store, "set_message", cancel_lands_while_the_prompt_is_posted)
+    # The new prompt's message id is stored with what the thread shows.
+    monkeypatch.setattr(store, "set_turn_posts", cancel_lands_while_the_prompt_is_posted)
     result = await host.click(lobby, label="Start")
     record = await world.store.get_game(game_id)
     assert record.status == "cancelled"

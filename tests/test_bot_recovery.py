@@ -161,7 +161,8 @@ async def test_a_failed_prompt_post_keeps_the_old_buttons_and_the_prompt_is_post
     game_id, thread = await open_game(world, players=2, timer=HOUR)
     rng = random.Random(3)
     mover = await to_move(world, game_id)
-    tables = world.bot.tables
+    # Everything the thread shows goes out through the reach.
+    tables = world.bot.tables.reach
     real_send = tables.send
 
     async def fail_the_prompt(record, channel, content, **kwargs):

@@ -198,7 +198,7 @@ async def test_notify_on_sends_a_dm_with_a_link_to_the_prompt_when_it_is_your_tu
 
 
 async def test_with_dms_closed_the_thread_mention_is_enough_and_the_game_goes_on(world, caplog):
-    caplog.set_level(logging.INFO, logger="cogs.tables")
+    caplog.set_level(logging.INFO, logger="cogs.reach")
     rng = random.Random(13)
     game_id, thread = await open_game(world, players=2, timer=HOUR)
     mover = await to_move(world, game_id)

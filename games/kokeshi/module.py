@@ -34,6 +34,8 @@ class KokeshiMatch(Match):
         self.engine = engine_game
         self._seat = {name: s for s, name in enumerate(engine_game.seating)}
         self._seat[AUTOMA] = NOBODY
+        # The engine's own events of the last decision applied (its store and its thread keep and word those).
+        self.engine_events: list[EngineEvent] = []
 
     # ---------------------------------------------------------------- names and seats
 
@@ -83,6 +85,7 @@ class KokeshiMatch(Match):
             events = self.engine.apply(self.name_of(seat), action)
         except IllegalAction as err:
             raise Refusal(_REFUSAL.get(err.code, err.code), err.legal) from None
+        self.engine_events = events
         return [self._event(e) for e in events]
 
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -235,7 +235,9 @@ class LobbyMessages:
             with speaking(record):
                 view = lobby_view(record.id, record.status == "lobby")
             await channel.get_partial_message(found[1]).edit(  # type: ignore[union-attr]  # a text channel or thread
-                embed=self.lobby_embed(record, await self.away.of(record)),
+                embed=self.lobby_embed(
+                    record, await self.away.of(record) if record.status in ("lobby", "active") else None
+                ),
                 view=view,
                 allowed_mentions=discord.AllowedMentions.none(),
             )

@@ -56,6 +56,8 @@ let newestAtPress = null;
 // The message pressed and where its top was in the view then.
 let pressed = null;
 const ACTIONS = ".component-button, [role=combobox], [role=option]";
+// A private reply with buttons of its own: it stays last (a replay's viewer, the tracks for a tile).
+const LIVE_PRIVATE = ":has(.message-ephemeral-note):has(.component-row)";
 
 function currentMessage() {
   return (
@@ -74,8 +76,11 @@ function follow() {
     followUntil = performance.now() + FOLLOW_MS;
   }
   if (performance.now() > followUntil) return;
+  // A private reply with buttons of its own (a replay's viewer) stays last: it is what the person was doing.
+  const live = newestMessage();
+  if (live?.matches(LIVE_PRIVATE)) bringIntoView(live);
   // With private replies shown above the live prompt, the turn is the newest reply and the prompt's buttons.
-  if (!showReplyAndButtons()) bringIntoView(target);
+  else if (!showReplyAndButtons()) bringIntoView(target);
 }
 
 // After one of the conversation's buttons or menus was used: once the answer is a new message (the next turn), it is
@@ -107,8 +112,6 @@ function keepPressed() {
   const moved = message.getBoundingClientRect().top - timeline.getBoundingClientRect().top - pressed.top;
   if (Math.abs(moved) >= 1) timeline.scrollTop += moved;
 }
-
-const LIVE_PRIVATE = ":has(.message-ephemeral-note):has(.component-row)";
 
 function newestMessage() {
   const shown = list.querySelectorAll(":scope > article.channel-message");

@@ -128,5 +128,5 @@ def test_a_daily_is_played_shared_in_the_channel_and_replayed_turn_by_turn(conte
     phone_viewer = phone.locator(MESSAGES).filter(has_text=f"Replay of Kokeshi #{number}").last
     picture_of(phone_viewer, f"kokeshi-{number}-replay-1")
     settled(phone)
-    expect(phone_viewer.get_by_role("button", name="Next")).to_be_in_viewport()
+    in_sight(phone, phone_viewer.get_by_role("button", name="Next"), "replay-phone")
     shot(phone, "journey-replay-phone")

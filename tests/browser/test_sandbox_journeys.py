@@ -34,9 +34,7 @@ def picture_of(message, name: str):
     """The picture of `message` whose file is named `name`, once it has loaded."""
     picture = message.locator(f"button.media-lightbox-trigger[aria-label*='{name}'] img.attachment-image")
     expect(picture).to_have_count(1, timeout=WAIT)
-    picture.page.wait_for_function(
-        "p => p.complete && p.naturalWidth > 0", arg=picture.element_handle(), timeout=WAIT
-    )
+    picture.page.wait_for_function("p => p.complete && p.naturalWidth > 0", arg=picture.element_handle(), timeout=WAIT)
     return picture
 
 
@@ -56,6 +54,19 @@ def in_sight(page, element, name: str) -> None:
     except AssertionError:
         shot(page, f"failed-{name}")
         raise
+
+
+def swipe_to(page, element) -> None:
+    """Scroll the conversation as a finger does (the page then leaves the view to the person) until `element`'s
+    top meets the view's top."""
+    page.evaluate(
+        """element => {
+            const timeline = document.getElementById('channel-timeline');
+            timeline.dispatchEvent(new WheelEvent('wheel', { bubbles: true }));
+            timeline.scrollTop += element.getBoundingClientRect().top - timeline.getBoundingClientRect().top;
+        }""",
+        element.element_handle(),
+    )
 
 
 @pytest.mark.journey
@@ -128,5 +139,18 @@ def test_a_daily_is_played_shared_in_the_channel_and_replayed_turn_by_turn(conte
     phone_viewer = phone.locator(MESSAGES).filter(has_text=f"Replay of Kokeshi #{number}").last
     picture_of(phone_viewer, f"kokeshi-{number}-replay-1")
     settled(phone)
-    in_sight(phone, phone_viewer.get_by_role("button", name="Next"), "replay-phone")
+    phone_next = phone_viewer.get_by_role("button", name="Next")
+    in_sight(phone, phone_next, "replay-phone")
     shot(phone, "journey-replay-phone")
+    # A few turns on with the thumb: the buttons stay where they were, the record and the picture change.
+    for turn in (2, 3):
+        choose(phone, phone_next, rng)
+        expect(phone_viewer).to_contain_text(f"turn {turn} of {count}", timeout=WAIT)
+        assert RECORD.search(phone_viewer.locator(".message-content").inner_text()), phone_viewer.inner_text()
+        picture = picture_of(phone_viewer, f"kokeshi-{number}-replay-{turn}")
+        in_sight(phone, phone_next, f"replay-phone-{turn}")
+    shot(phone, "journey-replay-phone-3")
+    # Its picture, one swipe further down.
+    swipe_to(phone, picture)
+    expect(picture).to_be_in_viewport(ratio=0.5)
+    shot(phone, "journey-replay-phone-3-picture")

@@ -58,6 +58,7 @@ let pressed = null;
 const ACTIONS = ".component-button, [role=combobox], [role=option]";
 // A private reply with buttons of its own: it stays last (a replay's viewer, the tracks for a tile).
 const LIVE_PRIVATE = ":has(.message-ephemeral-note):has(.component-row)";
+const ROWS = ".component-row";
 
 function currentMessage() {
   return (
@@ -101,15 +102,20 @@ function followAnswer() {
   if (!showReplyAndButtons()) bringIntoView(target);
 }
 
-// An answer that redraws the pressed message in place (a replay's next turn) leaves it where it was, its buttons
-// under the finger for the next press, while its new picture takes its room (the page would otherwise keep the
-// conversation's end in view, and the buttons would go up out of sight). A new message is followAnswer's.
+// An answer that redraws the pressed message in place (a replay's next turn, a turn's next step) leaves it where it
+// was, its buttons under the finger for the next press, while its new picture takes its room (the page would
+// otherwise keep the conversation's end in view, and the buttons would go up out of sight); unless its buttons would
+// then be below the view: it goes up just enough to show them. A new message is followAnswer's.
 function keepPressed() {
   if (!pressed || performance.now() > actedUntil) return;
   if (newestMessage()?.dataset.messageId !== newestAtPress) return;
   const message = list.querySelector(`:scope > article.channel-message[data-message-id="${pressed.id}"]`);
   if (!message) return;
-  const moved = message.getBoundingClientRect().top - timeline.getBoundingClientRect().top - pressed.top;
+  const view = timeline.getBoundingClientRect();
+  let moved = message.getBoundingClientRect().top - view.top - pressed.top;
+  // Its buttons in sight all the same: the redraw may have given it more of them (a turn's next step).
+  const rows = message.querySelectorAll(ROWS);
+  if (rows.length) moved += Math.max(0, rows[rows.length - 1].getBoundingClientRect().bottom + 8 - moved - view.bottom);
   if (Math.abs(moved) >= 1) timeline.scrollTop += moved;
 }
 

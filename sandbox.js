@@ -8,7 +8,8 @@
 // - A reload keeps the viewer: the tab's viewer is kept (in the tab, and in a cookie the sandbox reads when the
 //   page opens again).
 // - In a game's thread, "‹ #kokeshi" above the conversation leads back to the channel, and the sandbox's channel
-//   links (in /kokeshi status, the lobby, the final scores) move this page instead of opening a new tab.
+//   links (in /kokeshi status, the lobby, the final scores) move this page instead of opening a new tab; so do a
+//   Discord message link (a shared card's) and, in the channel, a thread's summary under its first message.
 // - Private replies ("Only you can see this") never push the live prompt's buttons out of sight: those that came
 //   after the newest message with buttons are shown just above it, unless they have live buttons of their own.
 // - After the sandbox was restarted, the page opens its address again by itself (the address stays the same).
@@ -51,7 +52,13 @@ let switched = true;
 let followUntil = 0;
 let actedUntil = 0;
 let actedOn = null;
+let newestAtPress = null;
+// The message pressed and where its top was in the view then.
+let pressed = null;
 const ACTIONS = ".component-button, [role=combobox], [role=option]";
+// A private reply with buttons of its own: it stays last (a replay's viewer, the tracks for a tile).
+const LIVE_PRIVATE = ":has(.message-ephemeral-note):has(.component-row)";
+const ROWS = ".component-row";
 
 function currentMessage() {
   return (
@@ -70,8 +77,11 @@ function follow() {
     followUntil = performance.now() + FOLLOW_MS;
   }
   if (performance.now() > followUntil) return;
+  // A private reply with buttons of its own (a replay's viewer) stays last: it is what the person was doing.
+  const live = newestMessage();
+  if (live?.matches(LIVE_PRIVATE)) bringIntoView(live);
   // With private replies shown above the live prompt, the turn is the newest reply and the prompt's buttons.
-  if (!showReplyAndButtons()) bringIntoView(target);
+  else if (!showReplyAndButtons()) bringIntoView(target);
 }
 
 // After one of the conversation's buttons or menus was used: once the answer is a new message (the next turn), it is
@@ -80,9 +90,38 @@ function follow() {
 // moving to another control is never undone.
 function followAnswer() {
   if (performance.now() > actedUntil || app.getAttribute("aria-busy") !== "false") return;
+  // A private answer with buttons of its own (a replay's viewer, the tracks for a tile) comes last: it is the
+  // answer, even when the message the preview points at is still the one pressed.
+  const newest = newestMessage();
+  if (newest && newest.dataset.messageId !== newestAtPress && newest.matches(LIVE_PRIVATE)) {
+    bringIntoView(newest);
+    return;
+  }
   const target = currentMessage();
-  if (!target || target.dataset.messageId === actedOn) return;
+  if (!target || target.dataset.messageId === actedOn || target.dataset.messageId === pressed?.id) return;
   if (!showReplyAndButtons()) bringIntoView(target);
+}
+
+// An answer that redraws the pressed message in place (a replay's next turn, a turn's next step) leaves it where it
+// was, its buttons under the finger for the next press, while its new picture takes its room (the page would
+// otherwise keep the conversation's end in view, and the buttons would go up out of sight); unless its buttons would
+// then be below the view: it goes up just enough to show them. A new message is followAnswer's.
+function keepPressed() {
+  if (!pressed || performance.now() > actedUntil) return;
+  if (newestMessage()?.dataset.messageId !== newestAtPress) return;
+  const message = list.querySelector(`:scope > article.channel-message[data-message-id="${pressed.id}"]`);
+  if (!message) return;
+  const view = timeline.getBoundingClientRect();
+  let moved = message.getBoundingClientRect().top - view.top - pressed.top;
+  // Its buttons in sight all the same: the redraw may have given it more of them (a turn's next step).
+  const rows = message.querySelectorAll(ROWS);
+  if (rows.length) moved += Math.max(0, rows[rows.length - 1].getBoundingClientRect().bottom + 8 - moved - view.bottom);
+  if (Math.abs(moved) >= 1) timeline.scrollTop += moved;
+}
+
+function newestMessage() {
+  const shown = list.querySelectorAll(":scope > article.channel-message");
+  return shown.length ? shown[shown.length - 1] : null;
 }
 
 function bringIntoView(target) {
@@ -111,6 +150,10 @@ if (picker && app && timeline && list) {
     if (control && list.contains(control)) {
       actedUntil = performance.now() + FOLLOW_MS;
       actedOn = currentMessage()?.dataset.messageId ?? null;
+      newestAtPress = newestMessage()?.dataset.messageId ?? null;
+      const message = control.closest("article.channel-message");
+      const top = message ? message.getBoundingClientRect().top - timeline.getBoundingClientRect().top : 0;
+      pressed = message ? { id: message.dataset.messageId, top } : null;
     }
   };
   for (const kind of ["wheel", "touchmove"]) {
@@ -120,18 +163,27 @@ if (picker && app && timeline && list) {
   document.addEventListener("keydown", (event) => (event.key === "Enter" || event.key === " " ? act(event) : stop()), {
     passive: true,
   });
-  new MutationObserver(follow).observe(app, { attributes: true, attributeFilter: ["aria-busy"] });
   // New messages (the page may draw the new viewer's after it says it is ready), and anything that changes the
-  // messages' height (a picture taking its room as it loads), move the turn; they may be the answer to one's press.
+  // messages' height (a picture taking its room as it loads), move the turn; they may be the answer to one's press,
+  // as is the page being ready again (an answer drawn while it was busy).
   const followBoth = () => {
     follow();
     followAnswer();
+    keepPressed();
   };
+  new MutationObserver(followBoth).observe(app, { attributes: true, attributeFilter: ["aria-busy"] });
   new MutationObserver(followBoth).observe(list, { childList: true });
   new ResizeObserver(followBoth).observe(list);
   // So does the page's own scrolling once it is ready (it gives the focus back to a control it had, which brings
-  // that control into view): the turn is brought back.
-  timeline.addEventListener("scroll", follow, { passive: true });
+  // that control into view): the turn is brought back, and a message redrawn in place after a press stays put.
+  timeline.addEventListener(
+    "scroll",
+    () => {
+      follow();
+      keepPressed();
+    },
+    { passive: true },
+  );
 }
 
 // ------------------------------------------------------------------------------------- the viewer over a reload
@@ -187,6 +239,28 @@ if (key && config.home && header && channelName) {
   show();
 }
 
+// A message's link on Discord (https://discord.com/channels/<server>/<channel>/<message>, as the bot's "Shared:"
+// reply gives) leads to that channel in the sandbox too.
+const discordLink = /^\/channels\/\d+\/(\d+)(?:\/\d+)?\/?$/;
+
+// The channel or thread a link leads to in the sandbox, if it leads to one.
+function linkedChannel(link, channelLink) {
+  const address = new URL(link.href, window.location.href);
+  const found =
+    (address.origin === window.location.origin && channelLink.exec(address.pathname)) ||
+    (address.origin === "https://discord.com" && discordLink.exec(address.pathname));
+  return found ? found[1] : null;
+}
+
+// On Discord a thread's summary under its first message opens the thread; here too. The thread's id is its first
+// message's.
+const THREAD = ".thread-summary";
+
+function summaryThread(target) {
+  const summary = target instanceof Element ? target.closest(THREAD) : null;
+  return summary ? summary.closest("article.channel-message")?.dataset.messageId ?? null : null;
+}
+
 if (key) {
   const channelLink = new RegExp(`^/${key}/channel/(\\d+)$`);
   document.addEventListener(
@@ -194,16 +268,35 @@ if (key) {
     (event) => {
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
-      if (!link) return;
-      const address = new URL(link.href, window.location.href);
-      const found = address.origin === window.location.origin && channelLink.exec(address.pathname);
+      const found = link ? linkedChannel(link, channelLink) : summaryThread(event.target);
       if (!found) return;
       event.preventDefault();
       event.stopPropagation();
-      followChannel(found[1]);
+      followChannel(found);
     },
     true,
   );
+  document.addEventListener(
+    "keydown",
+    (event) => {
+      const found = event.key === "Enter" || event.key === " " ? summaryThread(event.target) : null;
+      if (!found) return;
+      event.preventDefault();
+      followChannel(found);
+    },
+    true,
+  );
+  // Shown as what it is: something to press, reached with the keyboard too.
+  const mark = () => {
+    for (const summary of list?.querySelectorAll(`${THREAD}:not([role])`) ?? []) {
+      summary.setAttribute("role", "link");
+      summary.tabIndex = 0;
+      summary.title = "Open the thread";
+      summary.style.cursor = "pointer";
+    }
+  };
+  if (list) new MutationObserver(mark).observe(list, { childList: true, subtree: true });
+  mark();
 }
 
 // ----------------------------------------------------------------------- private replies above the live prompt

@@ -862,8 +862,10 @@ class Tables:
             )
             told = True
         else:
+            # A thread replaced since anyone last acted (even before this move, as Discord told the bot it was
+            # deleted): the player hears where the game goes on.
             thread_id = self.reach.moved.pop(record.id, None)
-            if thread_id is not None and thread_id != record.thread_id:
+            if thread_id is not None:
                 moved = dataclasses.replace(record, thread_id=thread_id)
                 await self.tell(
                     interaction,

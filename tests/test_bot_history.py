@@ -137,8 +137,9 @@ async def test_each_your_turn_ping_gives_one_line_per_other_player_and_none_befo
         others = [n for n in names if n != pinged]
         told = [line for line in lines[2:] if line.startswith("• ")]
         for other in others:
-            # One line per other player, with their points as a signed change and their total.
-            mine = [line for line in told if line.startswith(f"• {other} ")]
+            # One line per other player, with their points as a signed change and their total (who is near the end
+            # is said after those lines).
+            mine = [line for line in told if re.match(rf"• {re.escape(other)} \S+ → ", line)]
             assert len(mine) <= 1, told
         assert any(re.match(rf"• ({'|'.join(others)}) [+\u2212]\d+ → \u2212?\d+", line) for line in told), told
         for line in told:

@@ -170,8 +170,8 @@ async def test_verify_reports_damaged_pages_and_exits_non_zero_without_a_traceba
         page_size = db.execute("PRAGMA page_size").fetchone()[0]
         pages = db.execute("PRAGMA page_count").fetchone()[0]
     data = bytearray(path.read_bytes())
-    for page in range(pages // 3, pages - 1, 5):  # scribble over the middle of many pages past the schema
-        start = page * page_size + 40
+    for page in range(pages // 3, pages - 1, 5):  # scribble over many pages past the schema, their headers included
+        start = page * page_size
         data[start : start + 200] = b"\xa5" * 200
     path.write_bytes(bytes(data))
     result = _run(["verify", str(path)])

@@ -21,7 +21,7 @@ from games.kokeshi.vocab import N_
 from i18n import _
 from storage import GameNotFound, GameRecord, Seat
 
-from . import common
+from . import anywhere, common
 from .answering import Answer, answered
 from .away import stamp
 from .choices import game_choices, matching_choices
@@ -37,6 +37,8 @@ from .wiring import WiredClient
 log = logging.getLogger(__name__)
 
 Choice = app_commands.Choice
+# Multiplayer lobbies live in servers the bot is in; elsewhere these commands are refused (see `cogs.anywhere`).
+SERVER_ONLY = {anywhere.SERVER: True}
 TIMERS = [
     Choice(name="1 hour", value=3600),
     Choice(name="6 hours", value=6 * 3600),
@@ -59,28 +61,37 @@ LEVELS = [
 
 def help_text() -> str:
     """`/kokeshi help`, in the current language."""
-    return _(
-        "**Kokeshi** — build tracks of tiles on your workshop board, move your kokeshi up to trigger them, and "
-        "collect happiness points. Every game lives in its own thread; every choice is a button.\n\n"
-        "**Start** `/kokeshi new` opens a lobby (2–4 seats, board side, turn timer or time bank, AI players, "
-        "language) · "
-        "`/kokeshi solo` plays against the automa · `join` `leave` `start` `cancel` manage a lobby.\n"
-        "**Play** press the buttons in the game's thread, or use `/kokeshi play` and start typing: it lists every "
-        "choice you have (kokeshi to advance, tiles to place) · `hint` what the hard AI would do · `undo` takes back "
-        "your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to the AI.\n"
-        "**Look** `table` the whole table (`player:` one workshop, large) · `status` your games and whose turn it "
-        "is · `log` the last moves · `rules` every tile · `leaderboard` wins, ratings, best scores and challenges · "
-        "`stats` a player's record · `/games replay` a finished game again, turn by turn, and the whole game "
-        "animated.\n"
-        "**Challenges** `/kokeshi daily` — the same solo game for everyone today (UTC); `/kokeshi weekly` — this "
-        "week's, on the advanced side. Your first attempt is ranked; later ones are practice.\n"
-        "**Reminders** you get reminded when half the turn timer is gone and again at 90%; when it runs out the AI "
-        "plays that turn, and after 3 in a row the other players choose whether it keeps your seat (`/games rejoin` "
-        "takes it back). `/kokeshi notify on` also sends you a DM when "
-        "it's your turn, and `/kokeshi notify quiet 23:00-08:00` makes pings silent at night. Away? `/games away 3d` "
-        "delays your turn deadlines in every game by the time away (`/games back` ends it).\n"
-        "**Server** admins: `/games settings limits`, `/games settings daily-channel` and "
-        "`/games settings away-days`."
+    return (
+        _(
+            "**Kokeshi** — build tracks of tiles on your workshop board, move your kokeshi up to trigger them, and "
+            "collect happiness points. Every game lives in its own thread; every choice is a button.\n\n"
+            "**Start** `/kokeshi new` opens a lobby (2–4 seats, board side, turn timer or time bank, AI players, "
+            "language) · "
+            "`/kokeshi solo` plays against the automa · `join` `leave` `start` `cancel` manage a lobby.\n"
+            "**Play** press the buttons in the game's thread, or use `/kokeshi play` and start typing: it lists every "
+            "choice you have (kokeshi to advance, tiles to place) · `hint` what the hard AI would do · `undo` takes back "
+            "your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to the AI.\n"
+            "**Look** `table` the whole table (`player:` one workshop, large) · `status` your games and whose turn it "
+            "is · `log` the last moves · `rules` every tile · `leaderboard` wins, ratings, best scores and challenges · "
+            "`stats` a player's record · `/games replay` a finished game again, turn by turn, and the whole game "
+            "animated.\n"
+            "**Challenges** `/kokeshi daily` — the same solo game for everyone today (UTC); `/kokeshi weekly` — this "
+            "week's, on the advanced side. Your first attempt is ranked; later ones are practice.\n"
+            "**Reminders** you get reminded when half the turn timer is gone and again at 90%; when it runs out the AI "
+            "plays that turn, and after 3 in a row the other players choose whether it keeps your seat (`/games rejoin` "
+            "takes it back). `/kokeshi notify on` also sends you a DM when "
+            "it's your turn, and `/kokeshi notify quiet 23:00-08:00` makes pings silent at night. Away? `/games away 3d` "
+            "delays your turn deadlines in every game by the time away (`/games back` ends it).\n"
+            "**Server** admins: `/games settings limits`, `/games settings daily-channel` and "
+            "`/games settings away-days`."
+        )
+        + "\n"
+        + _(
+            "**Anywhere** add Kokeshi to your own account too, and play `solo`, `daily` and `weekly` in your DM with "
+            "the bot (the game is shown in that DM), or start them from any server: the game then waits in our DM. "
+            "`stats`, `leaderboard`, `rules`, `help` and `/games replay` answer you privately wherever you are; lobbies "
+            "and multiplayer games stay in servers."
+        )
     )
 
 
@@ -147,7 +158,8 @@ def _chosen(choice: str, state: Game, version: int) -> tuple[int, str]:
     return version, text
 
 
-@app_commands.guild_only()
+@anywhere.INSTALLS
+@anywhere.CONTEXTS
 class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play Kokeshi, the kokeshi workshop game"):
     """Slash commands; all game logic is in `Tables`."""
 
@@ -257,7 +269,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     # ------------------------------------------------------------------ lobby commands
 
-    @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
+    @app_commands.command(name="new", description="Open a lobby for a new game in this channel", extras=SERVER_ONLY)
     @app_commands.describe(
         players="Seats at the table, 2 to 4",
         side="Happiness board side",
@@ -309,7 +321,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             self.tables.open_lobby(interaction, players=1, side=side, turn_timer=None, ai_seats=0, solo=True),
         )
 
-    @app_commands.command(name="join", description="Take a seat in an open lobby")
+    @app_commands.command(name="join", description="Take a seat in an open lobby", extras=SERVER_ONLY)
     @app_commands.describe(game="The game's number (only needed when several lobbies are open)")
     async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
@@ -317,14 +329,14 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
         await self.tables.guard(interaction, game, run())
 
-    @app_commands.command(name="leave", description="Leave a lobby before the game starts")
+    @app_commands.command(name="leave", description="Leave a lobby before the game starts", extras=SERVER_ONLY)
     async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
             await self.tables.leave(interaction, await self.resolve(interaction, game))
 
         await self.tables.guard(interaction, game, run())
 
-    @app_commands.command(name="start", description="Start your lobby's game (host only)")
+    @app_commands.command(name="start", description="Start your lobby's game (host only)", extras=SERVER_ONLY)
     async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
             await self.tables.start(interaction, await self.resolve(interaction, game))
@@ -673,7 +685,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         await self.tables.guard(interaction, None, run())
 
     @app_commands.command(name="leaderboard", description="The best Kokeshi players, here or in the world")
-    @app_commands.describe(scope="This server or everyone", board="What to rank by")
+    @app_commands.describe(
+        scope="This server or everyone (default: this server; global outside servers)", board="What to rank by"
+    )
     @app_commands.choices(
         scope=[Choice(name="this server", value="server"), Choice(name="global", value="global")],
         board=[
@@ -686,7 +700,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         ],
     )
     async def leaderboard(
-        self, interaction: discord.Interaction, scope: str = "server", board: str | None = None
+        self, interaction: discord.Interaction, scope: str | None = None, board: str | None = None
     ) -> None:
         await self.tables.guard(interaction, None, self.bot.community.leaderboard(interaction, scope, board))
 

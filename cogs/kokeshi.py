@@ -61,38 +61,49 @@ LEVELS = [
 
 def help_text() -> str:
     """`/kokeshi help`, in the current language."""
-    return (
-        _(
-            "**Kokeshi** — build tracks of tiles on your workshop board, move your kokeshi up to trigger them, and "
-            "collect happiness points. Every game lives in its own thread; every choice is a button.\n\n"
-            "**Start** `/kokeshi new` opens a lobby (2–4 seats, board side, turn timer or time bank, AI players, "
-            "language) · "
-            "`/kokeshi solo` plays against the automa · `join` `leave` `start` `cancel` manage a lobby.\n"
-            "**Play** press the buttons in the game's thread, or use `/kokeshi play` and start typing: it lists every "
-            "choice you have (kokeshi to advance, tiles to place) · `hint` what the hard AI would do · `undo` takes back "
-            "your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to the AI.\n"
-            "**Look** `table` the whole table (`player:` one workshop, large) · `status` your games and whose turn it "
-            "is · `log` the last moves · `rules` every tile · `leaderboard` wins, ratings, best scores and challenges · "
-            "`stats` a player's record · `/games replay` a finished game again, turn by turn, and the whole game "
-            "animated.\n"
-            "**Challenges** `/kokeshi daily` — the same solo game for everyone today (UTC); `/kokeshi weekly` — this "
-            "week's, on the advanced side. Your first attempt is ranked; later ones are practice.\n"
-            "**Reminders** you get reminded when half the turn timer is gone and again at 90%; when it runs out the AI "
-            "plays that turn, and after 3 in a row the other players choose whether it keeps your seat (`/games rejoin` "
-            "takes it back). `/kokeshi notify on` also sends you a DM when "
-            "it's your turn, and `/kokeshi notify quiet 23:00-08:00` makes pings silent at night. Away? `/games away 3d` "
-            "delays your turn deadlines in every game by the time away (`/games back` ends it).\n"
-            "**Server** admins: `/games settings limits`, `/games settings daily-channel` and "
-            "`/games settings away-days`."
-        )
-        + "\n"
-        + _(
-            "**Anywhere** add Kokeshi to your own account too, and play `solo`, `daily` and `weekly` in your DM with "
-            "the bot (the game is shown in that DM), or start them from any server: the game then waits in our DM. "
-            "`stats`, `leaderboard`, `rules`, `help` and `/games replay` answer you privately wherever you are; lobbies "
-            "and multiplayer games stay in servers."
-        )
+    text = _(
+        "**Kokeshi** — build tracks of tiles on your workshop board, move your kokeshi up to trigger them, and "
+        "collect happiness points. Every game lives in its own thread; every choice is a button.\n\n"
+        "**Start** `/kokeshi new` opens a lobby (2–4 seats, board side, turn timer or time bank, AI players, "
+        "language) · "
+        "`/kokeshi solo` plays against the automa · `join` `leave` `start` `cancel` manage a lobby.\n"
+        "**Play** press the buttons in the game's thread, or use `/kokeshi play` and start typing: it lists every "
+        "choice you have (kokeshi to advance, tiles to place) · `hint` what the hard AI would do · `undo` takes back "
+        "your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to the AI.\n"
+        "**Look** `table` the whole table (`player:` one workshop, large) · `status` your games and whose turn it "
+        "is · `log` the last moves · `rules` every tile · `leaderboard` wins, ratings, best scores and challenges · "
+        "`stats` a player's record · `/games replay` a finished game again, turn by turn, and the whole game "
+        "animated.\n"
+        "**Challenges** `/kokeshi daily` — the same solo game for everyone today (UTC); `/kokeshi weekly` — this "
+        "week's, on the advanced side. Your first attempt is ranked; later ones are practice.\n"
+        "**Reminders** you get reminded when half the turn timer is gone and again at 90%; when it runs out the AI "
+        "plays that turn, and after 3 in a row the other players choose whether it keeps your seat (`/games rejoin` "
+        "takes it back). `/kokeshi notify on` also sends you a DM when "
+        "it's your turn, and `/kokeshi notify quiet 23:00-08:00` makes pings silent at night. Away? `/games away 3d` "
+        "delays your turn deadlines in every game by the time away (`/games back` ends it).\n"
+        "**Server** admins: `/games settings limits`, `/games settings daily-channel` and "
+        "`/games settings away-days`."
     )
+    anywhere_text = _(
+        "**Anywhere** add Kokeshi to your own account too, and play `solo`, `daily` and `weekly` in your DM with "
+        "the bot (the game is shown in that DM), or start them from any server: the game then waits in our DM. "
+        "`stats`, `leaderboard`, `rules`, `help` and `/games replay` answer you privately wherever you are; lobbies "
+        "and multiplayer games stay in servers."
+    )
+    return f"{text}\n{anywhere_text}"
+
+
+def in_messages(text: str, limit: int = MESSAGE) -> list[str]:
+    """A text cut into messages of at most `limit` characters, at line ends (a line longer than that is
+    shortened)."""
+    pieces = [""]
+    for line in text.split("\n"):
+        joined = f"{pieces[-1]}\n{line}" if pieces[-1] else line
+        if len(joined) <= limit:
+            pieces[-1] = joined
+        else:
+            pieces.append(shorten(line, limit))
+    return pieces
 
 
 def rules_text() -> str:
@@ -787,8 +798,12 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="help", description="How to play Kokeshi here", extras={"answer": Answer.SELF})
     async def help(self, interaction: discord.Interaction) -> None:
         with i18n.using(interaction.locale):
-            await self.tables.tell(interaction, help_text())
+            # Whole lines per message: the help is longer than one message in some languages.
+            first, *rest = in_messages(help_text())
+            await self.tables.tell(interaction, first)
             answered(interaction)
+            for piece in rest:
+                await self.tables.tell(interaction, piece)
             await self.tables.dm_notice(interaction)
 
     # Every command with a `game` option offers the caller's games there, with the one autocomplete.

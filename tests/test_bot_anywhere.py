@@ -71,6 +71,8 @@ async def play_in_dm(w, user, game_id: int, seed: int = 0) -> int:
 
 async def test_a_solo_game_is_played_in_the_dm_itself_to_its_final_message(world):
     user = world.members[0].user
+    # Turn DMs asked for: a game in the DM still sends none, its prompt is that DM.
+    assert "DM you" in reply(await user.slash("kokeshi notify on"))
     started = await user.slash("kokeshi solo")
     assert started.ephemeral and "Your solo game has started" in reply(started)
     [record] = await world.store.games_for_user(user.id)
@@ -80,6 +82,8 @@ async def test_a_solo_game_is_played_in_the_dm_itself_to_its_final_message(world
     assert f"/channels/@me/{dm.id}" in reply(started)
     shown = texts(dm)
     assert any("starts a solo game" in t for t in shown) and any("begins" in t for t in shown)
+    # Nor does the daily digest list it.
+    assert await world.bot.tables.digests.waiting(user.id) == []
     await play_in_dm(world, user, record.id)
     record = await world.store.get_game(record.id)
     assert record.status == "finished"
@@ -118,6 +122,10 @@ async def test_stats_leaderboard_rules_help_and_replay_answer_privately_in_the_d
     assert rules.ephemeral and last(rules).attachments
     helped = await user.slash("kokeshi help")
     assert helped.ephemeral and "Kokeshi" in helped.response.content
+    # The whole help, in messages within Discord's limit: the last part says where Kokeshi plays.
+    parts = [helped.response, *helped.followups]
+    assert all(len(m.content) <= 2000 for m in parts)
+    assert "**Anywhere**" in parts[-1].content and all(m.flags.ephemeral for m in parts)
     replay = await user.slash("games replay")
     assert replay.ephemeral and f"#{record.id}" in shown(last(replay)) + str(last(replay).components)
 
@@ -151,3 +159,47 @@ async def test_the_same_commands_still_work_in_a_server(world):
     assert "is open" in reply(opened)
     [record] = await world.store.games_for_user(member.id)
     assert record.guild_id == world.guild.id
+
+
+async def elsewhere(w):
+    """A member in a server the bot is not in, as where only the player installed the app: the bot knows nothing
+    of that server (SimCord adds the bot to every server, so the bot is made to forget it)."""
+    other = w.env.create_guild("Elsewhere")
+    channel = other.create_text_channel("general")
+    member = other.add_member(w.members[0].user)
+    w.bot._connection._remove_guild(w.bot.get_guild(other.id))
+    assert w.bot.get_guild(other.id) is None
+    return member, channel
+
+
+@pytest.mark.parametrize("command", ["kokeshi solo", "kokeshi daily"])
+async def test_from_a_server_without_the_bot_the_game_starts_in_the_dm_with_a_link(world, command):
+    member, channel = await elsewhere(world)
+    started = await member.slash(channel, command)
+    assert started.ephemeral
+    [record] = await world.store.games_for_user(member.id)
+    dm = member.user.dm_channel
+    assert record.guild_id is None and record.thread_id == dm.id
+    assert f"so your game is in our DM: [Kokeshi #{record.id}](https://discord.com/channels/@me/{dm.id})" in reply(
+        started
+    )
+    # Nothing posted in that server; the game is in the DM.
+    assert channel.history() == []
+    assert any("your turn" in t for t in texts(dm))
+
+
+async def test_from_a_server_without_the_bot_a_lobby_is_refused_and_stats_answer_privately(world):
+    member, channel = await elsewhere(world)
+    refused = await member.slash(channel, "kokeshi new")
+    assert refused.ephemeral and "works only in a server channel where Kokeshi is installed" in reply(refused)
+    stats = await member.slash(channel, "kokeshi stats")
+    assert stats.ephemeral and last(stats).embeds
+    assert await world.store.games_for_user(member.id) == []
+    assert channel.history() == []
+
+
+async def test_the_refusal_names_the_command_in_the_players_language(world):
+    from cogs.anywhere import command_name
+
+    assert command_name("kokeshi new", "pt-BR") == "kokeshi novo"
+    assert command_name("kokeshi new", "en-US") == "kokeshi new"

@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from tests.botkit import components, texts
+from bot import create_bot
+from tests.botkit import components, restart, texts
 
 GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
 GUILD_INSTALL, USER_INSTALL = 0, 1
@@ -203,3 +204,18 @@ async def test_the_refusal_names_the_command_in_the_players_language(world):
 
     assert command_name("kokeshi new", "pt-BR") == "kokeshi novo"
     assert command_name("kokeshi new", "en-US") == "kokeshi new"
+
+
+async def test_a_game_in_the_dm_goes_on_after_a_restart_and_answers_its_commands_there(world, db_path):
+    user = world.members[2].user
+    await user.slash("kokeshi solo")
+    [record] = await world.store.games_for_user(user.id)
+    await restart(world, create_bot(db_path))
+    # The bot no longer holds the DM channel: it finds it again and posts the game there to its end.
+    status = await user.slash("kokeshi status")
+    assert status.ephemeral and f"Kokeshi #{record.id}" in reply(status) and "your turn" in reply(status)
+    table = await user.slash("kokeshi table")
+    assert table.ephemeral and last(table).attachments
+    await play_in_dm(world, user, record.id, seed=5)
+    assert (await world.store.get_game(record.id)).status == "finished"
+    assert f"**Kokeshi #{record.id} is over!**" in user.dm_channel.history()[-1].content

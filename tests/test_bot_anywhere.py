@@ -219,3 +219,18 @@ async def test_a_game_in_the_dm_goes_on_after_a_restart_and_answers_its_commands
     await play_in_dm(world, user, record.id, seed=5)
     assert (await world.store.get_game(record.id)).status == "finished"
     assert f"**Kokeshi #{record.id} is over!**" in user.dm_channel.history()[-1].content
+
+
+async def test_the_commands_about_a_game_in_the_dm_work_there(world):
+    user = world.members[3].user
+    await user.slash("kokeshi solo")
+    [record] = await world.store.games_for_user(user.id)
+    hint = await user.slash("kokeshi hint")
+    assert hint.ephemeral and "Hint for Kokeshi" in reply(hint) + hint.response.content, reply(hint)
+    away = await user.slash("games away", duration="1d")
+    assert away.ephemeral and "away until" in reply(away), reply(away)
+    assert "back" in reply(await user.slash("games back")).lower()
+    cancelled = await user.slash("kokeshi cancel")
+    assert f"Kokeshi #{record.id} is cancelled" in reply(cancelled)
+    assert (await world.store.get_game(record.id)).status == "cancelled"
+    assert "was cancelled" in user.dm_channel.history()[-1].content

@@ -91,6 +91,9 @@ async def test_a_solo_game_is_played_in_the_dm_itself_to_its_final_message(world
     # The final message, with its picture, is the DM's last.
     final = dm.history()[-1]
     assert f"**Kokeshi #{record.id} is over!**" in final.content and final.attachments
+    # Its Replay button opens the replay privately, in the DM.
+    replay = await user.click(final, label="Replay")
+    assert replay.ephemeral and replay.acknowledged
     # The game's own messages are in the DM: no separate DM about the player's turn.
     assert not any("Your turn in Kokeshi" in t for t in texts(dm))
 
@@ -103,6 +106,13 @@ async def test_the_challenges_start_in_the_dm(world, kind):
     [record] = await world.store.games_for_user(user.id)
     assert record.guild_id is None and record.challenge.startswith(kind)
     assert any(f"{kind} challenge" in t for t in texts(user.dm_channel))
+    if kind == "daily":
+        # Played to the end, its result is shared with the Share button, in the DM it was played in.
+        await play_in_dm(world, user, record.id, seed=2)
+        final = user.dm_channel.history()[-1]
+        shared = await user.click(final, label="Share")
+        assert shared.acknowledged
+        assert user.dm_channel.history()[-1].id != final.id and user.dm_channel.history()[-1].attachments
 
 
 async def test_stats_leaderboard_rules_help_and_replay_answer_privately_in_the_dm(world):

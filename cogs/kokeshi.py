@@ -210,6 +210,13 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             except GameNotFound:
                 record = None
             # The same answer for a missing game and another server's game: nothing leaks across servers.
+            if (record is None or record.guild_id is not None) and interaction.guild_id is None:
+                raise UserError(
+                    _(
+                        "There is no game #{number} in our DM: here I know the games played in it. `/kokeshi status` "
+                        "lists all your games, with links."
+                    ).format(number=game_id)
+                )
             if record is None or record.guild_id != interaction.guild_id:
                 raise UserError(
                     _("There is no game #{number} in this server. `/kokeshi status` lists your games.").format(

@@ -244,3 +244,12 @@ async def test_the_commands_about_a_game_in_the_dm_work_there(world):
     assert f"Kokeshi #{record.id} is cancelled" in reply(cancelled)
     assert (await world.store.get_game(record.id)).status == "cancelled"
     assert "was cancelled" in user.dm_channel.history()[-1].content
+
+
+async def test_a_server_game_named_in_the_dm_is_refused_there_saying_what_the_dm_knows(world):
+    member = world.members[0]
+    await member.slash(world.channel, "kokeshi new")
+    [record] = await world.store.games_for_user(member.id)
+    refused = await member.user.slash("kokeshi table", game=record.id)
+    assert refused.ephemeral
+    assert f"There is no game #{record.id} in our DM: here I know the games played in it." in reply(refused)

@@ -22,6 +22,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import i18n
+
+from .anywhere import bot_server, command_name, server_only, server_only_text
+
 log = logging.getLogger(__name__)
 
 
@@ -102,6 +106,16 @@ def answered(interaction: discord.Interaction) -> None:
     _observe(interaction, interaction_kind(interaction)[1])
 
 
+async def _refuse(interaction: discord.Interaction, text: str) -> None:
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as exc:
+        log.info("a refusal to user %s was lost: %s", interaction.user.id, exc)
+
+
 class AnswerFirstTree(app_commands.CommandTree):
     """The command tree: every slash command is acknowledged before its callback runs (autocomplete is not: it
     answers with its choices)."""
@@ -109,6 +123,12 @@ class AnswerFirstTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         if interaction.type is discord.InteractionType.application_command and interaction.command is not None:
             await answer_first(interaction, command_answer(interaction.command))
+            if server_only(interaction.command) and bot_server(interaction) is None:
+                # Outside a server of the bot's: a private refusal naming where it works; nothing runs.
+                with i18n.using(interaction.locale):
+                    text = server_only_text(command_name(interaction.command.qualified_name, interaction.locale))
+                await _refuse(interaction, text)
+                return False
         return True
 
 

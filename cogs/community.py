@@ -18,6 +18,7 @@ from storage import BoardRow, challenge_key, scope_of
 
 from . import common
 from .answering import Answer, AnswersFirst
+from .anywhere import bot_server
 from .client import Client
 from .common import UserError, challenge_day
 from .limits import MESSAGE
@@ -166,20 +167,30 @@ class Community:
         record = await self.store.stats(user_id)
         return "solo" if record.solo_games and not record.games else "wins"
 
-    async def leaderboard(self, interaction: discord.Interaction, scope: str, board: str | None) -> None:
+    async def leaderboard(self, interaction: discord.Interaction, scope: str | None, board: str | None) -> None:
+        """The leaderboard of this server (the default in a server of the bot's) or of the world (elsewhere)."""
         if board is None:
             board = await self.default_board(interaction.user.id)
         key = ""
         if board in ("daily", "weekly"):
             key = challenge_key(board, utcnow())
-        where = f"g{interaction.guild_id}" if scope == "server" else "w"
+        server = bot_server(interaction)
+        scope = scope or ("server" if server is not None else "global")
+        if scope == "server" and server is None:
+            # Outside a server of the bot's there is no server board: the world's is shown, and the answer says so.
+            await interaction.followup.send(
+                _("There is no server board here, so this is the global one (`scope: this server` works in servers)."),
+                ephemeral=True,
+            )
+        where = f"g{server}" if scope == "server" and server is not None else "w"
         await self.show_page(interaction, where, board, key, 0)
 
     # ------------------------------------------------------------------ stats
 
     async def stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
         record = await self.store.stats(user.id)
-        server = await self.store.rating(scope_of(interaction.guild_id), user.id)
+        guild_id = bot_server(interaction)
+        server = await self.store.rating(scope_of(guild_id), user.id) if guild_id is not None else None
         world = await self.store.rating(scope_of(None), user.id)
         streak = await self.store.streak(user.id, utcnow().date())
         title = _("{player} at Kokeshi").format(player=escape(user.display_name)[:200])
@@ -199,12 +210,10 @@ class Community:
                 )
                 b = record.breakdown
                 embed.add_field(name=_("Average score"), value=_breakdown(b))
-                embed.add_field(
-                    name=_("Rating"),
-                    value=_("this server {rating}").format(rating=_rating(server))
-                    + "\n"
-                    + _("world {rating}").format(rating=_rating(world)),
-                )
+                ratings = [_("world {rating}").format(rating=_rating(world))]
+                if server is not None:  # in a server of the bot's
+                    ratings.insert(0, _("this server {rating}").format(rating=_rating(server)))
+                embed.add_field(name=_("Rating"), value="\n".join(ratings))
             days = ngettext("{count} day", "{count} days", streak).format(count=number(streak))
             embed.add_field(
                 name=_("Solo"),

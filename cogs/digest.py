@@ -127,11 +127,12 @@ class Digests:
             )
 
     async def waiting(self, user_id: int) -> list[tuple[GameRecord, Game]]:
-        """The player's games in progress where it is their turn, but for the ones they muted or that are paused."""
+        """The player's games in progress where it is their turn, but for the ones they muted, that are paused, or
+        that are played in the DM with the bot (their prompt is in that DM already)."""
         muted = await self.store.muted_games(user_id)
         found = []
         for record in await self.store.games_for_user(user_id, ("active",)):
-            if record.id in muted or self.tables.reach.paused(record):
+            if record.id in muted or record.guild_id is None or self.tables.reach.paused(record):
                 continue
             game, _version = await self.store.load_game(record.id)
             seat = record.seat_of(user_id)

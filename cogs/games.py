@@ -7,10 +7,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from . import anywhere
 from .wiring import WiredClient
 
 
-@app_commands.guild_only()
+@anywhere.INSTALLS
+@anywhere.CONTEXTS
 class Games(
     commands.GroupCog,
     group_name="games",
@@ -22,7 +24,9 @@ class Games(
         self.bot = bot
         super().__init__()
 
-    settings = app_commands.Group(name="settings", description="Server settings (admins)")
+    settings = app_commands.Group(
+        name="settings", description="Server settings (admins)", extras={anywhere.SERVER: True}
+    )
 
     # Here rather than under `/kokeshi`, whose 20 subcommands are all the room this bot gives a group.
     @app_commands.command(name="replay", description="Step through a finished game privately, turn by turn")
@@ -49,7 +53,11 @@ class Games(
         await tables.guard(interaction, None, tables.away.back(interaction))
 
     # Rejoin is the player's way back into a game; `/kokeshi` has no room left for it.
-    @app_commands.command(name="rejoin", description="Take back your seat that the AI took over when your time ran out")
+    @app_commands.command(
+        name="rejoin",
+        description="Take back your seat that the AI took over when your time ran out",
+        extras={anywhere.SERVER: True},
+    )
     @app_commands.describe(game="The game's number (only needed when the AI took your seat in several games)")
     async def rejoin(self, interaction: discord.Interaction, game: int | None = None) -> None:
         tables = self.bot.tables

@@ -21,7 +21,7 @@ from games.kokeshi.vocab import N_
 from i18n import _
 from storage import GameNotFound, GameRecord, Seat
 
-from . import common
+from . import anywhere, common
 from .answering import Answer, answered
 from .away import stamp
 from .choices import game_choices, matching_choices
@@ -37,6 +37,8 @@ from .wiring import WiredClient
 log = logging.getLogger(__name__)
 
 Choice = app_commands.Choice
+# Multiplayer lobbies live in servers the bot is in; elsewhere these commands are refused (see `cogs.anywhere`).
+SERVER_ONLY = {anywhere.SERVER: True}
 TIMERS = [
     Choice(name="1 hour", value=3600),
     Choice(name="6 hours", value=6 * 3600),
@@ -59,7 +61,7 @@ LEVELS = [
 
 def help_text() -> str:
     """`/kokeshi help`, in the current language."""
-    return _(
+    text = _(
         "**Kokeshi** — build tracks of tiles on your workshop board, move your kokeshi up to trigger them, and "
         "collect happiness points. Every game lives in its own thread; every choice is a button.\n\n"
         "**Start** `/kokeshi new` opens a lobby (2–4 seats, board side, turn timer or time bank, AI players, "
@@ -82,6 +84,26 @@ def help_text() -> str:
         "**Server** admins: `/games settings limits`, `/games settings daily-channel` and "
         "`/games settings away-days`."
     )
+    anywhere_text = _(
+        "**Anywhere** add Kokeshi to your own account too, and play `solo`, `daily` and `weekly` in your DM with "
+        "the bot (the game is shown in that DM), or start them from any server: the game then waits in our DM. "
+        "`stats`, `leaderboard`, `rules`, `help` and `/games replay` answer you privately wherever you are; lobbies "
+        "and multiplayer games stay in servers."
+    )
+    return f"{text}\n{anywhere_text}"
+
+
+def in_messages(text: str, limit: int = MESSAGE) -> list[str]:
+    """A text cut into messages of at most `limit` characters, at line ends (a line longer than that is
+    shortened)."""
+    pieces = [""]
+    for line in text.split("\n"):
+        joined = f"{pieces[-1]}\n{line}" if pieces[-1] else line
+        if len(joined) <= limit:
+            pieces[-1] = joined
+        else:
+            pieces.append(shorten(line, limit))
+    return pieces
 
 
 def rules_text() -> str:
@@ -147,7 +169,8 @@ def _chosen(choice: str, state: Game, version: int) -> tuple[int, str]:
     return version, text
 
 
-@app_commands.guild_only()
+@anywhere.INSTALLS
+@anywhere.CONTEXTS
 class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play Kokeshi, the kokeshi workshop game"):
     """Slash commands; all game logic is in `Tables`."""
 
@@ -187,6 +210,13 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             except GameNotFound:
                 record = None
             # The same answer for a missing game and another server's game: nothing leaks across servers.
+            if (record is None or record.guild_id is not None) and interaction.guild_id is None:
+                raise UserError(
+                    _(
+                        "There is no game #{number} in our DM: here I know the games played in it. `/kokeshi status` "
+                        "lists all your games, with links."
+                    ).format(number=game_id)
+                )
             if record is None or record.guild_id != interaction.guild_id:
                 raise UserError(
                     _("There is no game #{number} in this server. `/kokeshi status` lists your games.").format(
@@ -257,7 +287,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     # ------------------------------------------------------------------ lobby commands
 
-    @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
+    @app_commands.command(name="new", description="Open a lobby for a new game in this channel", extras=SERVER_ONLY)
     @app_commands.describe(
         players="Seats at the table, 2 to 4",
         side="Happiness board side",
@@ -309,7 +339,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             self.tables.open_lobby(interaction, players=1, side=side, turn_timer=None, ai_seats=0, solo=True),
         )
 
-    @app_commands.command(name="join", description="Take a seat in an open lobby")
+    @app_commands.command(name="join", description="Take a seat in an open lobby", extras=SERVER_ONLY)
     @app_commands.describe(game="The game's number (only needed when several lobbies are open)")
     async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
@@ -317,14 +347,14 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
         await self.tables.guard(interaction, game, run())
 
-    @app_commands.command(name="leave", description="Leave a lobby before the game starts")
+    @app_commands.command(name="leave", description="Leave a lobby before the game starts", extras=SERVER_ONLY)
     async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
             await self.tables.leave(interaction, await self.resolve(interaction, game))
 
         await self.tables.guard(interaction, game, run())
 
-    @app_commands.command(name="start", description="Start your lobby's game (host only)")
+    @app_commands.command(name="start", description="Start your lobby's game (host only)", extras=SERVER_ONLY)
     async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
             await self.tables.start(interaction, await self.resolve(interaction, game))
@@ -673,7 +703,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         await self.tables.guard(interaction, None, run())
 
     @app_commands.command(name="leaderboard", description="The best Kokeshi players, here or in the world")
-    @app_commands.describe(scope="This server or everyone", board="What to rank by")
+    @app_commands.describe(
+        scope="This server or everyone (default: this server; global outside servers)", board="What to rank by"
+    )
     @app_commands.choices(
         scope=[Choice(name="this server", value="server"), Choice(name="global", value="global")],
         board=[
@@ -686,7 +718,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         ],
     )
     async def leaderboard(
-        self, interaction: discord.Interaction, scope: str = "server", board: str | None = None
+        self, interaction: discord.Interaction, scope: str | None = None, board: str | None = None
     ) -> None:
         await self.tables.guard(interaction, None, self.bot.community.leaderboard(interaction, scope, board))
 
@@ -773,8 +805,12 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="help", description="How to play Kokeshi here", extras={"answer": Answer.SELF})
     async def help(self, interaction: discord.Interaction) -> None:
         with i18n.using(interaction.locale):
-            await self.tables.tell(interaction, help_text())
+            # Whole lines per message: the help is longer than one message in some languages.
+            first, *rest = in_messages(help_text())
+            await self.tables.tell(interaction, first)
             answered(interaction)
+            for piece in rest:
+                await self.tables.tell(interaction, piece)
             await self.tables.dm_notice(interaction)
 
     # Every command with a `game` option offers the caller's games there, with the one autocomplete.

@@ -23,6 +23,7 @@ from i18n import _
 from storage import GameReach, GameRecord, Store, TurnPosts
 from storage.away import QUIET
 
+from .anywhere import dm_link
 from .client import Client
 from .common import now, pinging, turn_key
 from .limits import THREAD_NAME, ChannelPace, shorten
@@ -86,6 +87,8 @@ class Reach:
         """A clickable pointer to the game's thread."""
         if not record.thread_id:
             return f"Kokeshi #{record.id}"
+        if record.guild_id is None:  # played in the DM with the bot
+            return dm_link(record.thread_id, f"Kokeshi #{record.id}")
         return self.bot.channel_link(record.thread_id, f"Kokeshi #{record.id}")
 
     # ------------------------------------------------------------------ sending
@@ -112,6 +115,8 @@ class Reach:
         channel = await self.thread_of(record)
         if channel is not None or not record.thread_id or record.thread_id not in self.lost:
             return channel
+        if record.guild_id is None:
+            return None  # a game in a DM has no channel to open a thread in
         parent = self.bot.get_channel(record.channel_id) if record.channel_id else None
         if parent is None:
             # The channel the game was opened in is gone too: nowhere to open a thread until someone moves it.
@@ -196,7 +201,8 @@ class Reach:
         """A DM to players who asked for one (not for a muted game, nor with the daily digest), in the language they
         asked in, silent in their quiet hours; closed DMs are fine, the thread mention is enough. `settings`: the
         person's settings about pings (`Store.turn_facts`)."""
-        if not turn_dm_in(settings, record.id):
+        if not turn_dm_in(settings, record.id) or record.guild_id is None:
+            # A game played in the DM with the bot: its prompt is that DM already.
             return
         with i18n.using(settings.get("language") or game_language(record)):
             text = _("Your turn in Kokeshi #{number}: {link}").format(number=record.id, link=message.jump_url)

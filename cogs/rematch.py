@@ -135,7 +135,7 @@ class Rematches:
         if not isinstance(channel, discord.TextChannel):
             raise UserError(_("The channel Kokeshi #{number} was played from is gone.").format(number=record.id))
         tables.check_permissions(channel)
-        await tables.check_limits(interaction, channel.id)
+        await tables.check_limits(interaction, channel)
         levels = await tables.load_levels(record)
         robots = [s for s in record.seats if s.user_id is None]
         host = record.seat_of(interaction.user.id)

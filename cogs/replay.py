@@ -27,6 +27,7 @@ from storage import GameNotFound, GameRecord, LoggedAction, challenge_key
 
 from . import common
 from .answering import Answer, AnswersFirst
+from .anywhere import bot_server
 from .choices import game_choices
 from .client import Client
 from .common import UserError
@@ -175,10 +176,10 @@ class Replays:
         that changes nothing."""
         if game_id is None:
             mine = [
-                g
-                for g in await self.store.games_for_user(interaction.user.id, ("finished",))
-                if g.guild_id == interaction.guild_id
+                g for g in await self.store.games_for_user(interaction.user.id, ("finished",)) if _here(interaction, g)
             ]
+            if not mine and bot_server(interaction) is None:
+                raise UserError(_("You have no finished game yet: a replay opens once a game is over."))
             if not mine:
                 raise UserError(_("You have no finished game in this server yet: a replay opens once a game is over."))
             return max(mine, key=lambda g: (g.finished_at or 0, g.id))
@@ -187,7 +188,11 @@ class Replays:
         except GameNotFound:
             record = None
         # The same answer for a missing game, another server's game and a game in a channel the caller cannot read.
-        if record is None or record.guild_id != interaction.guild_id or not self._may_see(interaction, record):
+        if record is None or not _here(interaction, record) or not self._may_see(interaction, record):
+            if bot_server(interaction) is None:
+                raise UserError(
+                    _("You played no game #{number}. `/kokeshi status` lists your games.").format(number=game_id)
+                )
             raise UserError(
                 _("There is no game #{number} in this server. `/kokeshi status` lists your games.").format(
                     number=game_id
@@ -337,12 +342,19 @@ class Replays:
     async def autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         """The caller's finished games in this server, newest first."""
         games = [
-            g
-            for g in await self.store.games_for_user(interaction.user.id, ("finished",))
-            if g.guild_id == interaction.guild_id
+            g for g in await self.store.games_for_user(interaction.user.id, ("finished",)) if _here(interaction, g)
         ]
         games.sort(key=lambda g: (g.finished_at or 0, g.id), reverse=True)
         return game_choices(interaction, current, games, _finished_label)
+
+
+def _here(interaction: discord.Interaction, record: GameRecord) -> bool:
+    """A game a replay may be asked for here: one of this server's, or, outside a server of the bot's (a DM, a place
+    where only the player installed the app), one the caller played, wherever it was."""
+    server = bot_server(interaction)
+    if server is None:
+        return record.seat_of(interaction.user.id) is not None
+    return record.guild_id == server
 
 
 def _finished_label(g: GameRecord) -> str:

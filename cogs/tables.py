@@ -24,6 +24,7 @@ from service import play as play_decision
 from storage import Applied, GameNotFound, GameRecord, StaleVersion, Store, StoreRefusal
 from storage.away import TURN_TIMERS, Away
 
+from . import anywhere
 from .away import Aways, stamp
 from .client import Client
 from .clock import Clocks, clock_options, settings_with_clock
@@ -149,6 +150,12 @@ def _ai_to_move(applied: Applied) -> bool:
     prompt = applied.game.prompt
     seat = applied.record.seat_named(prompt.player) if prompt is not None else None
     return applied.record.status == "active" and seat is not None and seat.ai
+
+
+def _guild_of(channel: object) -> int | None:
+    """The server of a game's channel; None for the DM with the player."""
+    guild = getattr(channel, "guild", None)
+    return guild.id if guild is not None else None
 
 
 def missing_permissions(permissions: discord.Permissions) -> list[str]:
@@ -395,6 +402,20 @@ class Tables:
         self.check_permissions(channel, interaction.app_permissions)
         return channel
 
+    async def solo_place(self, interaction: discord.Interaction) -> discord.TextChannel | discord.DMChannel:
+        """Where a solo game (or a challenge) is played: a text channel of a server the bot is in, else the player's
+        DM with the bot (in that DM, or from a place where only the player installed the app)."""
+        if anywhere.bot_server(interaction) is not None:
+            return self.check_channel(interaction)
+        if isinstance(interaction.channel, discord.DMChannel) and anywhere.in_bot_dm(interaction):
+            return interaction.channel
+        try:
+            return await interaction.user.create_dm()
+        except discord.HTTPException:
+            raise UserError(
+                _("I could not open a DM with you, so nothing was started. Please try again from our DM.")
+            ) from None
+
     def check_permissions(self, channel: discord.TextChannel, permissions: discord.Permissions | None = None) -> None:
         """A UserError naming what the bot lacks to run a game in `channel` (default: its permissions there)."""
         missing = missing_permissions(permissions or channel.permissions_for(channel.guild.me))
@@ -414,11 +435,19 @@ class Tables:
             found[key] = int(value) if value and value.isdigit() else default
         return found
 
-    async def check_limits(self, interaction: discord.Interaction, channel_id: int | None) -> None:
-        """Refuse one more open game for this person (and, with a channel, in this channel) past the limits."""
-        assert interaction.guild_id is not None  # games are opened in servers
-        limits = await self.limits(interaction.guild_id)
-        mine = [g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == interaction.guild_id]
+    async def check_limits(self, interaction: discord.Interaction, channel: discord.abc.Messageable | None) -> None:
+        """Refuse one more open game for this person (and, with a server channel, in this channel) past the limits;
+        games in the DM with the bot count against the default limit per person."""
+        guild_id = _guild_of(channel) if channel is not None else interaction.guild_id
+        limits = await self.limits(guild_id) if guild_id is not None else dict(LIMITS)
+        mine = [g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == guild_id]
+        if len(mine) >= limits["open_per_user"] and guild_id is None:
+            raise UserError(
+                _(
+                    "You already have {count} open games in our DM, the most I allow. Finish or cancel one first "
+                    "(`/kokeshi status` lists them)."
+                ).format(count=i18n.format_number(len(mine)))
+            )
         if len(mine) >= limits["open_per_user"]:
             count = len(mine)
             raise UserError(
@@ -430,9 +459,9 @@ class Tables:
                     count,
                 ).format(count=i18n.format_number(count), limit=i18n.format_number(limits["open_per_user"]))
             )
-        if channel_id is None:
+        if not isinstance(channel, discord.TextChannel):
             return
-        here = await self.store.games_in_channel(channel_id)
+        here = await self.store.games_in_channel(channel.id)
         if len(here) >= limits["open_per_channel"]:
             raise UserError(
                 ngettext(
@@ -487,17 +516,17 @@ class Tables:
         """A new lobby (or solo game) speaking `language`: by default the server's language for a table, the
         player's for a solo game, English when the bot does not speak it. `min_finish` (a percentage) keeps out
         joiners who finished a smaller share of their games; `clock` a time bank (`cogs.clock.CLOCKS`)."""
-        channel = self.check_channel(interaction)
+        channel = await self.solo_place(interaction) if solo else self.check_channel(interaction)
         turn_timer, clock_settings = clock_options(None if solo else clock, turn_timer)
         if level not in LEVELS:
             raise UserError(_("The AI level is easy, normal or hard."))
         if ai_seats >= players:
             raise UserError(_("Leave at least one seat for a person: fewer AI players than seats."))
         language = i18n.resolve(language, interaction.locale if solo else interaction.guild_locale)
-        await self.check_limits(interaction, channel.id)
+        await self.check_limits(interaction, channel)
         user = interaction.user
         game_id = await self.store.create_game(
-            guild_id=channel.guild.id,
+            guild_id=_guild_of(channel),
             channel_id=channel.id,
             host_id=user.id,
             host_name=user.display_name,
@@ -523,14 +552,14 @@ class Tables:
 
     async def open_challenge(self, interaction: discord.Interaction, kind: str, key: str) -> None:
         """Today's daily (or this week's) challenge: a solo game on the seed everyone gets."""
-        channel = self.check_channel(interaction)
-        await self.check_limits(interaction, channel.id)
+        channel = await self.solo_place(interaction)
+        await self.check_limits(interaction, channel)
         user = interaction.user
         language = i18n.resolve(interaction.locale)
         game_id, rated = await self.store.create_challenge(
             kind=kind,
             key=key,
-            guild_id=channel.guild.id,
+            guild_id=_guild_of(channel),
             channel_id=channel.id,
             user_id=user.id,
             name=user.display_name,
@@ -580,6 +609,9 @@ class Tables:
         bot's own, for everyone. A rematch names its `place` and its `invite` (words and who they ping)."""
         record = await self.store.get_game(game_id)
         await self.load_levels(record)
+        if record.guild_id is None:
+            await self._open_in_dm(interaction, record, text or "")
+            return
         channel = place or interaction.channel
         assert isinstance(channel, discord.TextChannel)  # the caller checked it (`check_channel`)
         try:
@@ -623,6 +655,29 @@ class Tables:
                 "when everyone is seated."
             ).format(number=game_id, channel=self.bot.channel_link(channel.id, "#" + channel.name)),
         )
+
+    async def _open_in_dm(self, interaction: discord.Interaction, record: GameRecord, text: str) -> None:
+        """A solo game (or challenge) in the player's DM with the bot: the DM itself is the game's place (no
+        thread), its announcement, prompts, records and final message all posted there."""
+        assert record.channel_id is not None  # the DM channel it was created for
+        channel = self.bot.get_channel(record.channel_id) or self.bot.get_partial_messageable(
+            record.channel_id, type=discord.ChannelType.private
+        )
+        try:
+            message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())  # type: ignore[union-attr]
+        except discord.HTTPException as exc:
+            log.warning("game %d: Discord refused its first DM (%s); cancelled", record.id, exc)
+            await self.store.cancel_game(record.id)
+            raise UserError(
+                _(
+                    "I could not send you a DM ({status}), so nothing was started. Allow DMs from me (or from the "
+                    "server's members) and try again."
+                ).format(status=exc.status)
+            ) from None
+        await self.store.set_message(record.id, "lobby", message.channel.id, message.id)
+        # The DM is where the game is shown: it stands where a thread would.
+        await self.store.set_thread(record.id, record.channel_id)
+        await self.start(interaction, await self.store.get_game(record.id))
 
     async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         async def run() -> None:
@@ -756,8 +811,17 @@ class Tables:
             await self.tell(
                 interaction, _("Kokeshi #{number} has started: {thread}.").format(number=record.id, thread=where)
             )
-        else:
+        elif record.guild_id is not None or anywhere.in_bot_dm(interaction):
             await self.tell(interaction, _("Your solo game has started: {thread}. Good luck!").format(thread=where))
+        else:
+            # Used where the bot cannot post (a server without it, a group DM): the game waits in our DM.
+            await self.tell(
+                interaction,
+                _(
+                    "I can't post games here, so your game is in our DM: {thread}. Play it there with its buttons. "
+                    "Good luck!"
+                ).format(thread=where),
+            )
         if record.thread_id:
             self.bot.follow_channel(record.thread_id)
 

@@ -125,6 +125,25 @@ async def test_every_command_option_choice_and_localization_follows_discords_reg
     assert len(kokeshi) == 20 and not {"advance", "place", "board", "settings"} & set(kokeshi)
 
 
+async def test_install_types_and_contexts_are_discords_and_set_on_top_level_commands_only(world):
+    # Integration types: 0 guild install, 1 user install; contexts: 0 guild, 1 bot DM, 2 private channel.
+    problems = []
+    for command in synced(world.env):
+        types, contexts = command.get("integration_types"), command.get("contexts")
+        if not types or not set(types) <= {0, 1} or not contexts or not set(contexts) <= {0, 1, 2}:
+            problems.append(f"{command['name']}: integration_types {types}, contexts {contexts}")
+
+        def nested(item: dict, path: str) -> None:
+            for option in item.get("options") or []:
+                if option.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
+                    if "contexts" in option or "integration_types" in option:
+                        problems.append(f"{path}/{option['name']}: contexts on a subcommand")
+                    nested(option, f"{path}/{option['name']}")
+
+        nested(command, command["name"])
+    assert problems == []
+
+
 async def test_every_command_that_takes_a_game_offers_the_callers_games(world):
     for command in synced(world.env):
         stack = [command]

@@ -375,8 +375,12 @@ def pick_from_menu(page: Page, control: Locator, rng: random.Random, pick: int |
     if not options.first.is_visible():
         page.keyboard.press("Enter")
     expect(options.first).to_be_visible(timeout=3000)
+    count = options.count()
+    if count == 0:
+        # The page drew its messages again between opening the menu and reading it: `choose` tries again.
+        raise AssertionError("the menu closed before an option was picked")
     if pick is None:
-        pick = rng.randrange(options.count())
+        pick = rng.randrange(count)
     for _ in range(pick):
         page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")

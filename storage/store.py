@@ -1284,15 +1284,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
     async def set_user_setting(self, user_id: int, key: str, value: str | None) -> None:
         """Set (or with None, remove) a per-user setting."""
         async with self._tx() as db:
-            if value is None:
-                await self._run(db, "DELETE FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key))
-            else:
-                await self._run(
-                    db,
-                    "INSERT INTO user_settings (user_id, key, value) VALUES (?, ?, ?) "
-                    "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
-                    (user_id, key, value),
-                )
+            await self._put_setting(db, user_id, key, value)
 
     async def meta(self, key: str) -> str | None:
         """A fact about this installation, e.g. the hash of the last synced command set."""

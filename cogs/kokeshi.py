@@ -19,7 +19,7 @@ from games.kokeshi.engine.data import IDLE_LIMIT
 from games.kokeshi.engine.preview import preview_all
 from games.kokeshi.vocab import N_
 from i18n import _
-from storage import GameNotFound, GameRecord, Seat
+from storage import DEFAULT_GAME, GameNotFound, GameRecord, Seat
 
 from . import anywhere, common
 from .answering import Answer, answered
@@ -239,7 +239,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 raise UserError(_("There is no open lobby in this channel. `/kokeshi new` opens one."))
         else:
             found = [
-                g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == interaction.guild_id
+                g
+                for g in await self.store.games_for_user(interaction.user.id)
+                if g.guild_id == interaction.guild_id and g.game == DEFAULT_GAME
             ]
             here = [g for g in found if g.channel_id == channel_id]
             if not here and finished:
@@ -269,9 +271,15 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
         """The caller's games in this server, then the lobbies here they could join."""
-        games = [g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == interaction.guild_id]
+        games = [
+            g
+            for g in await self.store.games_for_user(interaction.user.id)
+            if g.guild_id == interaction.guild_id and g.game == DEFAULT_GAME
+        ]
         lobbies = [
-            g for g in await self.store.open_lobbies(interaction.guild_id) if g.seat_of(interaction.user.id) is None
+            g
+            for g in await self.store.open_lobbies(interaction.guild_id)
+            if g.seat_of(interaction.user.id) is None and g.game == DEFAULT_GAME
         ]
         return game_choices(interaction, current, games + lobbies, _game_label)
 
@@ -562,7 +570,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             elif isinstance(interaction.channel, discord.Thread):
                 here = await self.store.game_by_thread(interaction.channel.id)
             # Every game of the caller, in every server, each with a link to its thread.
-            games = [g for g in await self.store.games_for_user(interaction.user.id) if here is None or g.id != here.id]
+            games = [
+                g
+                for g in await self.store.games_for_user(interaction.user.id)
+                if (here is None or g.id != here.id) and g.game == DEFAULT_GAME
+            ]
             if here is None and not games:
                 raise UserError(_("You are not in any game. `/kokeshi new` or `/kokeshi solo` starts one."))
             lines = [await self._status_line(g, interaction.user.id, interaction.guild_id) for g in games]

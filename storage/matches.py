@@ -230,7 +230,7 @@ class MatchStore:
                 raise
             now = self._clock()
             seq = len(held.entries) + 1
-            over = match.is_over
+            over = outcome.standing is not None  # set exactly when the match is over
             flags = flags_of_events(outcome.events, outcome.turn_changed, over)
             async with self._tx() as db:
                 count = await self._run(

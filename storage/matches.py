@@ -19,6 +19,7 @@ import games
 from games.base import Event, GameModule, Match, Refusal, Standing
 from service.play import Outcome, Refused, play
 
+from .clock import CLOCK
 from .community import found
 from .database import Database, Row, Transaction
 from .logs import ENDS_TURN, REVEALS, pack_log, unpack_log
@@ -32,8 +33,9 @@ MATCH_REFUSALS: tuple[str, ...] = (
     "unknown_game",  # (game): no game with this key is known to this process
     "bad_settings",  # (game): the lobby settings are not among the game's
 )
-# Lobby settings the platform keeps beside a game's own (a bank clock): never handed to the game.
-PLATFORM_SETTINGS = frozenset({"clock"})
+# Lobby settings the platform keeps beside a game's own, never handed to the game: the bank clock (`clock.CLOCK`),
+# the finish rate asked of joiners (`min_finish`) and the game a lobby is the rematch of (`rematch`).
+PLATFORM_SETTINGS = frozenset({CLOCK, "min_finish", "rematch"})
 # The source of a decision as the caller names it, and as the log keeps it.
 _SOURCES = {"button": "player", "player": "player", "timeout": "timeout", "ai": "ai"}
 # Contract matches held in memory, the most recently used (a match evicted is replayed once when next loaded).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections.abc import Sequence
@@ -357,3 +358,37 @@ def test_a_resignation_ranks_after_every_seat_that_played_on():
     assert seat_ranks(standing, [False, False, False]) == [1, 2, 2]
     assert seat_ranks(standing, [True, False, False]) == [3, 1, 1]
     assert seat_ranks(Standing(True, (1,), ({"total": 9},)), [True]) == [2]
+
+
+async def test_two_decisions_on_the_same_version_save_one(store, database, bids):
+    game_id = await lobby(store, "bids", 2)
+    _, version = await store.start_match(game_id, SEED)
+    outcomes = await asyncio.gather(
+        store.play_match(game_id, version, 0, "bid:1"),
+        store.play_match(game_id, version, 1, "bid:2"),
+        return_exceptions=True,
+    )
+    saved = [o for o in outcomes if isinstance(o, MatchPlayed)]
+    assert len(saved) == 1 and isinstance(next(o for o in outcomes if o not in saved), StaleVersion)
+    assert _saved(database, game_id)[:4] == (version + 1, 1, saved[0].match.to_json(), 1)
+
+
+async def test_a_kohaku_challenge_ends_with_its_attempt_scored_and_no_solo_board(store, database):
+    game_id, rated = await store.create_challenge(
+        kind="daily", key="2026-11-20", guild_id=GUILD, channel_id=10, user_id=400, name="Ana", game="kohaku"
+    )
+    record = await store.get_game(game_id)
+    assert rated and record.solo and record.challenge == "daily:2026-11-20"
+    seed = store.challenge_seed(record.challenge)
+    await store.start_match(game_id, seed)
+    mirror, _, last = await play_out(store, database, game_id, seed, random.Random(4))
+    assert last is not None and last.record.status == "finished"
+    standing = mirror.standing()
+    assert sql(database, "SELECT score, won FROM challenge_attempts WHERE game_id = ?", (game_id,)) == [
+        (standing.scores[0]["total"], int(standing.places[0] == 1))
+    ]
+    board = await store.leaderboard("daily", GUILD, "2026-11-20", game="kohaku")
+    assert [(row.user_id, row.value) for row in board] == [(400, standing.scores[0]["total"])]
+    assert await store.leaderboard("solo", GUILD, game="kohaku") == []
+    assert await store.leaderboard("daily", GUILD, "2026-11-20") == []
+    assert await store.verify() == []

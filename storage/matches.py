@@ -182,7 +182,10 @@ class MatchStore:
             seats = len(record.seats)
             if seats not in module.players or (not record.solo and seats < 2):
                 raise StoreRefusal("too_few")
-            match = module.deal(game_options(record.settings), seed, seats)
+            try:
+                match = module.deal(game_options(record.settings), seed, seats)
+            except ValueError:  # settings stored before the game checked them
+                raise StoreRefusal("bad_settings", game=record.game) from None
             version = record.version + 1
             await self._run(
                 db,

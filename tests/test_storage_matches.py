@@ -328,9 +328,16 @@ async def test_a_contract_lobby_is_checked_against_its_game(store, database, bid
     match, _ = await store.start_match(wide, SEED)  # two of three seats: Bids is played by two
     assert match.seats == 2
     assert json.loads(sql(database, "SELECT settings FROM games WHERE id = ?", (wide,))[0][0]) == {"clock": "1d"}
+    waiting = await lobby(store, "bids", 2, host=500)
     with pytest.raises(StoreRefusal) as refused:
-        await store.load_match(await lobby(store, "bids", 2, host=500))
+        await store.load_match(waiting)
     assert refused.value.code == "not_started"
+    # Settings the game no longer takes (stored before it checked them) are refused at the deal; nothing changes.
+    sql(database, "UPDATE games SET settings = '{\"speed\":1}' WHERE id = ?", (waiting,))
+    with pytest.raises(StoreRefusal) as refused:
+        await store.start_match(waiting, SEED)
+    assert refused.value.code == "bad_settings"
+    assert sql(database, "SELECT status, seed_text FROM games WHERE id = ?", (waiting,)) == [("lobby", None)]
 
 
 async def test_verify_finds_a_contract_game_whose_snapshot_or_log_was_changed(store, database, bids):

@@ -524,7 +524,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
 
     def held_version(self, game_id: int) -> int | None:
         """The version of the game as this process last saved or loaded it, if it is held in memory (no read)."""
-        kept = self._cache.get(game_id)
+        kept = self._cache.get(game_id) or self._matches.get(game_id)
         return None if kept is None else kept.version
 
     @overload

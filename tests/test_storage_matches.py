@@ -133,7 +133,7 @@ async def test_bids_is_dealt_played_to_the_end_and_reloaded_cold(store, database
     record = await store.get_game(game_id)
     assert record.game == "bids" and record.players == 3 and not record.solo and record.settings == {}
     match, version = await store.start_match(game_id, SEED)
-    assert version == (await store.get_game(game_id)).version and match.seats == 3
+    assert version == (await store.get_game(game_id)).version == store.held_version(game_id) and match.seats == 3
     # The seed is kept as start_game keeps it, and nowhere in the log.
     assert sql(database, "SELECT seed_text, status, rules FROM games WHERE id = ?", (game_id,)) == [
         (str(SEED), "active", 1)

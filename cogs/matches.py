@@ -52,13 +52,13 @@ def offered() -> list[GameModule]:
 
 
 def _desk(interaction: discord.Interaction) -> Matches:
-    return interaction.client.matches  # type: ignore[attr-defined,no-any-return]  # the bot's; cogs never import bot.py
+    return interaction.client.matches  # type: ignore[attr-defined]  # the bot's; cogs never import bot.py
 
 
 class MatchAction(
     FromCustomId,
     AnswersFirst,
-    discord.ui.DynamicItem[discord.ui.Button],  # type: ignore[type-arg]
+    discord.ui.DynamicItem[discord.ui.Button],
     template=rf"mt:a:(?P<game_id>\d+):(?P<version>\d+):(?P<action>{_ACTION})",
 ):
     """One choice of a contract game's prompt, public in the thread or in a seat's private choices."""
@@ -84,7 +84,7 @@ class MatchAction(
 class MatchSelect(
     FromCustomId,
     AnswersFirst,
-    discord.ui.DynamicItem[discord.ui.Select],  # type: ignore[type-arg]
+    discord.ui.DynamicItem[discord.ui.Select],
     template=r"mt:s:(?P<game_id>\d+):(?P<version>\d+)",
 ):
     """A menu of choices, when there are more than fit as buttons."""
@@ -114,7 +114,7 @@ class MatchSelect(
 class MatchChoose(
     FromCustomId,
     AnswersFirst,
-    discord.ui.DynamicItem[discord.ui.Button],  # type: ignore[type-arg]
+    discord.ui.DynamicItem[discord.ui.Button],
     template=r"mt:c:(?P<game_id>\d+):(?P<version>\d+)",
 ):
     """Opens the clicking seat's own choices privately (secret or simultaneous decisions)."""
@@ -141,7 +141,7 @@ class MatchChoose(
 class MatchLobby(
     FromCustomId,
     AnswersFirst,
-    discord.ui.DynamicItem[discord.ui.Button],  # type: ignore[type-arg]
+    discord.ui.DynamicItem[discord.ui.Button],
     template=r"mt:l:(?P<game_id>\d+):(?P<op>join|leave|start|cancel)",
 ):
     """A lobby's Join, Leave, Start and Cancel."""
@@ -316,9 +316,11 @@ class Matches:
         with speaking(record):
             text = self._lobby_text(module, record)
         full = len(record.seats) >= record.players
-        message = await channel.send(
-            text, view=None if full else lobby_view(game_id), allowed_mentions=discord.AllowedMentions.none()
-        )
+        quiet = discord.AllowedMentions.none()
+        if full:
+            message = await channel.send(text, allowed_mentions=quiet)
+        else:
+            message = await channel.send(text, view=lobby_view(game_id), allowed_mentions=quiet)
         await self.store.set_message(game_id, "lobby", channel.id, message.id)
         if full:
             await self._start(record, message)
@@ -451,7 +453,8 @@ class Matches:
         with speaking(record):
             if match.is_over:
                 await self._post_end(thread, module, record, match, events)
-            elif turn_changed:
+            elif turn_changed or _asks_openly(match):
+                # A new turn, or the next step of one asked in the thread: its buttons carry the new version.
                 await self._post_turn(thread, module, record, match, events)
             else:
                 story = self._story(module, record, events)
@@ -468,14 +471,19 @@ class Matches:
         return [line for line in (module.narrate(e, names) for e in events) if line]
 
     @staticmethod
-    def _waiting(record: GameRecord, match: Match, *, mention: bool) -> str:
+    def _waiting(record: GameRecord, match: Match, *, mention: bool = False, plain: bool = False) -> str:
+        """The seats the match waits for: people mentioned (with `mention`), names in bold (or `plain`, for alt
+        text)."""
         seats = {s.seat: s for s in record.seats}
         out = []
         for s in match.waiting():
             seat = seats.get(s)
             if seat is None:
                 continue
-            out.append(f"<@{seat.user_id}>" if mention and not seat.ai and seat.user_id else f"**{seat.name}**")
+            if mention and not seat.ai and seat.user_id:
+                out.append(f"<@{seat.user_id}>")
+            else:
+                out.append(seat.name if plain else f"**{seat.name}**")
         return ", ".join(out)
 
     async def _post_turn(
@@ -484,24 +492,29 @@ class Matches:
         names = seat_names(record)
         version = record.version
         public = match.view(None)
-        picture = await asyncio.to_thread(module.table_picture, public, names, list(events))
         prompts = match.prompts()
         humans = {s.seat for s in record.seats if not s.ai}
         lines = self._story(module, record, events)
         lines.append(_("Your turn: {names}.").format(names=self._waiting(record, match, mention=True)))
         view: discord.ui.View | None = None
-        if len(prompts) == 1 and prompts[0].seat in humans and match.view(prompts[0].seat) == public:
+        if _asks_openly(match):
+            # One open decision: asked in the thread, over the picture the deciding seat decides from.
             prompt: Prompt = prompts[0]
-            question = module.question(public, prompt)
+            seen = match.view(prompt.seat)
+            picture = await asyncio.to_thread(module.decision_picture, seen, names, prompt.seat, list(events))
+            question = module.question(seen, prompt)
             lines.append(f"**{question}**")
-            choices = [(o.id, module.label(public, o)) for o in prompt.options]
-            view = choices_view(record.id, version, choices, question)
-        elif any(p.seat in humans for p in prompts):
-            lines.append(_("Each of you chooses privately with the button below."))
-            view = discord.ui.View(timeout=None)
-            view.add_item(MatchChoose(record.id, version))
+            if prompt.seat in humans:
+                choices = [(o.id, module.label(seen, o)) for o in prompt.options]
+                view = choices_view(record.id, version, choices, question)
+        else:
+            picture = await asyncio.to_thread(module.table_picture, public, names, list(events))
+            if any(p.seat in humans for p in prompts):
+                lines.append(_("Each of you chooses privately with the button below."))
+                view = discord.ui.View(timeout=None)
+                view.add_item(MatchChoose(record.id, version))
         alt = _("The {game} table, move {moves}. Waiting for: {names}.").format(
-            game=module.name, moves=format_number(record.moves), names=self._waiting(record, match, mention=False)
+            game=module.name, moves=format_number(record.moves), names=self._waiting(record, match, plain=True)
         )
         file = discord.File(_png(picture), filename=f"table-{record.id}.png", description=shorten(alt, 1024))
         mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
@@ -553,6 +566,12 @@ class Matches:
 
 def _png(data: bytes) -> io.BytesIO:
     return io.BytesIO(data)
+
+
+def _asks_openly(match: Match) -> bool:
+    """Whether the match waits for one decision that the thread asks with its own buttons."""
+    prompts = match.prompts()
+    return len(prompts) == 1 and not prompts[0].secret
 
 
 def _private(interaction: discord.Interaction) -> bool:

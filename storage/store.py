@@ -1133,14 +1133,15 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             )
 
     async def games_behind(self, shards: tuple[int, Sequence[int]] | None = None) -> list[int]:
-        """Games whose thread does not show their current version: a post failed or the bot stopped first (only
-        games in these shards' guilds, if given)."""
+        """Kokeshi's games whose thread does not show their current version: a post failed or the bot stopped first
+        (only games in these shards' guilds, if given). Other games keep no record of their posts."""
         where, params = self._in_shards(shards, "g.guild_id")
         rows = await self._all(
             "SELECT g.id FROM games g LEFT JOIN turn_posts p ON p.game_id = g.id "
-            "WHERE g.status IN ('active', 'finished') AND (g.seed_text IS NOT NULL OR g.seed IS NOT NULL) "
+            "WHERE g.game = ? AND g.status IN ('active', 'finished') "
+            "AND (g.seed_text IS NOT NULL OR g.seed IS NOT NULL) "
             f"AND (p.game_id IS NULL OR p.shown_version < g.version){where} ORDER BY g.id",
-            params,
+            (DEFAULT_GAME, *params),
         )
         return [r["id"] for r in rows]
 

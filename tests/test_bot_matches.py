@@ -7,7 +7,8 @@ import random
 import pytest
 
 import games
-from tests.botkit import World, components, custom_ids, lobby_message
+from bot import create_bot
+from tests.botkit import World, components, custom_ids, lobby_message, restart
 from tests.games import tiny
 
 
@@ -52,6 +53,16 @@ async def current_prompt(w: World, game_id: int, thread):
     return next(m for m in thread.history() if m.id == found[1])
 
 
+async def choose(member, message, rng: random.Random):
+    """A random one of the message's choices: a button, or an entry of its menu."""
+    parts = [c for c in components(message) if c.get("custom_id", "").startswith(("mt:a:", "mt:s:"))]
+    assert parts, message.content
+    if parts[0].get("type") == 3:
+        values = [o["value"] for o in parts[0]["options"]]
+        return await member.select(message, [rng.choice(values)], custom_id=parts[0]["custom_id"])
+    return await member.click(message, custom_id=rng.choice(parts)["custom_id"])
+
+
 async def play_through(w: World, game_id: int, thread, rng: random.Random, limit: int = 200) -> int:
     """Every person seated answers what the thread asks (privately when it asks so) until the game is over."""
     by_id = {m.user.id: m for m in w.members}
@@ -72,15 +83,9 @@ async def play_through(w: World, game_id: int, thread, rng: random.Random, limit
             opened = await member.click(prompt, custom_id=ids[0])
             private = reply(opened)
             assert opened.ephemeral and private.attachments, private
-            choices = [c["custom_id"] for c in components(private) if c.get("custom_id", "").startswith("mt:a:")]
-            chosen = await member.click(private, custom_id=rng.choice(choices))
+            chosen = await choose(member, private, rng)
         else:
-            parts = components(prompt)
-            if parts[0].get("type") == 3:
-                values = [o["value"] for o in parts[0]["options"]]
-                chosen = await member.select(prompt, [rng.choice(values)], custom_id=parts[0]["custom_id"])
-            else:
-                chosen = await member.click(prompt, custom_id=rng.choice(ids))
+            chosen = await choose(member, prompt, rng)
         assert chosen.acknowledged
         assert not chosen.followups or not chosen.ephemeral or "not" not in reply(chosen).content.lower()
     raise AssertionError("the game did not end")
@@ -134,3 +139,15 @@ async def test_kokeshi_keeps_its_own_table(world):
     created = await world.members[0].slash(world.channel, "games new", game="kokeshi", players=2)
     assert "/kokeshi new" in reply(created).content
     assert await world.store.games_in_channel(world.channel.id) == []
+
+
+async def test_a_table_goes_on_after_a_restart_with_the_same_buttons(world, bids, db_path):
+    w = world
+    game_id, thread = await open_table(w, "bids", players=2, joiners=1)
+    prompt = await current_prompt(w, game_id, thread)
+    await restart(w, create_bot(db_path))
+    # The start-up catches Kokeshi's threads up and resumes its AI turns: another game's table is left as it is.
+    assert (await current_prompt(w, game_id, thread)).id == prompt.id
+    decisions = await play_through(w, game_id, thread, random.Random(5))
+    assert decisions == 2 * len(tiny.PRIZES)
+    assert (await w.store.get_game(game_id)).status == "finished"

@@ -14,6 +14,9 @@
 //   after the newest message with buttons are shown just above it, unless they have live buttons of their own.
 // - After the sandbox was restarted, the page opens its address again by itself (the address stays the same).
 // - Pictures out of sight are decoded when they come into sight, not before the page is ready.
+// - A follow-up message's "(edited)" is drawn under its time in the margin, not over it.
+// - After a press, the answer (the next turn) is brought into view with its buttons or menu, even when its words are
+//   long; a command option whose choices the bot gives (`/games new game:`) lists them as soon as it is focused.
 
 const picker = document.getElementById("viewer-picker");
 const app = document.getElementById("preview-app");
@@ -81,7 +84,7 @@ function follow() {
   const live = newestMessage();
   if (live?.matches(LIVE_PRIVATE)) bringIntoView(live);
   // With private replies shown above the live prompt, the turn is the newest reply and the prompt's buttons.
-  else if (!showReplyAndButtons()) bringIntoView(target);
+  else if (!showReplyAndButtons()) bringTurnIntoView(target);
 }
 
 // After one of the conversation's buttons or menus was used: once the answer is a new message (the next turn), it is
@@ -97,9 +100,24 @@ function followAnswer() {
     bringIntoView(newest);
     return;
   }
-  const target = currentMessage();
-  if (!target || target.dataset.messageId === actedOn || target.dataset.messageId === pressed?.id) return;
-  if (!showReplyAndButtons()) bringIntoView(target);
+  let target = currentMessage();
+  if (!target) return;
+  if (target.dataset.messageId === actedOn || target.dataset.messageId === pressed?.id) {
+    // The page may still point at the pressed message (redrawn without its buttons once the next turn was posted):
+    // the answer is then the newest public message posted since the press, if there is one.
+    target = answerSincePress();
+    if (!target) return;
+  }
+  if (!showReplyAndButtons()) bringTurnIntoView(target);
+}
+
+// The newest public message (not a private reply) that came after the newest message at the press, if any.
+function answerSincePress() {
+  const shown = [...list.querySelectorAll(":scope > article.channel-message")];
+  const since = shown.findIndex((message) => message.dataset.messageId === newestAtPress);
+  if (since < 0) return null;
+  const later = shown.slice(since + 1).filter((message) => !message.querySelector(PRIVATE));
+  return later.length ? later[later.length - 1] : null;
 }
 
 // An answer that redraws the pressed message in place (a replay's next turn, a turn's next step) leaves it where it
@@ -122,6 +140,17 @@ function keepPressed() {
 function newestMessage() {
   const shown = list.querySelectorAll(":scope > article.channel-message");
   return shown.length ? shown[shown.length - 1] : null;
+}
+
+// A turn in view: from its top, and its buttons or menu too when its words are long enough to push them below the
+// view (a turn that tells several moves, on a phone); the words above can be scrolled back to.
+function bringTurnIntoView(target) {
+  bringIntoView(target);
+  const rows = target.querySelectorAll(ROWS);
+  if (!rows.length) return;
+  const view = timeline.getBoundingClientRect();
+  const below = rows[rows.length - 1].getBoundingClientRect().bottom + 8 - view.bottom;
+  if (below > 0) timeline.scrollTop += below;
 }
 
 function bringIntoView(target) {
@@ -160,9 +189,15 @@ if (picker && app && timeline && list) {
     timeline.addEventListener(kind, stop, { passive: true });
   }
   timeline.addEventListener("pointerdown", act, { passive: true });
-  document.addEventListener("keydown", (event) => (event.key === "Enter" || event.key === " " ? act(event) : stop()), {
-    passive: true,
-  });
+  // Seen before the page's own handlers: an open menu takes its Enter for itself, and the pick must count as a press.
+  // Moving through a menu, or closing it, is not taking over.
+  const inMenu = (event) =>
+    event.target instanceof Element && list.contains(event.target.closest("[role=combobox], [role=listbox]"));
+  const pressKey = (event) => {
+    if (event.key === "Enter" || event.key === " ") act(event);
+    else if (!inMenu(event)) stop();
+  };
+  document.addEventListener("keydown", pressKey, { capture: true, passive: true });
   // New messages (the page may draw the new viewer's after it says it is ready), and anything that changes the
   // messages' height (a picture taking its room as it loads), move the turn; they may be the answer to one's press,
   // as is the page being ready again (an answer drawn while it was busy).
@@ -175,11 +210,13 @@ if (picker && app && timeline && list) {
   new MutationObserver(followBoth).observe(list, { childList: true });
   new ResizeObserver(followBoth).observe(list);
   // So does the page's own scrolling once it is ready (it gives the focus back to a control it had, which brings
-  // that control into view): the turn is brought back, and a message redrawn in place after a press stays put.
+  // that control into view): the turn is brought back, the answer to a press too, and a message redrawn in place
+  // after a press stays put.
   timeline.addEventListener(
     "scroll",
     () => {
       follow();
+      followAnswer();
       keepPressed();
     },
     { passive: true },
@@ -391,6 +428,41 @@ if (list && app && timeline) {
   });
   timeline.addEventListener("scroll", showReplyWithButtons, { passive: true });
 }
+
+// ---------------------------------------------------------------------------------- "(edited)" beside a follow-up
+
+// A message that follows another of the same author's shows its time in the left margin when pointed at (or touched,
+// on a phone), and the page puts its "(edited)" on a line of its own in that same place, under the time drawn over it
+// (and a turn whose buttons were taken away then begins with an empty line). Here it goes under the time.
+const edited = document.createElement("style");
+edited.textContent = `#channel-message-list .message-edited-compact {
+  position: absolute; top: 21px; left: 0; width: 55px; text-align: right; line-height: 14px;
+}`;
+document.head.append(edited);
+
+// ------------------------------------------------------------------------ a command option's choices on focus
+
+// On Discord, an option whose choices the bot gives as one types (`/games new game:`) lists them as soon as it is
+// focused. The page asks the bot only once something is typed, and shows "No options match" until then: an empty
+// field that is focused asks the bot at once, as if typed into.
+const OPTION_FIELD = "input.command-option-input[role=combobox]";
+
+function askChoices(field) {
+  const heading = document.querySelector(".command-popup-heading");
+  const empty = document.querySelector("#command-suggestion-listbox > .command-empty");
+  if (!field.isConnected || document.activeElement !== field || field.value !== "") return;
+  if (!heading || !empty || !heading.textContent.startsWith("OPTIONS MATCHING")) return;
+  field.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+document.addEventListener(
+  "focusin",
+  (event) => {
+    const field = event.target instanceof Element ? event.target.closest(OPTION_FIELD) : null;
+    if (field) requestAnimationFrame(() => askChoices(field));
+  },
+  true,
+);
 
 // --------------------------------------------------------------------------------------- after a restart
 

@@ -36,6 +36,8 @@ WELCOME = (
     "• Type `/kokeshi new` to open a table, then join it as another player and press **Start**.\n"
     "• `/kokeshi solo` plays alone against the automa; `/kokeshi daily` and `/kokeshi weekly` are today's "
     "and this week's challenges.\n"
+    "• `/games new` opens a table of another game: pick it in the `game` option (add `ai:1` to play against "
+    "the AI at once).\n"
     "• Every game has its own thread: the page follows the game you start, **‹ #kokeshi** above a thread leads "
     "back here, and the links in `/kokeshi status` take you to any of your games. `/kokeshi help` lists every "
     "command.\n"

@@ -382,6 +382,8 @@ class Matches:
         await self._refresh_lobby(record)
         async with self._locks(record.id):
             await self._advance(record, match, [])
+        # Shown to the person who started it where the bot can (the sandbox's page); nothing to do on Discord.
+        self.bot.follow_channel(thread.id)
 
     # ------------------------------------------------------------------ choices
 

@@ -151,3 +151,25 @@ async def test_a_table_goes_on_after_a_restart_with_the_same_buttons(world, bids
     decisions = await play_through(w, game_id, thread, random.Random(5))
     assert decisions == 2 * len(tiny.PRIZES)
     assert (await w.store.get_game(game_id)).status == "finished"
+
+
+class FollowedPlaces:
+    """A `Places` that notes which channels the bot shows to the person at the keyboard."""
+
+    def __init__(self) -> None:
+        self.followed: list[int] = []
+
+    def link(self, channel_id: int, label: str) -> str:
+        return f"<#{channel_id}>"
+
+    def follow(self, channel_id: int) -> None:
+        self.followed.append(channel_id)
+
+
+async def test_a_started_table_shows_its_thread_to_the_person_where_the_bot_can(world, bids):
+    # The sandbox's page follows a game into its thread as it does for Kokeshi; on Discord, following does nothing.
+    places = world.bot.places = FollowedPlaces()
+    _game_id, thread = await open_table(world, "bids", players=2, joiners=1)
+    assert places.followed == [thread.id]
+    _game_id, solo = await open_table(world, "kohaku", players=1, joiners=0)
+    assert places.followed == [thread.id, solo.id]

@@ -1,0 +1,188 @@
+"""Kōhaku, a game of the platform's generic table, played whole through the sandbox page on a phone."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.pagekit import (
+    ANSWER_TIMEOUT,
+    CONTROLS,
+    channel_name,
+    choose,
+    menu_options,
+    open_window,
+    page_status,
+    settled,
+    shot,
+    signature,
+    swallowed,
+    view_as,
+    wait_for_change,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+WAIT = ANSWER_TIMEOUT * 1000
+PHONE = {"width": 390, "height": 844}
+MESSAGES = "#channel-message-list article.channel-message"
+OVER = re.compile(r"Kōhaku #\d+ is over")
+# A place in the final scores, one item of their numbered list: "AI 1 — 134 points".
+PLACE = re.compile(r"^(.+) — −?[\d,]+ points?$")
+
+
+def slash_games_new(page: Page, **options: object) -> None:
+    """`/games new` as a person types it on the page: the game chosen from the list the bot gives as soon as the
+    field is focused, then each further option added from "+ more" and filled in."""
+    box = page.locator("#channel-composer-input")
+    box.click()
+    box.type("/games new")
+    page.locator("#command-picker-listbox [role=option][data-entry-key$=':games.new']").click()
+    game = page.locator('input.command-option-input[data-option="game"]')
+    expect(game).to_be_focused()
+    # Nothing typed yet: the choices are there all the same, as on Discord.
+    offered = page.locator("#command-suggestion-listbox [role=option]")
+    expect(offered.filter(has_text="Kōhaku")).to_have_count(1, timeout=WAIT)
+    offered.filter(has_text="Kōhaku").click()
+    expect(game).to_have_value("kohaku")
+    for name, value in options.items():
+        page.locator(".command-ghost").click()
+        page.locator(f'#command-suggestion-listbox [data-value="{name}"]').click()
+        field = page.locator(f'input.command-option-input[data-option="{name}"]')
+        field.fill(str(value))
+        expect(field).to_have_value(str(value))
+    page.keyboard.press("Escape")
+    before = signature(page)
+    # A send the page did not carry out (it was drawing its messages again) is made again, as a person would.
+    for _ in range(3):
+        page.locator("#send-message").click()
+        for _ in range(300):
+            if signature(page) != before:
+                return
+            if "not completed" in page_status(page):
+                break
+            page.wait_for_timeout(50)
+    wait_for_change(page, before)
+
+
+def next_decision(page: Page, after: str | None) -> str | None:
+    """Wait until the page shows a decision newer than the message `after` (its id), ready to be made, or the final
+    scores; returns the decision's message id, or None at the end."""
+    found = page.wait_for_function(
+        """([after, controls]) => {
+            if (document.querySelector('#preview-app').getAttribute('aria-busy') !== 'false') return false;
+            const shown = [...document.querySelectorAll('#channel-message-list article.channel-message')];
+            if (shown.slice(-3).some(m => /Kōhaku #\\d+ is over/.test(m.innerText))) return 'over';
+            const live = shown.filter(m => m.querySelector(controls)).pop();
+            return live && live.dataset.messageId !== after ? live.dataset.messageId : false;
+        }""",
+        arg=[after, CONTROLS],
+        timeout=WAIT,
+    ).json_value()
+    return None if found == "over" else found
+
+
+def swipe_to(page: Page, element) -> None:
+    """Scroll the conversation as a finger does until `element`'s top meets the view's top."""
+    page.evaluate(
+        """element => {
+            const timeline = document.getElementById('channel-timeline');
+            timeline.dispatchEvent(new WheelEvent('wheel', { bubbles: true }));
+            timeline.scrollTop += element.getBoundingClientRect().top - timeline.getBoundingClientRect().top;
+        }""",
+        element.element_handle(),
+    )
+
+
+def in_sight(page: Page, element, name: str) -> None:
+    """`element` is in view (a screenshot of the page otherwise, for whoever reads the failure)."""
+    try:
+        expect(element).to_be_in_viewport(timeout=10_000)
+    except AssertionError:
+        shot(page, f"failed-kohaku-{name}")
+        raise
+
+
+def picture_of(message, name: str):
+    """The picture of `message` whose file is named `name`, once it has loaded."""
+    picture = message.locator(f"button.media-lightbox-trigger[aria-label*='{name}'] img.attachment-image")
+    expect(picture).to_have_count(1, timeout=WAIT)
+    picture.page.wait_for_function("p => p.complete && p.naturalWidth > 0", arg=picture.element_handle(), timeout=WAIT)
+    return picture
+
+
+@pytest.mark.journey
+def test_kohaku_is_played_to_its_final_scores_on_a_phone(context, sandbox):
+    started = time.monotonic()
+    page = open_window(context, sandbox, **PHONE)
+    view_as(page, "Aiko")
+    messages = page.locator(MESSAGES)
+
+    # A lobby: its buttons in sight on the phone; cancelled with its own button.
+    slash_games_new(page, players=2)
+    opened = messages.filter(has_text="Open: join with the button below.").last
+    expect(opened).to_contain_text(re.compile(r"Kōhaku #\d+ — 1 of 2 seats"), timeout=WAIT)
+    table = re.search(r"Kōhaku #(\d+)", opened.inner_text()).group(0)
+    lobby = messages.filter(has_text=f"{table} — ").last
+    for name in ("Join", "Leave", "Start", "Cancel"):
+        expect(lobby.get_by_role("button", name=name)).to_be_in_viewport(timeout=10_000)
+    settled(page)
+    shot(page, "kohaku-phone-lobby")
+    rng = random.Random(26)
+    choose(page, lobby.get_by_role("button", name="Cancel"), rng)
+    expect(lobby).to_contain_text("Cancelled.", timeout=WAIT)
+
+    # Against one AI seat: the table is full and starts at once, and the page follows it into its thread.
+    slash_games_new(page, players=2, ai=1)
+    expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kōhaku #\d+"), timeout=WAIT)
+    number = re.search(r"#(\d+)", channel_name(page)).group(1)
+
+    # Every decision through its buttons or menu, each in sight when it comes, to the final scores.
+    decisions, shown_menu = 0, False
+    at = next_decision(page, None)
+    while at is not None:
+        prompt = page.locator(f'{MESSAGES}[data-message-id="{at}"]')
+        live = prompt.locator(CONTROLS)
+        in_sight(page, live.first, f"decision-{decisions}")
+        if not shown_menu and live.first.get_attribute("role") == "combobox":
+            picture_of(prompt, f"table-{number}")
+            settled(page)
+            shot(page, "kohaku-phone-decision")
+            # Its menu opened with a tap: the choices readable on the phone.
+            live.first.click()
+            expect(menu_options(page, live.first).first).to_be_visible(timeout=10_000)
+            shot(page, "kohaku-phone-decision-menu")
+            page.keyboard.press("Escape")
+            expect(menu_options(page, live.first).first).to_be_hidden(timeout=10_000)
+            shown_menu = True
+        if live.first.get_attribute("role") == "combobox":
+            # One of a menu's first few entries: each step down the list is a key press of its own.
+            choose(page, live.first, rng, pick=rng.randrange(3))
+        else:
+            choose(page, live.nth(rng.randrange(live.count())), rng)
+        decisions += 1
+        assert decisions < 200, "the game did not end"
+        at = next_decision(page, at)
+    assert shown_menu, "no decision was asked with a menu"
+    assert decisions > 20
+
+    final = messages.filter(has_text=OVER).last
+    # The places, best first, as a numbered list (Discord's Markdown, as the page draws it).
+    places = final.locator(".message-content ol > li").all_inner_texts()
+    assert len(places) == 2 and all(PLACE.match(line) for line in places), final.inner_text()
+    assert {PLACE.match(line).group(1) for line in places} == {"Aiko", "AI 1"}, places
+    record = picture_of(final, f"final-{number}")
+    assert "final scores" in record.get_attribute("alt")
+    settled(page)
+    in_sight(page, final, "final")
+    shot(page, "kohaku-phone-final")
+    swipe_to(page, record)
+    expect(record).to_be_in_viewport(ratio=0.9)
+    shot(page, "kohaku-phone-final-picture")
+    # A person rarely has to make a click again; a loaded machine may take one now and then.
+    assert swallowed(page) <= max(1, decisions // 20), swallowed(page)
+    print(f"Kōhaku through the page: {decisions} decisions in {time.monotonic() - started:.0f} s")

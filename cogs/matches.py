@@ -26,11 +26,11 @@ from games.base import Event, GameModule, Match, Prompt, Standing
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
-from storage import GameRecord, MatchPlayed, StaleVersion, Store
+from storage import GameRecord, MatchPlayed, StaleVersion, Store, challenge_key
 
 from .answering import Answer, AnswersFirst
 from .client import Client, TableDesk
-from .common import UserError
+from .common import UserError, challenge_day
 from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
 from .narration import speaking
 from .persistent import FromCustomId
@@ -377,11 +377,85 @@ class Matches:
             name = _("{game} #{number}").format(game=module.name, number=record.id)
         thread = await message.create_thread(name=shorten(name, THREAD_NAME), auto_archive_duration=10080)
         await self.store.set_thread(record.id, thread.id)
-        match, _version = await self.store.start_match(record.id, secrets.randbits(128))
+        # A challenge is dealt on the seed everyone gets that day (or week); any other table on a fresh one.
+        seed = self.store.challenge_seed(record.challenge) if record.challenge else secrets.randbits(128)
+        match, _version = await self.store.start_match(record.id, seed)
         record = await self.store.get_game(record.id)
         await self._refresh_lobby(record)
         async with self._locks(record.id):
             await self._advance(record, match, [])
+
+    async def challenge(self, interaction: discord.Interaction, key: str, kind: str) -> None:
+        """`/games challenge`: the game's daily (or weekly) solo challenge, on the seed everyone gets."""
+        module = self.module(key)
+        offer = next((c for c in module.challenges if c.kind == kind), None)
+        if offer is None:
+            raise UserError(_("{game} has no such challenge.").format(game=module.name))
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise UserError(_("Open a table in a server's text channel."))
+        await self.tables.check_limits(interaction, channel)
+        user = interaction.user
+        day = challenge_key(kind, discord.utils.utcnow())
+        game_id, rated = await self.store.create_challenge(
+            kind=kind,
+            key=day,
+            guild_id=interaction.guild_id,
+            channel_id=channel.id,
+            user_id=user.id,
+            name=user.display_name,
+            language=i18n.current() if i18n.current() != "en" else None,
+            game=key,
+            settings=dict(offer.options),
+        )
+        record = await self.store.get_game(game_id)
+        with speaking(record):
+            if kind == "daily":
+                text = _("{player} takes on the daily challenge of {day} (ranked): {game} #{number}.")
+                practice = _(
+                    "{player} takes on the daily challenge of {day} (practice: your first attempt is the one that "
+                    "counts): {game} #{number}."
+                )
+            else:
+                text = _("{player} takes on the weekly challenge {week} (ranked): {game} #{number}.")
+                practice = _(
+                    "{player} takes on the weekly challenge {week} (practice: your first attempt is the one that "
+                    "counts): {game} #{number}."
+                )
+            text = (text if rated else practice).format(
+                player=user.mention, day=challenge_day(day), week=day, game=module.name, number=game_id
+            )
+        message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        await self.store.set_message(game_id, "lobby", channel.id, message.id)
+        await self._start(record, message)
+        await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=game_id))
+
+    async def _challenge_line(self, record: GameRecord) -> str:
+        """The end of a challenge: the rank so far on its board (or that it was practice)."""
+        if not record.challenge or record.host_id is None:
+            return ""
+        kind, day = record.challenge.split(":", 1)
+        attempts = await self.store.challenge_attempts(record.host_id, kind, day, game=record.game)
+        this = next((a for a in attempts if a["game_id"] == record.id), None)
+        if this is None:
+            return ""
+        if not this["rated"]:
+            if kind == "daily":
+                return _(
+                    "This was a practice run: only your first attempt at the daily challenge of {day} is ranked."
+                ).format(day=challenge_day(day))
+            return _(
+                "This was a practice run: only your first attempt at the weekly challenge {week} is ranked."
+            ).format(week=day)
+        mine = await self.store.leaderboard_entry(kind, None, record.host_id, day, game=record.game)
+        _rows, players = await self.store.leaderboard_page(kind, None, day, size=1, game=record.game)
+        if mine is None:
+            return ""
+        if kind == "daily":
+            text = _("Daily challenge of {day}: #{rank} of {players} so far.")
+        else:
+            text = _("Weekly challenge {week}: #{rank} of {players} so far.")
+        return text.format(day=challenge_day(day), week=day, rank=mine.rank, players=format_number(players))
 
     # ------------------------------------------------------------------ choices
 
@@ -537,6 +611,9 @@ class Matches:
         lines = self._story(module, record, events)
         lines.append(_("**{game} #{number} is over.**").format(game=module.name, number=record.id))
         lines.append(places_text(module, record, standing))
+        summary = await self._challenge_line(record)
+        if summary:
+            lines.append(summary)
         alt = _("The final scores of {game} #{number}.").format(game=module.name, number=record.id)
         file = discord.File(_png(picture), filename=f"final-{record.id}.png", description=shorten(alt, 1024))
         await thread.send(
@@ -550,15 +627,29 @@ class Matches:
 
     # ------------------------------------------------------------------ boards
 
-    async def leaderboard(self, interaction: discord.Interaction, key: str) -> None:
-        """`/games leaderboard`: a game's wins in this server (or, in a DM, the world's)."""
+    async def leaderboard(self, interaction: discord.Interaction, key: str, board: str = "wins") -> None:
+        """`/games leaderboard`: a game's wins in this server (in a DM, the world's), or today's daily challenge
+        or this week's weekly one (everyone's)."""
         module = self.module(key)
-        rows = await self.store.leaderboard("wins", interaction.guild_id, game=key)
+        if board in ("daily", "weekly"):
+            day = challenge_key(board, discord.utils.utcnow())
+            rows = await self.store.leaderboard(board, None, day, game=key)
+            if board == "daily":
+                title = _("**{game}: daily challenge of {day}**").format(game=module.name, day=challenge_day(day))
+            else:
+                title = _("**{game}: weekly challenge {week}**").format(game=module.name, week=day)
+        else:
+            rows = await self.store.leaderboard("wins", interaction.guild_id, game=key)
+            title = _("**{game}: wins**").format(game=module.name)
         if not rows:
             await self.tell(interaction, _("Nobody has finished a game of {game} here yet.").format(game=module.name))
             return
-        lines = [_("**{game}: wins**").format(game=module.name)]
+        lines = [title]
         for row in rows[:10]:
+            if board in ("daily", "weekly"):
+                value = ngettext("{n} point", "{n} points", int(row.value)).format(n=format_number(int(row.value)))
+                lines.append(f"{row.rank}. <@{row.user_id}> — {value}")
+                continue
             games_played = ngettext("{n} game", "{n} games", row.games).format(n=format_number(row.games))
             lines.append(f"{row.rank}. <@{row.user_id}> — {format_number(int(row.value))} ({games_played})")
         await self.tell(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())

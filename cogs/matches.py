@@ -30,7 +30,7 @@ from storage import GameRecord, MatchPlayed, StaleVersion, Store, challenge_key
 
 from .answering import Answer, AnswersFirst
 from .client import Client, TableDesk
-from .common import UserError, challenge_day
+from .common import UserError, challenge_day, now
 from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
 from .narration import speaking
 from .persistent import FromCustomId
@@ -43,6 +43,9 @@ MAX_SELECT = 25
 OWN_TABLES = ("kokeshi",)
 
 _ACTION = r"[A-Za-z0-9:_.\-]{1,40}"
+# The timer of a turn, and the level that decides for a person whose time ran out.
+DEADLINE = "deadline"
+TIMEOUT_LEVEL = "normal"
 
 
 def offered() -> list[GameModule]:
@@ -537,6 +540,41 @@ class Matches:
                     shorten("\n".join([*story, chosen]), MESSAGE), allowed_mentions=discord.AllowedMentions.none()
                 )
 
+    async def fire(self, game_id: int, kind: str, version: int) -> None:
+        """A turn's deadline passed: the AI decides for every person the game still waits for (at the default
+        level), and the thread goes on. A timer set for an older version of the game does nothing."""
+        record = await self.store.get_game(game_id)
+        if record.status != "active" or kind != DEADLINE:
+            await self.store.clear_timer(game_id, kind, version)
+            return
+        async with self._locks(game_id):
+            match, current, record = await self.store.load_match(game_id)
+            if current != version:
+                await self.store.clear_timer(game_id, kind, version)
+                return
+            module = games.get(record.game)
+            people = {s.seat: s for s in record.seats if not s.ai}
+            late = [s for s in match.waiting() if s in people]
+            events: list[Event] = []
+            played: MatchPlayed | None = None
+            for seat in late:
+                if seat not in match.waiting():
+                    continue
+                copy = match.determinized(seat, secrets.randbits(64))
+                action = await asyncio.to_thread(module.decide, copy, seat, TIMEOUT_LEVEL, secrets.randbits(64))
+                played = await self.store.play_match(game_id, record.version, seat, action, source="timeout")
+                record, match = played.record, played.match
+                events += played.outcome.events
+            await self.store.clear_timer(game_id, kind, version)
+            thread = await self._channel(record.thread_id)
+            if thread is not None and late:
+                with speaking(record):
+                    names = ", ".join(f"**{people[s].name}**" for s in late)
+                    note = _("Time ran out for {names}: the AI decided in their place.").format(names=names)
+                await thread.send(note, allowed_mentions=discord.AllowedMentions.none())
+            if played is not None:
+                await self._advance(record, match, events, played)
+
     # ------------------------------------------------------------------ posts
 
     @staticmethod
@@ -595,6 +633,13 @@ class Matches:
         kwargs: dict[str, Any] = {"file": file, "allowed_mentions": mentions}
         if view is not None:
             kwargs["view"] = view
+        if any(p.seat in humans for p in prompts) and record.turn_timer:
+            # The people asked have until then; past it the AI decides for them (`fire`). The timer is stored, so a
+            # restart keeps it.
+            due = now() + record.turn_timer
+            await self.store.set_timer(record.id, DEADLINE, due, version)
+            self.bot.wake_timers(due)
+            lines.append(_("Time to decide: until {when}.").format(when=f"<t:{int(due)}:R>"))
         message = await thread.send(shorten("\n".join(lines), MESSAGE), **kwargs)
         before = await self.store.get_message(record.id, "prompt")
         await self.store.set_message(record.id, "prompt", thread.id, message.id)

@@ -179,3 +179,23 @@ async def test_the_kohaku_daily_is_played_against_danny_and_ranked_on_its_own_bo
     # Kokeshi's daily board is another board.
     kokeshi = await aiko.slash(w.channel, "kokeshi leaderboard", board="daily")
     assert f"<@{aiko.user.id}>" not in reply(kokeshi).content
+
+
+async def test_a_person_who_lets_the_time_run_out_is_played_for_and_the_game_goes_on(world, bids):
+    w = world
+    game_id, thread = await open_table(w, "bids", players=2, joiners=1)
+    prompt = await current_prompt(w, game_id, thread)
+    assert "Time to decide" in prompt.content
+    timers = await w.store.timers(game_id)
+    assert [t.kind for t in timers] == ["deadline"]
+    before = (await w.store.get_game(game_id)).moves
+    # A second before the deadline nothing happens; at it, the AI bids for both and the next prize is asked.
+    await w.env.advance_time(24 * 3600 - 1)
+    assert (await w.store.get_game(game_id)).moves == before
+    await w.env.advance_time(1)
+    record = await w.store.get_game(game_id)
+    assert record.moves == before + 2
+    assert any("Time ran out" in m.content for m in thread.history())
+    assert (await current_prompt(w, game_id, thread)).id != prompt.id
+    # The new turn has a deadline of its own, for the new version.
+    assert [(t.kind, t.version) for t in await w.store.timers(game_id)] == [("deadline", record.version)]

@@ -169,7 +169,36 @@ class MatchLobby(
         await desk.guard(interaction, desk.on_lobby(interaction, self.game_id, self.op))
 
 
-ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby)
+class MatchHint(
+    FromCustomId,
+    AnswersFirst,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"mt:h:(?P<game_id>\d+)",
+):
+    """Privately, what the strongest AI would choose now for the clicking seat."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int}
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_("Hint"), style=discord.ButtonStyle.secondary, emoji="💡", custom_id=f"mt:h:{game_id}"
+            )
+        )
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.on_hint(interaction, self.game_id))
+
+
+ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint)
+
+
+def hints_allowed(record: GameRecord) -> bool:
+    """Hints are for practice: never in a challenge, nor in a rated game (two or more people)."""
+    return not record.challenge and sum(s.user_id is not None and not s.ai for s in record.seats) < 2
 
 
 def lobby_view(game_id: int) -> discord.ui.View:
@@ -487,6 +516,30 @@ class Matches:
             file=discord.File(_png(picture), filename=f"choice-{game_id}.png", description=shorten(alt, 1024)),
         )
 
+    async def on_hint(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The choice the strongest AI would make now for the caller's seat, privately."""
+        match, _version, record = await self.store.load_match(game_id)
+        if not hints_allowed(record):
+            raise UserError(_("Hints are off in rated games (games with two or more people)."))
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError(_("You are not playing in this game."))
+        prompt = next((p for p in match.prompts() if p.seat == seat.seat), None)
+        if prompt is None:
+            raise UserError(_("You have nothing to choose right now: the thread shows whose turn it is."))
+        module = games.get(record.game)
+        level = module.levels[-1]
+        copy = match.determinized(seat.seat, secrets.randbits(64))
+        action = await asyncio.to_thread(module.decide, copy, seat.seat, level, secrets.randbits(64))
+        option = next(o for o in prompt.options if o.id == action)
+        label = module.label(match.view(seat.seat), option)
+        await self.tell(
+            interaction,
+            _("Hint for {game} #{number} — the {level} AI would choose: **{action}**").format(
+                game=module.name, number=game_id, level=level, action=label
+            ),
+        )
+
     async def on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
         record = await self.store.get_game(game_id)
         seat = record.seat_of(interaction.user.id)
@@ -619,6 +672,8 @@ class Matches:
             if prompt.seat in humans:
                 choices = [(o.id, module.label(seen, o)) for o in prompt.options]
                 view = choices_view(record.id, version, choices, question)
+                if hints_allowed(record):
+                    view.add_item(MatchHint(record.id))
         else:
             picture = await asyncio.to_thread(module.table_picture, public, names, list(events))
             if any(p.seat in humans for p in prompts):

@@ -95,7 +95,8 @@ async def test_bids_is_played_from_the_lobby_to_the_leaderboard(world, bids):
     w = world
     game_id, thread = await open_table(w, "bids", players=2, joiners=1)
     first = await current_prompt(w, game_id, thread)
-    # Both seats bid at once and in secret: one private button, never the bids themselves in the thread.
+    # Both seats bid at once and in secret: one private button, never the bids themselves in the thread; a game
+    # of two people offers no hint.
     assert [c["custom_id"].split(":")[:2] for c in components(first)] == [["mt", "c"]]
     assert "privately" in first.content
     decisions = await play_through(w, game_id, thread, random.Random(1))
@@ -128,6 +129,15 @@ async def test_a_stale_or_foreign_click_is_refused_privately_and_changes_nothing
 async def test_kohaku_against_an_ai_seat_is_played_to_its_end(world):
     w = world
     game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
+    # Against the AI alone, a hint is offered: privately, the hard AI's choice among the prompt's own.
+    prompt = await current_prompt(w, game_id, thread)
+    hint_id = next(c for c in custom_ids(prompt) if c.startswith("mt:h:"))
+    before = (await w.store.load_match(game_id))[0].to_json()
+    hinted = await w.members[0].click(prompt, custom_id=hint_id)
+    assert hinted.ephemeral and "the hard AI would choose" in reply(hinted).content
+    labels = [o["label"] for c in components(prompt) for o in c.get("options", [])]
+    assert any(label in reply(hinted).content for label in labels)
+    assert (await w.store.load_match(game_id))[0].to_json() == before
     decisions = await play_through(w, game_id, thread, random.Random(3), limit=400)
     assert decisions > 5
     final = thread.history()[-1]

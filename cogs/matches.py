@@ -30,7 +30,7 @@ from storage import GameRecord, MatchPlayed, StaleVersion, Store, challenge_key
 
 from .answering import Answer, AnswersFirst
 from .client import Client, TableDesk
-from .common import UserError, challenge_day, now
+from .common import UserError, challenge_day, level_word, now
 from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
 from .narration import speaking
 from .persistent import FromCustomId
@@ -282,7 +282,9 @@ class Matches:
         seats = []
         for seat in sorted(record.seats, key=lambda s: s.seat):
             if seat.ai:
-                seats.append(_("{name} (AI, {level})").format(name=seat.name, level=seat.ai_level or "normal"))
+                seats.append(
+                    _("{name} (AI, {level})").format(name=seat.name, level=level_word(seat.ai_level or "normal"))
+                )
             else:
                 seats.append(f"<@{seat.user_id}>")
         status = {
@@ -536,7 +538,7 @@ class Matches:
         await self.tell(
             interaction,
             _("Hint for {game} #{number} — the {level} AI would choose: **{action}**").format(
-                game=module.name, number=game_id, level=level, action=label
+                game=module.name, number=game_id, level=level_word(level), action=label
             ),
         )
 

@@ -117,6 +117,17 @@ class Games(
     ) -> list[app_commands.Choice[str]]:
         return game_choices(current)
 
+    @app_commands.command(name="play", description="In another game's thread: make your choice by command")
+    @app_commands.describe(choice="Start typing: your choices right now, with what each does")
+    async def play(self, interaction: discord.Interaction, choice: str) -> None:
+        matches = self.bot.matches
+        await matches.guard(interaction, matches.play(interaction, choice))
+
+    @play.autocomplete("choice")
+    async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        found = await self.bot.matches.choices_here(interaction, current)
+        return [app_commands.Choice(name=label[:100], value=action) for label, action in found]
+
     @app_commands.command(name="leaderboard", description="Who wins most at another game, here")
     @app_commands.describe(game="Which game", board="Wins here, or today's or this week's challenge")
     @app_commands.choices(

@@ -542,6 +542,47 @@ class Matches:
             ),
         )
 
+    async def _game_here(self, interaction: discord.Interaction) -> GameRecord:
+        """The other game played in the thread the command was used in."""
+        channel = interaction.channel
+        record = await self.store.game_by_thread(channel.id) if channel is not None else None
+        if record is None or record.game in OWN_TABLES:
+            raise UserError(_("Use this in the thread of a game started with `/games new` or `/games challenge`."))
+        return record
+
+    async def choices_here(self, interaction: discord.Interaction, current: str) -> list[tuple[str, str]]:
+        """(label, action) of the caller's choices in this thread's game that contain what was typed; none when
+        there is nothing to choose (an autocomplete shows nothing rather than an error)."""
+        try:
+            record = await self._game_here(interaction)
+            match, _version, record = await self.store.load_match(record.id)
+        except Exception:  # noqa: BLE001 - an autocomplete answers with no choice rather than an error
+            return []
+        seat = record.seat_of(interaction.user.id)
+        prompt = next((p for p in match.prompts() if seat is not None and p.seat == seat.seat), None)
+        if prompt is None:
+            return []
+        module = games.get(record.game)
+        view = match.view(prompt.seat)
+        typed = current.strip().casefold()
+        labelled = [(module.label(view, o), o.id) for o in prompt.options]
+        return [(label, action) for label, action in labelled if typed in label.casefold()][:25]
+
+    async def play(self, interaction: discord.Interaction, choice: str) -> None:
+        """`/games play`: a choice by command, in the game's thread (the autocomplete offers them)."""
+        record = await self._game_here(interaction)
+        match, version, record = await self.store.load_match(record.id)
+        seat = record.seat_of(interaction.user.id)
+        prompt = next((p for p in match.prompts() if seat is not None and p.seat == seat.seat), None)
+        if seat is None:
+            raise UserError(_("You are not playing in this game."))
+        if prompt is None:
+            raise UserError(_("You have nothing to choose right now: the thread shows whose turn it is."))
+        if choice not in {o.id for o in prompt.options}:
+            raise UserError(_("That choice is not possible now."))
+        await self.on_action(interaction, record.id, version, choice)
+        await self.tell(interaction, _("Your choice is in."))
+
     async def on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
         record = await self.store.get_game(game_id)
         seat = record.seat_of(interaction.user.id)

@@ -209,3 +209,27 @@ async def test_a_person_who_lets_the_time_run_out_is_played_for_and_the_game_goe
     assert (await current_prompt(w, game_id, thread)).id != prompt.id
     # The new turn has a deadline of its own, for the new version.
     assert [(t.kind, t.version) for t in await w.store.timers(game_id)] == [("deadline", record.version)]
+
+
+async def test_a_choice_by_command_in_the_thread(world):
+    w = world
+    game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
+    aiko, botan = w.members[:2]
+    offered = await aiko.autocomplete(thread, "games play", "choice", "")
+    match, _version, _record = await w.store.load_match(game_id)
+    assert sorted(o["value"] for o in offered) == sorted(match.legal_actions(0))[:25]
+    # Typing narrows the choices; someone not seated is offered none and is refused.
+    narrowed = await aiko.autocomplete(thread, "games play", "choice", offered[0]["name"][:12])
+    assert 0 < len(narrowed) <= len(offered)
+    assert await botan.autocomplete(thread, "games play", "choice", "") == []
+    refused = await botan.slash(thread, "games play", choice=offered[0]["value"])
+    assert "not playing" in reply(refused).content
+    before = (await w.store.get_game(game_id)).moves
+    played = await aiko.slash(thread, "games play", choice=offered[0]["value"])
+    assert "Your choice is in" in reply(played).content
+    # Aiko's choice is logged as hers (the AI may have played on after it).
+    logged = [(seat, action) for _seq, seat, action, _events in await w.store.match_events(game_id, since=before)]
+    assert logged[0] == (0, offered[0]["value"])
+    # Elsewhere than a game's thread, it says where it works.
+    elsewhere = await aiko.slash(w.channel, "games play", choice="x")
+    assert "thread" in reply(elsewhere).content

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import secrets
 import time
 import zlib
@@ -21,7 +22,7 @@ from typing import Any, Literal, overload
 from engine import AUTOMA, Event, Game, IllegalAction, new_game
 from kit.locks import KeyedLocks
 
-from .away import QUIET, AwayStore
+from .away import QUIET, TURN_TIMERS, AwayStore
 from .clock import ClockStore
 from .community import CommunityStore, found
 from .database import Database, Row, Transaction
@@ -93,6 +94,8 @@ def flags_of(events: Sequence[Event]) -> int:
 
 
 _SOURCES = ("player", "timeout", "ai")
+# What a timer row can be: a turn's reminders and deadline, or a thread to post again.
+TIMER_KINDS = (*TURN_TIMERS, "repost")
 
 
 def pack_log(rows: Sequence[tuple[int, str, str, str, float, int]], created_at: float) -> bytes:
@@ -1315,8 +1318,9 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
         """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree.
 
         Game id 0 stands for the file itself: damaged pages are reported, not raised, and so are away periods
-        that end before they begin, last longer than 14 days or overlap, digests or muted games that do not read,
-        and time banks that are out of bounds.
+        that end before they begin, last longer than 14 days or overlap, digests, muted games or quiet hours that do
+        not read, time banks that are out of bounds and opponents' choices that are not sound; a timer that cannot be
+        carried out is reported against its game.
         """
         problems: list[tuple[int, str]] = [(0, f"database damaged: {p}") for p in await self.integrity()]
         try:
@@ -1335,9 +1339,17 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
         except self.database.error as exc:
             problems.append((0, f"the digests cannot be read: {exc}"))
         try:
+            problems += [(0, f"quiet hours: {problem}") for problem in await self.verify_quiet()]
+        except self.database.error as exc:
+            problems.append((0, f"the quiet hours cannot be read: {exc}"))
+        try:
             problems += [(0, f"time banks: {problem}") for problem in await self.verify_clocks()]
         except self.database.error as exc:
             problems.append((0, f"the time banks cannot be read: {exc}"))
+        try:
+            problems += await self._verify_timers()
+        except self.database.error as exc:
+            problems.append((0, f"the timers cannot be read: {exc}"))
         for g in games:
             if g["status"] == "broken":
                 problems.append((g["id"], f"marked broken: {g['broken_reason']}"))
@@ -1348,6 +1360,25 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
                 problem = f"cannot be read: {type(exc).__name__}: {exc}"
             if problem:
                 problems.append((g["id"], problem))
+        return problems
+
+    async def _verify_timers(self) -> list[tuple[int, str]]:
+        """(game id, problem) for each stored timer that cannot be carried out: of a kind nothing fires, due at a
+        time that is not a number, or set for a version the game never reached."""
+        problems = []
+        rows = await self._all(
+            "SELECT t.game_id, t.kind, t.due_at, t.version, g.version AS now_at FROM timers t "
+            "JOIN games g ON g.id = t.game_id ORDER BY t.game_id, t.kind"
+        )
+        for r in rows:
+            if r["kind"] not in TIMER_KINDS:
+                problems.append((r["game_id"], f"a timer of an unknown kind {r['kind']!r}"))
+            if not (isinstance(r["due_at"], (int, float)) and math.isfinite(r["due_at"])):
+                problems.append((r["game_id"], f"the {r['kind']} timer is due at {r['due_at']!r}, not a time"))
+            if r["version"] > r["now_at"]:
+                problems.append(
+                    (r["game_id"], f"the {r['kind']} timer is set for version {r['version']}, past the game's")
+                )
         return problems
 
     async def _verify_one(self, g: Row) -> str | None:

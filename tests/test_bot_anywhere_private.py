@@ -30,13 +30,17 @@ GROUP_DM_ID = 990_000_000_000_000_001
 PRIVATE_PERMISSIONS = discord.Permissions(attach_files=True, embed_links=True, mention_everyone=True).value
 # Discord's limit of follow-ups to one interaction of a user-installed app.
 FOLLOWUPS = 5
-ALLOWED = ("kokeshi solo", "kokeshi daily", "kokeshi weekly", "kokeshi stats", "kokeshi leaderboard", "games replay")
+ALLOWED = (
+    "kokeshi solo", "kokeshi daily", "kokeshi weekly", "kokeshi stats", "kokeshi leaderboard", "games replay",
+    "kokeshi rules", "kokeshi help",
+)  # fmt: skip
 MULTIPLAYER = ("kokeshi new", "kokeshi join", "kokeshi leave", "kokeshi start", "games settings limits", "games rejoin")
 
 
 @dataclass
 class Place:
-    """Where the player uses a command: `slash` and `click` reach the bot as Discord sends them from there."""
+    """Where the player uses a command: `slash`, `autocomplete` and `click` reach the bot as Discord sends them from
+    there."""
 
     kind: str
     world: Any

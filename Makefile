@@ -18,7 +18,7 @@ help:
 	@echo "make test-browser  only the sandbox page in Chromium, whole games included"
 	@echo "make docs-picture  retake docs/sandbox.png from the browser test"
 	@echo "make lint     ruff check and ruff format --check"
-	@echo "make typecheck  mypy: strict on engine/, service/, storage/ and the game contract, default elsewhere"
+	@echo "make typecheck  mypy: strict on the rules (games/kokeshi/engine/), service/, storage/ and the game contract, default elsewhere"
 	@echo "make format   sort imports and format the code with ruff"
 	@echo "make bench    run every bench/*_bench.py"
 	@echo "make golden   redraw the reference images of the render tests (after a deliberate change)"

@@ -49,7 +49,7 @@ DIGEST = re.compile(r"[0-9a-f]{64}")
 
 def avatar_png(size: int = 256) -> bytes:
     """The bot's avatar: a kokeshi doll's head on a round wooden background."""
-    from render.icons import kokeshi_head
+    from games.kokeshi.pictures.icons import kokeshi_head
 
     img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     ImageDraw.Draw(img).ellipse((0, 0, size - 1, size - 1), fill=(236, 205, 160, 255), outline=(120, 72, 40, 255))

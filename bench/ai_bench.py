@@ -32,8 +32,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.common import percentile, pin_to_one_core  # noqa: E402
-from engine import GreedyPolicy, new_game, policy  # noqa: E402
-from engine.ai import SearchPolicy  # noqa: E402
+from games.kokeshi.engine import GreedyPolicy, new_game, policy  # noqa: E402
+from games.kokeshi.engine.ai import SearchPolicy  # noqa: E402
 
 NAMES = ("east", "west")
 SOLO = "solo"
@@ -45,15 +45,19 @@ RESULTS = ROOT / "bench" / "results" / "arena.jsonl"
 
 @functools.cache
 def baseline(ref: str) -> types.ModuleType:
-    """`engine/ai.py` as it was at git revision `ref`, loaded beside today's engine (to compare the two)."""
+    """Kokeshi's `ai.py` as it was at git revision `ref`, loaded beside today's engine (to compare the two)."""
+    path = "games/kokeshi/engine/ai.py"
+    found = subprocess.run(["git", "cat-file", "-e", f"{ref}:{path}"], cwd=ROOT, capture_output=True, check=False)
+    if found.returncode != 0:
+        path = "engine/ai.py"  # where the rules lived before they moved under games/
     source = subprocess.run(
-        ["git", "show", f"{ref}:engine/ai.py"], cwd=ROOT, capture_output=True, text=True, check=True
+        ["git", "show", f"{ref}:{path}"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
-    name = f"engine._ai_at_{ref.replace('-', '_').replace('~', '_')}"
+    name = f"games.kokeshi.engine._ai_at_{ref.replace('-', '_').replace('~', '_')}"
     module = types.ModuleType(name)
-    module.__package__ = "engine"
+    module.__package__ = "games.kokeshi.engine"
     sys.modules[name] = module
-    exec(compile(source, f"{ref}:engine/ai.py", "exec"), module.__dict__)  # noqa: S102 - our own file at a revision
+    exec(compile(source, f"{ref}:{path}", "exec"), module.__dict__)  # noqa: S102 - our own file at a revision
     return module
 
 
@@ -118,7 +122,7 @@ def row(label: str, results: list[float]) -> str:
 def code_mark() -> str:
     """A fingerprint of the computer players' code, so results of older settings are not mixed with new ones."""
     digest = hashlib.blake2b(digest_size=6)
-    for name in ("engine/ai.py", "engine/policies.py"):
+    for name in ("games/kokeshi/engine/ai.py", "games/kokeshi/engine/policies.py"):
         digest.update((ROOT / name).read_bytes())
     return digest.hexdigest()
 

@@ -14,7 +14,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.common import percentile, pin_to_one_core  # noqa: E402
-from engine import GreedyPolicy, RandomPolicy, new_game  # noqa: E402
+from games.kokeshi.engine import GreedyPolicy, RandomPolicy, new_game  # noqa: E402
 
 PLAYERS = ["Aiko", "Botan", "Chiyo", "Daiki"]
 

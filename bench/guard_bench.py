@@ -64,10 +64,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine import CURRENT_RULES, Game, ai, new_game, policy  # noqa: E402
-from engine.ai import _greedy_action  # noqa: E402
-from engine.data import COLORS, IDLE_LIMIT, KOKESHI  # noqa: E402
-from engine.policies import heuristic  # noqa: E402
+from games.kokeshi.engine import CURRENT_RULES, Game, ai, new_game, policy  # noqa: E402
+from games.kokeshi.engine.ai import _greedy_action  # noqa: E402
+from games.kokeshi.engine.data import COLORS, IDLE_LIMIT, KOKESHI  # noqa: E402
+from games.kokeshi.engine.policies import heuristic  # noqa: E402
 from tests.positions import ready, set_track, tile  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"

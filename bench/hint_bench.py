@@ -18,7 +18,7 @@ if str(ROOT) not in sys.path:
 
 from bench.common import percentile  # noqa: E402
 from cogs.thinking import HINT_BUDGET, HINT_LEVEL, Thinker, workers  # noqa: E402
-from engine import GreedyPolicy, new_game  # noqa: E402
+from games.kokeshi.engine import GreedyPolicy, new_game  # noqa: E402
 
 GOAL_P95_S = 2.0
 

@@ -19,8 +19,8 @@ import PIL  # noqa: E402
 
 import render  # noqa: E402
 from bench.common import percentile, pin_to_one_core  # noqa: E402
-from engine import RandomPolicy, new_game  # noqa: E402
-from engine.preview import preview_all  # noqa: E402
+from games.kokeshi.engine import RandomPolicy, new_game  # noqa: E402
+from games.kokeshi.engine.preview import preview_all  # noqa: E402
 
 PLAYERS = ["Aiko", "Botan", "Chiyo", "Daiki"]
 GOAL_TABLE_MS = 25.0  # table picture, draw + encode, median

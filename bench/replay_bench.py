@@ -18,8 +18,8 @@ if str(ROOT) not in sys.path:
 import PIL  # noqa: E402
 
 from bench.common import pin_to_one_core  # noqa: E402
-from engine import GreedyPolicy, new_game  # noqa: E402
-from render.replay import MAX_BYTES, ReplayTurn, animation  # noqa: E402
+from games.kokeshi.engine import GreedyPolicy, new_game  # noqa: E402
+from games.kokeshi.pictures.replay import MAX_BYTES, ReplayTurn, animation  # noqa: E402
 
 PLAYERS = ["Aiko", "Botan", "Chiyo", "Daiki"]
 TURN_ENDS = {"turn_ended", "setup_done", "game_over"}
@@ -88,7 +88,7 @@ def main() -> int:
 
 
 def _webp(turns: list[ReplayTurn], quality: int) -> bytes:
-    from render.replay import draw_animation
+    from games.kokeshi.pictures.replay import draw_animation
 
     return draw_animation(turns, kind="webp", quality=quality)
 

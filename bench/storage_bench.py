@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import percentile  # noqa: E402
-from engine import RandomPolicy, new_game  # noqa: E402
+from games.kokeshi.engine import RandomPolicy, new_game  # noqa: E402
 from storage import Store, is_url, open_store  # noqa: E402
 from storage.postgres import to_pg  # noqa: E402
 from storage.store import flags_of  # noqa: E402

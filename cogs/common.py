@@ -8,7 +8,7 @@ import io
 import discord
 
 import i18n
-from engine import Game
+from games.kokeshi.engine import Game
 from i18n import _, ngettext
 from storage import GameRecord
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import discord
 
-from engine import Game, Option, Prompt
-from engine.preview import Outcome, preview_all
 from games.kokeshi import vocab
+from games.kokeshi.engine import Game, Option, Prompt
+from games.kokeshi.engine.preview import Outcome, preview_all
 from games.kokeshi.vocab import N_
 from i18n import _
 

@@ -11,8 +11,8 @@ import logging
 from typing import Protocol
 
 import i18n
-from engine import Game
 from games.kokeshi import vocab
+from games.kokeshi.engine import Game
 from i18n import _, ngettext
 from kit.quiet import next_daily, parse_time, show_time, zone
 from storage import GameRecord, Store

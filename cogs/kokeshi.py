@@ -13,10 +13,10 @@ from discord.ext import commands
 
 import i18n
 import render
-from engine import Game, Option
-from engine.data import IDLE_LIMIT
-from engine.preview import preview_all
-from games.kokeshi import narrate, vocab
+from games.kokeshi import narrate, pictures, vocab
+from games.kokeshi.engine import Game, Option
+from games.kokeshi.engine.data import IDLE_LIMIT
+from games.kokeshi.engine.preview import preview_all
 from games.kokeshi.vocab import N_
 from i18n import _
 from storage import GameNotFound, GameRecord, Seat
@@ -510,8 +510,10 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 seat = record.seat_of(interaction.user.id)
                 # For a phone: the caller's workshop first (else the one to play), then every other one, tiles in
                 # full; beside it, the whole table in one wide picture.
-                phone = await asyncio.to_thread(render.table_phone, view, (), seat.name if seat else None, others=True)
-                wide = await asyncio.to_thread(render.table, view)
+                phone = await asyncio.to_thread(
+                    pictures.table_phone, view, (), seat.name if seat else None, others=True
+                )
+                wide = await asyncio.to_thread(pictures.table, view)
                 await interaction.followup.send(
                     _("The table of Kokeshi #{number}").format(number=record.id),
                     files=[
@@ -541,7 +543,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                     )
                 )
             name = matches[0]
-            picture = await asyncio.to_thread(render.board, state.view(), name)
+            picture = await asyncio.to_thread(pictures.board, state.view(), name)
             await interaction.followup.send(
                 _("{player}'s workshop in Kokeshi #{number}").format(
                     player=escape(vocab.seat_name(name)), number=record.id
@@ -701,8 +703,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         async def run() -> None:
             # The rules for a phone, a few portrait pages that each fill the screen when tapped, then every tile on
             # one wide sheet: one message, well within Discord's 10 files.
-            pages = await asyncio.to_thread(render.rules_phone)
-            picture = await asyncio.to_thread(render.glossary)
+            pages = await asyncio.to_thread(pictures.rules_phone)
+            picture = await asyncio.to_thread(pictures.glossary)
             files = [
                 common.picture(
                     page,

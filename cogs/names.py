@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine import LEVELS
 from games.kokeshi import vocab
+from games.kokeshi.engine import LEVELS
 from i18n import _, pgettext
 from storage import GameRecord, Store
 

@@ -7,10 +7,10 @@ from contextlib import contextmanager
 
 import i18n
 import render
-from engine import Event, Game
 from games.kokeshi import story, vocab
+from games.kokeshi.engine import Event, Game
+from games.kokeshi.pictures.replay import ReplayTurn, draw_turn_record
 from i18n import _
-from render.replay import ReplayTurn, draw_turn_record
 from storage import GameRecord, LoggedAction
 
 from .limits import MESSAGE, shorten
@@ -105,7 +105,7 @@ def turn_line(turn: Sequence[LoggedAction], before: Game, after: Game, limit: in
 
 def record_picture(player: str, before: Game, after: Game, events: Sequence[Event]) -> bytes:
     """The picture of a turn's record: the board of `player`, who just played, for a phone, the turn's changes
-    marked and every player's points for the turn (a replay draws the same picture, `render.replay`)."""
+    marked and every player's points for the turn (a replay draws the same picture, `pictures.replay`)."""
     turn = ReplayTurn(player, before.view(), after.view(), tuple(e.to_dict() for e in events))
     return render.encode(draw_turn_record(turn))
 

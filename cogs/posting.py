@@ -21,9 +21,9 @@ from typing import Protocol
 import discord
 
 import render
-from engine import Game, idle_warning
-from engine.preview import preview_all
-from games.kokeshi import vocab
+from games.kokeshi import pictures, vocab
+from games.kokeshi.engine import Game, idle_warning
+from games.kokeshi.engine.preview import preview_all
 from i18n import _, ngettext
 from kit.locks import KeyedLocks
 from service import Outcome
@@ -285,7 +285,7 @@ class Poster:
         so_far = narrate(events, public, limit=1200)  # room left for the ping and the since lines
         # What each choice does, from the rules: said by the buttons and marked in the picture.
         outcomes = preview_all(game)
-        picture = await asyncio.to_thread(render.turn, public, prompt, None, events, outcomes)
+        picture = await asyncio.to_thread(pictures.turn, public, prompt, None, events, outcomes)
         name = render.filename(f"kokeshi-{record.id}-{version}")
         alt = prompt_alt(record.id, prompt.player, prompt.kind)
         view = prompt_view(record.id, version, prompt, outcomes=outcomes)
@@ -421,7 +421,7 @@ class Poster:
         if results is None:
             results = await self.store.results(record.id)
         ranking = [r.name for r in results] or game.ranking()
-        picture = await asyncio.to_thread(render.final, game.view(), scores, ranking)
+        picture = await asyncio.to_thread(pictures.final, game.view(), scores, ranking)
         medals = ["🥇", "🥈", "🥉", "4."]
         lines = []
         for i, name in enumerate(ranking):

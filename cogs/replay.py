@@ -18,11 +18,11 @@ from discord import app_commands
 
 import i18n
 import render
-from engine import Game
 from games.kokeshi import vocab
+from games.kokeshi.engine import Game
+from games.kokeshi.pictures.replay import ReplayTurn, animation, draw_turn_record, extension
 from i18n import _
 from kit.locks import KeyedLocks
-from render.replay import ReplayTurn, animation, draw_turn_record, extension
 from storage import GameNotFound, GameRecord, LoggedAction, challenge_key
 
 from . import common

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 import discord
 
 import i18n
-from engine import LEVELS, Event, Game, IllegalAction
-from engine.preview import preview
 from games.kokeshi import vocab
+from games.kokeshi.engine import LEVELS, Event, Game, IllegalAction
+from games.kokeshi.engine.preview import preview
 from games.kokeshi.module import KokeshiMatch
 from games.kokeshi.vocab import N_
 from i18n import _, format_number, ngettext

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
-from engine import LEVELS, Game, Hint, load_game, policy
+from games.kokeshi.engine import LEVELS, Game, Hint, load_game, policy
 
 # The level of an AI seat that has none recorded: seats handed over after time-outs or a resignation.
 DEFAULT_LEVEL = "normal"

@@ -7,10 +7,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from . import icons
 from . import palette as pal
 from . import text as tx
 from .palette import RGB
+from .pen import Pen, render, star_points
 
 Box = tuple[int, int, int, int]
 
@@ -71,7 +71,7 @@ def pill(label: str, size: int, fill: RGB, ink: RGB, min_w: int = 0) -> Image.Im
     """A rounded label: scores, penalties, 'to play' badges."""
     w = max(min_w, round(tx.width(label, size, True)) + size)
     h = size + 8
-    img = icons.render(
+    img = render(
         w, h, w, lambda pen: pen.rect((0, 0, w, h), fill=fill, outline=pal.shade(fill, 0.7), width=1, radius=h / 2)
     )
     tx.draw(ImageDraw.Draw(img), (w / 2, h / 2), label, size, ink, bold=True, anchor="mm")
@@ -83,11 +83,11 @@ def glow(w: int, h: int, radius: int = 10, color: RGB = pal.GOLD, width: int = 4
     """A smooth highlight frame `w` x `h` px: what changed during the last turn."""
     pad = width + 2
 
-    def paint(pen: icons.Pen) -> None:
+    def paint(pen: Pen) -> None:
         pen.rect((1, 1, w + 2 * pad - 1, h + 2 * pad - 1), fill=(*pal.GOLD_LIGHT, 150), radius=radius + pad)
         pen.rect((2, 2, w + 2 * pad - 2, h + 2 * pad - 2), outline=color, width=width, radius=radius + pad - 2)
 
-    return icons.render(w + 2 * pad, h + 2 * pad, w + 2 * pad, paint)
+    return render(w + 2 * pad, h + 2 * pad, w + 2 * pad, paint)
 
 
 @lru_cache(maxsize=32)
@@ -95,9 +95,9 @@ def burst(label: str, size: int) -> Image.Image:
     """A gold star burst with points on it: points scored this turn."""
     s = size
 
-    def paint(pen: icons.Pen) -> None:
-        pen.poly(icons.star_points(50, 50, 49, 0.72, 10), fill=pal.GOLD, outline=pal.INK, width=3)
+    def paint(pen: Pen) -> None:
+        pen.poly(star_points(50, 50, 49, 0.72, 10), fill=pal.GOLD, outline=pal.INK, width=3)
 
-    img = icons.render(s, s, 100, paint)
+    img = render(s, s, 100, paint)
     tx.draw(ImageDraw.Draw(img), (s / 2, s / 2 + 1), label, tx.MIN_SIZE, pal.INK, bold=True, anchor="mm")
     return img

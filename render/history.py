@@ -69,7 +69,7 @@ def draw_history(name: str, points: Sequence[tuple[float, int]], subtitle: str =
 
     xy = [(x_of(i), y_of(total)) for i, total in enumerate(totals)]
     if len(xy) > 1:
-        d.line(xy, fill=pal.TILE["blue"], width=2)
+        d.line(xy, fill=pal.LINE, width=2)
     average = []
     for i in range(len(totals)):
         window = totals[max(0, i - AVERAGE_OF + 1) : i + 1]
@@ -79,7 +79,7 @@ def draw_history(name: str, points: Sequence[tuple[float, int]], subtitle: str =
     radius = 6 if len(points) <= 60 else 3
     best = max(range(len(totals)), key=lambda i: (totals[i], -i))
     for i, (x, y) in enumerate(xy):
-        fill = pal.GOLD if i == best else pal.TILE_DARK["blue"]
+        fill = pal.GOLD if i == best else pal.LINE_DARK
         r = radius + 4 if i == best else radius
         d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=pal.CREAM, width=2 if i == best else 1)
     bx, by = xy[best]
@@ -93,7 +93,7 @@ def draw_history(name: str, points: Sequence[tuple[float, int]], subtitle: str =
     text.draw(
         d, (bx, by - 16 if above else by + 16), best_label, 18, pal.INK, bold=True, anchor="mb" if above else "ma"
     )
-    d.line((left, legend_y, left + 40, legend_y), fill=pal.TILE["blue"], width=3)
+    d.line((left, legend_y, left + 40, legend_y), fill=pal.LINE, width=3)
     each = _("score of each game")
     text.draw(d, (left + 50, legend_y), each, 16, pal.INK_SOFT, anchor="lm")
     x = left + 50 + max(190, round(text.width(each, 16)) + 24)

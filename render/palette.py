@@ -1,9 +1,6 @@
-"""Colours of the pictures: paper and wood, tile and kokeshi colours, seat colours that differ in grey too."""
+"""Colours every game's pictures share: paper and wood, ink, gold and vermilion, seat colours that differ in grey."""
 
 from __future__ import annotations
-
-import games.kokeshi.vocab as vocab
-from engine.data import COLORS
 
 RGB = tuple[int, int, int]
 
@@ -26,31 +23,14 @@ VERMILION: RGB = (200, 58, 40)
 GOLD: RGB = (236, 160, 0)
 GOLD_LIGHT: RGB = (255, 226, 140)
 GOOD: RGB = (46, 122, 60)
-
-# Tile and kokeshi colours in the engine's colour order (pink, violet, blue, green, yellow). Violet and blue are
-# close in grey, so every tile also carries its letter.
-TILE: dict[str, RGB] = dict(
-    zip(COLORS, ((240, 150, 172), (152, 118, 196), (84, 152, 214), (120, 180, 98), (244, 204, 72)), strict=True)
-)
-TILE_DARK: dict[str, RGB] = dict(
-    zip(COLORS, ((176, 70, 100), (92, 62, 140), (34, 88, 150), (58, 112, 46), (170, 124, 10)), strict=True)
-)
-# Letters on tiles and colour words, from the vocabulary in the current language: no two colours share a letter.
-LETTER = vocab.Names(COLORS, vocab.color_letter)
-COLOR_WORD = vocab.Names(COLORS, vocab.color)
+# A calm blue for lines of figures over time, and its dark edge.
+LINE: RGB = (84, 152, 214)
+LINE_DARK: RGB = (34, 88, 150)
 
 # Seats in turn order: yellow, green, red, blue, with lightness falling in that order so they also differ in grey.
 SEAT: tuple[RGB, ...] = ((250, 208, 60), (110, 186, 100), (192, 52, 44), (28, 44, 110))
 SEAT_MARK: tuple[RGB, ...] = (INK, INK, CREAM, CREAM)
 SEAT_SHAPES: tuple[str, ...] = ("circle", "triangle", "square", "diamond")
-
-# Pale row tints of the happiness board, one per animal.
-ANIMAL_TINT: dict[str, RGB] = {
-    "panda": (240, 240, 232),
-    "fox": (250, 226, 200),
-    "cat": (232, 228, 220),
-    "rabbit": (250, 236, 232),
-}
 
 
 def shade(color: RGB, factor: float) -> RGB:

@@ -13,8 +13,9 @@ from .draw import panel, wood
 
 WIDTH, HEIGHT = 800, 420
 HEADER = 76
-# One colour per score item, in the score sheet's order: gold, then four tile colours, then vermilion for pairs.
-BAR_COLOURS = (pal.GOLD, *(pal.TILE[c] for c in pal.COLORS[3::-1]), pal.VERMILION)
+# One colour per score item, in the score sheet's order, taken round again past the sixth: gold, green, blue, violet,
+# pink, vermilion.
+BAR_COLOURS = (pal.GOLD, (120, 180, 98), (84, 152, 214), (152, 118, 196), (240, 150, 172), pal.VERMILION)
 
 
 @dataclass(frozen=True)

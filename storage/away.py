@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from engine import Game
+from games.kokeshi.engine import Game
 from kit.quiet import parse_hours, quiet_end, zone
 
 from .database import Row, Transaction

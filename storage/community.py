@@ -10,7 +10,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from engine import KOKESHI
+from games.kokeshi.engine import KOKESHI
 
 from .database import Database, Row, Transaction
 from .ratings import DEFAULT_MU, DEFAULT_SIGMA, Rating, human_ranks, rate, streak, week_streak

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Event, Game
+from games.kokeshi.engine import Event, Game
 
 # The key of the game of every row stored before games were keyed (`migrations/*_game_keyed.sql`), and of a game
 # created without naming one.

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, overload
 
-from engine import AUTOMA, Event, Game, IllegalAction, new_game
+from games.kokeshi.engine import AUTOMA, Event, Game, IllegalAction, new_game
 from kit.locks import KeyedLocks
 
 from .away import QUIET, TURN_TIMERS, AwayStore

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from engine import load_game, policy
+from games.kokeshi.engine import load_game, policy
 
 # Simulated moves per search decision: enough to be a real search, small enough for a quick suite.
 BUDGET = 200

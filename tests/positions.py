@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine import CURRENT_RULES, Event, Game, new_game
-from engine.data import COLORS, KOKESHI, QUALITY_TILE, TILE_BY_ID, TILES
-from engine.options import ADVANCE
+from games.kokeshi.engine import CURRENT_RULES, Event, Game, new_game
+from games.kokeshi.engine.data import COLORS, KOKESHI, QUALITY_TILE, TILE_BY_ID, TILES
+from games.kokeshi.engine.options import ADVANCE
 
 NAMES = ("ana", "bo", "cy", "di")
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from engine import LEVELS, EasyPolicy, Game, GreedyPolicy, Hint, SearchPolicy, new_game, policy
+from games.kokeshi.engine import LEVELS, EasyPolicy, Game, GreedyPolicy, Hint, SearchPolicy, new_game, policy
 
 # Small budgets keep the suite quick; the levels' own budgets are measured in bench/ai_bench.py.
 BUDGET = {"easy": None, "normal": 300, "hard": 400}
@@ -171,8 +171,8 @@ def test_the_baseline_greedy_player_ignores_the_hidden_seed_too():
 
 
 def test_the_search_scores_every_seat_as_the_engine_does():
-    from engine.ai import _adjacent_pairs, _total
-    from engine.policies import RandomPolicy
+    from games.kokeshi.engine.ai import _adjacent_pairs, _total
+    from games.kokeshi.engine.policies import RandomPolicy
 
     checked = 0
     for seed, names in enumerate((["ann"], ["ann", "bob"], ["ann", "bob", "cy"], ["ann", "bob", "cy", "dee"])):

@@ -15,8 +15,8 @@ from bot import create_bot
 from cogs.narration import escape
 from cogs.tables import Tables
 from cogs.thinking import Thinker
-from engine.preview import preview
 from games.kokeshi import vocab
+from games.kokeshi.engine.preview import preview
 from tests import ai_work
 from tests.botkit import answer, open_game, restart, texts
 

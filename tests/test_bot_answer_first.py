@@ -22,9 +22,9 @@ from discord import app_commands
 
 import cogs
 from cogs.components import LobbyButton, prompt_view
-from engine import CURRENT_RULES, KOKESHI, Prompt
-from engine.data import TILE_BY_ID
-from engine.options import PLACES
+from games.kokeshi.engine import CURRENT_RULES, KOKESHI, Prompt
+from games.kokeshi.engine.data import TILE_BY_ID
+from games.kokeshi.engine.options import PLACES
 from tests.botkit import answer, components, lobby_message, new_lobby, open_game, prompt_message
 from tests.test_bot_rematch import finished_table
 from tests.test_bot_replay import finished_in_store

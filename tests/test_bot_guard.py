@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import engine.game
 import i18n
 from cogs.kokeshi import rules_text
-from engine import Event
-from engine.data import IDLE_LIMIT
+from games.kokeshi import engine
+from games.kokeshi.engine import Event
+from games.kokeshi.engine.data import IDLE_LIMIT
 from games.kokeshi.narrate import describe
 from tests.botkit import answer, prompt_message
 

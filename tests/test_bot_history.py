@@ -9,8 +9,8 @@ import re
 import pytest
 
 from cogs.narration import escape, split_turns
-from engine.data import ANIMAL_POINTS, ANIMALS
 from games.kokeshi import story, vocab
+from games.kokeshi.engine.data import ANIMAL_POINTS, ANIMALS
 from tests.botkit import open_game, play_to_end
 
 

@@ -14,6 +14,7 @@ from babel.messages.pofile import read_po
 import i18n
 import render
 from cogs.narration import game_language
+from games.kokeshi import pictures
 from games.kokeshi.vocab import RETIRED_WORDS
 from i18n.extract import COMMAND_NAME, PARAMETER_NAME
 from tests.botkit import World, announced, components, custom_ids, lobby_message, press, prompt_message
@@ -136,14 +137,15 @@ def english_in(texts: list[str], names: tuple[str, ...] = ()) -> list[str]:
 def picture_languages(monkeypatch) -> list[tuple[str, str]]:
     """(picture, language) of every picture the bot draws: the language current while it was drawn."""
     drawn: list[tuple[str, str]] = []
-    for name in ("table", "table_phone", "turn", "final", "board", "glossary", "rules_phone", "history"):
-        original = getattr(render, name)
+    kokeshi = ("table", "table_phone", "turn", "final", "board", "glossary", "rules_phone")
+    for module, name in [*((pictures, n) for n in kokeshi), (render, "history")]:
+        original = getattr(module, name)
 
         def spy(*args, _name=name, _original=original, **kwargs):
             drawn.append((_name, i18n.current()))
             return _original(*args, **kwargs)
 
-        monkeypatch.setattr(render, name, spy)
+        monkeypatch.setattr(module, name, spy)
     return drawn
 
 

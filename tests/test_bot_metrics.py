@@ -120,7 +120,7 @@ async def test_the_ai_queue_counts_decisions_waiting_for_the_pool(world):
         return ai_work.quick(level, seed, state)
 
     world.bot.tables.thinker = Thinker(work=slow, pool=_AI_THREADS)
-    from engine.game import new_game
+    from games.kokeshi.engine.game import new_game
 
     game = new_game(["aiko", "botan"], seed=1)
     task = asyncio.ensure_future(world.bot.tables.thinker.explain("easy", 1, game))

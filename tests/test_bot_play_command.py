@@ -6,9 +6,9 @@ import pytest
 from discord import app_commands
 
 from cogs.limits import shorten as fit
-from engine import GreedyPolicy
-from engine.preview import preview_all
 from games.kokeshi import vocab
+from games.kokeshi.engine import GreedyPolicy
+from games.kokeshi.engine.preview import preview_all
 from tests.botkit import open_game, prompt_message
 
 

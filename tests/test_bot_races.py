@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import GreedyPolicy
+from games.kokeshi.engine import GreedyPolicy
 from tests.botkit import answer, new_lobby, open_game
 
 APOLOGY = "Sorry, something went wrong"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot import create_bot
-from engine import GreedyPolicy
+from games.kokeshi.engine import GreedyPolicy
 from tests.botkit import answer, custom_ids, open_game, prompt_message, restart, texts
 
 HOUR = 3600

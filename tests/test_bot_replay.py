@@ -11,8 +11,8 @@ from simcord.results import ResponseMessage
 
 from bot import create_bot
 from cogs.replay import MENU_NEAR, MENU_TURNS, menu_turns
-from engine import GreedyPolicy
-from render.replay import MAX_BYTES
+from games.kokeshi.engine import GreedyPolicy
+from games.kokeshi.pictures.replay import MAX_BYTES
 from tests.botkit import attachments, components, custom_ids, open_game, play_to_end, restart
 from tests.test_bot_language import locales  # noqa: F401  (the fixture giving each person a language)
 

@@ -6,9 +6,9 @@ import discord
 
 from bot import create_bot
 from cogs.components import MAX_SELECT, prompt_view, tile_choices, track_view
-from engine import CURRENT_RULES, KOKESHI, Prompt
-from engine.data import TILE_BY_ID
-from engine.options import PLACES
+from games.kokeshi.engine import CURRENT_RULES, KOKESHI, Prompt
+from games.kokeshi.engine.data import TILE_BY_ID
+from games.kokeshi.engine.options import PLACES
 from tests.botkit import lobby_message, new_lobby, open_game, restart
 
 

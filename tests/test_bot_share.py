@@ -9,8 +9,8 @@ from PIL import Image
 
 from cogs.community import Streaks, _daily_results, streak_lines
 from cogs.share import ITEM_EMOJI
-from engine import KOKESHI
 from games.kokeshi import vocab
+from games.kokeshi.engine import KOKESHI
 from storage import BoardRow
 from tests.botkit import announced, custom_ids, is_png
 from tests.test_bot_replay import played_in_store

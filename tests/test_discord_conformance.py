@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 import i18n
 from cogs.limits import ELLIPSIS, shorten
-from engine import GreedyPolicy
-from engine.game import new_game
 from games.kokeshi import vocab
+from games.kokeshi.engine import GreedyPolicy
+from games.kokeshi.engine.game import new_game
 from tests.botkit import World, answer, components, new_lobby
 
 # Discord's locales (https://discord.com/developers/docs/reference#locales).

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import CURRENT_RULES, Game, GreedyPolicy, idle_warning, load_game, new_game
-from engine.data import (
+from games.kokeshi.engine import CURRENT_RULES, Game, GreedyPolicy, idle_warning, load_game, new_game
+from games.kokeshi.engine.data import (
     COLORS,
     END_RECOGNITIONS,
     HEIGHTS,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Game, RandomPolicy, load_game, new_game, replay
+from games.kokeshi.engine import Game, RandomPolicy, load_game, new_game, replay
 from tests.positions import play, ready, set_track, tile
 
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import engine
-from engine.data import ANIMAL_POINTS, ANIMALS, HEIGHTS, KOKESHI, RED_LINE, TILE_BY_ID, TILES, TOP_POINTS
-from engine.preview import AUTOMA_DRAW, EMPTY, OFFER_DRAW, QUALITY, TILE, TOP, preview, preview_all
+import games.kokeshi.engine as engine
+from games.kokeshi.engine.data import ANIMAL_POINTS, ANIMALS, HEIGHTS, KOKESHI, RED_LINE, TILE_BY_ID, TILES, TOP_POINTS
+from games.kokeshi.engine.preview import AUTOMA_DRAW, EMPTY, OFFER_DRAW, QUALITY, TILE, TOP, preview, preview_all
 from tests.positions import detach, filler, play, quality, ready, set_offer, set_track, tile
 
 # ---------------------------------------------------------------- crafted positions

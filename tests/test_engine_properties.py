@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import (
+from games.kokeshi.engine import (
     AUTOMA,
     END_REASONS,
     REASONS,
@@ -28,7 +28,7 @@ from engine import (
     new_game,
     replay,
 )
-from engine.data import (
+from games.kokeshi.engine.data import (
     HEIGHTS,
     IS_QUALITY,
     LEVEL_THRESHOLDS,
@@ -292,7 +292,7 @@ def test_solo_playouts_exercise_the_automa() -> None:
 _REPLAY_SCRIPT = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from engine import replay
+from games.kokeshi.engine import replay
 spec = json.load(sys.stdin)
 game = replay(spec["players"], seed=spec["seed"], side=spec["side"], solo=spec["solo"],
               actions=[tuple(a) for a in spec["actions"]])

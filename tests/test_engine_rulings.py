@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from engine.data import ADV, ANIMAL, ANIMAL_ANY, ANY, ANY2, BUY_ANY, BUY_HERE, KOKESHI, LEFT, N_TRACKS, RIGHT, TILESETS
+from games.kokeshi.engine.data import (
+    ADV,
+    ANIMAL,
+    ANIMAL_ANY,
+    ANY,
+    ANY2,
+    BUY_ANY,
+    BUY_HERE,
+    KOKESHI,
+    LEFT,
+    N_TRACKS,
+    RIGHT,
+    TILESETS,
+)
 from games.kokeshi.vocab import label
 from tests.positions import filler, kinds, option_ids, play, quality, ready, set_offer, set_track, tile, tile_ids
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import GreedyPolicy, RandomPolicy, new_game, play_out
-from engine.data import ANIMALS, BONUS_SLOTS, KOKESHI, QUALITY_TILE, TILE_BY_ID, TILES
+from games.kokeshi.engine import GreedyPolicy, RandomPolicy, new_game, play_out
+from games.kokeshi.engine.data import ANIMALS, BONUS_SLOTS, KOKESHI, QUALITY_TILE, TILE_BY_ID, TILES
 from games.kokeshi.vocab import label
 from tests.positions import (
     conserved,
@@ -324,7 +324,7 @@ def test_running_out_of_tiles_triggers_the_end_and_play_goes_on_with_the_offer()
 def test_game_over_refuses_every_action():
     g = new_game(["ana", "bo"], seed=3)
     play_out(g, {n: RandomPolicy(3) for n in g.names})
-    from engine import IllegalAction
+    from games.kokeshi.engine import IllegalAction
 
     with pytest.raises(IllegalAction) as info:
         g.apply("ana", "advance:princess")

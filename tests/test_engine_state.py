@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Game, RandomPolicy, load_game, new_game
+from games.kokeshi.engine import Game, RandomPolicy, load_game, new_game
 
 # Fields the saved form leaves out, because loading derives them from others: the tiles and the draw generator's
 # key from the rules version and the seed, the seat count of humans from `solo`, the idle limit from the rules

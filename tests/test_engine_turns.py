@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import CURRENT_RULES, IllegalAction, new_game
-from engine.data import BONUS_SLOTS, COLORS, KOKESHI, TILE_BY_ID, TILES
+from games.kokeshi.engine import CURRENT_RULES, IllegalAction, new_game
+from games.kokeshi.engine.data import BONUS_SLOTS, COLORS, KOKESHI, TILE_BY_ID, TILES
 from games.kokeshi.vocab import label
 from tests.positions import (
     NAMES,

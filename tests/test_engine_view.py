@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from engine import ANIMALS, AUTOMA, COLORS, KOKESHI, RandomPolicy, new_game
+from games.kokeshi.engine import ANIMALS, AUTOMA, COLORS, KOKESHI, RandomPolicy, new_game
 
 TOP_LEVEL = {
     "version",

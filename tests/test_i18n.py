@@ -15,11 +15,11 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-import engine
+import games.kokeshi.engine as engine
 import i18n
-from engine import REASONS, options
-from engine.data import ANIMALS, COLORS, CURRENT_RULES, KOKESHI, TILES
 from games.kokeshi import narrate, vocab
+from games.kokeshi.engine import REASONS, options
+from games.kokeshi.engine.data import ANIMALS, COLORS, CURRENT_RULES, KOKESHI, TILES
 from i18n.extract import COMMAND_NAME, PARAMETER_NAME, command_messages
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-import engine
+import games.kokeshi.engine as engine
 import i18n
 from cogs.components import prompt_view, track_view
 from cogs.limits import BUTTON_LABEL, SELECT_OPTION
-from engine.data import TOP_POINTS
-from engine.preview import EMPTY, QUALITY, TILE, TOP, preview, preview_all
 from games.kokeshi import vocab
+from games.kokeshi.engine.data import TOP_POINTS
+from games.kokeshi.engine.preview import EMPTY, QUALITY, TILE, TOP, preview, preview_all
 from i18n import _
 from tests.positions import filler, play, ready, set_offer, set_track, tile
 

@@ -11,7 +11,7 @@ from cogs.components import ActionButton, ActionSelect, LobbyButton, TileSelect
 from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton, ReplaySelect
 from cogs.share import ShareButton
-from engine import new_game
+from games.kokeshi.engine import new_game
 
 
 def made() -> list[tuple[discord.ui.DynamicItem, dict]]:

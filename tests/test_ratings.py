@@ -7,7 +7,7 @@ import hashlib
 
 import pytest
 
-from engine import RandomPolicy
+from games.kokeshi.engine import RandomPolicy
 from storage import Rating, Store, challenge_key, challenge_seed, open_store, scope_of, streak
 from storage.ratings import human_ranks, rate
 

@@ -10,14 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from render import palette
+from games.kokeshi.pictures import palette
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # In a fresh process (no cached layers), record every font size any picture asks for.
 PROBE = """
 import json
-import engine, render
+import games.kokeshi.engine as engine
+import games.kokeshi.pictures as pictures
+import render
 from render import text
 sizes = []
 font = text.font
@@ -31,10 +33,10 @@ events = []
 for _ in range(120):
     events = g.apply(g.prompt.player, policy.choose(g))
 view = g.view()
-render.table(view, events)
-render.board(view, "Ana")
-render.final(view, g.scores(), g.ranking())
-render.glossary()
+pictures.table(view, events)
+pictures.board(view, "Ana")
+pictures.final(view, g.scores(), g.ranking())
+pictures.glossary()
 render.history("Ana", [(1.7e9, 40), (1.8e9, 55)])
 print(json.dumps(sorted(set(sizes))))
 """
@@ -45,7 +47,8 @@ print(json.dumps(sorted(set(sizes))))
 PHONE_PROBE = """
 import json
 import render
-from engine.preview import preview_all
+from games.kokeshi import pictures
+from games.kokeshi.engine.preview import preview_all
 from render import text
 from tests.golden import NAMES, decision, playout
 sizes = []
@@ -58,13 +61,13 @@ kinds = set()
 for kind, names, seed in [("setup", NAMES, 1), ("advance", NAMES[:2], 2), ("effect", NAMES[:3], 3),
                           ("kokeshi", NAMES, 4), ("animal", NAMES, 5), ("buy", NAMES[:2], 6), ("place", NAMES[:1], 7)]:
     game, events = decision(names, seed, kind, solo=len(names) == 1)
-    render.turn(game.view(), game.prompt, events=events, outcomes=preview_all(game))
+    pictures.turn(game.view(), game.prompt, events=events, outcomes=preview_all(game))
     kinds.add(game.prompt.kind)
     game.idles[0] = game.stall_limit - 1  # the idle turns left, shown near the end against stalling
-    render.turn(game.view(), game.prompt)
+    pictures.turn(game.view(), game.prompt)
 game, events = playout(NAMES, 7, turns=32)
-render.table_phone(game.view(), events, others=True)
-render.rules_phone()
+pictures.table_phone(game.view(), events, others=True)
+pictures.rules_phone()
 print(json.dumps([sorted(set(sizes)), sorted(kinds)]))
 """
 

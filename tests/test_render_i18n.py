@@ -10,9 +10,10 @@ from contextlib import contextmanager
 import pytest
 from PIL import Image, ImageDraw
 
+import games.kokeshi.pictures as pictures
 import i18n
 import render
-from render import phone, sheets
+from games.kokeshi.pictures import phone, sheets
 from render import text as tx
 from tests.golden import CASES
 
@@ -24,7 +25,10 @@ PLAYER_NAMES = ("Aiko", "Botan", "Chiyo", "Daiki", "automa", "jogador fictício"
 def _clear_caches() -> None:
     for module in (
         render,
-        *(getattr(render, n) for n in ("boards", "scenes", "sheets", "phone", "rules", "tiles", "draw")),
+        pictures,
+        render.draw,
+        render.pen,
+        *(getattr(pictures, n) for n in ("boards", "scenes", "sheets", "phone", "rules", "tiles", "icons")),
     ):
         for value in vars(module).values():
             if isinstance(value, functools._lru_cache_wrapper):

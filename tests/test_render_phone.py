@@ -8,10 +8,11 @@ import io
 import pytest
 from PIL import Image, ImageChops
 
-import engine
+import games.kokeshi.engine as engine
 import i18n
 import render
-from render import palette, phone, rules
+from games.kokeshi import pictures
+from games.kokeshi.pictures import palette, phone, rules
 from tests.golden import NAMES, decision
 
 KINDS = {
@@ -41,7 +42,7 @@ def _png(data: bytes) -> Image.Image:
 def test_phone_picture_is_portrait_and_at_most_1080_wide(kind: str) -> None:
     game = _game(kind)
     assert game.prompt.kind == kind
-    img = _png(render.turn(game.view(), game.prompt))
+    img = _png(pictures.turn(game.view(), game.prompt))
     assert img.width <= 1080
     # Portrait, and clearly so: Android crops square previews.
     assert img.height / img.width >= 1.2
@@ -50,7 +51,7 @@ def test_phone_picture_is_portrait_and_at_most_1080_wide(kind: str) -> None:
 def test_prompt_defaults_to_the_views_and_accepts_engine_prompts() -> None:
     game = _game("buy")
     view = game.view()
-    assert render.turn(view) == render.turn(view, game.prompt) == render.turn(view, view["prompt"])
+    assert pictures.turn(view) == pictures.turn(view, game.prompt) == pictures.turn(view, view["prompt"])
 
 
 def _region(img: Image.Image, box: tuple[int, int, int, int]) -> bytes:
@@ -61,10 +62,10 @@ def test_buy_shows_the_offer_in_numbered_slots() -> None:
     game = _game("buy")
     view = game.view()
     layout = phone.PhoneLayout("buy", len(view["players"]))
-    before = _png(render.turn(view, game.prompt))
+    before = _png(pictures.turn(view, game.prompt))
     changed = copy.deepcopy(view)
     changed["offer"][2] = None
-    after = _png(render.turn(changed, game.prompt))
+    after = _png(pictures.turn(changed, game.prompt))
     slot = phone._offer_slot(layout.panel_box, 2)
     assert _region(before, slot) != _region(after, slot)
     other = phone._offer_slot(layout.panel_box, 0)
@@ -76,10 +77,10 @@ def test_animal_shows_the_happiness_board_and_each_disc() -> None:
     view = game.view()
     layout = phone.PhoneLayout("animal", len(view["players"]))
     assert layout.panel == "happiness"
-    before = _png(render.turn(view, game.prompt))
+    before = _png(pictures.turn(view, game.prompt))
     moved = copy.deepcopy(view)
     moved["players"][1]["animals"]["rabbit"] = 7
-    after = _png(render.turn(moved, game.prompt))
+    after = _png(pictures.turn(moved, game.prompt))
     cell = phone._cell(layout.panel_box, 3, 7)
     assert _region(before, cell) != _region(after, cell)
 
@@ -92,8 +93,8 @@ def test_place_marks_only_the_tracks_a_tile_may_go_on() -> None:
     tile = prompt["options"][0]["id"].split(":")[1]
     one_track = dict(prompt, options=[{"id": f"place:{tile}:samurai", "label": ""}])
     every_track = dict(prompt, options=[{"id": f"place:{tile}:{k}", "label": ""} for k in engine.KOKESHI])
-    marked = _png(render.turn(view, one_track))
-    plain = _png(render.turn(view, every_track))
+    marked = _png(pictures.turn(view, one_track))
+    plain = _png(pictures.turn(view, every_track))
     g = layout.workshop
     samurai = engine.KOKESHI.index("samurai")
     x0, y0, x1, y1 = g.track_box(samurai)
@@ -108,7 +109,7 @@ def test_the_deciding_players_workshop_is_shown() -> None:
     view = game.view()
     me = game.prompt.player
     other = next(p["name"] for p in view["players"] if p["name"] != me)
-    mine, theirs = _png(render.turn(view, game.prompt)), _png(render.turn(view, game.prompt, player=other))
+    mine, theirs = _png(pictures.turn(view, game.prompt)), _png(pictures.turn(view, game.prompt, player=other))
     g = phone.PhoneLayout("advance", len(view["players"])).workshop
     assert _region(mine, g.box) != _region(theirs, g.box)
 
@@ -118,13 +119,13 @@ def test_odd_names_and_unknown_kinds_still_draw() -> None:
     view = copy.deepcopy(game.view())
     view["players"][0]["name"] = "\u202e" + "W" * 80 + "\U0001f3f3\ufe0f\u200d\U0001f308"
     prompt = dict(view["prompt"], kind="something new", player=view["players"][0]["name"])
-    img = _png(render.turn(view, prompt))
+    img = _png(pictures.turn(view, prompt))
     assert img.width <= 1080
 
 
 def test_encode_is_lossless_and_deterministic() -> None:
     game = _game("buy")
-    img = render.draw_turn(game.view(), game.prompt)
+    img = pictures.draw_turn(game.view(), game.prompt)
     data = render.encode(img)
     assert data == render.encode(img)
     assert ImageChops.difference(_png(data), img.convert("RGB")).getbbox() is None
@@ -151,10 +152,10 @@ def test_an_effect_choice_marks_the_tile_being_activated() -> None:
     g = phone.PhoneLayout("effect", len(view["players"])).workshop
     x0, y0, x1, y1 = g.tile_box(k, h)
     ring = (x0 - 8, y0 - 8, x1 + 8, y0)
-    marked = _png(render.turn(view, game.prompt, events=events))
-    plain = _png(render.turn(view, game.prompt))
+    marked = _png(pictures.turn(view, game.prompt, events=events))
+    plain = _png(pictures.turn(view, game.prompt))
     assert _region(marked, ring) != _region(plain, ring)
-    as_dicts = _png(render.turn(view, game.prompt, events=[e.to_dict() for e in events]))
+    as_dicts = _png(pictures.turn(view, game.prompt, events=[e.to_dict() for e in events]))
     assert _region(as_dicts, ring) == _region(marked, ring)
 
 
@@ -163,11 +164,11 @@ def test_the_idle_turns_left_show_in_the_header_only_near_the_end() -> None:
     question; earlier, and for a count not near its limit, the picture is unchanged."""
     game = _game("advance")
     limit = game.stall_limit
-    quiet = _png(render.turn(game.view(), game.prompt))
+    quiet = _png(pictures.turn(game.view(), game.prompt))
     game.idles[game.current] = limit - max(1, limit // 4) - 1
-    assert _png(render.turn(game.view(), game.prompt)).tobytes() == quiet.tobytes()
+    assert _png(pictures.turn(game.view(), game.prompt)).tobytes() == quiet.tobytes()
     game.idles[game.current] = limit - 1
-    near = _png(render.turn(game.view(), game.prompt))
+    near = _png(pictures.turn(game.view(), game.prompt))
     header = (0, 0, near.width, phone.HEADER_H)
     below = (0, phone.HEADER_H, near.width, near.height)
     assert _region(near, header) != _region(quiet, header)
@@ -181,7 +182,7 @@ def test_the_idle_turns_left_show_in_the_header_only_near_the_end() -> None:
 
 
 def _outcomes(game: engine.Game) -> dict:
-    from engine.preview import preview_all
+    from games.kokeshi.engine.preview import preview_all
 
     return preview_all(game)
 
@@ -192,7 +193,7 @@ def test_every_decision_shows_the_workshop_offer_happiness_board_and_scores_in_a
     view = game.view()
     layout = phone.PhoneLayout(kind, len(view["players"]))
     assert {phone.WORKSHOP, phone.OFFER, phone.HAPPINESS, phone.SCORES} <= set(layout.sections)
-    img = _png(render.turn(view, game.prompt, outcomes=_outcomes(game)))
+    img = _png(pictures.turn(view, game.prompt, outcomes=_outcomes(game)))
     assert img.size == layout.size and img.width == phone.WIDTH
     # One screen or a short scroll on a phone 390 px wide: at most about two screens' worth.
     assert img.height <= 2000, img.height
@@ -205,10 +206,10 @@ def test_the_quality_tiles_left_are_shown_above_their_track() -> None:
     game = _game("advance")
     view = game.view()
     g = phone.PhoneLayout("advance", len(view["players"])).workshop
-    before = _png(render.turn(view, game.prompt))
+    before = _png(pictures.turn(view, game.prompt))
     gone = copy.deepcopy(view)
     gone["quality_supply"]["fisherman"] = []
-    after = _png(render.turn(gone, game.prompt))
+    after = _png(pictures.turn(gone, game.prompt))
     k = engine.KOKESHI.index("fisherman")
     x0, _, x1, _ = g.track_box(k)
     row = (x0, g.y + phone._NAMES_H, x1, g.y + g.header)
@@ -222,8 +223,8 @@ def test_each_kokeshi_landing_is_marked_from_the_preview() -> None:
     view = game.view()
     outcomes = _outcomes(game)
     g = phone.PhoneLayout("advance", len(view["players"])).workshop
-    marked = _png(render.turn(view, game.prompt, outcomes=outcomes))
-    plain = _png(render.turn(view, game.prompt))
+    marked = _png(pictures.turn(view, game.prompt, outcomes=outcomes))
+    plain = _png(pictures.turn(view, game.prompt))
     for option_id, out in outcomes.items():
         final = out.final
         k = engine.KOKESHI.index(final.kokeshi)
@@ -241,8 +242,8 @@ def test_a_purchase_marks_where_the_tile_goes_and_which_offer_tiles_make_a_pair(
     outcomes = _outcomes(game)
     layout = phone.PhoneLayout("buy", len(view["players"]))
     bought = next(p for p in outcomes["market:0"].purchases if p.tile)
-    marked = _png(render.turn(view, game.prompt, outcomes=outcomes))
-    plain = _png(render.turn(view, game.prompt))
+    marked = _png(pictures.turn(view, game.prompt, outcomes=outcomes))
+    plain = _png(pictures.turn(view, game.prompt))
     k = engine.KOKESHI.index(bought.track)
     assert _region(marked, layout.workshop.tile_box(k, bought.height)) != _region(
         plain, layout.workshop.tile_box(k, bought.height)
@@ -260,8 +261,8 @@ def test_a_disc_choice_marks_each_discs_next_space() -> None:
     view = game.view()
     outcomes = _outcomes(game)
     layout = phone.PhoneLayout("animal", len(view["players"]))
-    marked = _png(render.turn(view, game.prompt, outcomes=outcomes))
-    plain = _png(render.turn(view, game.prompt))
+    marked = _png(pictures.turn(view, game.prompt, outcomes=outcomes))
+    plain = _png(pictures.turn(view, game.prompt))
     for out in outcomes.values():
         step = out.discs[0]
         cell = layout.cell(engine.ANIMALS.index(step.animal), step.to)
@@ -275,24 +276,24 @@ def test_the_record_picture_is_the_board_of_the_player_who_just_played_with_the_
     view = game.view()
     actor = [e.player for e in events if e.player != engine.AUTOMA][-1]
     assert actor != view["current"]
-    record = _png(render.table_phone(view, events, actor))
+    record = _png(pictures.table_phone(view, events, actor))
     layout = phone.PhoneLayout(phone.TABLE, len(view["players"]))
     assert layout.sections[0] == phone.WORKSHOP and record.size == layout.size
     # The actor's workshop, not the next player's.
-    other = _png(render.table_phone(view, events, view["current"]))
+    other = _png(pictures.table_phone(view, events, view["current"]))
     assert _region(record, layout.workshop_box) != _region(other, layout.workshop_box)
     # The changes are marked: without the events, the same board looks different.
-    quiet = _png(render.table_phone(view, (), actor))
+    quiet = _png(pictures.table_phone(view, (), actor))
     assert _region(record, layout.workshop_box) != _region(quiet, layout.workshop_box)
 
 
 def test_the_phone_table_draws_every_other_workshop_with_tile_art() -> None:
-    from render import tiles as tiles_mod
+    from games.kokeshi.pictures import tiles as tiles_mod
 
     game, events = playout_for_table()
     view = game.view()
     layout = phone.PhoneLayout(phone.TABLE, len(view["players"]), others=len(view["players"]) - 1)
-    img = _png(render.table_phone(view, events, others=True))
+    img = _png(pictures.table_phone(view, events, others=True))
     assert img.size == layout.size
     _box, board = layout.other(0)
     assert board.tile_h >= tiles_mod.FULL_MIN_HEIGHT, "tiles drawn in full, not as letters"
@@ -312,7 +313,7 @@ PHONE_SCREEN_HEIGHT = 900 * 844 // 390
 @pytest.mark.parametrize("locale", ["en", "pt_BR"])
 def test_the_rules_come_as_a_few_portrait_pages_that_each_fit_a_phone_screen(locale: str) -> None:
     with i18n.using(locale):
-        pages = render.rules_phone()
+        pages = pictures.rules_phone()
     assert 2 <= len(pages) <= 3
     for data in pages:
         img = _png(data)

@@ -8,10 +8,10 @@ import pickle
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-import render.replay as replay
+import games.kokeshi.pictures.replay as replay
 from bench.replay_bench import played
-from render import palette as pal
-from render.replay import FRAME_WIDTH, ReplayTurn, animation, draw_animation, draw_turn_record
+from games.kokeshi.pictures import palette as pal
+from games.kokeshi.pictures.replay import FRAME_WIDTH, ReplayTurn, animation, draw_animation, draw_turn_record
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import CURRENT_RULES, RULES_VERSIONS, Game, RandomPolicy, load_game, new_game, replay
+from games.kokeshi.engine import CURRENT_RULES, RULES_VERSIONS, Game, RandomPolicy, load_game, new_game, replay
 from storage import migrations, open_store
 from tests.botkit import open_game
 
@@ -202,7 +202,7 @@ def test_rules_2_draws_depend_on_every_bit_of_a_128_bit_seed():
 _REPLAY_SCRIPT = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from engine import replay
+from games.kokeshi.engine import replay
 spec = json.load(sys.stdin)
 game = replay(spec["players"], seed=spec["seed"], solo=True, actions=[tuple(a) for a in spec["actions"]])
 sys.stdout.write(game.to_json())

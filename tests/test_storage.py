@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from engine import GreedyPolicy, IllegalAction, RandomPolicy, new_game
+from games.kokeshi.engine import GreedyPolicy, IllegalAction, RandomPolicy, new_game
 from storage import (
     MIGRATIONS_PG,
     BrokenGame,

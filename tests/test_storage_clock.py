@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import RandomPolicy
+from games.kokeshi.engine import RandomPolicy
 from storage import Store, open_store
 from storage.clock import BANKS
 from tests.dbkit import sql

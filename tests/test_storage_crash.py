@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The child plays random moves on a few games and prints "ACK <game> <seq>" once each apply has returned.
 CHILD = """
 import asyncio, random, sys
-from engine import RandomPolicy
+from games.kokeshi.engine import RandomPolicy
 from storage import open_store
 
 async def main(path, seed):

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from engine import RandomPolicy
+from games.kokeshi.engine import RandomPolicy
 from storage import Store, open_store
 from storage.away import QUIET, TURN_TIMERS
 from storage.clock import BANKS, FRACTIONS

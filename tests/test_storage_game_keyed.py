@@ -10,7 +10,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from engine import GreedyPolicy, RandomPolicy, new_game
+from games.kokeshi.engine import GreedyPolicy, RandomPolicy, new_game
 from storage import Store, is_url, migrations, open_store, scope_of
 from storage.community import board_step
 from storage.postgres import pg_migrations, to_pg

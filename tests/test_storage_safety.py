@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import RandomPolicy
+from games.kokeshi.engine import RandomPolicy
 from storage import StaleVersion, Store, open_store
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,7 +20,7 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from engine import GreedyPolicy, RandomPolicy, new_game
+from games.kokeshi.engine import GreedyPolicy, RandomPolicy, new_game
 from storage import Store, migrations, open_store
 from storage.open import is_url
 from storage.store import flags_of, pack_log, unpack_log

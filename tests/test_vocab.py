@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-import engine
+import games.kokeshi.engine as engine
 from cogs.components import prompt_view, tile_choices, track_view
 from cogs.narration import narrate
-from engine import options
-from engine.data import ANIMALS, COLORS, CURRENT_RULES, KOKESHI, TILES
-from engine.model import Prompt
 from games.kokeshi import vocab
+from games.kokeshi.engine import options
+from games.kokeshi.engine.data import ANIMALS, COLORS, CURRENT_RULES, KOKESHI, TILES
+from games.kokeshi.engine.model import Prompt
 from games.kokeshi.narrate import describe
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,9 +146,10 @@ def _string_constants(path: Path) -> list[str]:
 SOURCES = [
     *sorted((ROOT / "cogs").glob("*.py")),
     *sorted((ROOT / "render").glob("*.py")),
+    *sorted((ROOT / "games" / "kokeshi" / "pictures").glob("*.py")),
     ROOT / "games" / "kokeshi" / "narrate.py",
     ROOT / "games" / "kokeshi" / "story.py",
-    ROOT / "engine" / "options.py",
+    ROOT / "games" / "kokeshi" / "engine" / "options.py",
     ROOT / "bot.py",
 ]
 
@@ -160,7 +161,11 @@ def test_no_source_string_spells_a_colour_or_score_item_another_way():
                 continue  # a score item's key, e.g. score["adjacency"]: an identifier, never shown
             found = RETIRED.search(text)
             assert not found, f"{path.relative_to(ROOT)}: {text!r} says {found.group(0)!r}"
-    for doc in (ROOT / "README.md", ROOT / "engine" / "README.md", *sorted((ROOT / "docs").glob("*.md"))):
+    for doc in (
+        ROOT / "README.md",
+        ROOT / "games" / "kokeshi" / "engine" / "README.md",
+        *sorted((ROOT / "docs").glob("*.md")),
+    ):
         prose = re.sub(r"`[^`]*`", "", doc.read_text(encoding="utf-8"))  # code spans are identifiers
         prose = re.sub(r"```.*?```", "", prose, flags=re.DOTALL)
         assert not RETIRED.search(prose), f"{doc.relative_to(ROOT)}: {RETIRED.search(prose).group(0)!r}"
@@ -187,7 +192,8 @@ def test_one_name_per_colour_and_score_item():
 PROBE = """
 import json
 from PIL import ImageDraw
-import engine, render
+import games.kokeshi.engine as engine
+import games.kokeshi.pictures as render
 from tests.golden import NAMES, decision
 drawn = []
 text = ImageDraw.ImageDraw.text

@@ -18,10 +18,10 @@ from PIL import Image, ImageDraw
 
 from i18n import _, current, ngettext
 from render import draw as dr
-from render import encode, icons
+from render import encode, pen
 from render import palette as pal
 from render import text as tx
-from render.icons import Pen
+from render.pen import Pen
 
 from . import words
 from .data import TILE_BY_ID
@@ -300,13 +300,13 @@ def _tile_key(tile: Mapping[str, Any]) -> tuple[Any, ...]:
 def _sprite(key: tuple[Any, ...], size: int, corner: bool) -> Image.Image:
     kind, colours, baby, flies, coin = key
     if kind == "koi":
-        return icons.render(size, size, 100, lambda pen: _paint_koi(pen, colours, baby, flies, coin))
+        return pen.render(size, size, 100, lambda pen: _paint_koi(pen, colours, baby, flies, coin))
     if not corner:
-        return icons.render(size, size, 100, lambda pen: _paint_feature(pen, kind, colours))
+        return pen.render(size, size, 100, lambda pen: _paint_feature(pen, kind, colours))
     # Room for a points badge in the bottom-right corner: the pad and its feature drawn smaller, up and left.
-    img = icons.render(size, size, 100, lambda pen: _water(pen, False))
+    img = pen.render(size, size, 100, lambda pen: _water(pen, False))
     small = round(size * 0.8)
-    icon = icons.render(small, small, 100, lambda pen: _paint_feature(pen, kind, colours, False))
+    icon = pen.render(small, small, 100, lambda pen: _paint_feature(pen, kind, colours, False))
     img.alpha_composite(icon, (round(size * 0.02), round(size * 0.02)))
     return img
 
@@ -359,7 +359,7 @@ def _header(img: Image.Image, top: int, name: str, seat: int, lines: list[str], 
     img.paste(_wood(height), (0, top))
     x = PAD + 4
     if seat >= 0:
-        dr.paste(img, icons.seat_disc(seat, 44), x, top + 13)
+        dr.paste(img, pen.seat_disc(seat, 44), x, top + 13)
         x += 56
     right_w = round(tx.width(right, TEXT))
     _text(img, (WIDTH - PAD - 4, top + 35), right, TEXT, pal.GOLD_LIGHT, anchor="rm")
@@ -655,7 +655,7 @@ def _scores(img: Image.Image, top: int, view: Mapping[str, Any], names: list[str
         y = top + 54 + s * SCORE_ROW
         if s == me:
             d.rounded_rectangle((x0 + 8, y, x1 - 8, y + SCORE_ROW - 4), radius=10, fill=pal.shade(pal.GOLD_LIGHT, 1.3))
-        dr.paste(img, icons.seat_disc(s, 40), x0 + 16, y + (SCORE_ROW - 44) / 2)
+        dr.paste(img, pen.seat_disc(s, 40), x0 + 16, y + (SCORE_ROW - 44) / 2)
         pond = view["ponds"][s]
         total = int(pond["score"]["total"])
         pts = dr.pill(_("{points} pts").format(points=total), TEXT, pal.WOOD_DARK, pal.CREAM, min_w=130)
@@ -707,7 +707,7 @@ def _own_goal(view: Mapping[str, Any], me: int) -> str:
 
 @lru_cache(maxsize=8)
 def _coin_icon(size: int) -> Image.Image:
-    return icons.render(size, size, 100, lambda pen: _coin(pen, 50, 50, 46))
+    return pen.render(size, size, 100, lambda pen: _coin(pen, 50, 50, 46))
 
 
 # ---------------------------------------------------------------------- the pictures

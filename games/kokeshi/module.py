@@ -1,4 +1,4 @@
-"""Kokeshi as the platform knows it: the game contract (`games.base`) over `engine/` (rules, AI, words) and `render/`.
+"""Kokeshi as the platform knows it: the game contract (`games.base`) over `engine/`, the words and `pictures/`.
 
 The engine names its seats; the contract numbers them. Seat s is the s-th name the game was dealt with (the
 engine's `seating`, before its seeded rotation into turn order), and the automa is `NOBODY`. New matches are dealt
@@ -11,11 +11,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import render
-from engine import AUTOMA, CURRENT_RULES, LEVELS, RULES_VERSIONS, Game, IllegalAction, load_game, new_game, policy
-from engine import Event as EngineEvent
 from games.base import NOBODY, Challenge, Event, GameModule, Match, Option, Prompt, Refusal, Setting, Standing
+from games.kokeshi import pictures as render
 from games.kokeshi import vocab
+from games.kokeshi.engine import (
+    AUTOMA,
+    CURRENT_RULES,
+    LEVELS,
+    RULES_VERSIONS,
+    Game,
+    IllegalAction,
+    load_game,
+    new_game,
+    policy,
+)
+from games.kokeshi.engine import Event as EngineEvent
 from games.kokeshi.narrate import describe
 from i18n import _
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.data import ANIMAL_POINTS, ANIMALS, IDLE_ROUNDS, KOKESHI, TILE_BY_ID, TILES
+from games.kokeshi.engine.data import ANIMAL_POINTS, ANIMALS, IDLE_ROUNDS, KOKESHI, TILE_BY_ID, TILES
 from i18n import _, ngettext
 
 from . import vocab
 
 if TYPE_CHECKING:
-    from engine.model import Event
+    from games.kokeshi.engine.model import Event
 
 
 _k = vocab.kokeshi

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.data import ANIMAL_POINTS, ANIMALS, END_RECOGNITIONS, TOP_POINTS
+from games.kokeshi.engine.data import ANIMAL_POINTS, ANIMALS, END_RECOGNITIONS, TOP_POINTS
 from i18n import _, ngettext
 
 from . import vocab

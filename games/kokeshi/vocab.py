@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from engine.data import (
+from games.kokeshi.engine.data import (
     ADJACENCY_PENALTY,
     ADV,
     ANIMAL,
@@ -497,7 +497,7 @@ def _empty_space(outcome: Any) -> str:
 def landing(outcome: Any, brief: bool = False) -> str:
     """Where the chosen kokeshi arrives, quality steps followed: "quality tile: one more step → past the top: +3"
     (`brief`: "quality tile → past the top: +3")."""
-    from engine import preview as pv
+    from games.kokeshi.engine import preview as pv
 
     parts = []
     for step in outcome.path:
@@ -540,7 +540,7 @@ def consequence(outcome: Any, brief: bool = False) -> str:
     """What an option does at once, in a few words, as `engine.preview` found it (no arrow, no sentence).
     `brief` leaves out what the pictures also show (recognition counts, leads) and shortens a quality tile's step;
     where a kokeshi lands, where a tile goes, the pairs it makes and the points stay."""
-    from engine import preview as pv
+    from games.kokeshi.engine import preview as pv
 
     said: set[str] = set()
     head = ""

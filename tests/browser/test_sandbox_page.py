@@ -16,7 +16,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 import games.kokeshi.vocab as vocab
-from engine import PROMPT_KINDS, Game, load_game
+from games.kokeshi.engine import PROMPT_KINDS, Game, load_game
 from tests.browser.pagekit import (
     ANSWER_TIMEOUT,
     ARTIFACTS,

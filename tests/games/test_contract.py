@@ -234,7 +234,7 @@ def test_games_stored_through_the_contract_replay_to_the_same_end(stored):
     "version", [1, 2, 3], ids=lambda v: f"rules{v}"
 )  # the Kokeshi games stored under every older rules version
 def test_stored_kokeshi_games_replay_through_the_contract(version):
-    from engine import replay
+    from games.kokeshi.engine import replay
     from games.kokeshi.module import named_view
 
     module = games.get("kokeshi")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import engine
+import games.kokeshi.engine as engine
 import i18n
-import render
-from engine.preview import preview_all
+from games.kokeshi import pictures
+from games.kokeshi.engine.preview import preview_all
 
 GOLDEN_DIR = Path(__file__).resolve().parent
 NAMES = ["Aiko", "Botan", "Chiyo", "Daiki"]
@@ -32,7 +32,7 @@ def playout(names: list[str], seed: int, *, turns: int, side: str = "basic", sol
 def _table(names, seed, turns, side="basic", solo=False, as_dicts=False) -> Callable[[], bytes]:
     def make() -> bytes:
         game, events = playout(names, seed, turns=turns, side=side, solo=solo)
-        return render.table(game.view(), [e.to_dict() for e in events] if as_dicts else events)
+        return pictures.table(game.view(), [e.to_dict() for e in events] if as_dicts else events)
 
     return make
 
@@ -40,7 +40,7 @@ def _table(names, seed, turns, side="basic", solo=False, as_dicts=False) -> Call
 def _final(names, seed, side="basic", solo=False) -> Callable[[], bytes]:
     def make() -> bytes:
         game, _ = playout(names, seed, turns=10_000, side=side, solo=solo)
-        return render.final(game.view(), game.scores(), game.ranking())
+        return pictures.final(game.view(), game.scores(), game.ranking())
 
     return make
 
@@ -49,7 +49,7 @@ def _board(names, seed, turns, seat) -> Callable[[], bytes]:
     def make() -> bytes:
         game, _ = playout(names, seed, turns=turns)
         view = game.view()
-        return render.board(view, view["players"][seat]["name"])
+        return pictures.board(view, view["players"][seat]["name"])
 
     return make
 
@@ -75,7 +75,7 @@ def decision(names, seed: int, kind: str, *, after: int = 40, side: str = "basic
 def _turn(names, seed, kind, after=40, side="basic", solo=False) -> Callable[[], bytes]:
     def make() -> bytes:
         game, events = decision(names, seed, kind, after=after, side=side, solo=solo)
-        return render.turn(game.view(), game.prompt, events=events, outcomes=preview_all(game))
+        return pictures.turn(game.view(), game.prompt, events=events, outcomes=preview_all(game))
 
     return make
 
@@ -86,13 +86,13 @@ def _record(names, seed, turns, side="basic", solo=False, others=False) -> Calla
     def make() -> bytes:
         game, events = playout(names, seed, turns=turns, side=side, solo=solo)
         actor = [e.player for e in events if e.player != engine.AUTOMA][-1]
-        return render.table_phone(game.view(), events, actor, others=others)
+        return pictures.table_phone(game.view(), events, actor, others=others)
 
     return make
 
 
 def _setup() -> bytes:
-    return render.table(engine.new_game(NAMES, seed=4).view())
+    return pictures.table(engine.new_game(NAMES, seed=4).view())
 
 
 # name -> how to draw it. Seeds and turn counts are fixed, so the views are reproducible.
@@ -108,7 +108,7 @@ CASES: dict[str, Callable[[], bytes]] = {
     "final_4p_basic": _final(NAMES, 3),
     "final_2p_advanced": _final(NAMES[:2], 6, side="advanced"),
     "final_solo": _final(NAMES[:1], 5, solo=True),
-    "glossary": render.glossary,
+    "glossary": pictures.glossary,
     # The phone picture, one per decision kind.
     "turn_setup_4p": _turn(NAMES, 1, "setup"),
     "turn_advance_2p": _turn(NAMES[:2], 2, "advance"),
@@ -125,7 +125,7 @@ CASES: dict[str, Callable[[], bytes]] = {
     "table_phone_4p": _record(NAMES, 7, 32, others=True),
 }
 # The rules for a phone, one golden per page.
-CASES.update({f"rules_phone_{n}": (lambda n=n: render.rules_phone()[n - 1]) for n in (1, 2, 3)})
+CASES.update({f"rules_phone_{n}": (lambda n=n: pictures.rules_phone()[n - 1]) for n in (1, 2, 3)})
 
 
 def _in(locale: str, make: Callable[[], bytes]) -> Callable[[], bytes]:
@@ -172,7 +172,7 @@ def docs_table() -> bytes:
     """The README's picture: a 4-player table focused on the player who just moved, so the highlights show."""
     game, events = playout(NAMES, 7, turns=41)
     actor = [e.player for e in events if e.player != engine.AUTOMA][-1]
-    return render.table(game.view(), events, focus=actor)
+    return pictures.table(game.view(), events, focus=actor)
 
 
 DOCS_TURN = GOLDEN_DIR.parent.parent / "docs" / "turn.png"
@@ -181,7 +181,7 @@ DOCS_TURN = GOLDEN_DIR.parent.parent / "docs" / "turn.png"
 def docs_turn() -> bytes:
     """The README's phone picture: a 4-player game waiting for a buy."""
     game, events = decision(NAMES, 7, "buy", after=120)
-    return render.turn(game.view(), game.prompt, events=events, outcomes=preview_all(game))
+    return pictures.turn(game.view(), game.prompt, events=events, outcomes=preview_all(game))
 
 
 def path(name: str) -> Path:

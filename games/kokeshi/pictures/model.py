@@ -9,7 +9,7 @@ from typing import Any
 import games.kokeshi.vocab as vocab
 
 # Printed board values come from the engine's component table (components.toml), never duplicated here.
-from engine.data import (
+from games.kokeshi.engine.data import (
     ADJACENCY_PENALTY,
     ANIMAL_POINTS,
     ANIMALS,

@@ -12,13 +12,13 @@ from PIL import Image, ImageDraw
 import games.kokeshi.vocab as vocab
 from games.kokeshi.vocab import N_
 from i18n import _, current, format_number, ngettext
+from render import draw as dr
+from render import text as tx
 
 from . import boards as bd
-from . import draw as dr
 from . import icons, tiles
 from . import model as m
 from . import palette as pal
-from . import text as tx
 from .scenes import HEADER_H, MARGIN
 
 BOARD_SIZE = (1400, 980)
@@ -405,7 +405,7 @@ _TYPE_TEXT = {
 
 def _example_tiles() -> dict[str, dict]:
     """One tile of each type, in rotating colours, from the engine's component table."""
-    from engine.data import TILES, tile_view
+    from games.kokeshi.engine.data import TILES, tile_view
 
     out: dict[str, dict] = {}
     for i, type_ in enumerate(_TYPE_ORDER):

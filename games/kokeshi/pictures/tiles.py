@@ -9,11 +9,11 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from i18n import current
+from render import text as tx
 
 from . import icons
 from . import model as m
 from . import palette as pal
-from . import text as tx
 
 # Dots on the divider tell the kokeshi pairs apart: start1/start2 and plus1/plus4 have the same kind of icons
 # (plus3 is a tile of rules version 1 only).

@@ -14,14 +14,14 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import games.kokeshi.vocab as vocab
-from engine.data import END_RECOGNITIONS, IDLE_LIMIT
+from games.kokeshi.engine.data import END_RECOGNITIONS, IDLE_LIMIT
 from i18n import _, current
+from render import draw as dr
+from render import text as tx
 
-from . import draw as dr
 from . import icons, tiles
 from . import model as m
 from . import palette as pal
-from . import text as tx
 from .phone import PAD, TEXT, TITLE, WIDTH, _badge, _burst
 from .sheets import _TYPE_ORDER, _TYPE_TEXT, _example_tiles
 

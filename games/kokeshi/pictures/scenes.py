@@ -11,14 +11,14 @@ from PIL import Image, ImageDraw
 
 import games.kokeshi.vocab as vocab
 from i18n import _, current
+from render import draw as dr
+from render import text as tx
+from render.draw import Box
 
 from . import boards as bd
-from . import draw as dr
 from . import icons
 from . import model as m
 from . import palette as pal
-from . import text as tx
-from .draw import Box
 
 TABLE_SIZE = (1600, 1000)
 HEADER_H = 58

@@ -10,13 +10,13 @@ from PIL import Image, ImageDraw
 
 import games.kokeshi.vocab as vocab
 from i18n import _, pgettext
+from render import draw as dr
+from render import text as tx
+from render.draw import Box
 
-from . import draw as dr
 from . import icons, tiles
 from . import model as m
 from . import palette as pal
-from . import text as tx
-from .draw import Box
 
 # ---------------------------------------------------------------- workshop boards
 

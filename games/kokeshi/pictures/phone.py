@@ -19,16 +19,16 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import games.kokeshi.vocab as vocab
-from engine.views import idle_warning
+from games.kokeshi.engine.views import idle_warning
 from i18n import _, current, pgettext
+from render import draw as dr
+from render import text as tx
+from render.draw import Box
 
 from . import boards as bd
-from . import draw as dr
 from . import icons, tiles
 from . import model as m
 from . import palette as pal
-from . import text as tx
-from .draw import Box
 
 WIDTH = 900
 TEXT = 28  # the smallest text: about 12 px on a 390 px wide phone screen
@@ -531,7 +531,7 @@ def _target_marks(img: Image.Image, g: bd.Workshop, outcomes: Sequence[Any], kin
 
 
 def _tile_color(tile_id: str) -> str:
-    from engine.data import COLORS, TILE_BY_ID, TILE_COLOR
+    from games.kokeshi.engine.data import COLORS, TILE_BY_ID, TILE_COLOR
 
     return COLORS[TILE_COLOR[TILE_BY_ID[tile_id]]]
 
@@ -712,7 +712,7 @@ def _scores(
 
 def vocab_goal(view: Mapping[str, Any]) -> int:
     """Recognitions that trigger the end in this game."""
-    from engine.data import END_RECOGNITIONS
+    from games.kokeshi.engine.data import END_RECOGNITIONS
 
     return END_RECOGNITIONS[min(max(2, len(view.get("players") or ())), 4)]
 

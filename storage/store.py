@@ -730,11 +730,20 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
                 )
                 if game.is_over:
                     await self._finish(db, game_id, game, now)
-                elif timers is not None and flags & ENDS_TURN:
-                    await self.clock_charge(db, game_id, player)  # a bank clock: the turn's time comes off
-                    prompt = game.prompt
-                    assert prompt is not None  # the game is not over
-                    first_timer = await self._replace_timers(db, game_id, version + 1, prompt.player, timers)
+                elif flags & ENDS_TURN:
+                    if source == "timeout":
+                        # The expired turn counts in the commit of the move that ends it: a crash between the two
+                        # would lose it, and with it the opponents' choice after the third in a row.
+                        await self._run(
+                            db,
+                            "UPDATE seats SET expired = expired + 1 WHERE game_id = ? AND name = ?",
+                            (game_id, player),
+                        )
+                    if timers is not None:
+                        await self.clock_charge(db, game_id, player)  # a bank clock: the turn's time comes off
+                        prompt = game.prompt
+                        assert prompt is not None  # the game is not over
+                        first_timer = await self._replace_timers(db, game_id, version + 1, prompt.player, timers)
             kept.version = version + 1
             kept.add(LoggedAction(seq, player, action, source, now, tuple(events)), game)
             results: list[Result] = []

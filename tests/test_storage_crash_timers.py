@@ -154,11 +154,8 @@ class Writer:
         if seat.ai or self.rng.random() > (0.95 if sleepy else 0.1):
             source = "ai" if seat.ai else "player"
             action = self.policy.choose(game)
-            await self.call(
-                "apply",
-                self.store.apply(game_id, version, seat.name, action, source=source, timers=timers),
-                game=game_id,
-            )
+            played = self.store.apply(game_id, version, seat.name, action, source=source, timers=timers)
+            await self.call("apply", played, game=game_id, source=source)
             if not seat.ai and seat.expired:
                 await self.call("seat", self.store.update_seat(game_id, seat.name, expired=0), game=game_id)
             return
@@ -168,8 +165,9 @@ class Writer:
         while game.prompt is not None and game.prompt.player == seat.name:
             action = self.policy.choose(game)
             played = self.store.apply(game_id, version, seat.name, action, source="timeout", timers=timers)
-            await self.call("apply", played, game=game_id)
+            await self.call("apply", played, game=game_id, source="timeout")
             game, version = await self.store.load_game(game_id)
+        # The store counted the expired turn with the move that ended it; the tables write the count again.
         expired = seat.expired + 1
         await self.call("seat", self.store.update_seat(game_id, seat.name, expired=expired), game=game_id)
         asked = await self.store.seat_choice(game_id, seat.name)
@@ -259,7 +257,7 @@ def check_whole(begun: dict[str, Any], before: dict[str, Any], after: dict[str, 
     if op in ("apply", "seat", "choice", "cancel"):
         game = str(begun["game"])
         fields = {
-            "apply": {"status", "version", "turn", "timers", "banks"},
+            "apply": {"status", "version", "turn", "timers", "banks", "seats"},
             "seat": {"seats", "turn"},
             "choice": {"choices"},
             "cancel": {"status", "version", "turn", "timers"},
@@ -271,6 +269,9 @@ def check_whole(begun: dict[str, Any], before: dict[str, Any], after: dict[str, 
             assert new["version"] == old["version"] + 1, (begun, old, new)
         if op == "cancel":
             assert new["status"] == "cancelled" and new["timers"] == {}, new
+        if op == "apply" and new["seats"] != old["seats"]:
+            # Only a time-out that ends the turn changes a seat: its expired turns, one more, in the same commit.
+            assert begun["source"] == "timeout" and new["version"] == old["version"] + 1, (begun, old, new)
         if op == "apply" and new["timers"] != old["timers"]:
             # A move that ends a turn sets the next turn's timers with it, all for the new version.
             assert {t[1] for t in new["timers"].values()} <= {new["version"]}, new

@@ -29,6 +29,8 @@ from cogs.clock import CLOCK_ITEMS
 from cogs.common import now
 from cogs.community import Community, PageButton
 from cogs.components import DYNAMIC_ITEMS
+from cogs.matches import ITEMS as MATCH_ITEMS
+from cogs.matches import Matches
 from cogs.metrics import Metrics
 from cogs.rematch import REMATCH_ITEMS, Rematches
 from cogs.replay import REPLAY_ITEMS, Replays
@@ -255,6 +257,7 @@ class KokeshiBot(WiredClient):
         self.replays = Replays(self)
         self.rematches = Rematches(self)
         self.shares = Shares(self)
+        self.matches = Matches(self, self.tables)
         self.sandbox = False
         self._store_closed = False
 
@@ -267,7 +270,9 @@ class KokeshiBot(WiredClient):
 
     async def setup_hook(self) -> None:
         await self.open_store()
-        self.add_dynamic_items(*DYNAMIC_ITEMS, PageButton, *REPLAY_ITEMS, *REMATCH_ITEMS, *SHARE_ITEMS, *CLOCK_ITEMS)
+        self.add_dynamic_items(
+            *DYNAMIC_ITEMS, PageButton, *REPLAY_ITEMS, *REMATCH_ITEMS, *SHARE_ITEMS, *CLOCK_ITEMS, *MATCH_ITEMS
+        )
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)

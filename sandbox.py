@@ -23,6 +23,7 @@ import discord
 from PIL import Image, ImageDraw
 
 from sandbox_world import Founding, SavedWorld, found, world_folder, write_all
+from storage import DEFAULT_GAME
 
 log = logging.getLogger("kokeshi.sandbox")
 
@@ -502,7 +503,7 @@ async def show_lost_prompts(bot: Any, saved: SavedWorld, guild_id: int) -> None:
     """Post again the live prompt of each game of the sandbox's server that the saved world lacks (it was saved
     just before a crash): the game goes on from the same turn."""
     for record in await bot.store.active_games():
-        if record.guild_id != guild_id:
+        if record.guild_id != guild_id or record.game != DEFAULT_GAME:
             continue
         found_at = await bot.store.get_message(record.id, "prompt")
         if found_at is None or saved.present(*found_at):

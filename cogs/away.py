@@ -11,7 +11,7 @@ import discord
 
 import i18n
 from i18n import _, ngettext
-from storage import GameRecord, Seat, Store
+from storage import DEFAULT_GAME, GameRecord, Seat, Store
 from storage.away import DAY, LONGEST, Away
 
 from .client import Client
@@ -188,6 +188,8 @@ class Aways:
     async def show(self, games: Iterable[GameRecord]) -> None:
         """Show the change where the other players look: each game's lobby message and live prompt."""
         for record in games:
+            if record.game != DEFAULT_GAME:
+                continue  # another game's table shows no deadlines
             try:
                 await self.tables.refresh_lobby(record)
                 if record.status == "active":

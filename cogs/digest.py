@@ -15,7 +15,7 @@ from games.kokeshi import vocab
 from games.kokeshi.engine import Game
 from i18n import _, ngettext
 from kit.quiet import next_daily, parse_time, show_time, zone
-from storage import GameRecord, Store
+from storage import DEFAULT_GAME, GameRecord, Store
 from storage.away import quiet_setting
 from storage.notices import Digest
 
@@ -132,7 +132,9 @@ class Digests:
         muted = await self.store.muted_games(user_id)
         found = []
         for record in await self.store.games_for_user(user_id, ("active",)):
-            if record.id in muted or record.guild_id is None or self.tables.reach.paused(record):
+            if record.game != DEFAULT_GAME or record.id in muted or record.guild_id is None:
+                continue
+            if self.tables.reach.paused(record):
                 continue
             game, _version = await self.store.load_game(record.id)
             seat = record.seat_of(user_id)

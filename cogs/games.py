@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import anywhere
+from .matches import offered
 from .wiring import WiredClient
 
 
@@ -69,6 +70,46 @@ class Games(
     ) -> list[app_commands.Choice[int]]:
         return await self.bot.tables.clocks.rejoin_choices(interaction)
 
+    # Every game of the registry but those with commands of their own (`/kokeshi`) is played from here.
+    @app_commands.command(
+        name="new", description="Open a table of another game in this channel", extras={anywhere.SERVER: True}
+    )
+    @app_commands.describe(
+        game="Which game",
+        players="How many seats (1: a solo game)",
+        ai="How many of the seats the AI plays",
+        level="How strong the AI plays",
+    )
+    @app_commands.choices(
+        level=[app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "hard")],
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        players: app_commands.Range[int, 1, 25] = 2,
+        ai: app_commands.Range[int, 0, 24] = 0,
+        level: str = "normal",
+    ) -> None:
+        matches = self.bot.matches
+        await matches.guard(interaction, matches.new(interaction, game, players, ai, level))
+
+    @new.autocomplete("game")
+    async def new_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return game_choices(current)
+
+    @app_commands.command(name="leaderboard", description="Who wins most at another game, here")
+    @app_commands.describe(game="Which game")
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        matches = self.bot.matches
+        await matches.guard(interaction, matches.leaderboard(interaction, game))
+
+    @leaderboard.autocomplete("game")
+    async def leaderboard_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return game_choices(current)
+
     @settings.command(name="limits", description="How many open games a person and a channel may have")
     @app_commands.describe(
         per_user="Open games (lobbies and games in progress) one person may be in; default 5",
@@ -90,6 +131,16 @@ class Games(
     async def away_days(self, interaction: discord.Interaction, days: int | None = None) -> None:
         tables = self.bot.tables
         await tables.guard(interaction, None, tables.away.set_days(interaction, days))
+
+
+def game_choices(current: str) -> list[app_commands.Choice[str]]:
+    """The games `/games new` offers whose name or key starts with what was typed."""
+    typed = current.strip().lower()
+    return [
+        app_commands.Choice(name=module.name, value=module.key)
+        for module in offered()
+        if module.key.startswith(typed) or module.name.lower().startswith(typed)
+    ][:25]
 
 
 async def setup(bot: WiredClient) -> None:

@@ -19,7 +19,7 @@ from games.kokeshi.engine.data import IDLE_LIMIT
 from games.kokeshi.engine.preview import preview_all
 from games.kokeshi.vocab import N_
 from i18n import _
-from storage import GameNotFound, GameRecord, Seat
+from storage import DEFAULT_GAME, GameNotFound, GameRecord, Seat
 
 from . import anywhere, common
 from .answering import Answer, answered
@@ -247,7 +247,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             if not found:
                 raise UserError(_("There is no open lobby in this channel. `/kokeshi new` opens one."))
         else:
-            found = [g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == place]
+            found = [
+                g
+                for g in await self.store.games_for_user(interaction.user.id)
+                if g.guild_id == place and g.game == DEFAULT_GAME
+            ]
             here = [g for g in found if g.channel_id == channel_id]
             if not here and finished:
                 done = await self.store.games_for_user(interaction.user.id, ("finished",))
@@ -284,9 +288,13 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         """The caller's games in this server, then the lobbies here they could join; outside a server of the bot's,
         the games of our DM (and no lobby: those of every server would show)."""
         place = anywhere.bot_server(interaction)
-        games = [g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == place]
+        games = [
+            g
+            for g in await self.store.games_for_user(interaction.user.id)
+            if g.guild_id == place and g.game == DEFAULT_GAME
+        ]
         lobbies = [] if place is None else await self.store.open_lobbies(place)
-        lobbies = [g for g in lobbies if g.seat_of(interaction.user.id) is None]
+        lobbies = [g for g in lobbies if g.seat_of(interaction.user.id) is None and g.game == DEFAULT_GAME]
         return game_choices(interaction, current, games + lobbies, _game_label)
 
     async def _state_for_autocomplete(self, interaction: discord.Interaction) -> tuple[GameRecord, Game, int] | None:
@@ -576,7 +584,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             elif isinstance(interaction.channel, discord.Thread):
                 here = await self.store.game_by_thread(interaction.channel.id)
             # Every game of the caller, in every server, each with a link to its thread.
-            games = [g for g in await self.store.games_for_user(interaction.user.id) if here is None or g.id != here.id]
+            games = [
+                g
+                for g in await self.store.games_for_user(interaction.user.id)
+                if (here is None or g.id != here.id) and g.game == DEFAULT_GAME
+            ]
             if here is None and not games:
                 raise UserError(_("You are not in any game. `/kokeshi new` or `/kokeshi solo` starts one."))
             lines = [await self._status_line(g, interaction.user.id, interaction.guild_id) for g in games]

@@ -21,7 +21,7 @@ from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Outcome, Refused
 from service import play as play_decision
-from storage import Applied, GameNotFound, GameRecord, StaleVersion, Store, StoreRefusal
+from storage import DEFAULT_GAME, Applied, GameNotFound, GameRecord, StaleVersion, Store, StoreRefusal
 from storage.away import TURN_TIMERS, Away
 
 from . import anywhere
@@ -1017,6 +1017,8 @@ class Tables:
         """After a start: finish every AI turn a stopped bot left unfinished (only games of this bot's shards)."""
         shards = self.bot.timer_shards
         for record in await self.store.active_games():
+            if record.game != DEFAULT_GAME:
+                continue  # another game's table (`cogs.matches`) has no AI turn left half done
             guild = record.guild_id
             if shards is not None and guild is not None and (guild >> 22) % shards[0] not in shards[1]:
                 continue

@@ -7,6 +7,8 @@ import logging
 import discord
 from discord.ext import commands
 
+from storage import DEFAULT_GAME
+
 from .wiring import WiredClient
 
 log = logging.getLogger(__name__)
@@ -64,7 +66,7 @@ class Watch(commands.Cog):
         # A game's thread is gone: the game goes on at once in a new thread of its channel.
         tables = self.bot.tables
         for record in await self.bot.store.active_games():
-            if record.thread_id == thread.id:
+            if record.thread_id == thread.id and record.game == DEFAULT_GAME:
                 tables.lost.add(thread.id)
                 await self._safely(tables.reopen(record), "game %d lost its thread", record.id)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .client import Client
 from .community import Community
+from .matches import Matches
 from .rematch import Rematches
 from .replay import Replays
 from .share import Shares
@@ -18,3 +19,4 @@ class WiredClient(Client):
     replays: Replays
     rematches: Rematches
     shares: Shares
+    matches: Matches

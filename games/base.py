@@ -60,11 +60,14 @@ class Option:
 @dataclass(frozen=True, slots=True)
 class Prompt:
     """A decision the match waits for: the seat that decides, the kind of decision (a game's own code, which
-    `GameModule.question` words) and the options, at least two (a forced choice is taken by the game itself)."""
+    `GameModule.question` words) and the options, at least two (a forced choice is taken by the game itself).
+    `secret` marks options the other seats must not see (a hand of cards); a presenter then offers them to the
+    deciding seat alone, as it does whenever several seats decide at once."""
 
     seat: int
     kind: str
     options: tuple[Option, ...]
+    secret: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from .community import BOARDS, BoardRow, Endings, Stats, scope_of
 from .database import MIGRATIONS_PG, Database, Row, Transaction, migrations, redact
+from .matches import MATCH_REFUSALS, MatchPlayed
 from .open import describe, is_url, open_store
 from .ratings import PROVISIONAL_GAMES, Rating, challenge_key, challenge_seed, streak
 from .records import (
@@ -30,6 +31,8 @@ from .store import Store, clean_name
 
 __all__ = [
     "BOARDS",
+    "MATCH_REFUSALS",
+    "MatchPlayed",
     "DEFAULT_GAME",
     "REFUSALS",
     "MIGRATIONS_PG",

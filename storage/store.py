@@ -10,7 +10,6 @@ import logging
 import math
 import secrets
 import time
-import zlib
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
@@ -26,6 +25,8 @@ from .away import QUIET, TURN_TIMERS, AwayStore
 from .clock import ClockStore
 from .community import CommunityStore, found
 from .database import Database, Row, Transaction
+from .logs import ENDS_TURN, REVEALS, pack_log, unpack_log
+from .matches import MatchStore, contract_module, lobby_settings
 from .notices import DIGEST, MUTED, NoticeStore
 from .ratings import CHALLENGE_SIDES, challenge_seed
 from .records import (
@@ -63,9 +64,6 @@ _TURN_BOUNDARIES = frozenset({"turn_ended", "setup_done", "game_over"})
 # The seed is kept as decimal text (128-bit seeds); games dealt before migration 0004 have only the INTEGER column.
 _SEED = "COALESCE(seed_text, CAST(seed AS TEXT)) AS seed"
 _STARTED = "(seed_text IS NOT NULL OR seed IS NOT NULL)"
-# Bits of `actions.flags`: what undo needs to know about an action without replaying the game.
-ENDS_TURN = 1
-REVEALS = 2
 _FAR = 2**31 - 1  # past any action number; fits the 32-bit INTEGER of either backend
 _GAME_COLUMNS = (
     f"id, guild_id, channel_id, thread_id, host_id, status, players, side, solo, turn_timer, {_SEED}, version, "
@@ -93,21 +91,8 @@ def flags_of(events: Sequence[Event]) -> int:
     return flags | (REVEALS if any(e.reveals for e in events) else 0)
 
 
-_SOURCES = ("player", "timeout", "ai")
 # What a timer row can be: a turn's reminders and deadline, or a thread to post again.
 TIMER_KINDS = (*TURN_TIMERS, "repost")
-
-
-def pack_log(rows: Sequence[tuple[int, str, str, str, float, int]], created_at: float) -> bytes:
-    """A finished game's action log as one compressed value: [player, action, source, ms after creation] each."""
-    items = [[p, a, _SOURCES.index(src), round((at - created_at) * 1000)] for _, p, a, src, at, _ in rows]
-    return zlib.compress(json.dumps(items, separators=(",", ":"), ensure_ascii=False).encode(), 9)
-
-
-def unpack_log(blob: bytes, created_at: float) -> list[tuple[int, str, str, str, float, int]]:
-    """The rows `pack_log` packed: (seq, player, action, source, created_at, flags); flags are not kept."""
-    items = json.loads(zlib.decompress(blob))
-    return [(i, p, a, _SOURCES[src], created_at + ms / 1000, 0) for i, (p, a, src, ms) in enumerate(items, start=1)]
 
 
 @dataclass(slots=True)
@@ -135,7 +120,7 @@ def _engine_play(game: Game, player: str, action: str) -> Sequence[Event]:
     return game.apply(player, action)
 
 
-class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
+class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
     """All persistent state of the bot, on one database. Open it with `await open_store(path or postgresql:// URL)`."""
 
     def __init__(
@@ -153,6 +138,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
         self._challenge_secret = b""
         self._game_locks: KeyedLocks[int] = KeyedLocks()  # changes to one game, in this process
         self._cache: OrderedDict[int, _Kept] = OrderedDict()
+        self._init_matches()  # contract games held in memory (`MatchStore`)
 
     async def load_secret(self) -> None:
         """Read the key challenge seeds are derived from: the setting if given, else one made on first start."""
@@ -322,10 +308,19 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
     ) -> int:
         """A new lobby with the host in seat 0 and `ai_seats` AI players; returns the game id. `language` is the
         locale its thread speaks ("pt_BR"; None: English); `ai_level` the AI seats' level, kept on their seats;
-        `game` the key of the game played, `settings` the lobby's other settings (JSON-safe values)."""
+        `game` the key of the game played, `settings` the lobby's other settings (JSON-safe values).
+
+        A game other than Kokeshi is a contract game (`games.get(game)`): `players` is one of its player counts
+        (1 is solo), and its settings are checked and completed by the game (`bad_settings`, `unknown_game`)."""
         if solo:
             players, ai_seats = 1, 0
-        if not 1 <= players <= 4 or (not solo and players < 2):
+        if game != DEFAULT_GAME:
+            counts = contract_module(game).players
+            if players not in counts:
+                raise StoreRefusal("bad_players")
+            solo = players == 1
+            settings = lobby_settings(game, settings)
+        elif not 1 <= players <= 4 or (not solo and players < 2):
             raise StoreRefusal("bad_players")
         if not 0 <= ai_seats < players:
             raise StoreRefusal("no_person_seat")
@@ -521,6 +516,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
             )
             await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
         self._cache.pop(game_id, None)
+        self._matches.pop(game_id, None)
         return await self.get_game(game_id)
 
     # ------------------------------------------------------------------ engine state
@@ -533,7 +529,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
 
     def held_version(self, game_id: int) -> int | None:
         """The version of the game as this process last saved or loaded it, if it is held in memory (no read)."""
-        kept = self._cache.get(game_id)
+        kept = self._cache.get(game_id) or self._matches.get(game_id)
         return None if kept is None else kept.version
 
     @overload
@@ -564,10 +560,12 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
     async def _load(self, game_id: int) -> _Kept:
         """The cached game, or the game rebuilt from its log; the snapshot is checked and repaired."""
         row = await self._one(
-            f"SELECT status, {_SEED}, rules, side, solo, version, broken_reason FROM games WHERE id = ?", (game_id,)
+            f"SELECT status, {_SEED}, rules, side, solo, version, broken_reason, game FROM games WHERE id = ?",
+            (game_id,),
         )
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
+        _kokeshi_only(game_id, row)
         if row["status"] == "broken":
             raise BrokenGame(game_id, row["broken_reason"] or "unknown")
         if row["seed"] is None:
@@ -948,9 +946,10 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
         kept = await self._kept(game_id)
         if kept is not None:
             return kept.entries[bisect_right([e.seq for e in kept.entries], since) :]
-        row = await self._one(f"SELECT {_SEED}, rules, side, solo FROM games WHERE id = ?", (game_id,))
+        row = await self._one(f"SELECT {_SEED}, rules, side, solo, game FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
+        _kokeshi_only(game_id, row)
         if row["seed"] is None:
             return []
         names = [
@@ -1148,14 +1147,15 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
             )
 
     async def games_behind(self, shards: tuple[int, Sequence[int]] | None = None) -> list[int]:
-        """Games whose thread does not show their current version: a post failed or the bot stopped first (only
-        games in these shards' guilds, if given)."""
+        """Kokeshi's games whose thread does not show their current version: a post failed or the bot stopped first
+        (only games in these shards' guilds, if given). Other games keep no record of their posts."""
         where, params = self._in_shards(shards, "g.guild_id")
         rows = await self._all(
             "SELECT g.id FROM games g LEFT JOIN turn_posts p ON p.game_id = g.id "
-            "WHERE g.status IN ('active', 'finished') AND (g.seed_text IS NOT NULL OR g.seed IS NOT NULL) "
+            "WHERE g.game = ? AND g.status IN ('active', 'finished') "
+            "AND (g.seed_text IS NOT NULL OR g.seed IS NOT NULL) "
             f"AND (p.game_id IS NULL OR p.shown_version < g.version){where} ORDER BY g.id",
-            params,
+            (DEFAULT_GAME, *params),
         )
         return [r["id"] for r in rows]
 
@@ -1230,9 +1230,10 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
             held = {**kept.states, kept.game.version: kept.game}
             if wanted <= held.keys():
                 return {seq: held[seq].clone() for seq in wanted}
-        row = await self._one(f"SELECT {_SEED}, rules, side, solo FROM games WHERE id = ?", (game_id,))
+        row = await self._one(f"SELECT {_SEED}, rules, side, solo, game FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
+        _kokeshi_only(game_id, row)
         names = [
             r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         ]
@@ -1334,8 +1335,8 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
         problems: list[tuple[int, str]] = [(0, f"database damaged: {p}") for p in await self.integrity()]
         try:
             games = await self._all(
-                f"SELECT id, status, {_SEED}, rules, side, solo, snapshot, broken_reason, moves, log, created_at "
-                f"FROM games WHERE {_STARTED} ORDER BY id"
+                f"SELECT id, status, {_SEED}, rules, side, solo, snapshot, broken_reason, moves, log, created_at, "
+                f"game, settings, players FROM games WHERE {_STARTED} ORDER BY id"
             )
         except self.database.error as exc:
             return [*problems, (0, f"the games table cannot be read: {exc}")]
@@ -1364,7 +1365,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
                 problems.append((g["id"], f"marked broken: {g['broken_reason']}"))
                 continue
             try:
-                problem = await self._verify_one(g)
+                problem = await (self._verify_one(g) if g["game"] == DEFAULT_GAME else self._verify_match(g))
             except Exception as exc:  # damaged pages can surface as any error: report it, check the rest
                 problem = f"cannot be read: {type(exc).__name__}: {exc}"
             if problem:
@@ -1391,6 +1392,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
         return problems
 
     async def _verify_one(self, g: Row) -> str | None:
+        """What is wrong with a started Kokeshi game, or None."""
         names = [
             r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (g["id"],))
         ]
@@ -1442,6 +1444,12 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore):
     async def backup(self, dest: str | Path) -> None:
         """A consistent copy of the whole database at `dest`, safe while the bot runs."""
         await self.database.backup(dest)
+
+
+def _kokeshi_only(game_id: int, row: Row) -> None:
+    """Refuse (`other_game`) a game that is not Kokeshi's: contract games are loaded with `load_match`."""
+    if row["game"] != DEFAULT_GAME:
+        raise StoreRefusal("other_game", game_id=game_id, game=row["game"])
 
 
 def _dealt(names: Sequence[str], row: Row) -> Game:

@@ -242,3 +242,14 @@ def test_the_store_holds_a_database_and_storage_imports_run_one_way():
         return any(n == goal or (n not in seen and reaches(n, goal, seen | {n})) for n in graph[start])
 
     assert sorted(name for name in graph if reaches(name, name, {name})) == []
+
+
+@pytest.mark.parametrize("name", ["matches.py", "games.py"])
+def test_the_table_of_every_other_game_knows_no_game(name):
+    # `/games new` and its table reach a game only through the registry, the contract, the service and the store.
+    found = imported_modules(ROOT / "cogs" / name)
+    games_modules = sorted(m for m in found if m.split(".")[0] == "games")
+    assert all(m in ("games", "games.base") or m.startswith("games.base.") for m in games_modules), games_modules
+    assert sorted(m for m in found if m.split(".")[0] in ("render", "sandbox", "bot")) == []
+    if name == "matches.py":
+        assert "games" in found and "service" in found  # the graph is read, not empty

@@ -11,6 +11,7 @@ channel, or context 0 from a guild the bot is not in, both authorized by the use
 from __future__ import annotations
 
 import contextlib
+import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,7 @@ import simcord.interactions
 from simcord.backend import serializers
 
 from tests.test_bot_anywhere import elsewhere, last, play_in_dm, shown
+from tests.test_bot_matches import bids, open_table, play_through  # noqa: F401  (bids: a fixture)
 
 GROUP_DM_TYPE = 3
 PRIVATE_CHANNEL = 2
@@ -34,7 +36,10 @@ ALLOWED = (
     "kokeshi solo", "kokeshi daily", "kokeshi weekly", "kokeshi stats", "kokeshi leaderboard", "games replay",
     "kokeshi rules", "kokeshi help",
 )  # fmt: skip
-MULTIPLAYER = ("kokeshi new", "kokeshi join", "kokeshi leave", "kokeshi start", "games settings limits", "games rejoin")
+MULTIPLAYER = (
+    ("kokeshi new", {}), ("kokeshi join", {}), ("kokeshi leave", {}), ("kokeshi start", {}),
+    ("games new", {"game": "kohaku"}), ("games settings limits", {}), ("games rejoin", {}),
+)  # fmt: skip
 
 
 @dataclass
@@ -167,6 +172,17 @@ async def test_stats_and_the_world_leaderboard_answer_there_privately(place):
         assert "no server board here" in private_answer(server)
 
 
+@pytest.mark.usefixtures("bids")
+async def test_another_games_board_there_is_the_worlds(place):
+    """Not the board of a server the bot is not in (it has none): the world's, as in our DM."""
+    world = place.world
+    game_id, thread = await open_table(world, "bids", players=2, joiners=1)
+    await play_through(world, game_id, thread, random.Random(2))
+    with only_the_interaction(place):
+        board = private_answer(await place.slash("games leaderboard", game="bids"))
+    assert "Bids" in board and board.count("<@") == 2, board
+
+
 async def test_the_rules_answer_there_with_their_picture(place):
     with only_the_interaction(place):
         rules = await place.slash("kokeshi rules")
@@ -235,11 +251,11 @@ async def test_a_server_game_or_lobby_is_out_of_reach_from_there_and_the_refusal
     assert user.dm_channel.history() == []
 
 
-@pytest.mark.parametrize("command", MULTIPLAYER)
-async def test_multiplayer_commands_refuse_there_privately_saying_where_they_work(place, command):
+@pytest.mark.parametrize(("command", "options"), MULTIPLAYER)
+async def test_multiplayer_commands_refuse_there_privately_saying_where_they_work(place, command, options):
     world, user = place.world, place.user
     with only_the_interaction(place):
-        refused = await place.slash(command)
+        refused = await place.slash(command, **options)
         said = private_answer(refused)
     assert f"`/{command}` works only in a server channel where Kokeshi is installed" in said
     assert await world.store.games_for_user(user.id) == []

@@ -174,11 +174,12 @@ async def test_the_ai_seats_level_is_kept_on_its_seats_and_not_among_the_facts(s
 async def test_a_game_keeps_its_key_and_settings(store):
     plain = await store.create_game(guild_id=5, channel_id=50, host_id=1, host_name="Ana", players=2)
     other = await store.create_game(
-        guild_id=5, channel_id=50, host_id=1, host_name="Ana", players=2, game="other", settings={"min_finish": 80}
+        guild_id=5, channel_id=50, host_id=1, host_name="Ana", players=2, game="kohaku", settings={"min_finish": 80}
     )
     first, second = await store.get_game(plain), await store.get_game(other)
     assert (first.game, dict(first.settings)) == ("kokeshi", {})
-    assert (second.game, dict(second.settings)) == ("other", {"min_finish": 80})
+    # A contract game's settings are completed with its own defaults; the platform's stay beside them.
+    assert (second.game, dict(second.settings)) == ("kohaku", {"min_finish": 80, "goals": False})
 
 
 async def test_lobby_refuses_a_full_table_a_second_seat_and_a_leaving_host(store):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
@@ -10,12 +11,14 @@ from typing import Any
 import asyncpg
 import pytest
 
+import games
 from games.kokeshi.engine import GreedyPolicy, RandomPolicy, new_game
 from storage import Store, is_url, migrations, open_store, scope_of
 from storage.community import board_step
 from storage.postgres import pg_migrations, to_pg
 from storage.store import flags_of, pack_log
 from tests.dbkit import BACKENDS, _in_thread, fresh_pg_database, sql
+from tests.games import tiny
 
 PREVIOUS = 9  # the schema before games were keyed
 NOW = 1_700_000_000.0
@@ -225,6 +228,14 @@ async def finished(store: Store, users: list[int], *, game: str, seed: int) -> i
     )
     for uid in users[1:]:
         await store.add_seat(game_id, uid, f"u{uid}")
+    if game != "kokeshi":  # a contract game: dealt and played through the store's contract path
+        match, version = await store.start_match(game_id, seed)
+        rng = random.Random(seed)
+        while not match.is_over:
+            seat = rng.choice(match.waiting())
+            played = await store.play_match(game_id, version, seat, rng.choice(match.legal_actions(seat)))
+            match, version = played.match, played.record.version
+        return game_id
     await store.start_game(game_id, seed)
     policy = RandomPolicy(seed)
     while True:
@@ -234,37 +245,47 @@ async def finished(store: Store, users: list[int], *, game: str, seed: int) -> i
         await store.apply(game_id, version, state.prompt.player, policy.choose(state))
 
 
-async def test_two_games_keep_their_own_ratings_boards_stats_and_challenges(store):
+@pytest.fixture
+def other():
+    """Bids, the contract suite's tiny game, registered as the other game (left registered if it already was)."""
+    was = "bids" in tuple(games.keys())
+    games.register(tiny.MODULE)
+    yield "bids"
+    if not was:
+        games.unregister("bids")
+
+
+async def test_two_games_keep_their_own_ratings_boards_stats_and_challenges(store, other):
     await finished(store, [1, 2], game="kokeshi", seed=3)
-    await finished(store, [1, 3], game="other", seed=4)
-    await finished(store, [1, 3], game="other", seed=5)
+    await finished(store, [1, 3], game=other, seed=4)
+    await finished(store, [1, 3], game=other, seed=5)
     for guild in (None, 1):
         assert {r.user_id for r in await store.ratings(scope_of(guild))} == {1, 2}
-        assert {r.user_id for r in await store.ratings(scope_of(guild, "other"))} == {1, 3}
+        assert {r.user_id for r in await store.ratings(scope_of(guild, other))} == {1, 3}
         for board in ("rating", "wins", "best"):
             mine, players = await store.leaderboard_page(board, guild)
-            theirs, others = await store.leaderboard_page(board, guild, game="other")
+            theirs, others = await store.leaderboard_page(board, guild, game=other)
             assert {r.user_id for r in mine} == {1, 2} and players == 2
             assert {r.user_id for r in theirs} == {1, 3} and others == 2
     assert (await store.rating(scope_of(None), 1)).games == 1
-    assert (await store.rating(scope_of(None, "other"), 1)).games == 2
-    wins = await store.leaderboard_entry("wins", None, 1, game="other")
+    assert (await store.rating(scope_of(None, other), 1)).games == 2
+    wins = await store.leaderboard_entry("wins", None, 1, game=other)
     assert wins is not None and wins.games == 2
-    assert (await store.stats(1)).games == 1 and (await store.stats(1, game="other")).games == 2
-    assert (await store.stats(2, game="other")).games == 0
-    assert (await store.endings(1)).finished == 1 and (await store.endings(1, game="other")).finished == 2
-    assert (await store.endings(2, game="other")).finish_rate is None
+    assert (await store.stats(1)).games == 1 and (await store.stats(1, game=other)).games == 2
+    assert (await store.stats(2, game=other)).games == 0
+    assert (await store.endings(1)).finished == 1 and (await store.endings(1, game=other)).finished == 2
+    assert (await store.endings(2, game=other)).finish_rate is None
     # A challenge of each game: the first attempt at each is rated, and each game keeps its own streak.
     key = "2026-11-20"
     _, rated = await store.create_challenge(kind="daily", key=key, guild_id=1, channel_id=10, user_id=1, name="u1")
     _, rated_other = await store.create_challenge(
-        kind="daily", key=key, guild_id=1, channel_id=10, user_id=1, name="u1", game="other"
+        kind="daily", key=key, guild_id=1, channel_id=10, user_id=1, name="u1", game="kohaku"
     )
     _, again = await store.create_challenge(kind="daily", key=key, guild_id=1, channel_id=10, user_id=1, name="u1")
     assert (rated, rated_other, again) == (True, True, False)
     assert len(await store.challenge_attempts(1, "daily", key)) == 2
-    assert len(await store.challenge_attempts(1, "daily", key, game="other")) == 1
-    assert await store.streak(1, dt.date(2026, 11, 20), game="other") == 1
+    assert len(await store.challenge_attempts(1, "daily", key, game="kohaku")) == 1
+    assert await store.streak(1, dt.date(2026, 11, 20), game="kohaku") == 1
     assert await store.streak(1, dt.date(2026, 11, 20), game="third") == 0
 
 

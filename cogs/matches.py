@@ -1,0 +1,595 @@
+"""Any game of the registry at a table, through the game contract only: lobby, thread, choices, AI seats, the end.
+
+The Discord layer knows these games by `games.get(key)` and the store's matches (`Store.start_match`,
+`play_match`): nothing here names a game. A turn is one post in the game's thread: what happened since the last
+post (the game's own narration), who must decide, the table's picture and the choices. A choice is a public
+button when the deciding seat sees nothing a spectator does not; otherwise, and when several seats choose at once
+and in secret, each seat opens its own choices privately. AI seats decide on a copy in which everything they
+cannot see is redrawn (`Match.determinized`), in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+import games
+import i18n
+from games.base import Event, GameModule, Match, Prompt, Standing
+from i18n import _, format_number, ngettext
+from kit.locks import KeyedLocks
+from service import Refused
+from storage import GameRecord, MatchPlayed, StaleVersion, Store
+
+from .answering import Answer, AnswersFirst
+from .anywhere import bot_server
+from .client import Client, TableDesk
+from .common import UserError
+from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
+from .narration import speaking
+from .persistent import FromCustomId
+
+log = logging.getLogger(__name__)
+
+MAX_BUTTONS = 5
+MAX_SELECT = 25
+# Games with a table of their own in the Discord layer, not offered here.
+OWN_TABLES = ("kokeshi",)
+
+_ACTION = r"[A-Za-z0-9:_.\-]{1,40}"
+
+
+def offered() -> list[GameModule]:
+    """The registry's games this table runs, in the registry's order."""
+    keys = games.keys()  # the registry's function, not a dict's
+    return [games.get(key) for key in keys if key not in OWN_TABLES]
+
+
+def _desk(interaction: discord.Interaction) -> Matches:
+    return interaction.client.matches  # type: ignore[attr-defined]  # the bot's; cogs never import bot.py
+
+
+class MatchAction(
+    FromCustomId,
+    AnswersFirst,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"mt:a:(?P<game_id>\d+):(?P<version>\d+):(?P<action>{_ACTION})",
+):
+    """One choice of a contract game's prompt, public in the thread or in a seat's private choices."""
+
+    answer = Answer.UPDATE
+    FIELDS = {"game_id": int, "version": int, "action": str}
+
+    def __init__(self, game_id: int, version: int, action: str, label: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=shorten(label, BUTTON_LABEL),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"mt:a:{game_id}:{version}:{action}",
+            )
+        )
+        self.game_id, self.version, self.action = game_id, version, action
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.on_action(interaction, self.game_id, self.version, self.action))
+
+
+class MatchSelect(
+    FromCustomId,
+    AnswersFirst,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"mt:s:(?P<game_id>\d+):(?P<version>\d+)",
+):
+    """A menu of choices, when there are more than fit as buttons."""
+
+    answer = Answer.UPDATE
+    FIELDS = {"game_id": int, "version": int}
+
+    def __init__(self, game_id: int, version: int, choices: Sequence[tuple[str, str]], placeholder: str) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"mt:s:{game_id}:{version}",
+                placeholder=shorten(placeholder, 150),
+                options=[
+                    discord.SelectOption(label=shorten(label, SELECT_OPTION), value=action)
+                    for action, label in choices[:MAX_SELECT]
+                ],
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        action = self.item.values[0]
+        await desk.guard(interaction, desk.on_action(interaction, self.game_id, self.version, action))
+
+
+class MatchChoose(
+    FromCustomId,
+    AnswersFirst,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"mt:c:(?P<game_id>\d+):(?P<version>\d+)",
+):
+    """Opens the clicking seat's own choices privately (secret or simultaneous decisions)."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int, "version": int}
+
+    def __init__(self, game_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_("Your choice (private)"),
+                style=discord.ButtonStyle.success,
+                emoji="🔒",
+                custom_id=f"mt:c:{game_id}:{version}",
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.on_choose(interaction, self.game_id))
+
+
+class MatchLobby(
+    FromCustomId,
+    AnswersFirst,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"mt:l:(?P<game_id>\d+):(?P<op>join|leave|start|cancel)",
+):
+    """A lobby's Join, Leave, Start and Cancel."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int, "op": str}
+
+    def __init__(self, game_id: int, op: str) -> None:
+        labels = {"join": _("Join"), "leave": _("Leave"), "start": _("Start"), "cancel": _("Cancel")}
+        styles = {"join": discord.ButtonStyle.success, "cancel": discord.ButtonStyle.danger}
+        super().__init__(
+            discord.ui.Button(
+                label=labels[op],
+                style=styles.get(op, discord.ButtonStyle.secondary),
+                custom_id=f"mt:l:{game_id}:{op}",
+            )
+        )
+        self.game_id, self.op = game_id, op
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.on_lobby(interaction, self.game_id, self.op))
+
+
+ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby)
+
+
+def lobby_view(game_id: int) -> discord.ui.View:
+    """The lobby's buttons."""
+    view = discord.ui.View(timeout=None)
+    for op in ("join", "leave", "start", "cancel"):
+        view.add_item(MatchLobby(game_id, op))
+    return view
+
+
+def choices_view(game_id: int, version: int, choices: Sequence[tuple[str, str]], placeholder: str) -> discord.ui.View:
+    """(action, label) choices as buttons (up to five) or a menu."""
+    view = discord.ui.View(timeout=None)
+    if len(choices) <= MAX_BUTTONS:
+        for action, label in choices:
+            view.add_item(MatchAction(game_id, version, action, label))
+    else:
+        view.add_item(MatchSelect(game_id, version, choices, placeholder))
+    return view
+
+
+def seat_names(record: GameRecord) -> list[str]:
+    """The players' names by seat, as the game's words and pictures take them."""
+    return [s.name for s in sorted(record.seats, key=lambda s: s.seat)]
+
+
+def places_text(module: GameModule, record: GameRecord, standing: Standing) -> str:
+    """The final places, best first: "1. Aiko — 12 points"."""
+    names = seat_names(record)
+    order = sorted(range(len(names)), key=lambda s: (standing.places[s], s))
+    lines = []
+    for s in order:
+        total = int(standing.scores[s].get("total", 0))
+        points = ngettext("{n} point", "{n} points", total).format(n=format_number(total))
+        lines.append(f"{standing.places[s]}. **{names[s]}** — {points}")
+    return "\n".join(lines)
+
+
+class Matches:
+    """The tables of every contract game: created by `/games new`, played in their threads."""
+
+    def __init__(self, bot: Client, tables: TableDesk) -> None:
+        self.bot = bot
+        self.tables = tables
+        self._locks: KeyedLocks[int] = KeyedLocks()
+
+    @property
+    def store(self) -> Store:
+        return self.bot.store
+
+    # ------------------------------------------------------------------ helpers
+
+    async def guard(self, interaction: discord.Interaction, coro: Any) -> None:
+        """Run a handler as the tables run theirs (the user's language, mistakes answered privately)."""
+        await self.tables.guard(interaction, None, coro)
+
+    async def tell(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+        await self.tables.tell(interaction, text, **kwargs)
+
+    @staticmethod
+    def module(key: str) -> GameModule:
+        """The game with this key that this table runs; a player's mistake otherwise."""
+        try:
+            module = games.get(key)
+        except KeyError:
+            raise UserError(_("There is no game called “{key}”.").format(key=key)) from None
+        if key in OWN_TABLES:
+            raise UserError(_("{game} has its own commands: `/kokeshi new`.").format(game=module.name))
+        return module
+
+    async def _channel(self, channel_id: int | None) -> Any:
+        if channel_id is None:
+            return None
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            with contextlib.suppress(discord.HTTPException):
+                channel = await self.bot.fetch_channel(channel_id)
+        return channel
+
+    def _lobby_text(self, module: GameModule, record: GameRecord) -> str:
+        seats = []
+        for seat in sorted(record.seats, key=lambda s: s.seat):
+            if seat.ai:
+                seats.append(_("{name} (AI, {level})").format(name=seat.name, level=seat.ai_level or "normal"))
+            else:
+                seats.append(f"<@{seat.user_id}>")
+        status = {
+            "lobby": _("Open: join with the button below."),
+            "active": _("Started: the game is played in its thread."),
+            "finished": _("Finished."),
+            "cancelled": _("Cancelled."),
+        }.get(record.status, record.status)
+        head = _("**{game} #{number}** — {seated} of {players} seats").format(
+            game=module.name,
+            number=record.id,
+            seated=format_number(len(record.seats)),
+            players=format_number(record.players),
+        )
+        return f"{head}\n{', '.join(seats)}\n{status}"
+
+    async def _refresh_lobby(self, record: GameRecord) -> None:
+        found = await self.store.get_message(record.id, "lobby")
+        channel = await self._channel(found[0]) if found else None
+        if channel is None or found is None:
+            return
+        with speaking(record):
+            text = self._lobby_text(games.get(record.game), record)
+        view = lobby_view(record.id) if record.status == "lobby" else None
+        try:
+            message = channel.get_partial_message(found[1])
+            await message.edit(content=text, view=view, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("game %d: its lobby message could not be updated: %s", record.id, exc)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def new(
+        self, interaction: discord.Interaction, key: str, players: int, ai: int = 0, level: str = "normal"
+    ) -> None:
+        """`/games new`: a lobby in this channel (a solo game starts at once)."""
+        module = self.module(key)
+        if players not in module.players:
+            counts = ", ".join(format_number(n) for n in module.players)
+            raise UserError(_("{game} is played by {counts} players.").format(game=module.name, counts=counts))
+        if not 0 <= ai < players or (players > 1 and ai >= players):
+            raise UserError(_("At least one seat must be a person's."))
+        if level not in module.levels:
+            raise UserError(_("The AI levels are {levels}.").format(levels=", ".join(module.levels)))
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise UserError(_("Open a table in a server's text channel."))
+        await self.tables.check_limits(interaction, channel)
+        game_id = await self.store.create_game(
+            guild_id=interaction.guild_id,
+            channel_id=channel.id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            players=players,
+            solo=players == 1,
+            ai_seats=ai,
+            ai_level=level,
+            language=i18n.current() if i18n.current() != "en" else None,
+            game=key,
+            settings={},
+        )
+        record = await self.store.get_game(game_id)
+        with speaking(record):
+            text = self._lobby_text(module, record)
+        full = len(record.seats) >= record.players
+        quiet = discord.AllowedMentions.none()
+        if full:
+            message = await channel.send(text, allowed_mentions=quiet)
+        else:
+            message = await channel.send(text, view=lobby_view(game_id), allowed_mentions=quiet)
+        await self.store.set_message(game_id, "lobby", channel.id, message.id)
+        if full:
+            await self._start(record, message)
+            await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=game_id))
+            return
+        await self.tell(
+            interaction,
+            _("Your {game} table #{number} is open: others join with its button, and you start it.").format(
+                game=module.name, number=game_id
+            ),
+        )
+
+    async def on_lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
+        record = await self.store.get_game(game_id)
+        module = games.get(record.game)
+        if record.status != "lobby":
+            raise UserError(_("This game has already started."))
+        user = interaction.user
+        if op == "join":
+            if record.seat_of(user.id) is not None:
+                raise UserError(_("You are already seated at this table."))
+            record = await self.store.add_seat(game_id, user.id, user.display_name)
+            await self.tell(interaction, _("You joined {game} #{number}.").format(game=module.name, number=game_id))
+        elif op == "leave":
+            if user.id == record.host_id:
+                raise UserError(_("The host cannot leave: cancel the table instead."))
+            if record.seat_of(user.id) is None:
+                raise UserError(_("You are not seated at this table."))
+            record = await self.store.remove_seat(game_id, user.id)
+            await self.tell(interaction, _("You left {game} #{number}.").format(game=module.name, number=game_id))
+        elif op == "cancel":
+            if user.id != record.host_id:
+                raise UserError(_("Only the host can cancel the table."))
+            record = await self.store.cancel_game(game_id)
+            await self.tell(interaction, _("The table is cancelled."))
+        else:
+            if user.id != record.host_id:
+                raise UserError(_("Only the host can start the game."))
+            if len(record.seats) not in module.players or (record.players > 1 and len(record.seats) < 2):
+                raise UserError(_("Wait for at least one more player (or create the game with AI players)."))
+            found = await self.store.get_message(game_id, "lobby")
+            channel = await self._channel(found[0]) if found else None
+            if channel is None or found is None:
+                raise UserError(_("I cannot reach this table's channel any more."))
+            message = await channel.fetch_message(found[1])
+            await self._start(record, message)
+            await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=game_id))
+            return
+        await self._refresh_lobby(record)
+
+    async def _start(self, record: GameRecord, message: discord.Message) -> None:
+        module = games.get(record.game)
+        with speaking(record):
+            name = _("{game} #{number}").format(game=module.name, number=record.id)
+        thread = await message.create_thread(name=shorten(name, THREAD_NAME), auto_archive_duration=10080)
+        await self.store.set_thread(record.id, thread.id)
+        match, _version = await self.store.start_match(record.id, secrets.randbits(128))
+        record = await self.store.get_game(record.id)
+        await self._refresh_lobby(record)
+        async with self._locks(record.id):
+            await self._advance(record, match, [])
+
+    # ------------------------------------------------------------------ choices
+
+    async def on_choose(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A seat's own choices, privately: its picture and its options."""
+        match, version, record = await self.store.load_match(game_id)
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError(_("You are not playing in this game."))
+        prompt = next((p for p in match.prompts() if p.seat == seat.seat), None)
+        if prompt is None:
+            raise UserError(_("You have nothing to choose right now: the thread shows whose turn it is."))
+        module = games.get(record.game)
+        view = match.view(seat.seat)
+        names = seat_names(record)
+        picture = await asyncio.to_thread(module.decision_picture, view, names, seat.seat)
+        question = module.question(view, prompt)
+        choices = [(o.id, module.label(view, o)) for o in prompt.options]
+        alt = _("Your choice in {game} #{number}: {question}").format(
+            game=module.name, number=game_id, question=question
+        )
+        await self.tell(
+            interaction,
+            f"**{question}**",
+            view=choices_view(game_id, version, choices, question),
+            file=discord.File(_png(picture), filename=f"choice-{game_id}.png", description=shorten(alt, 1024)),
+        )
+
+    async def on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
+        record = await self.store.get_game(game_id)
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError(_("You are not playing in this game."))
+        async with self._locks(game_id):
+            try:
+                played = await self.store.play_match(game_id, version, seat.seat, action)
+            except StaleVersion:
+                raise UserError(_("That choice is no longer current: the game has moved on.")) from None
+            except Refused as refused:
+                raise UserError(_refusal(refused.code)) from None
+            if _private(interaction):
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.edit_original_response(content=_("Your choice is in."), view=None, attachments=[])
+            await self._advance(played.record, played.match, list(played.outcome.events), played)
+
+    async def _advance(
+        self, record: GameRecord, match: Match, events: list[Event], played: MatchPlayed | None = None
+    ) -> None:
+        """AI seats decide while the match waits for them; then the thread shows the turn, or the end."""
+        module = games.get(record.game)
+        turn_changed = played is None or played.outcome.turn_changed
+        while not match.is_over:
+            ai_seats = {s.seat: s for s in record.seats if s.ai}
+            waiting = [s for s in match.waiting() if s in ai_seats]
+            if not waiting:
+                break
+            seat = waiting[0]
+            level = ai_seats[seat].ai_level or "normal"
+            copy = match.determinized(seat, secrets.randbits(64))
+            action = await asyncio.to_thread(module.decide, copy, seat, level, secrets.randbits(64))
+            played = await self.store.play_match(record.id, record.version, seat, action, source="ai")
+            record, match = played.record, played.match
+            events += played.outcome.events
+            turn_changed = turn_changed or played.outcome.turn_changed
+        thread = await self._channel(record.thread_id)
+        if thread is None:
+            log.warning("game %d: its thread cannot be reached", record.id)
+            return
+        with speaking(record):
+            if match.is_over:
+                await self._post_end(thread, module, record, match, events)
+            elif turn_changed or _asks_openly(match):
+                # A new turn, or the next step of one asked in the thread: its buttons carry the new version.
+                await self._post_turn(thread, module, record, match, events)
+            else:
+                story = self._story(module, record, events)
+                chosen = _("Waiting for: {names}.").format(names=self._waiting(record, match, mention=False))
+                await thread.send(
+                    shorten("\n".join([*story, chosen]), MESSAGE), allowed_mentions=discord.AllowedMentions.none()
+                )
+
+    # ------------------------------------------------------------------ posts
+
+    @staticmethod
+    def _story(module: GameModule, record: GameRecord, events: Sequence[Event]) -> list[str]:
+        names = seat_names(record)
+        return [line for line in (module.narrate(e, names) for e in events) if line]
+
+    @staticmethod
+    def _waiting(record: GameRecord, match: Match, *, mention: bool = False, plain: bool = False) -> str:
+        """The seats the match waits for: people mentioned (with `mention`), names in bold (or `plain`, for alt
+        text)."""
+        seats = {s.seat: s for s in record.seats}
+        out = []
+        for s in match.waiting():
+            seat = seats.get(s)
+            if seat is None:
+                continue
+            if mention and not seat.ai and seat.user_id:
+                out.append(f"<@{seat.user_id}>")
+            else:
+                out.append(seat.name if plain else f"**{seat.name}**")
+        return ", ".join(out)
+
+    async def _post_turn(
+        self, thread: Any, module: GameModule, record: GameRecord, match: Match, events: Sequence[Event]
+    ) -> None:
+        names = seat_names(record)
+        version = record.version
+        public = match.view(None)
+        prompts = match.prompts()
+        humans = {s.seat for s in record.seats if not s.ai}
+        lines = self._story(module, record, events)
+        lines.append(_("Your turn: {names}.").format(names=self._waiting(record, match, mention=True)))
+        view: discord.ui.View | None = None
+        if _asks_openly(match):
+            # One open decision: asked in the thread, over the picture the deciding seat decides from.
+            prompt: Prompt = prompts[0]
+            seen = match.view(prompt.seat)
+            picture = await asyncio.to_thread(module.decision_picture, seen, names, prompt.seat, list(events))
+            question = module.question(seen, prompt)
+            lines.append(f"**{question}**")
+            if prompt.seat in humans:
+                choices = [(o.id, module.label(seen, o)) for o in prompt.options]
+                view = choices_view(record.id, version, choices, question)
+        else:
+            picture = await asyncio.to_thread(module.table_picture, public, names, list(events))
+            if any(p.seat in humans for p in prompts):
+                lines.append(_("Each of you chooses privately with the button below."))
+                view = discord.ui.View(timeout=None)
+                view.add_item(MatchChoose(record.id, version))
+        alt = _("The {game} table, move {moves}. Waiting for: {names}.").format(
+            game=module.name, moves=format_number(record.moves), names=self._waiting(record, match, plain=True)
+        )
+        file = discord.File(_png(picture), filename=f"table-{record.id}.png", description=shorten(alt, 1024))
+        mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
+        kwargs: dict[str, Any] = {"file": file, "allowed_mentions": mentions}
+        if view is not None:
+            kwargs["view"] = view
+        message = await thread.send(shorten("\n".join(lines), MESSAGE), **kwargs)
+        before = await self.store.get_message(record.id, "prompt")
+        await self.store.set_message(record.id, "prompt", thread.id, message.id)
+        if before is not None and before[1] != message.id:
+            with contextlib.suppress(discord.HTTPException):
+                await thread.get_partial_message(before[1]).edit(view=None)
+
+    async def _post_end(
+        self, thread: Any, module: GameModule, record: GameRecord, match: Match, events: Sequence[Event]
+    ) -> None:
+        names = seat_names(record)
+        standing = match.standing()
+        picture = await asyncio.to_thread(module.record_picture, match.view(None), names, standing)
+        lines = self._story(module, record, events)
+        lines.append(_("**{game} #{number} is over.**").format(game=module.name, number=record.id))
+        lines.append(places_text(module, record, standing))
+        alt = _("The final scores of {game} #{number}.").format(game=module.name, number=record.id)
+        file = discord.File(_png(picture), filename=f"final-{record.id}.png", description=shorten(alt, 1024))
+        await thread.send(
+            shorten("\n".join(lines), MESSAGE), file=file, allowed_mentions=discord.AllowedMentions.none()
+        )
+        before = await self.store.get_message(record.id, "prompt")
+        if before is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await thread.get_partial_message(before[1]).edit(view=None)
+        await self._refresh_lobby(record)
+
+    # ------------------------------------------------------------------ boards
+
+    async def leaderboard(self, interaction: discord.Interaction, key: str) -> None:
+        """`/games leaderboard`: a game's wins in this server (or, outside a server of the bot's, the world's: in a
+        DM, a group DM, a server where only the player installed the app)."""
+        module = self.module(key)
+        rows = await self.store.leaderboard("wins", bot_server(interaction), game=key)
+        if not rows:
+            await self.tell(interaction, _("Nobody has finished a game of {game} here yet.").format(game=module.name))
+            return
+        lines = [_("**{game}: wins**").format(game=module.name)]
+        for row in rows[:10]:
+            games_played = ngettext("{n} game", "{n} games", row.games).format(n=format_number(row.games))
+            lines.append(f"{row.rank}. <@{row.user_id}> — {format_number(int(row.value))} ({games_played})")
+        await self.tell(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
+
+
+def _png(data: bytes) -> io.BytesIO:
+    return io.BytesIO(data)
+
+
+def _asks_openly(match: Match) -> bool:
+    """Whether the match waits for one decision that the thread asks with its own buttons."""
+    prompts = match.prompts()
+    return len(prompts) == 1 and not prompts[0].secret
+
+
+def _private(interaction: discord.Interaction) -> bool:
+    """Whether the clicked message is a private one (its flags say ephemeral)."""
+    message = interaction.message
+    return bool(message is not None and message.flags.ephemeral)
+
+
+def _refusal(code: str) -> str:
+    return {
+        "stale": _("That choice is no longer current: the game has moved on."),
+        "not_your_turn": _("It is not your turn."),
+        "game_over": _("This game is over."),
+        "illegal": _("That choice is not possible now."),
+        "unknown_seat": _("You are not playing in this game."),
+    }.get(code, _("That choice is not possible now."))
+
+
+__all__ = ["ITEMS", "Matches", "offered", "places_text"]

@@ -1,0 +1,448 @@
+"""Any game of the contract (`games.base`) stored and played: dealt from (rules, options, seed, seats), its log by seat.
+
+Kokeshi keeps its own path (`Store.start_game`, `Store.apply`, players by name); every other game goes through
+`start_match`, `play_match`, `load_match` and `match_events`. A contract game's log is kept in the same `actions`
+rows and packed log as Kokeshi's, with the seat's number (as decimal text: "0", "1", …) in the `player` column.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from typing import Any
+
+import games
+from games.base import Event, GameModule, Match, Refusal, Standing
+from service.play import Outcome, Refused, play
+
+from .clock import CLOCK
+from .community import found
+from .database import Database, Row, Transaction
+from .logs import ENDS_TURN, REVEALS, pack_log, unpack_log
+from .records import DEFAULT_GAME, BrokenGame, GameNotFound, GameRecord, Result, StaleVersion, StoreRefusal
+
+log = logging.getLogger(__name__)
+
+# Why the store refuses a contract game (`StoreRefusal.code`), besides the codes of `records.REFUSALS` it shares.
+MATCH_REFUSALS: tuple[str, ...] = (
+    "other_game",  # (game_id, game): the game is not played through this path (Kokeshi's own, or the contract's)
+    "unknown_game",  # (game): no game with this key is known to this process
+    "bad_settings",  # (game): the lobby settings are not among the game's
+)
+# Lobby settings the platform keeps beside a game's own, never handed to the game: the bank clock (`clock.CLOCK`),
+# the finish rate asked of joiners (`min_finish`) and the game a lobby is the rematch of (`rematch`).
+PLATFORM_SETTINGS = frozenset({CLOCK, "min_finish", "rematch"})
+# The source of a decision as the caller names it, and as the log keeps it.
+_SOURCES = {"button": "player", "player": "player", "timeout": "timeout", "ai": "ai"}
+# Contract matches held in memory, the most recently used (a match evicted is replayed once when next loaded).
+_HELD = 256
+_SEED = "COALESCE(seed_text, CAST(seed AS TEXT)) AS seed"
+
+# One logged decision: (seq, seat, action, the events it caused).
+Entry = tuple[int, int, str, tuple[Event, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPlayed:
+    """One decision saved: the game's record after the commit (status 'finished' if it ended), a private copy of
+    the match after it, the service's `Outcome`, and the results written when it ended the game (else [])."""
+
+    record: GameRecord
+    match: Match
+    outcome: Outcome
+    results: list[Result]
+
+
+@dataclass(slots=True)
+class _Held:
+    """A contract match held in memory at a store version, with its whole log and the events of each decision."""
+
+    version: int
+    match: Match
+    module: GameModule
+    entries: list[Entry] = field(default_factory=list)
+
+
+def game_options(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The lobby settings that are the game's own (the platform's, such as a bank clock, left out)."""
+    return {k: v for k, v in settings.items() if k not in PLATFORM_SETTINGS}
+
+
+def contract_module(key: str) -> GameModule:
+    """The registered game with this key; StoreRefusal `unknown_game` when this process knows none."""
+    try:
+        return games.get(key)
+    except KeyError:
+        raise StoreRefusal("unknown_game", game=key) from None
+
+
+def lobby_settings(key: str, settings: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A contract game's lobby settings checked and completed: every setting of the game (given or its default)
+    and the platform's; StoreRefusal `bad_settings` for a setting the game does not have or a value it does not
+    offer."""
+    given = dict(settings or {})
+    try:
+        options = contract_module(key).options(game_options(given))
+    except ValueError:
+        raise StoreRefusal("bad_settings", game=key) from None
+    return {**{k: v for k, v in given.items() if k in PLATFORM_SETTINGS}, **options}
+
+
+def seat_ranks(standing: Standing, resigned: Sequence[bool]) -> list[int]:
+    """Each seat's rank in the results: its place, except that a resignation ranks after every seat that did not
+    resign (as Kokeshi's results rank it), whatever the score; a solo seat that resigned is second at best."""
+    places = list(standing.places)
+    if not any(resigned):
+        return places
+    if len(places) == 1:
+        return [max(places[0], 2)]
+    keys = list(zip(resigned, places, strict=True))
+    return [1 + sum(other < mine for other in keys) for mine in keys]
+
+
+def flags_of_events(events: Sequence[Event], turn_changed: bool, over: bool) -> int:
+    """The `actions.flags` bits of a contract decision: it ended a turn (a new turn began, or the match ended),
+    it revealed something drawn at random."""
+    flags = ENDS_TURN if turn_changed or over else 0
+    return flags | (REVEALS if any(e.reveals for e in events) else 0)
+
+
+def _details(score: Mapping[str, int]) -> str:
+    return json.dumps({k: int(v) for k, v in score.items() if k != "total"}, separators=(",", ":"))
+
+
+class MatchStore:
+    """Mixed into `Store`; runs its statements through the store's database, under the store's game locks."""
+
+    database: Database
+    readonly: bool
+    _clock: Callable[[], float]  # provided by Store
+    _matches: OrderedDict[int, _Held]
+
+    # ------------------------------------------------------------------ provided by Store
+
+    def _game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:  # provided by Store
+        raise NotImplementedError
+
+    def _tx(self, *, durable: bool = True) -> AbstractAsyncContextManager[Transaction]:  # provided by Store
+        raise NotImplementedError
+
+    async def _run(self, db: Transaction, sql: str, params: Sequence[Any] = ()) -> int:  # provided by Store
+        raise NotImplementedError
+
+    async def _run_many(self, db: Transaction, sql: str, rows: Sequence[Sequence[Any]]) -> None:  # by Store
+        raise NotImplementedError
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:  # provided by Store
+        raise NotImplementedError
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:  # provided by Store
+        raise NotImplementedError
+
+    async def _action_rows(  # provided by Store
+        self, game_id: int, upto: int = 2**31 - 1
+    ) -> list[tuple[int, str, str, str, float, int]]:
+        raise NotImplementedError
+
+    async def get_game(self, game_id: int) -> GameRecord:  # provided by Store
+        raise NotImplementedError
+
+    async def results(self, game_id: int) -> list[Result]:  # provided by Store
+        raise NotImplementedError
+
+    async def _rate_finished(  # provided by CommunityStore
+        self, db: Transaction, game_id: int, guild_id: int | None, now: float, game: str = DEFAULT_GAME
+    ) -> None:
+        raise NotImplementedError
+
+    async def _add_totals(  # provided by CommunityStore
+        self,
+        db: Transaction,
+        guild_id: int | None,
+        solo: bool,
+        rows: Sequence[Sequence[Any]],
+        game: str = DEFAULT_GAME,
+    ) -> None:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ the public API
+
+    async def start_match(self, game_id: int, seed: int) -> tuple[Match, int]:
+        """Deal a contract game's lobby for its seated players on `seed` (kept like Kokeshi's, never logged);
+        returns a private copy of the match and the game's store version."""
+        async with self._game_lock(game_id), self._tx() as db:
+            record = await self.get_game(game_id)
+            module = self._module_of(record)
+            if record.status != "lobby":
+                raise StoreRefusal("not_lobby")
+            seats = len(record.seats)
+            if seats not in module.players or (not record.solo and seats < 2):
+                raise StoreRefusal("too_few")
+            try:
+                match = module.deal(game_options(record.settings), seed, seats)
+            except ValueError:  # settings stored before the game checked them
+                raise StoreRefusal("bad_settings", game=record.game) from None
+            version = record.version + 1
+            await self._run(
+                db,
+                "UPDATE games SET status = 'active', seed = NULL, seed_text = ?, rules = ?, players = ?, version = ?, "
+                "moves = 0, snapshot = ?, updated_at = ? WHERE id = ?",
+                (str(seed), match.rules, seats, version, match.to_json(), self._clock(), game_id),
+            )
+        self._hold(game_id, _Held(version, match, module, []))
+        return module.load(match.to_json()), version
+
+    async def load_match(self, game_id: int) -> tuple[Match, int, GameRecord]:
+        """A private copy of a started contract game's match, its store version and its record, read at the same
+        moment. Kokeshi's games are refused (`other_game`): they are loaded with `load_game`."""
+        async with self._game_lock(game_id):
+            record = await self.get_game(game_id)
+            held = await self._held_match(game_id)
+        return held.module.load(held.match.to_json()), held.version, record
+
+    async def play_match(
+        self, game_id: int, version: int, seat: int, action: str, *, source: str = "button"
+    ) -> MatchPlayed:
+        """Carry out `seat`'s `action` on a contract game at store `version`, and save it in one commit: the log
+        row (the seat's number as `player`), the snapshot, the version and move count, and when the decision ends
+        the game, its results, ratings, totals and packed log, its timers cleared.
+
+        `source` is "button" (a person's click, logged as 'player'), "timeout" or "ai". Raises StaleVersion if the
+        game moved on, StoreRefusal `not_active` if it is not being played, and `service.play.Refused` as the
+        service raised it for a decision the rules refuse; nothing is written then.
+        """
+        stored = _SOURCES.get(source)
+        if stored is None:
+            raise ValueError(f"a decision's source is one of {', '.join(_SOURCES)}, not {source!r}")
+        async with self._game_lock(game_id):
+            held = await self._held_match(game_id)
+            if held.version != version:
+                raise StaleVersion(game_id, version, held.version)
+            record = await self.get_game(game_id)
+            if record.status != "active":
+                raise StoreRefusal("not_active")
+            match = held.match
+            # Until the commit succeeds the held match may carry an unsaved decision: it leaves the cache.
+            self._matches.pop(game_id, None)
+            try:
+                outcome = play(record.game, match, match.version, seat, action)
+            except Refused:
+                self._hold(game_id, held)  # the rules refused: the match is unchanged
+                raise
+            now = self._clock()
+            seq = len(held.entries) + 1
+            over = outcome.standing is not None  # set exactly when the match is over
+            flags = flags_of_events(outcome.events, outcome.turn_changed, over)
+            async with self._tx() as db:
+                count = await self._run(
+                    db,
+                    "UPDATE games SET version = version + 1, moves = ?, snapshot = ?, updated_at = ? "
+                    "WHERE id = ? AND version = ?",
+                    (seq, match.to_json(), now, game_id, version),
+                )
+                if count != 1:
+                    current = found(await self._one("SELECT version FROM games WHERE id = ?", (game_id,)))
+                    raise StaleVersion(game_id, version, current["version"])
+                await self._run(
+                    db,
+                    "INSERT INTO actions (game_id, seq, player, action, source, created_at, flags) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, str(seat), action, stored, now, flags),
+                )
+                if over:
+                    await self._finish_match(db, game_id, match, now)
+            held.version = version + 1
+            held.entries.append((seq, seat, action, outcome.events))
+            self._hold(game_id, held)
+            after = await self.get_game(game_id)
+            results = await self.results(game_id) if over else []
+        return MatchPlayed(after, held.module.load(match.to_json()), outcome, results)
+
+    async def match_events(self, game_id: int, since: int = 0) -> list[tuple[int, int, str, tuple[Event, ...]]]:
+        """(seq, seat, action, events) of every decision of a contract game's log after action `since`."""
+        async with self._game_lock(game_id):
+            held = await self._held_match(game_id)
+        return [entry for entry in held.entries if entry[0] > since]
+
+    # ------------------------------------------------------------------ held matches
+
+    def _init_matches(self) -> None:
+        self._matches = OrderedDict()
+
+    def _hold(self, game_id: int, held: _Held) -> None:
+        self._matches[game_id] = held
+        self._matches.move_to_end(game_id)
+        while len(self._matches) > _HELD:
+            self._matches.popitem(last=False)
+
+    def _module_of(self, record: GameRecord) -> GameModule:
+        """The contract module a game is played with; `other_game` for Kokeshi's games, which keep their path."""
+        if record.game == DEFAULT_GAME:
+            raise StoreRefusal("other_game", game_id=record.id, game=record.game)
+        return contract_module(record.game)
+
+    async def _held_match(self, game_id: int) -> _Held:
+        """The held match, or the match replayed from its log (a cold load: the snapshot is checked and repaired);
+        the caller holds the game's lock."""
+        row = await self._one(
+            f"SELECT status, {_SEED}, version, broken_reason, game FROM games WHERE id = ?", (game_id,)
+        )
+        if row is None:
+            raise GameNotFound(f"there is no game {game_id}")
+        if row["game"] == DEFAULT_GAME:
+            raise StoreRefusal("other_game", game_id=game_id, game=row["game"])
+        if row["status"] == "broken":
+            raise BrokenGame(game_id, row["broken_reason"] or "unknown")
+        if row["seed"] is None:
+            raise StoreRefusal("not_started")
+        held = self._matches.get(game_id)
+        if held is not None and held.version == row["version"]:
+            self._matches.move_to_end(game_id)
+            return held
+        module = contract_module(row["game"])
+        row = found(
+            await self._one(
+                f"SELECT {_SEED}, rules, players, version, settings, snapshot, log, created_at FROM games WHERE id = ?",
+                (game_id,),
+            )
+        )
+        packed = row["log"] is not None
+        rows = unpack_log(row["log"], row["created_at"]) if packed else await self._action_rows(game_id)
+        try:
+            held = _replayed(module, row, rows)
+        except (Refusal, ValueError) as exc:
+            reason = f"its log no longer replays: {exc}"
+            log.error("game %d is broken: %s", game_id, reason)
+            if not self.readonly:
+                async with self._tx() as db:
+                    await self._run(
+                        db,
+                        "UPDATE games SET status = 'broken', broken_reason = ?, updated_at = ? WHERE id = ?",
+                        (reason, self._clock(), game_id),
+                    )
+            raise BrokenGame(game_id, reason) from None
+        snapshot = held.match.to_json()
+        # A finished game keeps no snapshot: its packed log is replayed instead.
+        if not packed and snapshot != row["snapshot"] and not self.readonly:
+            log.warning("game %d: snapshot disagreed with the log and was rebuilt", game_id)
+            async with self._tx() as db:
+                await self._run(db, "UPDATE games SET snapshot = ? WHERE id = ?", (snapshot, game_id))
+        held.version = row["version"]
+        self._hold(game_id, held)
+        return held
+
+    # ------------------------------------------------------------------ the end of a match
+
+    async def _result_rows(
+        self, game_id: int, standing: Standing, now: float
+    ) -> list[tuple[int, int, str, int | None, int, int, int, int, str, float]]:
+        """The results rows of a finished match, one per seat, as Kokeshi's are written."""
+        seats = await self._all(
+            "SELECT seat, name, user_id, ai, resigned FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        ranks = seat_ranks(standing, [bool(s["resigned"]) for s in seats])
+        return [
+            (
+                game_id,
+                s["seat"],
+                s["name"],
+                s["user_id"],
+                int(s["ai"]),
+                int(s["resigned"]),
+                rank,
+                int(score["total"]),
+                _details(score),
+                now,
+            )
+            for s, rank, score in zip(seats, ranks, standing.scores, strict=True)
+        ]
+
+    async def _finish_match(self, db: Transaction, game_id: int, match: Match, now: float) -> None:
+        """In the last decision's transaction: results, ratings, totals (or the challenge attempt), the status, no
+        timers, and the log packed into the game's row."""
+        await self.database.lock_shared_totals(db)
+        rows = await self._result_rows(game_id, match.standing(), now)
+        await self._run_many(
+            db,
+            "INSERT INTO results (game_id, seat, name, user_id, ai, resigned, rank, total, details, finished_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        await self._run(db, "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?", (now, game_id))
+        await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
+        info = found(
+            await self._one("SELECT guild_id, solo, challenge, created_at, game FROM games WHERE id = ?", (game_id,))
+        )
+        if not info["solo"]:
+            await self._rate_finished(db, game_id, info["guild_id"], now, info["game"])
+        if info["challenge"]:
+            # A challenge is solo: its one seat's score, and whether it beat the game's own opponent.
+            await self._run(
+                db,
+                "UPDATE challenge_attempts SET score = ?, won = ?, finished_at = ? WHERE game_id = ?",
+                (rows[0][7], int(rows[0][6] == 1), now, game_id),
+            )
+        else:
+            await self._add_totals(db, info["guild_id"], bool(info["solo"]), rows, info["game"])
+        actions = await self._action_rows(game_id)
+        await self._run(
+            db,
+            "UPDATE games SET log = ?, snapshot = NULL WHERE id = ?",
+            (pack_log(actions, info["created_at"]), game_id),
+        )
+        await self._run(db, "DELETE FROM actions WHERE game_id = ?", (game_id,))
+
+    # ------------------------------------------------------------------ maintenance
+
+    async def _verify_match(self, g: Row) -> str | None:
+        """What is wrong with a started contract game (`Store.verify`'s check of one game), or None."""
+        try:
+            module = games.get(g["game"])
+        except KeyError:
+            return f"its game {g['game']!r} is not known to this process"
+        packed = g["log"] is not None
+        rows = unpack_log(g["log"], g["created_at"]) if packed else await self._action_rows(g["id"])
+        if [r[0] for r in rows] != list(range(1, len(rows) + 1)) or len(rows) != g["moves"]:
+            return "the action log has gaps or disagrees with the move count"
+        if packed and g["status"] != "finished":
+            return "the log is packed but the game is not finished"
+        try:
+            match = module.deal(game_options(json.loads(g["settings"])), int(g["seed"]), g["players"], g["rules"])
+            for seq, player, action, _, _, flags in rows:
+                before = match.turn_key()
+                events = match.apply(int(player), action)
+                if not packed and flags != flags_of_events(events, match.turn_key() != before, match.is_over):
+                    return f"what is stored about move {seq} differs from a replay"
+        except (Refusal, ValueError) as exc:
+            return f"the log no longer replays: {exc}"
+        if not packed and match.to_json() != g["snapshot"]:
+            return "the snapshot differs from a replay of the log"
+        if (g["status"] == "finished") != match.is_over:
+            return "the status disagrees with the replayed game"
+        if g["status"] == "finished":
+            stored = [
+                (r["seat"], r["rank"], r["total"], json.loads(r["details"]))
+                for r in await self._all(
+                    "SELECT seat, rank, total, details FROM results WHERE game_id = ? ORDER BY seat", (g["id"],)
+                )
+            ]
+            replayed = [
+                (r[1], r[6], r[7], json.loads(r[8])) for r in await self._result_rows(g["id"], match.standing(), 0.0)
+            ]
+            if stored != replayed:
+                return "the stored results differ from a replay"
+        return None
+
+
+def _replayed(module: GameModule, row: Row, rows: Sequence[tuple[Any, ...]]) -> _Held:
+    """The contract game dealt from its row (options, seed, seats, rules) and replayed through these log rows."""
+    match = module.deal(game_options(json.loads(row["settings"])), int(row["seed"]), row["players"], row["rules"])
+    held = _Held(-1, match, module, [])
+    for seq, player, action, *_ in rows:
+        events = match.apply(int(player), action)
+        held.entries.append((seq, int(player), action, tuple(events)))
+    return held

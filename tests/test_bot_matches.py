@@ -1,0 +1,153 @@
+"""Another game through the platform only: Bids (simultaneous secret bids) and Kōhaku from lobby to leaderboard."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import games
+from bot import create_bot
+from tests.botkit import World, components, custom_ids, lobby_message, restart
+from tests.games import tiny
+
+
+@pytest.fixture
+def bids():
+    games.register(tiny.MODULE)
+    try:
+        yield tiny.MODULE
+    finally:
+        games.unregister("bids")
+
+
+def reply(result):
+    return result.followups[-1] if result.followups else result.response
+
+
+async def open_table(w: World, game: str, players: int, joiners: int, **options):
+    """`/games new` by aiko, `joiners` others join, aiko starts: (game id, thread)."""
+    aiko = w.members[0]
+    created = await aiko.slash(w.channel, "games new", game=game, players=players, **options)
+    record = (await w.store.games_in_channel(w.channel.id))[-1]
+    assert record.game == game
+    if joiners:
+        assert created.ephemeral and "is open" in reply(created).content, reply(created).content
+        lobby = await lobby_message(w, record.id)
+        for member in w.members[1 : 1 + joiners]:
+            joined = await member.click(lobby, label="Join")
+            assert "You joined" in reply(joined).content
+        started = await aiko.click(lobby, label="Start")
+        assert "has started" in reply(started).content, reply(started).content
+    else:  # every other seat the AI's: the table starts at once
+        assert created.ephemeral and "has started" in reply(created).content, reply(created).content
+    record = await w.store.get_game(record.id)
+    assert record.status == "active"
+    thread = next(t for t in w.channel.threads if t.id == record.thread_id)
+    return record.id, thread
+
+
+async def current_prompt(w: World, game_id: int, thread):
+    found = await w.store.get_message(game_id, "prompt")
+    assert found is not None
+    return next(m for m in thread.history() if m.id == found[1])
+
+
+async def choose(member, message, rng: random.Random):
+    """A random one of the message's choices: a button, or an entry of its menu."""
+    parts = [c for c in components(message) if c.get("custom_id", "").startswith(("mt:a:", "mt:s:"))]
+    assert parts, message.content
+    if parts[0].get("type") == 3:
+        values = [o["value"] for o in parts[0]["options"]]
+        return await member.select(message, [rng.choice(values)], custom_id=parts[0]["custom_id"])
+    return await member.click(message, custom_id=rng.choice(parts)["custom_id"])
+
+
+async def play_through(w: World, game_id: int, thread, rng: random.Random, limit: int = 200) -> int:
+    """Every person seated answers what the thread asks (privately when it asks so) until the game is over."""
+    by_id = {m.user.id: m for m in w.members}
+    for decisions in range(limit):
+        record = await w.store.get_game(game_id)
+        if record.status != "active":
+            return decisions
+        prompt = await current_prompt(w, game_id, thread)
+        ids = custom_ids(prompt)
+        assert ids, prompt.content
+        match, _version, _record = await w.store.load_match(game_id)
+        waiting = [s for s in record.seats if not s.ai and s.seat in match.waiting()]
+        assert waiting, "the thread asks, but no person is waiting"
+        seat = waiting[0]
+        member = by_id[seat.user_id]
+        if ids[0].startswith("mt:c:"):
+            # Secret choices: opened privately, answered on the private message.
+            opened = await member.click(prompt, custom_id=ids[0])
+            private = reply(opened)
+            assert opened.ephemeral and private.attachments, private
+            chosen = await choose(member, private, rng)
+        else:
+            chosen = await choose(member, prompt, rng)
+        assert chosen.acknowledged
+        assert not chosen.followups or not chosen.ephemeral or "not" not in reply(chosen).content.lower()
+    raise AssertionError("the game did not end")
+
+
+async def test_bids_is_played_from_the_lobby_to_the_leaderboard(world, bids):
+    w = world
+    game_id, thread = await open_table(w, "bids", players=2, joiners=1)
+    first = await current_prompt(w, game_id, thread)
+    # Both seats bid at once and in secret: one private button, never the bids themselves in the thread.
+    assert [c["custom_id"].split(":")[:2] for c in components(first)] == [["mt", "c"]]
+    assert "privately" in first.content
+    decisions = await play_through(w, game_id, thread, random.Random(1))
+    assert decisions == 2 * len(tiny.PRIZES)
+    final = thread.history()[-1]
+    assert "is over" in final.content and final.attachments
+    results = await w.store.results(game_id)
+    assert len(results) == 2
+    # Every bid stays out of the thread until the prize is decided; the seed never shows.
+    record = await w.store.get_game(game_id)
+    shown = "\n".join(m.content for m in thread.history())
+    assert str(record.seed) not in shown
+    board = await w.members[0].slash(w.channel, "games leaderboard", game="bids")
+    text = reply(board).content
+    assert "Bids" in text and text.count("<@") == 2
+    # Kokeshi's boards know nothing of it.
+    assert await w.store.leaderboard("wins", w.guild.id) == []
+
+
+async def test_a_stale_or_foreign_click_is_refused_privately_and_changes_nothing(world, bids):
+    w = world
+    game_id, thread = await open_table(w, "bids", players=2, joiners=1)
+    prompt = await current_prompt(w, game_id, thread)
+    before = (await w.store.load_match(game_id))[0].to_json()
+    outsider = await w.members[2].click(prompt, custom_id=custom_ids(prompt)[0])
+    assert outsider.ephemeral and "not playing" in reply(outsider).content
+    assert (await w.store.load_match(game_id))[0].to_json() == before
+
+
+async def test_kohaku_against_an_ai_seat_is_played_to_its_end(world):
+    w = world
+    game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
+    decisions = await play_through(w, game_id, thread, random.Random(3), limit=400)
+    assert decisions > 5
+    final = thread.history()[-1]
+    assert "is over" in final.content and final.attachments
+    assert len(await w.store.results(game_id)) == 2
+
+
+async def test_kokeshi_keeps_its_own_table(world):
+    created = await world.members[0].slash(world.channel, "games new", game="kokeshi", players=2)
+    assert "/kokeshi new" in reply(created).content
+    assert await world.store.games_in_channel(world.channel.id) == []
+
+
+async def test_a_table_goes_on_after_a_restart_with_the_same_buttons(world, bids, db_path):
+    w = world
+    game_id, thread = await open_table(w, "bids", players=2, joiners=1)
+    prompt = await current_prompt(w, game_id, thread)
+    await restart(w, create_bot(db_path))
+    # The start-up catches Kokeshi's threads up and resumes its AI turns: another game's table is left as it is.
+    assert (await current_prompt(w, game_id, thread)).id == prompt.id
+    decisions = await play_through(w, game_id, thread, random.Random(5))
+    assert decisions == 2 * len(tiny.PRIZES)
+    assert (await w.store.get_game(game_id)).status == "finished"

@@ -98,11 +98,37 @@ class Games(
     async def new_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return game_choices(current)
 
-    @app_commands.command(name="leaderboard", description="Who wins most at another game, here")
-    @app_commands.describe(game="Which game")
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+    @app_commands.command(
+        name="challenge",
+        description="Another game's daily or weekly solo challenge: the same deal for everyone",
+        extras={anywhere.SERVER: True},
+    )
+    @app_commands.describe(game="Which game", kind="Today's challenge, or this week's")
+    @app_commands.choices(
+        kind=[app_commands.Choice(name="daily", value="daily"), app_commands.Choice(name="weekly", value="weekly")]
+    )
+    async def challenge(self, interaction: discord.Interaction, game: str, kind: str = "daily") -> None:
         matches = self.bot.matches
-        await matches.guard(interaction, matches.leaderboard(interaction, game))
+        await matches.guard(interaction, matches.challenge(interaction, game, kind))
+
+    @challenge.autocomplete("game")
+    async def challenge_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return game_choices(current)
+
+    @app_commands.command(name="leaderboard", description="Who wins most at another game, here")
+    @app_commands.describe(game="Which game", board="Wins here, or today's or this week's challenge")
+    @app_commands.choices(
+        board=[
+            app_commands.Choice(name="wins", value="wins"),
+            app_commands.Choice(name="daily", value="daily"),
+            app_commands.Choice(name="weekly", value="weekly"),
+        ]
+    )
+    async def leaderboard(self, interaction: discord.Interaction, game: str, board: str = "wins") -> None:
+        matches = self.bot.matches
+        await matches.guard(interaction, matches.leaderboard(interaction, game, board))
 
     @leaderboard.autocomplete("game")
     async def leaderboard_autocomplete(

@@ -26,12 +26,12 @@ from games.base import Event, GameModule, Match, Prompt, Standing
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
-from storage import GameRecord, MatchPlayed, StaleVersion, Store
+from storage import GameRecord, MatchPlayed, StaleVersion, Store, challenge_key
 
 from .answering import Answer, AnswersFirst
 from .anywhere import bot_server
 from .client import Client, TableDesk
-from .common import UserError
+from .common import UserError, challenge_day, now
 from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
 from .narration import speaking
 from .persistent import FromCustomId
@@ -44,6 +44,9 @@ MAX_SELECT = 25
 OWN_TABLES = ("kokeshi",)
 
 _ACTION = r"[A-Za-z0-9:_.\-]{1,40}"
+# The timer of a turn, and the level that decides for a person whose time ran out.
+DEADLINE = "deadline"
+TIMEOUT_LEVEL = "normal"
 
 
 def offered() -> list[GameModule]:
@@ -378,11 +381,85 @@ class Matches:
             name = _("{game} #{number}").format(game=module.name, number=record.id)
         thread = await message.create_thread(name=shorten(name, THREAD_NAME), auto_archive_duration=10080)
         await self.store.set_thread(record.id, thread.id)
-        match, _version = await self.store.start_match(record.id, secrets.randbits(128))
+        # A challenge is dealt on the seed everyone gets that day (or week); any other table on a fresh one.
+        seed = self.store.challenge_seed(record.challenge) if record.challenge else secrets.randbits(128)
+        match, _version = await self.store.start_match(record.id, seed)
         record = await self.store.get_game(record.id)
         await self._refresh_lobby(record)
         async with self._locks(record.id):
             await self._advance(record, match, [])
+
+    async def challenge(self, interaction: discord.Interaction, key: str, kind: str) -> None:
+        """`/games challenge`: the game's daily (or weekly) solo challenge, on the seed everyone gets."""
+        module = self.module(key)
+        offer = next((c for c in module.challenges if c.kind == kind), None)
+        if offer is None:
+            raise UserError(_("{game} has no such challenge.").format(game=module.name))
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise UserError(_("Open a table in a server's text channel."))
+        await self.tables.check_limits(interaction, channel)
+        user = interaction.user
+        day = challenge_key(kind, discord.utils.utcnow())
+        game_id, rated = await self.store.create_challenge(
+            kind=kind,
+            key=day,
+            guild_id=interaction.guild_id,
+            channel_id=channel.id,
+            user_id=user.id,
+            name=user.display_name,
+            language=i18n.current() if i18n.current() != "en" else None,
+            game=key,
+            settings=dict(offer.options),
+        )
+        record = await self.store.get_game(game_id)
+        with speaking(record):
+            if kind == "daily":
+                text = _("{player} takes on the daily challenge of {day} (ranked): {game} #{number}.")
+                practice = _(
+                    "{player} takes on the daily challenge of {day} (practice: your first attempt is the one that "
+                    "counts): {game} #{number}."
+                )
+            else:
+                text = _("{player} takes on the weekly challenge {week} (ranked): {game} #{number}.")
+                practice = _(
+                    "{player} takes on the weekly challenge {week} (practice: your first attempt is the one that "
+                    "counts): {game} #{number}."
+                )
+            text = (text if rated else practice).format(
+                player=user.mention, day=challenge_day(day), week=day, game=module.name, number=game_id
+            )
+        message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        await self.store.set_message(game_id, "lobby", channel.id, message.id)
+        await self._start(record, message)
+        await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=game_id))
+
+    async def _challenge_line(self, record: GameRecord) -> str:
+        """The end of a challenge: the rank so far on its board (or that it was practice)."""
+        if not record.challenge or record.host_id is None:
+            return ""
+        kind, day = record.challenge.split(":", 1)
+        attempts = await self.store.challenge_attempts(record.host_id, kind, day, game=record.game)
+        this = next((a for a in attempts if a["game_id"] == record.id), None)
+        if this is None:
+            return ""
+        if not this["rated"]:
+            if kind == "daily":
+                return _(
+                    "This was a practice run: only your first attempt at the daily challenge of {day} is ranked."
+                ).format(day=challenge_day(day))
+            return _(
+                "This was a practice run: only your first attempt at the weekly challenge {week} is ranked."
+            ).format(week=day)
+        mine = await self.store.leaderboard_entry(kind, None, record.host_id, day, game=record.game)
+        _rows, players = await self.store.leaderboard_page(kind, None, day, size=1, game=record.game)
+        if mine is None:
+            return ""
+        if kind == "daily":
+            text = _("Daily challenge of {day}: #{rank} of {players} so far.")
+        else:
+            text = _("Weekly challenge {week}: #{rank} of {players} so far.")
+        return text.format(day=challenge_day(day), week=day, rank=mine.rank, players=format_number(players))
 
     # ------------------------------------------------------------------ choices
 
@@ -464,6 +541,41 @@ class Matches:
                     shorten("\n".join([*story, chosen]), MESSAGE), allowed_mentions=discord.AllowedMentions.none()
                 )
 
+    async def fire(self, game_id: int, kind: str, version: int) -> None:
+        """A turn's deadline passed: the AI decides for every person the game still waits for (at the default
+        level), and the thread goes on. A timer set for an older version of the game does nothing."""
+        record = await self.store.get_game(game_id)
+        if record.status != "active" or kind != DEADLINE:
+            await self.store.clear_timer(game_id, kind, version)
+            return
+        async with self._locks(game_id):
+            match, current, record = await self.store.load_match(game_id)
+            if current != version:
+                await self.store.clear_timer(game_id, kind, version)
+                return
+            module = games.get(record.game)
+            people = {s.seat: s for s in record.seats if not s.ai}
+            late = [s for s in match.waiting() if s in people]
+            events: list[Event] = []
+            played: MatchPlayed | None = None
+            for seat in late:
+                if seat not in match.waiting():
+                    continue
+                copy = match.determinized(seat, secrets.randbits(64))
+                action = await asyncio.to_thread(module.decide, copy, seat, TIMEOUT_LEVEL, secrets.randbits(64))
+                played = await self.store.play_match(game_id, record.version, seat, action, source="timeout")
+                record, match = played.record, played.match
+                events += played.outcome.events
+            await self.store.clear_timer(game_id, kind, version)
+            thread = await self._channel(record.thread_id)
+            if thread is not None and late:
+                with speaking(record):
+                    names = ", ".join(f"**{people[s].name}**" for s in late)
+                    note = _("Time ran out for {names}: the AI decided in their place.").format(names=names)
+                await thread.send(note, allowed_mentions=discord.AllowedMentions.none())
+            if played is not None:
+                await self._advance(record, match, events, played)
+
     # ------------------------------------------------------------------ posts
 
     @staticmethod
@@ -522,6 +634,13 @@ class Matches:
         kwargs: dict[str, Any] = {"file": file, "allowed_mentions": mentions}
         if view is not None:
             kwargs["view"] = view
+        if any(p.seat in humans for p in prompts) and record.turn_timer:
+            # The people asked have until then; past it the AI decides for them (`fire`). The timer is stored, so a
+            # restart keeps it.
+            due = now() + record.turn_timer
+            await self.store.set_timer(record.id, DEADLINE, due, version)
+            self.bot.wake_timers(due)
+            lines.append(_("Time to decide: until {when}.").format(when=f"<t:{int(due)}:R>"))
         message = await thread.send(shorten("\n".join(lines), MESSAGE), **kwargs)
         before = await self.store.get_message(record.id, "prompt")
         await self.store.set_message(record.id, "prompt", thread.id, message.id)
@@ -538,6 +657,9 @@ class Matches:
         lines = self._story(module, record, events)
         lines.append(_("**{game} #{number} is over.**").format(game=module.name, number=record.id))
         lines.append(places_text(module, record, standing))
+        summary = await self._challenge_line(record)
+        if summary:
+            lines.append(summary)
         alt = _("The final scores of {game} #{number}.").format(game=module.name, number=record.id)
         file = discord.File(_png(picture), filename=f"final-{record.id}.png", description=shorten(alt, 1024))
         await thread.send(
@@ -551,16 +673,30 @@ class Matches:
 
     # ------------------------------------------------------------------ boards
 
-    async def leaderboard(self, interaction: discord.Interaction, key: str) -> None:
-        """`/games leaderboard`: a game's wins in this server (or, outside a server of the bot's, the world's: in a
-        DM, a group DM, a server where only the player installed the app)."""
+    async def leaderboard(self, interaction: discord.Interaction, key: str, board: str = "wins") -> None:
+        """`/games leaderboard`: a game's wins in this server (outside a server of the bot's, the world's: in a DM,
+        a group DM, a server where only the player installed the app), or today's daily challenge or this week's
+        weekly one (everyone's)."""
         module = self.module(key)
-        rows = await self.store.leaderboard("wins", bot_server(interaction), game=key)
+        if board in ("daily", "weekly"):
+            day = challenge_key(board, discord.utils.utcnow())
+            rows = await self.store.leaderboard(board, None, day, game=key)
+            if board == "daily":
+                title = _("**{game}: daily challenge of {day}**").format(game=module.name, day=challenge_day(day))
+            else:
+                title = _("**{game}: weekly challenge {week}**").format(game=module.name, week=day)
+        else:
+            rows = await self.store.leaderboard("wins", bot_server(interaction), game=key)
+            title = _("**{game}: wins**").format(game=module.name)
         if not rows:
             await self.tell(interaction, _("Nobody has finished a game of {game} here yet.").format(game=module.name))
             return
-        lines = [_("**{game}: wins**").format(game=module.name)]
+        lines = [title]
         for row in rows[:10]:
+            if board in ("daily", "weekly"):
+                value = ngettext("{n} point", "{n} points", int(row.value)).format(n=format_number(int(row.value)))
+                lines.append(f"{row.rank}. <@{row.user_id}> — {value}")
+                continue
             games_played = ngettext("{n} game", "{n} games", row.games).format(n=format_number(row.games))
             lines.append(f"{row.rank}. <@{row.user_id}> — {format_number(int(row.value))} ({games_played})")
         await self.tell(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())

@@ -463,8 +463,10 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         name: str,
         language: str | None = None,
         game: str = DEFAULT_GAME,
+        settings: Mapping[str, Any] | None = None,
     ) -> tuple[int, bool]:
-        """A solo game on the challenge's seed and side, not yet started; returns (game id, rated).
+        """A solo game on the challenge's seed and side (another game: its challenge's `settings`), not yet started;
+        returns (game id, rated).
 
         Only a user's first attempt at a game's challenge is rated; it counts from the moment it is created.
         """
@@ -480,6 +482,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             challenge=f"{kind}:{key}",
             language=language,
             game=game,
+            settings=settings,
         )
         async with self._tx() as db:
             earlier = found(

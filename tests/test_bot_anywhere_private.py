@@ -38,7 +38,8 @@ ALLOWED = (
 )  # fmt: skip
 MULTIPLAYER = (
     ("kokeshi new", {}), ("kokeshi join", {}), ("kokeshi leave", {}), ("kokeshi start", {}),
-    ("games new", {"game": "kohaku"}), ("games settings limits", {}), ("games rejoin", {}),
+    ("games new", {"game": "kohaku"}), ("games challenge", {"game": "kohaku"}), ("games settings limits", {}),
+    ("games rejoin", {}),
 )  # fmt: skip
 
 

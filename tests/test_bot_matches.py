@@ -151,3 +151,51 @@ async def test_a_table_goes_on_after_a_restart_with_the_same_buttons(world, bids
     decisions = await play_through(w, game_id, thread, random.Random(5))
     assert decisions == 2 * len(tiny.PRIZES)
     assert (await w.store.get_game(game_id)).status == "finished"
+
+
+async def test_the_kohaku_daily_is_played_against_danny_and_ranked_on_its_own_board(world):
+    w = world
+    aiko, botan = w.members[:2]
+    started = await aiko.slash(w.channel, "games challenge", game="kohaku", kind="daily")
+    assert started.ephemeral and "has started" in reply(started).content, reply(started).content
+    record = (await w.store.games_in_channel(w.channel.id, statuses=("active",)))[-1]
+    assert record.game == "kohaku" and record.solo and record.challenge.startswith("daily:")
+    thread = next(t for t in w.channel.threads if t.id == record.thread_id)
+    await play_through(w, record.id, thread, random.Random(7), limit=400)
+    final = thread.history()[-1]
+    assert "is over" in final.content and "Daily challenge of" in final.content and "#1 of 1" in final.content
+    # The same deal for the next player: the same seed, and a second line on the board.
+    again = await botan.slash(w.channel, "games challenge", game="kohaku", kind="daily")
+    assert "has started" in reply(again).content
+    second = (await w.store.games_in_channel(w.channel.id, statuses=("active",)))[-1]
+    assert second.id != record.id
+    first_deal = (await w.store.load_match(second.id))[0].view(None)["board"]
+    assert (
+        first_deal
+        == games.get("kohaku").deal({"goals": False}, w.store.challenge_seed(record.challenge), 1).view(None)["board"]
+    )
+    board = await aiko.slash(w.channel, "games leaderboard", game="kohaku", board="daily")
+    assert "daily challenge" in reply(board).content and f"<@{aiko.user.id}>" in reply(board).content
+    # Kokeshi's daily board is another board.
+    kokeshi = await aiko.slash(w.channel, "kokeshi leaderboard", board="daily")
+    assert f"<@{aiko.user.id}>" not in reply(kokeshi).content
+
+
+async def test_a_person_who_lets_the_time_run_out_is_played_for_and_the_game_goes_on(world, bids):
+    w = world
+    game_id, thread = await open_table(w, "bids", players=2, joiners=1)
+    prompt = await current_prompt(w, game_id, thread)
+    assert "Time to decide" in prompt.content
+    timers = await w.store.timers(game_id)
+    assert [t.kind for t in timers] == ["deadline"]
+    before = (await w.store.get_game(game_id)).moves
+    # A second before the deadline nothing happens; at it, the AI bids for both and the next prize is asked.
+    await w.env.advance_time(24 * 3600 - 1)
+    assert (await w.store.get_game(game_id)).moves == before
+    await w.env.advance_time(1)
+    record = await w.store.get_game(game_id)
+    assert record.moves == before + 2
+    assert any("Time ran out" in m.content for m in thread.history())
+    assert (await current_prompt(w, game_id, thread)).id != prompt.id
+    # The new turn has a deadline of its own, for the new version.
+    assert [(t.kind, t.version) for t in await w.store.timers(game_id)] == [("deadline", record.version)]

@@ -29,6 +29,7 @@ from service import Refused
 from storage import GameRecord, MatchPlayed, StaleVersion, Store, challenge_key
 
 from .answering import Answer, AnswersFirst
+from .anywhere import bot_server
 from .client import Client, TableDesk
 from .common import UserError, challenge_day, level_word, now
 from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
@@ -771,8 +772,9 @@ class Matches:
     # ------------------------------------------------------------------ boards
 
     async def leaderboard(self, interaction: discord.Interaction, key: str, board: str = "wins") -> None:
-        """`/games leaderboard`: a game's wins in this server (in a DM, the world's), or today's daily challenge
-        or this week's weekly one (everyone's)."""
+        """`/games leaderboard`: a game's wins in this server (outside a server of the bot's, the world's: in a DM,
+        a group DM, a server where only the player installed the app), or today's daily challenge or this week's
+        weekly one (everyone's)."""
         module = self.module(key)
         if board in ("daily", "weekly"):
             day = challenge_key(board, discord.utils.utcnow())
@@ -782,7 +784,7 @@ class Matches:
             else:
                 title = _("**{game}: weekly challenge {week}**").format(game=module.name, week=day)
         else:
-            rows = await self.store.leaderboard("wins", interaction.guild_id, game=key)
+            rows = await self.store.leaderboard("wins", bot_server(interaction), game=key)
             title = _("**{game}: wins**").format(game=module.name)
         if not rows:
             await self.tell(interaction, _("Nobody has finished a game of {game} here yet.").format(game=module.name))

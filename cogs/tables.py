@@ -75,6 +75,9 @@ _STORE_MESSAGES = {
     "undo_nothing": N_("You have not made a move yet this turn."),
     "undo_timed_out": N_("That move was made for you when your time ran out; it cannot be undone."),
     "undo_drew": N_("Your last move drew a tile from the bag, so it cannot be taken back."),
+    "other_game": N_("That game is not played with this command: use the buttons in its thread (or `/games play`)."),
+    "unknown_game": N_("This bot does not know that game."),
+    "bad_settings": N_("Those settings are not among the game's."),
 }
 
 

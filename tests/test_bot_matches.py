@@ -233,3 +233,16 @@ async def test_a_choice_by_command_in_the_thread(world):
     # Elsewhere than a game's thread, it says where it works.
     elsewhere = await aiko.slash(w.channel, "games play", choice="x")
     assert "thread" in reply(elsewhere).content
+
+
+async def test_kokeshis_commands_in_another_games_thread_are_refused_privately(world):
+    w = world
+    game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
+    before = (await w.store.load_match(game_id))[0].to_json()
+    for command in ("kokeshi table", "kokeshi hint", "kokeshi undo", "kokeshi status"):
+        said = await w.members[0].slash(thread, command)
+        assert said.ephemeral, command
+        text = reply(said).content
+        assert "something went wrong" not in text, (command, text)
+    assert (await w.store.load_match(game_id))[0].to_json() == before
+    assert w.env.errors == []

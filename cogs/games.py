@@ -129,10 +129,11 @@ class Games(
         return [app_commands.Choice(name=label[:100], value=action) for label, action in found]
 
     @app_commands.command(name="leaderboard", description="Who wins most at another game, here")
-    @app_commands.describe(game="Which game", board="Wins here, or today's or this week's challenge")
+    @app_commands.describe(game="Which game", board="Wins or rating here, or today's or this week's challenge")
     @app_commands.choices(
         board=[
             app_commands.Choice(name="wins", value="wins"),
+            app_commands.Choice(name="rating", value="rating"),
             app_commands.Choice(name="daily", value="daily"),
             app_commands.Choice(name="weekly", value="weekly"),
         ]

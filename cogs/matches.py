@@ -783,6 +783,9 @@ class Matches:
                 title = _("**{game}: daily challenge of {day}**").format(game=module.name, day=challenge_day(day))
             else:
                 title = _("**{game}: weekly challenge {week}**").format(game=module.name, week=day)
+        elif board == "rating":
+            rows = await self.store.leaderboard("rating", bot_server(interaction), game=key)
+            title = _("**{game}: rating**").format(game=module.name)
         else:
             rows = await self.store.leaderboard("wins", bot_server(interaction), game=key)
             title = _("**{game}: wins**").format(game=module.name)
@@ -796,7 +799,7 @@ class Matches:
                 lines.append(f"{row.rank}. <@{row.user_id}> — {value}")
                 continue
             games_played = ngettext("{n} game", "{n} games", row.games).format(n=format_number(row.games))
-            lines.append(f"{row.rank}. <@{row.user_id}> — {format_number(int(row.value))} ({games_played})")
+            lines.append(f"{row.rank}. <@{row.user_id}> — {format_number(round(row.value))} ({games_played})")
         await self.tell(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
 

@@ -112,6 +112,8 @@ async def test_bids_is_played_from_the_lobby_to_the_leaderboard(world, bids):
     board = await w.members[0].slash(w.channel, "games leaderboard", game="bids")
     text = reply(board).content
     assert "Bids" in text and text.count("<@") == 2
+    rated = reply(await w.members[0].slash(w.channel, "games leaderboard", game="bids", board="rating")).content
+    assert "rating" in rated and rated.count("<@") == 2
     # Kokeshi's boards know nothing of it.
     assert await w.store.leaderboard("wins", w.guild.id) == []
 

@@ -128,6 +128,11 @@ class Games(
         found = await self.bot.matches.choices_here(interaction, current)
         return [app_commands.Choice(name=label[:100], value=action) for label, action in found]
 
+    @app_commands.command(name="undo", description="In another game's thread: take back your last choice this turn")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        matches = self.bot.matches
+        await matches.guard(interaction, matches.undo(interaction))
+
     @app_commands.command(name="leaderboard", description="Who wins most at another game, here")
     @app_commands.describe(game="Which game", board="Wins or rating here, or today's or this week's challenge")
     @app_commands.choices(

@@ -194,7 +194,34 @@ class MatchHint(
         await desk.guard(interaction, desk.on_hint(interaction, self.game_id))
 
 
-ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint)
+class MatchUndo(
+    FromCustomId,
+    AnswersFirst,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"mt:u:(?P<game_id>\d+):(?P<version>\d+)",
+):
+    """Takes back the clicking seat's last choice of this turn."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int, "version": int}
+
+    def __init__(self, game_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_("Undo"),
+                style=discord.ButtonStyle.secondary,
+                emoji="↩️",
+                custom_id=f"mt:u:{game_id}:{version}",
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.undo(interaction, self.game_id))
+
+
+ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint, MatchUndo)
 
 
 def hints_allowed(record: GameRecord) -> bool:
@@ -584,6 +611,23 @@ class Matches:
         await self.on_action(interaction, record.id, version, choice)
         await self.tell(interaction, _("Your choice is in."))
 
+    async def undo(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+        """`/games undo` (in the thread) or the Undo button: the caller's last choice of this turn taken back."""
+        record = await self.store.get_game(game_id) if game_id is not None else await self._game_here(interaction)
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError(_("You are not playing in this game."))
+        async with self._locks(record.id):
+            match, _version = await self.store.undo_match(record.id, seat.seat)
+            record = await self.store.get_game(record.id)
+            thread = await self._channel(record.thread_id)
+            if thread is not None:
+                with speaking(record):
+                    note = _("{player} took back their last choice.").format(player=f"**{seat.name}**")
+                    await thread.send(note, allowed_mentions=discord.AllowedMentions.none())
+                    await self._post_turn(thread, games.get(record.game), record, match, [])
+        await self.tell(interaction, _("Your last choice is taken back."))
+
     async def on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
         record = await self.store.get_game(game_id)
         seat = record.seat_of(interaction.user.id)
@@ -718,6 +762,10 @@ class Matches:
                 view = choices_view(record.id, version, choices, question)
                 if hints_allowed(record):
                     view.add_item(MatchHint(record.id))
+                last = await self.store.match_events(record.id, since=max(0, record.moves - 1))
+                if last and last[-1][1] == prompt.seat and not any(e.reveals for e in last[-1][3]):
+                    # The same seat goes on with its turn: its last choice may still be taken back.
+                    view.add_item(MatchUndo(record.id, version))
         else:
             picture = await asyncio.to_thread(module.table_picture, public, names, list(events))
             if any(p.seat in humans for p in prompts):

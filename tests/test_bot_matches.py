@@ -248,3 +248,35 @@ async def test_kokeshis_commands_in_another_games_thread_are_refused_privately(w
         assert "something went wrong" not in text, (command, text)
     assert (await w.store.load_match(game_id))[0].to_json() == before
     assert w.env.errors == []
+
+
+async def test_a_choice_is_taken_back_within_the_turn_and_never_past_it(world):
+    w = world
+    game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
+    aiko = w.members[0]
+    rng = random.Random(11)
+    for _ in range(20):  # play on until a post offers to take the last choice back (a turn of several steps)
+        post = await current_prompt(w, game_id, thread)
+        undo = [c for c in custom_ids(post) if c.startswith("mt:u:")]
+        if undo:
+            break
+        await choose(aiko, post, rng)
+    assert undo, "no step of a turn offered an undo"
+    before = await w.store.get_game(game_id)
+    last = (await w.store.match_events(game_id))[-1]
+    taken = await aiko.click(post, custom_id=undo[0])
+    assert taken.ephemeral and "taken back" in reply(taken).content
+    after = await w.store.get_game(game_id)
+    assert after.moves == before.moves - 1 and after.version == before.version + 1
+    assert (await w.store.match_events(game_id))[-1][0] < last[0]
+    assert any("took back" in m.content for m in thread.history())
+    # The step before is asked again, with buttons of the new version; the old ones are stale.
+    again = await current_prompt(w, game_id, thread)
+    assert again.id != post.id and f":{after.version}" in "".join(custom_ids(again))
+    old = next(m for m in thread.history() if m.id == post.id)
+    assert custom_ids(old) == []
+    # Once the turn is over (the AI played since), there is nothing of aiko's to take back.
+    while (await w.store.match_events(game_id))[-1][1] == 0:
+        await choose(aiko, await current_prompt(w, game_id, thread), rng)
+    refused = await aiko.slash(thread, "games undo")
+    assert refused.ephemeral and "not made a move yet this turn" in reply(refused).content

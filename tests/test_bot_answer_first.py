@@ -464,6 +464,34 @@ async def _match_action(w) -> Act:
     return lambda: w.members[0].click(private, custom_id=button["custom_id"])
 
 
+async def at_undo(w):
+    """A Kōhaku table whose turn's post offers to take aiko's last choice back: (game id, thread, the post)."""
+    game_id, thread, post = await kohaku_table(w)
+    rng = random.Random(11)
+    for _ in range(20):
+        if any(c.startswith("mt:u:") for c in custom_ids_of(post)):
+            return game_id, thread, post
+        parts = [c for c in components(post) if c.get("custom_id", "").startswith(("mt:a:", "mt:s:"))]
+        if parts[0].get("type") == 3:
+            values = [o["value"] for o in parts[0]["options"]]
+            await w.members[0].select(post, [rng.choice(values)], custom_id=parts[0]["custom_id"])
+        else:
+            await w.members[0].click(post, custom_id=rng.choice(parts)["custom_id"])
+        found = await w.store.get_message(game_id, "prompt")
+        post = next(m for m in thread.history() if m.id == found[1])
+    raise AssertionError("no undo offered")
+
+
+async def _games_undo(w) -> Act:
+    _game_id, thread, _post = await at_undo(w)
+    return lambda: w.members[0].slash(thread, "games undo")
+
+
+async def _match_undo(w) -> Act:
+    _game_id, _thread, post = await at_undo(w)
+    return lambda: w.members[0].click(post, custom_id=next(c for c in custom_ids_of(post) if c.startswith("mt:u:")))
+
+
 async def bids_table(w):
     """A game of the tests' Bids between aiko and botan, started: (game id, thread)."""
     games.register(tiny.MODULE)
@@ -535,6 +563,8 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "MatchChoose": _match_choose,
     "MatchLobby": _match_lobby,
     "MatchHint": _match_hint,
+    "games undo": _games_undo,
+    "MatchUndo": _match_undo,
 }
 
 
@@ -558,7 +588,7 @@ def _subclasses(cls) -> list[type]:
 
 async def test_every_handler_of_the_bot_has_a_scenario(world):
     assert handlers(world.bot) == set(SCENARIOS)
-    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 36
+    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 37
 
 
 @pytest.mark.parametrize("handler", list(SCENARIOS))

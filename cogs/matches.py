@@ -30,7 +30,7 @@ from storage import GameRecord, MatchPlayed, StaleVersion, Store, challenge_key
 
 from .answering import Answer, AnswersFirst
 from .anywhere import bot_server
-from .client import Client, TableDesk
+from .client import ChallengeDesk, Client, TableDesk
 from .common import UserError, challenge_day, level_word, now
 from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
 from .narration import speaking
@@ -59,25 +59,38 @@ def _desk(interaction: discord.Interaction) -> Matches:
     return interaction.client.matches  # type: ignore[attr-defined]  # the bot's; cogs never import bot.py
 
 
-class MatchAction(
+class _MatchButton(
     FromCustomId,
     AnswersFirst,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"mt:a:(?P<game_id>\d+):(?P<version>\d+):(?P<action>{_ACTION})",
+    template=r"(?!)",
 ):
+    """A button of the other games' table: its custom_id carries the game and what its `FIELDS` name (this base's
+    template matches nothing; each kind of button has its own)."""
+
+    game_id: int
+
+    def __init__(
+        self,
+        custom_id: str,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+    ) -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=shorten(label, BUTTON_LABEL), style=style, emoji=emoji, custom_id=custom_id
+        )
+        super().__init__(button)
+
+
+class MatchAction(_MatchButton, template=rf"mt:a:(?P<game_id>\d+):(?P<version>\d+):(?P<action>{_ACTION})"):
     """One choice of a contract game's prompt, public in the thread or in a seat's private choices."""
 
     answer = Answer.UPDATE
     FIELDS = {"game_id": int, "version": int, "action": str}
 
     def __init__(self, game_id: int, version: int, action: str, label: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=shorten(label, BUTTON_LABEL),
-                style=discord.ButtonStyle.primary,
-                custom_id=f"mt:a:{game_id}:{version}:{action}",
-            )
-        )
+        super().__init__(f"mt:a:{game_id}:{version}:{action}", label, discord.ButtonStyle.primary)
         self.game_id, self.version, self.action = game_id, version, action
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -115,12 +128,7 @@ class MatchSelect(
         await desk.guard(interaction, desk.on_action(interaction, self.game_id, self.version, action))
 
 
-class MatchChoose(
-    FromCustomId,
-    AnswersFirst,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"mt:c:(?P<game_id>\d+):(?P<version>\d+)",
-):
+class MatchChoose(_MatchButton, template=r"mt:c:(?P<game_id>\d+):(?P<version>\d+)"):
     """Opens the clicking seat's own choices privately (secret or simultaneous decisions)."""
 
     answer = Answer.PRIVATE
@@ -128,12 +136,7 @@ class MatchChoose(
 
     def __init__(self, game_id: int, version: int) -> None:
         super().__init__(
-            discord.ui.Button(
-                label=_("Your choice (private)"),
-                style=discord.ButtonStyle.success,
-                emoji="🔒",
-                custom_id=f"mt:c:{game_id}:{version}",
-            )
+            f"mt:c:{game_id}:{version}", _("Your choice (private)"), discord.ButtonStyle.success, emoji="🔒"
         )
         self.game_id, self.version = game_id, version
 
@@ -142,12 +145,7 @@ class MatchChoose(
         await desk.guard(interaction, desk.on_choose(interaction, self.game_id))
 
 
-class MatchLobby(
-    FromCustomId,
-    AnswersFirst,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"mt:l:(?P<game_id>\d+):(?P<op>join|leave|start|cancel)",
-):
+class MatchLobby(_MatchButton, template=r"mt:l:(?P<game_id>\d+):(?P<op>join|leave|start|cancel)"):
     """A lobby's Join, Leave, Start and Cancel."""
 
     answer = Answer.PRIVATE
@@ -156,13 +154,7 @@ class MatchLobby(
     def __init__(self, game_id: int, op: str) -> None:
         labels = {"join": _("Join"), "leave": _("Leave"), "start": _("Start"), "cancel": _("Cancel")}
         styles = {"join": discord.ButtonStyle.success, "cancel": discord.ButtonStyle.danger}
-        super().__init__(
-            discord.ui.Button(
-                label=labels[op],
-                style=styles.get(op, discord.ButtonStyle.secondary),
-                custom_id=f"mt:l:{game_id}:{op}",
-            )
-        )
+        super().__init__(f"mt:l:{game_id}:{op}", labels[op], styles.get(op, discord.ButtonStyle.secondary))
         self.game_id, self.op = game_id, op
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -170,23 +162,14 @@ class MatchLobby(
         await desk.guard(interaction, desk.on_lobby(interaction, self.game_id, self.op))
 
 
-class MatchHint(
-    FromCustomId,
-    AnswersFirst,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"mt:h:(?P<game_id>\d+)",
-):
+class MatchHint(_MatchButton, template=r"mt:h:(?P<game_id>\d+)"):
     """Privately, what the strongest AI would choose now for the clicking seat."""
 
     answer = Answer.PRIVATE
     FIELDS = {"game_id": int}
 
     def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=_("Hint"), style=discord.ButtonStyle.secondary, emoji="💡", custom_id=f"mt:h:{game_id}"
-            )
-        )
+        super().__init__(f"mt:h:{game_id}", _("Hint"), emoji="💡")
         self.game_id = game_id
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -194,26 +177,14 @@ class MatchHint(
         await desk.guard(interaction, desk.on_hint(interaction, self.game_id))
 
 
-class MatchUndo(
-    FromCustomId,
-    AnswersFirst,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"mt:u:(?P<game_id>\d+):(?P<version>\d+)",
-):
+class MatchUndo(_MatchButton, template=r"mt:u:(?P<game_id>\d+):(?P<version>\d+)"):
     """Takes back the clicking seat's last choice of this turn."""
 
     answer = Answer.PRIVATE
     FIELDS = {"game_id": int, "version": int}
 
     def __init__(self, game_id: int, version: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=_("Undo"),
-                style=discord.ButtonStyle.secondary,
-                emoji="↩️",
-                custom_id=f"mt:u:{game_id}:{version}",
-            )
-        )
+        super().__init__(f"mt:u:{game_id}:{version}", _("Undo"), emoji="↩️")
         self.game_id, self.version = game_id, version
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -268,9 +239,10 @@ def places_text(module: GameModule, record: GameRecord, standing: Standing) -> s
 class Matches:
     """The tables of every contract game: created by `/games new`, played in their threads."""
 
-    def __init__(self, bot: Client, tables: TableDesk) -> None:
+    def __init__(self, bot: Client, tables: TableDesk, community: ChallengeDesk) -> None:
         self.bot = bot
         self.tables = tables
+        self.community = community
         self._locks: KeyedLocks[int] = KeyedLocks()
 
     @property
@@ -491,33 +463,6 @@ class Matches:
         await self.store.set_message(game_id, "lobby", channel.id, message.id)
         await self._start(record, message)
         await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=game_id))
-
-    async def _challenge_line(self, record: GameRecord) -> str:
-        """The end of a challenge: the rank so far on its board (or that it was practice)."""
-        if not record.challenge or record.host_id is None:
-            return ""
-        kind, day = record.challenge.split(":", 1)
-        attempts = await self.store.challenge_attempts(record.host_id, kind, day, game=record.game)
-        this = next((a for a in attempts if a["game_id"] == record.id), None)
-        if this is None:
-            return ""
-        if not this["rated"]:
-            if kind == "daily":
-                return _(
-                    "This was a practice run: only your first attempt at the daily challenge of {day} is ranked."
-                ).format(day=challenge_day(day))
-            return _(
-                "This was a practice run: only your first attempt at the weekly challenge {week} is ranked."
-            ).format(week=day)
-        mine = await self.store.leaderboard_entry(kind, None, record.host_id, day, game=record.game)
-        _rows, players = await self.store.leaderboard_page(kind, None, day, size=1, game=record.game)
-        if mine is None:
-            return ""
-        if kind == "daily":
-            text = _("Daily challenge of {day}: #{rank} of {players} so far.")
-        else:
-            text = _("Weekly challenge {week}: #{rank} of {players} so far.")
-        return text.format(day=challenge_day(day), week=day, rank=mine.rank, players=format_number(players))
 
     # ------------------------------------------------------------------ choices
 
@@ -803,7 +748,9 @@ class Matches:
         lines = self._story(module, record, events)
         lines.append(_("**{game} #{number} is over.**").format(game=module.name, number=record.id))
         lines.append(places_text(module, record, standing))
-        summary = await self._challenge_line(record)
+        summary = ""
+        if record.challenge and record.host_id is not None:
+            summary = await self.community.challenge_summary(record.id, record.challenge, record.host_id, record.game)
         if summary:
             lines.append(summary)
         alt = _("The final scores of {game} #{number}.").format(game=module.name, number=record.id)

@@ -90,7 +90,12 @@ def help_text() -> str:
         "`stats`, `leaderboard`, `rules`, `help` and `/games replay` answer you privately wherever you are; lobbies "
         "and multiplayer games stay in servers."
     )
-    return f"{text}\n{anywhere_text}"
+    others_text = _(
+        "**Other games** `/games new` opens a table of another game (Kōhaku, solo against Danny or with up to 4), "
+        "`/games challenge` its daily or weekly challenge, `/games leaderboard` its boards; in its thread, the "
+        "buttons or `/games play` and `/games undo`."
+    )
+    return f"{text}\n{anywhere_text}\n{others_text}"
 
 
 def in_messages(text: str, limit: int = MESSAGE) -> list[str]:

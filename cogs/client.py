@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
-from storage import GameRecord, Store
+from storage import DEFAULT_GAME, GameRecord, Store
 
 from .thinking import Thinker
 
@@ -62,7 +62,7 @@ class TableDesk(Protocol):
 class ChallengeDesk(Protocol):
     """The community (`cogs.community.Community`) as the tables call it at the end of a challenge game."""
 
-    async def challenge_summary(self, game_id: int, challenge: str, user_id: int) -> str: ...
+    async def challenge_summary(self, game_id: int, challenge: str, user_id: int, game: str = DEFAULT_GAME) -> str: ...
 
 
 class RematchDesk(Protocol):

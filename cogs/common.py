@@ -9,12 +9,22 @@ import discord
 
 import i18n
 from games.kokeshi.engine import Game
-from i18n import _, ngettext
+from i18n import _, ngettext, pgettext
 from storage import GameRecord
 
 
 class UserError(Exception):
     """Something the user can fix; the message is shown to them privately."""
+
+
+def level_word(level: str) -> str:
+    """An AI level as players read it."""
+    words = {
+        "easy": pgettext("AI level", "easy"),
+        "normal": pgettext("AI level", "normal"),
+        "hard": pgettext("AI level", "hard"),
+    }
+    return words.get(level, level)
 
 
 def now() -> float:

@@ -14,7 +14,7 @@ import render
 from games.kokeshi import vocab
 from games.kokeshi.vocab import N_
 from i18n import _, ngettext
-from storage import BoardRow, challenge_key, scope_of
+from storage import DEFAULT_GAME, BoardRow, challenge_key, scope_of
 
 from . import common
 from .answering import Answer, AnswersFirst
@@ -257,10 +257,11 @@ class Community:
         key = challenge_key(kind, utcnow())
         await self.bot.tables.open_challenge(interaction, kind, key)
 
-    async def challenge_summary(self, game_id: int, challenge: str, user_id: int) -> str:
-        """A line for the end of a challenge game: the rank today, whether it counted, the streak."""
+    async def challenge_summary(self, game_id: int, challenge: str, user_id: int, game: str = DEFAULT_GAME) -> str:
+        """A line for the end of a challenge game (of Kokeshi, or the game with key `game`): the rank today,
+        whether it counted, the streak."""
         kind, key = challenge.split(":", 1)
-        attempts = await self.store.challenge_attempts(user_id, kind, key)
+        attempts = await self.store.challenge_attempts(user_id, kind, key, game=game)
         this = next((a for a in attempts if a["game_id"] == game_id), None)
         if this is None:
             return ""
@@ -272,15 +273,17 @@ class Community:
             return _(
                 "This was a practice run: only your first attempt at the weekly challenge {week} is ranked."
             ).format(week=key)
-        mine = await self.store.leaderboard_entry(kind, None, user_id, key)
-        _rows, players = await self.store.leaderboard_page(kind, None, key, size=1)
+        mine = await self.store.leaderboard_entry(kind, None, user_id, key, game=game)
+        _rows, players = await self.store.leaderboard_page(kind, None, key, size=1, game=game)
+        if mine is None:
+            return ""
         if kind == "daily":
             text = _("Daily challenge of {day}: #{rank} of {players} so far.")
         else:
             text = _("Weekly challenge {week}: #{rank} of {players} so far.")
         text = text.format(day=challenge_day(key), week=key, rank=mine.rank, players=i18n.format_number(players))
         if kind == "daily":
-            streak = await self.store.streak(user_id, dt.date.fromisoformat(key))
+            streak = await self.store.streak(user_id, dt.date.fromisoformat(key), game=game)
             days = ngettext("{count} day", "{count} days", streak).format(count=i18n.format_number(streak))
             text += " " + _("Streak: {days}.").format(days=days)
         return text

@@ -98,11 +98,54 @@ class Games(
     async def new_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return game_choices(current)
 
-    @app_commands.command(name="leaderboard", description="Who wins most at another game, here")
-    @app_commands.describe(game="Which game")
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+    @app_commands.command(
+        name="challenge",
+        description="Another game's daily or weekly solo challenge: the same deal for everyone",
+        extras={anywhere.SERVER: True},
+    )
+    @app_commands.describe(game="Which game", kind="Today's challenge, or this week's")
+    @app_commands.choices(
+        kind=[app_commands.Choice(name="daily", value="daily"), app_commands.Choice(name="weekly", value="weekly")]
+    )
+    async def challenge(self, interaction: discord.Interaction, game: str, kind: str = "daily") -> None:
         matches = self.bot.matches
-        await matches.guard(interaction, matches.leaderboard(interaction, game))
+        await matches.guard(interaction, matches.challenge(interaction, game, kind))
+
+    @challenge.autocomplete("game")
+    async def challenge_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return game_choices(current)
+
+    @app_commands.command(name="play", description="In another game's thread: make your choice by command")
+    @app_commands.describe(choice="Start typing: your choices right now, with what each does")
+    async def play(self, interaction: discord.Interaction, choice: str) -> None:
+        matches = self.bot.matches
+        await matches.guard(interaction, matches.play(interaction, choice))
+
+    @play.autocomplete("choice")
+    async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        found = await self.bot.matches.choices_here(interaction, current)
+        return [app_commands.Choice(name=label[:100], value=action) for label, action in found]
+
+    @app_commands.command(name="undo", description="In another game's thread: take back your last choice this turn")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        matches = self.bot.matches
+        await matches.guard(interaction, matches.undo(interaction))
+
+    @app_commands.command(name="leaderboard", description="Who wins most at another game, here")
+    @app_commands.describe(game="Which game", board="Wins or rating here, or today's or this week's challenge")
+    @app_commands.choices(
+        board=[
+            app_commands.Choice(name="wins", value="wins"),
+            app_commands.Choice(name="rating", value="rating"),
+            app_commands.Choice(name="daily", value="daily"),
+            app_commands.Choice(name="weekly", value="weekly"),
+        ]
+    )
+    async def leaderboard(self, interaction: discord.Interaction, game: str, board: str = "wins") -> None:
+        matches = self.bot.matches
+        await matches.guard(interaction, matches.leaderboard(interaction, game, board))
 
     @leaderboard.autocomplete("game")
     async def leaderboard_autocomplete(

@@ -90,7 +90,12 @@ def help_text() -> str:
         "`stats`, `leaderboard`, `rules`, `help` and `/games replay` answer you privately wherever you are; lobbies "
         "and multiplayer games stay in servers."
     )
-    return f"{text}\n{anywhere_text}"
+    others_text = _(
+        "**Other games** `/games new` opens a table of another game (Kōhaku, solo against Danny or with up to 4), "
+        "`/games challenge` its daily or weekly challenge, `/games leaderboard` its boards; in its thread, the "
+        "buttons or `/games play` and `/games undo`."
+    )
+    return f"{text}\n{anywhere_text}\n{others_text}"
 
 
 def in_messages(text: str, limit: int = MESSAGE) -> list[str]:
@@ -204,20 +209,28 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     ) -> GameRecord:
         """The game a command is about: the `game` option, the thread it is used in, or the caller's game here;
         with `finished`, the caller's last finished game in this channel when none is going on here."""
+        # Where the bot is in no server (our DM, a group DM, a server where only the player installed the app), the
+        # games within reach are those played in our DM.
+        place = anywhere.bot_server(interaction)
         if game_id is not None:
             try:
                 record = await self.store.get_game(game_id)
             except GameNotFound:
                 record = None
             # The same answer for a missing game and another server's game: nothing leaks across servers.
-            if (record is None or record.guild_id is not None) and interaction.guild_id is None:
-                raise UserError(
-                    _(
+            if (record is None or record.guild_id is not None) and place is None:
+                if anywhere.in_bot_dm(interaction):
+                    text = _(
                         "There is no game #{number} in our DM: here I know the games played in it. `/kokeshi status` "
                         "lists all your games, with links."
-                    ).format(number=game_id)
-                )
-            if record is None or record.guild_id != interaction.guild_id:
+                    )
+                else:
+                    text = _(
+                        "Here I know only the games played in our DM, and #{number} is not one of them. "
+                        "`/kokeshi status` lists all your games, with links."
+                    )
+                raise UserError(text.format(number=game_id))
+            if record is None or record.guild_id != place:
                 raise UserError(
                     _("There is no game #{number} in this server. `/kokeshi status` lists your games.").format(
                         number=game_id
@@ -234,24 +247,31 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         else:
             channel_id = channel.id if channel else None
         if lobby:
-            found = [g for g in await self.store.open_lobbies(interaction.guild_id) if g.channel_id == channel_id]
+            lobbies = await self.store.open_lobbies(place) if place is not None else []
+            found = [g for g in lobbies if g.channel_id == channel_id]
             if not found:
                 raise UserError(_("There is no open lobby in this channel. `/kokeshi new` opens one."))
         else:
             found = [
                 g
                 for g in await self.store.games_for_user(interaction.user.id)
-                if g.guild_id == interaction.guild_id and g.game == DEFAULT_GAME
+                if g.guild_id == place and g.game == DEFAULT_GAME
             ]
             here = [g for g in found if g.channel_id == channel_id]
             if not here and finished:
                 done = await self.store.games_for_user(interaction.user.id, ("finished",))
-                done = [g for g in done if g.guild_id == interaction.guild_id and g.channel_id == channel_id]
+                done = [g for g in done if g.guild_id == place and g.channel_id == channel_id]
                 if done:
                     return done[-1]  # finished: nothing to resume
             found = here or found
             if not found:
-                text = _("You are not in a game here. `/kokeshi new` or `/kokeshi solo` starts one.")
+                if place is None:
+                    text = _(
+                        "You have no game in our DM. `/kokeshi solo`, `/kokeshi daily` or `/kokeshi weekly` starts "
+                        "one there."
+                    )
+                else:
+                    text = _("You are not in a game here. `/kokeshi new` or `/kokeshi solo` starts one.")
                 elsewhere = await self.store.games_for_user(interaction.user.id)
                 if elsewhere:
                     links = ", ".join(self.tables.where(g) for g in elsewhere[:5])
@@ -270,17 +290,16 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         return await self.tables.resume(interaction, record)
 
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
-        """The caller's games in this server, then the lobbies here they could join."""
+        """The caller's games in this server, then the lobbies here they could join; outside a server of the bot's,
+        the games of our DM (and no lobby: those of every server would show)."""
+        place = anywhere.bot_server(interaction)
         games = [
             g
             for g in await self.store.games_for_user(interaction.user.id)
-            if g.guild_id == interaction.guild_id and g.game == DEFAULT_GAME
+            if g.guild_id == place and g.game == DEFAULT_GAME
         ]
-        lobbies = [
-            g
-            for g in await self.store.open_lobbies(interaction.guild_id)
-            if g.seat_of(interaction.user.id) is None and g.game == DEFAULT_GAME
-        ]
+        lobbies = [] if place is None else await self.store.open_lobbies(place)
+        lobbies = [g for g in lobbies if g.seat_of(interaction.user.id) is None and g.game == DEFAULT_GAME]
         return game_choices(interaction, current, games + lobbies, _game_label)
 
     async def _state_for_autocomplete(self, interaction: discord.Interaction) -> tuple[GameRecord, Game, int] | None:

@@ -26,11 +26,12 @@ from games.base import Event, GameModule, Match, Prompt, Standing
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
-from storage import GameRecord, MatchPlayed, StaleVersion, Store
+from storage import GameRecord, MatchPlayed, StaleVersion, Store, challenge_key
 
 from .answering import Answer, AnswersFirst
-from .client import Client, TableDesk
-from .common import UserError
+from .anywhere import bot_server
+from .client import ChallengeDesk, Client, TableDesk
+from .common import UserError, challenge_day, level_word, now
 from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
 from .narration import speaking
 from .persistent import FromCustomId
@@ -43,6 +44,9 @@ MAX_SELECT = 25
 OWN_TABLES = ("kokeshi",)
 
 _ACTION = r"[A-Za-z0-9:_.\-]{1,40}"
+# The timer of a turn, and the level that decides for a person whose time ran out.
+DEADLINE = "deadline"
+TIMEOUT_LEVEL = "normal"
 
 
 def offered() -> list[GameModule]:
@@ -55,25 +59,38 @@ def _desk(interaction: discord.Interaction) -> Matches:
     return interaction.client.matches  # type: ignore[attr-defined]  # the bot's; cogs never import bot.py
 
 
-class MatchAction(
+class _MatchButton(
     FromCustomId,
     AnswersFirst,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"mt:a:(?P<game_id>\d+):(?P<version>\d+):(?P<action>{_ACTION})",
+    template=r"(?!)",
 ):
+    """A button of the other games' table: its custom_id carries the game and what its `FIELDS` name (this base's
+    template matches nothing; each kind of button has its own)."""
+
+    game_id: int
+
+    def __init__(
+        self,
+        custom_id: str,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+    ) -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=shorten(label, BUTTON_LABEL), style=style, emoji=emoji, custom_id=custom_id
+        )
+        super().__init__(button)
+
+
+class MatchAction(_MatchButton, template=rf"mt:a:(?P<game_id>\d+):(?P<version>\d+):(?P<action>{_ACTION})"):
     """One choice of a contract game's prompt, public in the thread or in a seat's private choices."""
 
     answer = Answer.UPDATE
     FIELDS = {"game_id": int, "version": int, "action": str}
 
     def __init__(self, game_id: int, version: int, action: str, label: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=shorten(label, BUTTON_LABEL),
-                style=discord.ButtonStyle.primary,
-                custom_id=f"mt:a:{game_id}:{version}:{action}",
-            )
-        )
+        super().__init__(f"mt:a:{game_id}:{version}:{action}", label, discord.ButtonStyle.primary)
         self.game_id, self.version, self.action = game_id, version, action
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -111,12 +128,7 @@ class MatchSelect(
         await desk.guard(interaction, desk.on_action(interaction, self.game_id, self.version, action))
 
 
-class MatchChoose(
-    FromCustomId,
-    AnswersFirst,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"mt:c:(?P<game_id>\d+):(?P<version>\d+)",
-):
+class MatchChoose(_MatchButton, template=r"mt:c:(?P<game_id>\d+):(?P<version>\d+)"):
     """Opens the clicking seat's own choices privately (secret or simultaneous decisions)."""
 
     answer = Answer.PRIVATE
@@ -124,12 +136,7 @@ class MatchChoose(
 
     def __init__(self, game_id: int, version: int) -> None:
         super().__init__(
-            discord.ui.Button(
-                label=_("Your choice (private)"),
-                style=discord.ButtonStyle.success,
-                emoji="🔒",
-                custom_id=f"mt:c:{game_id}:{version}",
-            )
+            f"mt:c:{game_id}:{version}", _("Your choice (private)"), discord.ButtonStyle.success, emoji="🔒"
         )
         self.game_id, self.version = game_id, version
 
@@ -138,12 +145,7 @@ class MatchChoose(
         await desk.guard(interaction, desk.on_choose(interaction, self.game_id))
 
 
-class MatchLobby(
-    FromCustomId,
-    AnswersFirst,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"mt:l:(?P<game_id>\d+):(?P<op>join|leave|start|cancel)",
-):
+class MatchLobby(_MatchButton, template=r"mt:l:(?P<game_id>\d+):(?P<op>join|leave|start|cancel)"):
     """A lobby's Join, Leave, Start and Cancel."""
 
     answer = Answer.PRIVATE
@@ -152,13 +154,7 @@ class MatchLobby(
     def __init__(self, game_id: int, op: str) -> None:
         labels = {"join": _("Join"), "leave": _("Leave"), "start": _("Start"), "cancel": _("Cancel")}
         styles = {"join": discord.ButtonStyle.success, "cancel": discord.ButtonStyle.danger}
-        super().__init__(
-            discord.ui.Button(
-                label=labels[op],
-                style=styles.get(op, discord.ButtonStyle.secondary),
-                custom_id=f"mt:l:{game_id}:{op}",
-            )
-        )
+        super().__init__(f"mt:l:{game_id}:{op}", labels[op], styles.get(op, discord.ButtonStyle.secondary))
         self.game_id, self.op = game_id, op
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -166,7 +162,42 @@ class MatchLobby(
         await desk.guard(interaction, desk.on_lobby(interaction, self.game_id, self.op))
 
 
-ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby)
+class MatchHint(_MatchButton, template=r"mt:h:(?P<game_id>\d+)"):
+    """Privately, what the strongest AI would choose now for the clicking seat."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int}
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"mt:h:{game_id}", _("Hint"), emoji="💡")
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.on_hint(interaction, self.game_id))
+
+
+class MatchUndo(_MatchButton, template=r"mt:u:(?P<game_id>\d+):(?P<version>\d+)"):
+    """Takes back the clicking seat's last choice of this turn."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int, "version": int}
+
+    def __init__(self, game_id: int, version: int) -> None:
+        super().__init__(f"mt:u:{game_id}:{version}", _("Undo"), emoji="↩️")
+        self.game_id, self.version = game_id, version
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.undo(interaction, self.game_id))
+
+
+ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint, MatchUndo)
+
+
+def hints_allowed(record: GameRecord) -> bool:
+    """Hints are for practice: never in a challenge, nor in a rated game (two or more people)."""
+    return not record.challenge and sum(s.user_id is not None and not s.ai for s in record.seats) < 2
 
 
 def lobby_view(game_id: int) -> discord.ui.View:
@@ -208,9 +239,10 @@ def places_text(module: GameModule, record: GameRecord, standing: Standing) -> s
 class Matches:
     """The tables of every contract game: created by `/games new`, played in their threads."""
 
-    def __init__(self, bot: Client, tables: TableDesk) -> None:
+    def __init__(self, bot: Client, tables: TableDesk, community: ChallengeDesk) -> None:
         self.bot = bot
         self.tables = tables
+        self.community = community
         self._locks: KeyedLocks[int] = KeyedLocks()
 
     @property
@@ -250,7 +282,9 @@ class Matches:
         seats = []
         for seat in sorted(record.seats, key=lambda s: s.seat):
             if seat.ai:
-                seats.append(_("{name} (AI, {level})").format(name=seat.name, level=seat.ai_level or "normal"))
+                seats.append(
+                    _("{name} (AI, {level})").format(name=seat.name, level=level_word(seat.ai_level or "normal"))
+                )
             else:
                 seats.append(f"<@{seat.user_id}>")
         status = {
@@ -377,13 +411,60 @@ class Matches:
             name = _("{game} #{number}").format(game=module.name, number=record.id)
         thread = await message.create_thread(name=shorten(name, THREAD_NAME), auto_archive_duration=10080)
         await self.store.set_thread(record.id, thread.id)
-        match, _version = await self.store.start_match(record.id, secrets.randbits(128))
+        # A challenge is dealt on the seed everyone gets that day (or week); any other table on a fresh one.
+        seed = self.store.challenge_seed(record.challenge) if record.challenge else secrets.randbits(128)
+        match, _version = await self.store.start_match(record.id, seed)
         record = await self.store.get_game(record.id)
         await self._refresh_lobby(record)
         async with self._locks(record.id):
             await self._advance(record, match, [])
         # Shown to the person who started it where the bot can (the sandbox's page); nothing to do on Discord.
         self.bot.follow_channel(thread.id)
+
+    async def challenge(self, interaction: discord.Interaction, key: str, kind: str) -> None:
+        """`/games challenge`: the game's daily (or weekly) solo challenge, on the seed everyone gets."""
+        module = self.module(key)
+        offer = next((c for c in module.challenges if c.kind == kind), None)
+        if offer is None:
+            raise UserError(_("{game} has no such challenge.").format(game=module.name))
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise UserError(_("Open a table in a server's text channel."))
+        await self.tables.check_limits(interaction, channel)
+        user = interaction.user
+        day = challenge_key(kind, discord.utils.utcnow())
+        game_id, rated = await self.store.create_challenge(
+            kind=kind,
+            key=day,
+            guild_id=interaction.guild_id,
+            channel_id=channel.id,
+            user_id=user.id,
+            name=user.display_name,
+            language=i18n.current() if i18n.current() != "en" else None,
+            game=key,
+            settings=dict(offer.options),
+        )
+        record = await self.store.get_game(game_id)
+        with speaking(record):
+            if kind == "daily":
+                text = _("{player} takes on the daily challenge of {day} (ranked): {game} #{number}.")
+                practice = _(
+                    "{player} takes on the daily challenge of {day} (practice: your first attempt is the one that "
+                    "counts): {game} #{number}."
+                )
+            else:
+                text = _("{player} takes on the weekly challenge {week} (ranked): {game} #{number}.")
+                practice = _(
+                    "{player} takes on the weekly challenge {week} (practice: your first attempt is the one that "
+                    "counts): {game} #{number}."
+                )
+            text = (text if rated else practice).format(
+                player=user.mention, day=challenge_day(day), week=day, game=module.name, number=game_id
+            )
+        message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        await self.store.set_message(game_id, "lobby", channel.id, message.id)
+        await self._start(record, message)
+        await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=game_id))
 
     # ------------------------------------------------------------------ choices
 
@@ -411,6 +492,88 @@ class Matches:
             view=choices_view(game_id, version, choices, question),
             file=discord.File(_png(picture), filename=f"choice-{game_id}.png", description=shorten(alt, 1024)),
         )
+
+    async def on_hint(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The choice the strongest AI would make now for the caller's seat, privately."""
+        match, _version, record = await self.store.load_match(game_id)
+        if not hints_allowed(record):
+            raise UserError(_("Hints are off in rated games (games with two or more people)."))
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError(_("You are not playing in this game."))
+        prompt = next((p for p in match.prompts() if p.seat == seat.seat), None)
+        if prompt is None:
+            raise UserError(_("You have nothing to choose right now: the thread shows whose turn it is."))
+        module = games.get(record.game)
+        level = module.levels[-1]
+        copy = match.determinized(seat.seat, secrets.randbits(64))
+        action = await asyncio.to_thread(module.decide, copy, seat.seat, level, secrets.randbits(64))
+        option = next(o for o in prompt.options if o.id == action)
+        label = module.label(match.view(seat.seat), option)
+        await self.tell(
+            interaction,
+            _("Hint for {game} #{number} — the {level} AI would choose: **{action}**").format(
+                game=module.name, number=game_id, level=level_word(level), action=label
+            ),
+        )
+
+    async def _game_here(self, interaction: discord.Interaction) -> GameRecord:
+        """The other game played in the thread the command was used in."""
+        channel = interaction.channel
+        record = await self.store.game_by_thread(channel.id) if channel is not None else None
+        if record is None or record.game in OWN_TABLES:
+            raise UserError(_("Use this in the thread of a game started with `/games new` or `/games challenge`."))
+        return record
+
+    async def choices_here(self, interaction: discord.Interaction, current: str) -> list[tuple[str, str]]:
+        """(label, action) of the caller's choices in this thread's game that contain what was typed; none when
+        there is nothing to choose (an autocomplete shows nothing rather than an error)."""
+        try:
+            record = await self._game_here(interaction)
+            match, _version, record = await self.store.load_match(record.id)
+        except Exception:  # noqa: BLE001 - an autocomplete answers with no choice rather than an error
+            return []
+        seat = record.seat_of(interaction.user.id)
+        prompt = next((p for p in match.prompts() if seat is not None and p.seat == seat.seat), None)
+        if prompt is None:
+            return []
+        module = games.get(record.game)
+        view = match.view(prompt.seat)
+        typed = current.strip().casefold()
+        labelled = [(module.label(view, o), o.id) for o in prompt.options]
+        return [(label, action) for label, action in labelled if typed in label.casefold()][:25]
+
+    async def play(self, interaction: discord.Interaction, choice: str) -> None:
+        """`/games play`: a choice by command, in the game's thread (the autocomplete offers them)."""
+        record = await self._game_here(interaction)
+        match, version, record = await self.store.load_match(record.id)
+        seat = record.seat_of(interaction.user.id)
+        prompt = next((p for p in match.prompts() if seat is not None and p.seat == seat.seat), None)
+        if seat is None:
+            raise UserError(_("You are not playing in this game."))
+        if prompt is None:
+            raise UserError(_("You have nothing to choose right now: the thread shows whose turn it is."))
+        if choice not in {o.id for o in prompt.options}:
+            raise UserError(_("That choice is not possible now."))
+        await self.on_action(interaction, record.id, version, choice)
+        await self.tell(interaction, _("Your choice is in."))
+
+    async def undo(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+        """`/games undo` (in the thread) or the Undo button: the caller's last choice of this turn taken back."""
+        record = await self.store.get_game(game_id) if game_id is not None else await self._game_here(interaction)
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError(_("You are not playing in this game."))
+        async with self._locks(record.id):
+            match, _version = await self.store.undo_match(record.id, seat.seat)
+            record = await self.store.get_game(record.id)
+            thread = await self._channel(record.thread_id)
+            if thread is not None:
+                with speaking(record):
+                    note = _("{player} took back their last choice.").format(player=f"**{seat.name}**")
+                    await thread.send(note, allowed_mentions=discord.AllowedMentions.none())
+                    await self._post_turn(thread, games.get(record.game), record, match, [])
+        await self.tell(interaction, _("Your last choice is taken back."))
 
     async def on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
         record = await self.store.get_game(game_id)
@@ -465,6 +628,41 @@ class Matches:
                     shorten("\n".join([*story, chosen]), MESSAGE), allowed_mentions=discord.AllowedMentions.none()
                 )
 
+    async def fire(self, game_id: int, kind: str, version: int) -> None:
+        """A turn's deadline passed: the AI decides for every person the game still waits for (at the default
+        level), and the thread goes on. A timer set for an older version of the game does nothing."""
+        record = await self.store.get_game(game_id)
+        if record.status != "active" or kind != DEADLINE:
+            await self.store.clear_timer(game_id, kind, version)
+            return
+        async with self._locks(game_id):
+            match, current, record = await self.store.load_match(game_id)
+            if current != version:
+                await self.store.clear_timer(game_id, kind, version)
+                return
+            module = games.get(record.game)
+            people = {s.seat: s for s in record.seats if not s.ai}
+            late = [s for s in match.waiting() if s in people]
+            events: list[Event] = []
+            played: MatchPlayed | None = None
+            for seat in late:
+                if seat not in match.waiting():
+                    continue
+                copy = match.determinized(seat, secrets.randbits(64))
+                action = await asyncio.to_thread(module.decide, copy, seat, TIMEOUT_LEVEL, secrets.randbits(64))
+                played = await self.store.play_match(game_id, record.version, seat, action, source="timeout")
+                record, match = played.record, played.match
+                events += played.outcome.events
+            await self.store.clear_timer(game_id, kind, version)
+            thread = await self._channel(record.thread_id)
+            if thread is not None and late:
+                with speaking(record):
+                    names = ", ".join(f"**{people[s].name}**" for s in late)
+                    note = _("Time ran out for {names}: the AI decided in their place.").format(names=names)
+                await thread.send(note, allowed_mentions=discord.AllowedMentions.none())
+            if played is not None:
+                await self._advance(record, match, events, played)
+
     # ------------------------------------------------------------------ posts
 
     @staticmethod
@@ -509,6 +707,12 @@ class Matches:
             if prompt.seat in humans:
                 choices = [(o.id, module.label(seen, o)) for o in prompt.options]
                 view = choices_view(record.id, version, choices, question)
+                if hints_allowed(record):
+                    view.add_item(MatchHint(record.id))
+                last = await self.store.match_events(record.id, since=max(0, record.moves - 1))
+                if last and last[-1][1] == prompt.seat and not any(e.reveals for e in last[-1][3]):
+                    # The same seat goes on with its turn: its last choice may still be taken back.
+                    view.add_item(MatchUndo(record.id, version))
         else:
             picture = await asyncio.to_thread(module.table_picture, public, names, list(events))
             if any(p.seat in humans for p in prompts):
@@ -523,6 +727,13 @@ class Matches:
         kwargs: dict[str, Any] = {"file": file, "allowed_mentions": mentions}
         if view is not None:
             kwargs["view"] = view
+        if any(p.seat in humans for p in prompts) and record.turn_timer:
+            # The people asked have until then; past it the AI decides for them (`fire`). The timer is stored, so a
+            # restart keeps it.
+            due = now() + record.turn_timer
+            await self.store.set_timer(record.id, DEADLINE, due, version)
+            self.bot.wake_timers(due)
+            lines.append(_("Time to decide: until {when}.").format(when=f"<t:{int(due)}:R>"))
         message = await thread.send(shorten("\n".join(lines), MESSAGE), **kwargs)
         before = await self.store.get_message(record.id, "prompt")
         await self.store.set_message(record.id, "prompt", thread.id, message.id)
@@ -539,6 +750,11 @@ class Matches:
         lines = self._story(module, record, events)
         lines.append(_("**{game} #{number} is over.**").format(game=module.name, number=record.id))
         lines.append(places_text(module, record, standing))
+        summary = ""
+        if record.challenge and record.host_id is not None:
+            summary = await self.community.challenge_summary(record.id, record.challenge, record.host_id, record.game)
+        if summary:
+            lines.append(summary)
         alt = _("The final scores of {game} #{number}.").format(game=module.name, number=record.id)
         file = discord.File(_png(picture), filename=f"final-{record.id}.png", description=shorten(alt, 1024))
         await thread.send(
@@ -552,17 +768,35 @@ class Matches:
 
     # ------------------------------------------------------------------ boards
 
-    async def leaderboard(self, interaction: discord.Interaction, key: str) -> None:
-        """`/games leaderboard`: a game's wins in this server (or, in a DM, the world's)."""
+    async def leaderboard(self, interaction: discord.Interaction, key: str, board: str = "wins") -> None:
+        """`/games leaderboard`: a game's wins in this server (outside a server of the bot's, the world's: in a DM,
+        a group DM, a server where only the player installed the app), or today's daily challenge or this week's
+        weekly one (everyone's)."""
         module = self.module(key)
-        rows = await self.store.leaderboard("wins", interaction.guild_id, game=key)
+        if board in ("daily", "weekly"):
+            day = challenge_key(board, discord.utils.utcnow())
+            rows = await self.store.leaderboard(board, None, day, game=key)
+            if board == "daily":
+                title = _("**{game}: daily challenge of {day}**").format(game=module.name, day=challenge_day(day))
+            else:
+                title = _("**{game}: weekly challenge {week}**").format(game=module.name, week=day)
+        elif board == "rating":
+            rows = await self.store.leaderboard("rating", bot_server(interaction), game=key)
+            title = _("**{game}: rating**").format(game=module.name)
+        else:
+            rows = await self.store.leaderboard("wins", bot_server(interaction), game=key)
+            title = _("**{game}: wins**").format(game=module.name)
         if not rows:
             await self.tell(interaction, _("Nobody has finished a game of {game} here yet.").format(game=module.name))
             return
-        lines = [_("**{game}: wins**").format(game=module.name)]
+        lines = [title]
         for row in rows[:10]:
+            if board in ("daily", "weekly"):
+                value = ngettext("{n} point", "{n} points", int(row.value)).format(n=format_number(int(row.value)))
+                lines.append(f"{row.rank}. <@{row.user_id}> — {value}")
+                continue
             games_played = ngettext("{n} game", "{n} games", row.games).format(n=format_number(row.games))
-            lines.append(f"{row.rank}. <@{row.user_id}> — {format_number(int(row.value))} ({games_played})")
+            lines.append(f"{row.rank}. <@{row.user_id}> — {format_number(round(row.value))} ({games_played})")
         await self.tell(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
 

@@ -4,22 +4,13 @@ from __future__ import annotations
 
 from games.kokeshi import vocab
 from games.kokeshi.engine import LEVELS
-from i18n import _, pgettext
+from i18n import _
 from storage import GameRecord, Store
 
 from .client import Client
+from .common import level_word
 from .narration import escape
 from .thinking import DEFAULT_LEVEL
-
-
-def level_word(level: str) -> str:
-    """An AI level as players read it."""
-    words = {
-        "easy": pgettext("AI level", "easy"),
-        "normal": pgettext("AI level", "normal"),
-        "hard": pgettext("AI level", "hard"),
-    }
-    return words[level]
 
 
 class Names:

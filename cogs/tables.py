@@ -28,11 +28,11 @@ from . import anywhere
 from .away import Aways, stamp
 from .client import Client
 from .clock import Clocks, clock_options, settings_with_clock
-from .common import UserError, challenge_day, duration, min_finish, now, pinging, turn_key
+from .common import UserError, challenge_day, duration, level_word, min_finish, now, pinging, turn_key
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .digest import Digests
 from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
-from .names import Names, level_word
+from .names import Names
 from .narration import escape, game_language, speaking
 from .posting import Played, Poster, home
 from .quiet import QuietHours
@@ -75,6 +75,9 @@ _STORE_MESSAGES = {
     "undo_nothing": N_("You have not made a move yet this turn."),
     "undo_timed_out": N_("That move was made for you when your time ran out; it cannot be undone."),
     "undo_drew": N_("Your last move drew a tile from the bag, so it cannot be taken back."),
+    "other_game": N_("That game is not played with this command: use the buttons in its thread (or `/games play`)."),
+    "unknown_game": N_("This bot does not know that game."),
+    "bad_settings": N_("Those settings are not among the game's."),
 }
 
 

@@ -8,6 +8,8 @@ import logging
 
 from discord.ext import commands
 
+from storage import DEFAULT_GAME, GameNotFound
+
 from .common import now
 from .refusals import FIRST_RETRY, MAX_RETRY
 from .wiring import WiredClient
@@ -84,6 +86,13 @@ class Timers(commands.Cog):
                 self.sleeping = False
                 self.waking = None
 
+    async def _other_game(self, game_id: int) -> bool:
+        """Whether the game is played at the other games' table (`cogs.matches`) rather than Kokeshi's."""
+        try:
+            return (await self.bot.store.get_game(game_id)).game != DEFAULT_GAME
+        except GameNotFound:
+            return False  # Kokeshi's tables clear a vanished game's timers
+
     async def fire_due(self) -> None:
         day = int(now() // 86400)
         if day != self.daily_checked:  # once per UTC day boundary, not at every wake-up
@@ -103,7 +112,8 @@ class Timers(commands.Cog):
                 metrics.timer_fired(now() - timer.due_at)
             key = (timer.game_id, timer.kind, timer.version)
             try:
-                await self.bot.tables.fire(timer.game_id, timer.kind, timer.version)
+                desk = self.bot.matches if await self._other_game(timer.game_id) else self.bot.tables
+                await desk.fire(timer.game_id, timer.kind, timer.version)
             except Exception:
                 failed = self.failures[key] = self.failures.get(key, 0) + 1
                 log.exception("timer %s of game %d failed (attempt %d)", timer.kind, timer.game_id, failed)

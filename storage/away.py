@@ -236,6 +236,16 @@ class AwayStore:
             last[away.user_id] = away
         return problems
 
+    async def verify_quiet(self) -> list[str]:
+        """What is wrong with the stored quiet hours: a setting whose hours or time zone no longer read (deadlines
+        would then fall in them unmoved). Empty when they are sound."""
+        rows = await self._all("SELECT user_id, value FROM user_settings WHERE key = ? ORDER BY user_id", (QUIET,))
+        return [
+            f"user {r['user_id']}: the quiet hours {r['value']!r} do not read"
+            for r in rows
+            if quiet_setting(r["value"]) is None
+        ]
+
 
 class _HeldGames:
     """The player's active games, each locked (in id order, so two holders never wait on each other) and loaded;

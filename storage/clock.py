@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
@@ -17,6 +18,8 @@ CLOCK = "clock"
 # Where a turn's reminders and deadline fall, as parts of the time the player has for it.
 FRACTIONS = {"reminder_half": 0.5, "reminder_late": 0.9, "deadline": 1.0}
 ANSWERS = ("wait", "ai", "end")
+# How a choice closes without an answer: nobody chose in time, or the player came back first.
+CLOSINGS = ("none", "back")
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,17 +259,23 @@ class ClockStore:
 
     async def verify_clocks(self) -> list[str]:
         """What is wrong with the stored banks and choices: a bank in a game without a bank clock or past its cap, a
-        turn running for two seats of one game. Empty when they are sound."""
+        turn running for two seats of one game, a bank or a choice of a seat the game does not have, a time that is
+        not a number, a choice answered by someone but without an answer. Empty when they are sound."""
         problems = []
         running: dict[int, str] = {}
         rows = await self._all(
-            "SELECT c.game_id, c.name, c.bank, c.turn_began_at, g.settings, g.status FROM clocks c "
-            "JOIN games g ON g.id = c.game_id ORDER BY c.game_id, c.name"
+            "SELECT c.game_id, c.name, c.bank, c.turn_began_at, g.settings, g.status, s.name AS seat FROM clocks c "
+            "JOIN games g ON g.id = c.game_id LEFT JOIN seats s ON s.game_id = c.game_id AND s.name = c.name "
+            "ORDER BY c.game_id, c.name"
         )
         for r in rows:
             bank = bank_of(r["settings"])
             where = f"game {r['game_id']}, seat {r['name']}"
-            if bank is None:
+            if r["seat"] is None:
+                problems.append(f"{where}: a bank of a seat the game does not have")
+            if not _finite(r["bank"], r["turn_began_at"]):
+                problems.append(f"{where}: the bank or its turn's start is not a time")
+            elif bank is None:
                 problems.append(f"{where}: a bank in a game without a bank clock")
             elif not 0 <= r["bank"] <= bank.cap:
                 problems.append(f"{where}: the bank ({r['bank']:.0f} s) is outside 0 to its cap ({bank.cap} s)")
@@ -274,4 +283,23 @@ class ClockStore:
                 if r["game_id"] in running:
                     problems.append(f"game {r['game_id']}: turns running for {running[r['game_id']]} and {r['name']}")
                 running[r["game_id"]] = r["name"]
+        choices = await self._all(
+            "SELECT c.*, s.name AS seat FROM seat_choices c "
+            "LEFT JOIN seats s ON s.game_id = c.game_id AND s.name = c.name ORDER BY c.game_id, c.name"
+        )
+        for r in choices:
+            where = f"game {r['game_id']}, the choice about {r['name']}"
+            if r["seat"] is None:
+                problems.append(f"{where}: the game has no such seat")
+            if not _finite(r["asked_at"], r["due_at"]) or r["due_at"] < r["asked_at"]:
+                problems.append(f"{where}: its times do not read (asked {r['asked_at']}, due {r['due_at']})")
+            if r["answer"] is None and r["answered_by"] is not None:
+                problems.append(f"{where}: answered by {r['answered_by']} but without an answer")
+            elif r["answer"] is not None and r["answer"] not in (*ANSWERS, *CLOSINGS):
+                problems.append(f"{where}: the answer {r['answer']!r} is none of the choice's")
         return problems
+
+
+def _finite(*values: float | None) -> bool:
+    """Whether every one of these stored times is a real number (None, an unset one, counts as one)."""
+    return all(v is None or (isinstance(v, (int, float)) and math.isfinite(v)) for v in values)

@@ -262,6 +262,52 @@ class MatchStore:
             results = await self.results(game_id) if over else []
         return MatchPlayed(after, held.module.load(match.to_json()), outcome, results)
 
+    async def undo_match(self, game_id: int, seat: int) -> tuple[Match, int]:
+        """Take back `seat`'s last decision of a contract game, within its turn: the match replayed from its deal
+        without it, the log row gone, the version moved on (buttons made before are stale). Returns (a private copy
+        of the match, the store version).
+
+        Refused (`StoreRefusal`, nothing written): `not_active` for a game not being played, `undo_nothing` when the
+        last decision is not the seat's or it ended a turn, `undo_timed_out` when the AI made it when the time ran
+        out, `undo_drew` when it showed something drawn at random.
+        """
+        async with self._game_lock(game_id):
+            held = await self._held_match(game_id)
+            record = await self.get_game(game_id)
+            if record.status != "active":
+                raise StoreRefusal("not_active")
+            if not held.entries or held.entries[-1][1] != seat:
+                raise StoreRefusal("undo_nothing")
+            seq = held.entries[-1][0]
+            row = found(
+                await self._one("SELECT source, flags FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
+            )
+            if row["source"] != "player":
+                raise StoreRefusal("undo_timed_out")
+            if row["flags"] & REVEALS:
+                raise StoreRefusal("undo_drew")
+            if row["flags"] & ENDS_TURN:
+                raise StoreRefusal("undo_nothing")
+            dealt = found(
+                await self._one(f"SELECT settings, {_SEED}, players, rules FROM games WHERE id = ?", (game_id,))
+            )
+            kept = [(entry[0], str(entry[1]), entry[2]) for entry in held.entries[:-1]]
+            match = _replayed(held.module, dealt, kept).match
+            self._matches.pop(game_id, None)
+            async with self._tx() as db:
+                await self._run(db, "DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
+                count = await self._run(
+                    db,
+                    "UPDATE games SET version = version + 1, moves = ?, snapshot = ?, updated_at = ? "
+                    "WHERE id = ? AND version = ?",
+                    (seq - 1, match.to_json(), self._clock(), game_id, held.version),
+                )
+                if count != 1:
+                    raise StaleVersion(game_id, held.version, held.version + 1)
+            rebuilt = _Held(held.version + 1, match, held.module, held.entries[:-1])
+            self._hold(game_id, rebuilt)
+        return held.module.load(match.to_json()), rebuilt.version
+
     async def match_events(self, game_id: int, since: int = 0) -> list[tuple[int, int, str, tuple[Event, ...]]]:
         """(seq, seat, action, events) of every decision of a contract game's log after action `since`."""
         async with self._game_lock(game_id):

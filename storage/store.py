@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import secrets
 import time
 from bisect import bisect_right
@@ -20,7 +21,7 @@ from typing import Any, Literal, overload
 from games.kokeshi.engine import AUTOMA, Event, Game, IllegalAction, new_game
 from kit.locks import KeyedLocks
 
-from .away import QUIET, AwayStore
+from .away import QUIET, TURN_TIMERS, AwayStore
 from .clock import ClockStore
 from .community import CommunityStore, found
 from .database import Database, Row, Transaction
@@ -88,6 +89,10 @@ def flags_of(events: Sequence[Event]) -> int:
     """The `actions.flags` bits of an action that caused these events."""
     flags = ENDS_TURN if any(e.kind in _TURN_BOUNDARIES for e in events) else 0
     return flags | (REVEALS if any(e.reveals for e in events) else 0)
+
+
+# What a timer row can be: a turn's reminders and deadline, or a thread to post again.
+TIMER_KINDS = (*TURN_TIMERS, "repost")
 
 
 @dataclass(slots=True)
@@ -458,8 +463,10 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         name: str,
         language: str | None = None,
         game: str = DEFAULT_GAME,
+        settings: Mapping[str, Any] | None = None,
     ) -> tuple[int, bool]:
-        """A solo game on the challenge's seed and side, not yet started; returns (game id, rated).
+        """A solo game on the challenge's seed and side (another game: its challenge's `settings`), not yet started;
+        returns (game id, rated).
 
         Only a user's first attempt at a game's challenge is rated; it counts from the moment it is created.
         """
@@ -475,6 +482,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             challenge=f"{kind}:{key}",
             language=language,
             game=game,
+            settings=settings,
         )
         async with self._tx() as db:
             earlier = found(
@@ -723,11 +731,20 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                 )
                 if game.is_over:
                     await self._finish(db, game_id, game, now)
-                elif timers is not None and flags & ENDS_TURN:
-                    await self.clock_charge(db, game_id, player)  # a bank clock: the turn's time comes off
-                    prompt = game.prompt
-                    assert prompt is not None  # the game is not over
-                    first_timer = await self._replace_timers(db, game_id, version + 1, prompt.player, timers)
+                elif flags & ENDS_TURN:
+                    if source == "timeout":
+                        # The expired turn counts in the commit of the move that ends it: a crash between the two
+                        # would lose it, and with it the opponents' choice after the third in a row.
+                        await self._run(
+                            db,
+                            "UPDATE seats SET expired = expired + 1 WHERE game_id = ? AND name = ?",
+                            (game_id, player),
+                        )
+                    if timers is not None:
+                        await self.clock_charge(db, game_id, player)  # a bank clock: the turn's time comes off
+                        prompt = game.prompt
+                        assert prompt is not None  # the game is not over
+                        first_timer = await self._replace_timers(db, game_id, version + 1, prompt.player, timers)
             kept.version = version + 1
             kept.add(LoggedAction(seq, player, action, source, now, tuple(events)), game)
             results: list[Result] = []
@@ -1314,8 +1331,9 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         """Replay every started game from its log; (game id, problem) for each one whose snapshot or events disagree.
 
         Game id 0 stands for the file itself: damaged pages are reported, not raised, and so are away periods
-        that end before they begin, last longer than 14 days or overlap, digests or muted games that do not read,
-        and time banks that are out of bounds.
+        that end before they begin, last longer than 14 days or overlap, digests, muted games or quiet hours that do
+        not read, time banks that are out of bounds and opponents' choices that are not sound; a timer that cannot be
+        carried out is reported against its game.
         """
         problems: list[tuple[int, str]] = [(0, f"database damaged: {p}") for p in await self.integrity()]
         try:
@@ -1334,9 +1352,17 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         except self.database.error as exc:
             problems.append((0, f"the digests cannot be read: {exc}"))
         try:
+            problems += [(0, f"quiet hours: {problem}") for problem in await self.verify_quiet()]
+        except self.database.error as exc:
+            problems.append((0, f"the quiet hours cannot be read: {exc}"))
+        try:
             problems += [(0, f"time banks: {problem}") for problem in await self.verify_clocks()]
         except self.database.error as exc:
             problems.append((0, f"the time banks cannot be read: {exc}"))
+        try:
+            problems += await self._verify_timers()
+        except self.database.error as exc:
+            problems.append((0, f"the timers cannot be read: {exc}"))
         for g in games:
             if g["status"] == "broken":
                 problems.append((g["id"], f"marked broken: {g['broken_reason']}"))
@@ -1347,6 +1373,25 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                 problem = f"cannot be read: {type(exc).__name__}: {exc}"
             if problem:
                 problems.append((g["id"], problem))
+        return problems
+
+    async def _verify_timers(self) -> list[tuple[int, str]]:
+        """(game id, problem) for each stored timer that cannot be carried out: of a kind nothing fires, due at a
+        time that is not a number, or set for a version the game never reached."""
+        problems = []
+        rows = await self._all(
+            "SELECT t.game_id, t.kind, t.due_at, t.version, g.version AS now_at FROM timers t "
+            "JOIN games g ON g.id = t.game_id ORDER BY t.game_id, t.kind"
+        )
+        for r in rows:
+            if r["kind"] not in TIMER_KINDS:
+                problems.append((r["game_id"], f"a timer of an unknown kind {r['kind']!r}"))
+            if not (isinstance(r["due_at"], (int, float)) and math.isfinite(r["due_at"])):
+                problems.append((r["game_id"], f"the {r['kind']} timer is due at {r['due_at']!r}, not a time"))
+            if r["version"] > r["now_at"]:
+                problems.append(
+                    (r["game_id"], f"the {r['kind']} timer is set for version {r['version']}, past the game's")
+                )
         return problems
 
     async def _verify_one(self, g: Row) -> str | None:

@@ -21,11 +21,13 @@ import pytest
 from discord import app_commands
 
 import cogs
+import games
 from cogs.components import LobbyButton, prompt_view
 from games.kokeshi.engine import CURRENT_RULES, KOKESHI, Prompt
 from games.kokeshi.engine.data import TILE_BY_ID
 from games.kokeshi.engine.options import PLACES
 from tests.botkit import answer, components, lobby_message, new_lobby, open_game, prompt_message
+from tests.games import tiny
 from tests.test_bot_rematch import finished_table
 from tests.test_bot_replay import finished_in_store
 from tests.test_bot_share import finished_challenge
@@ -397,6 +399,115 @@ async def _share_button(w) -> Act:
     return lambda: w.members[0].click(final, custom_id=f"kk:h:{record.id}")
 
 
+async def kohaku_table(w):
+    """A Kōhaku table of aiko against an easy AI, started: (game id, thread, its turn's post)."""
+    await w.members[0].slash(w.channel, "games new", game="kohaku", players=2, ai=1, level="easy")
+    record = (await w.store.games_in_channel(w.channel.id, statuses=("active",)))[-1]
+    thread = next(t for t in w.channel.threads if t.id == record.thread_id)
+    found = await w.store.get_message(record.id, "prompt")
+    return record.id, thread, next(m for m in thread.history() if m.id == found[1])
+
+
+async def _games_new(w) -> Act:
+    return lambda: w.members[0].slash(w.channel, "games new", game="kohaku", players=2)
+
+
+async def _games_challenge(w) -> Act:
+    return lambda: w.members[0].slash(w.channel, "games challenge", game="kohaku", kind="daily")
+
+
+async def _games_leaderboard(w) -> Act:
+    return lambda: w.members[0].slash(w.channel, "games leaderboard", game="kohaku")
+
+
+async def _games_play(w) -> Act:
+    game_id, thread, _post = await kohaku_table(w)
+    match, _version, _record = await w.store.load_match(game_id)
+    return lambda: w.members[0].slash(thread, "games play", choice=match.legal_actions(0)[0])
+
+
+async def _match_select(w) -> Act:
+    game_id, _thread, post = await kohaku_table(w)
+    menu = next(c for c in components(post) if c["custom_id"].startswith("mt:s:"))
+    match, _version, _record = await w.store.load_match(game_id)
+    return lambda: w.members[0].select(post, [match.legal_actions(0)[0]], custom_id=menu["custom_id"])
+
+
+async def _match_hint(w) -> Act:
+    _game_id, _thread, post = await kohaku_table(w)
+    return lambda: w.members[0].click(post, custom_id=next(c for c in custom_ids_of(post) if c.startswith("mt:h:")))
+
+
+async def _match_lobby(w) -> Act:
+    await w.members[0].slash(w.channel, "games new", game="kohaku", players=2)
+    record = (await w.store.games_in_channel(w.channel.id))[-1]
+    lobby = await lobby_message(w, record.id)
+    return lambda: w.members[1].click(lobby, label="Join")
+
+
+async def _match_choose(w) -> Act:
+    # A solo game's turn whose choice is secret is opened privately; a two-person Kōhaku table asks openly, so the
+    # private button is the one of a game whose prompts are secret: the tests' Bids.
+    game_id, thread = await bids_table(w)
+    found = await w.store.get_message(game_id, "prompt")
+    post = next(m for m in thread.history() if m.id == found[1])
+    return lambda: w.members[0].click(post, custom_id=custom_ids_of(post)[0])
+
+
+async def _match_action(w) -> Act:
+    game_id, thread = await bids_table(w)
+    found = await w.store.get_message(game_id, "prompt")
+    post = next(m for m in thread.history() if m.id == found[1])
+    opened = await w.members[0].click(post, custom_id=custom_ids_of(post)[0])
+    private = opened.followups[-1] if opened.followups else opened.response
+    button = next(c for c in components(private) if c.get("custom_id", "").startswith("mt:a:"))
+    return lambda: w.members[0].click(private, custom_id=button["custom_id"])
+
+
+async def at_undo(w):
+    """A Kōhaku table whose turn's post offers to take aiko's last choice back: (game id, thread, the post)."""
+    game_id, thread, post = await kohaku_table(w)
+    rng = random.Random(11)
+    for _ in range(20):
+        if any(c.startswith("mt:u:") for c in custom_ids_of(post)):
+            return game_id, thread, post
+        parts = [c for c in components(post) if c.get("custom_id", "").startswith(("mt:a:", "mt:s:"))]
+        if parts[0].get("type") == 3:
+            values = [o["value"] for o in parts[0]["options"]]
+            await w.members[0].select(post, [rng.choice(values)], custom_id=parts[0]["custom_id"])
+        else:
+            await w.members[0].click(post, custom_id=rng.choice(parts)["custom_id"])
+        found = await w.store.get_message(game_id, "prompt")
+        post = next(m for m in thread.history() if m.id == found[1])
+    raise AssertionError("no undo offered")
+
+
+async def _games_undo(w) -> Act:
+    _game_id, thread, _post = await at_undo(w)
+    return lambda: w.members[0].slash(thread, "games undo")
+
+
+async def _match_undo(w) -> Act:
+    _game_id, _thread, post = await at_undo(w)
+    return lambda: w.members[0].click(post, custom_id=next(c for c in custom_ids_of(post) if c.startswith("mt:u:")))
+
+
+async def bids_table(w):
+    """A game of the tests' Bids between aiko and botan, started: (game id, thread)."""
+    games.register(tiny.MODULE)
+    await w.members[0].slash(w.channel, "games new", game="bids", players=2)
+    record = (await w.store.games_in_channel(w.channel.id))[-1]
+    lobby = await lobby_message(w, record.id)
+    await w.members[1].click(lobby, label="Join")
+    await w.members[0].click(lobby, label="Start")
+    record = await w.store.get_game(record.id)
+    return record.id, next(t for t in w.channel.threads if t.id == record.thread_id)
+
+
+def custom_ids_of(message) -> list[str]:
+    return [c["custom_id"] for c in components(message) if "custom_id" in c]
+
+
 SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "kokeshi new": _new,
     "kokeshi solo": _solo,
@@ -443,6 +554,17 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "RematchButton": _rematch_button,
     "ShareButton": _share_button,
     "ChoiceButton": _choice_button,
+    "games new": _games_new,
+    "games challenge": _games_challenge,
+    "games leaderboard": _games_leaderboard,
+    "games play": _games_play,
+    "MatchAction": _match_action,
+    "MatchSelect": _match_select,
+    "MatchChoose": _match_choose,
+    "MatchLobby": _match_lobby,
+    "MatchHint": _match_hint,
+    "games undo": _games_undo,
+    "MatchUndo": _match_undo,
 }
 
 
@@ -466,7 +588,7 @@ def _subclasses(cls) -> list[type]:
 
 async def test_every_handler_of_the_bot_has_a_scenario(world):
     assert handlers(world.bot) == set(SCENARIOS)
-    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 32
+    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 37
 
 
 @pytest.mark.parametrize("handler", list(SCENARIOS))

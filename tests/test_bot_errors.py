@@ -508,13 +508,14 @@ async def test_a_move_is_saved_and_the_player_told_when_the_bot_can_no_longer_po
 def test_every_store_refusal_is_worded_from_its_code_in_every_language():
     import i18n
     from cogs.tables import refusal
-    from storage import REFUSALS, StoreRefusal
+    from storage import MATCH_REFUSALS, REFUSALS, StoreRefusal
 
     values = {"undo_not_your_turn": {"player": "automa"}, "broken": {"game_id": 7, "reason": "x"}}
     apology = "Sorry, something went wrong on my side. Nothing was lost; please try again."
     for locale in ("en", "pt_BR"):
         with i18n.using(locale):
-            said = {code: refusal(StoreRefusal(code, **values.get(code, {}))) for code in REFUSALS}
+            codes = (*REFUSALS, *MATCH_REFUSALS)
+            said = {code: refusal(StoreRefusal(code, **values.get(code, {}))) for code in codes}
             assert i18n._(apology) not in said.values(), said
     assert len(set(said.values())) == len(said)  # each code its own sentence
     with i18n.using("en"):

@@ -95,7 +95,8 @@ async def test_bids_is_played_from_the_lobby_to_the_leaderboard(world, bids):
     w = world
     game_id, thread = await open_table(w, "bids", players=2, joiners=1)
     first = await current_prompt(w, game_id, thread)
-    # Both seats bid at once and in secret: one private button, never the bids themselves in the thread.
+    # Both seats bid at once and in secret: one private button, never the bids themselves in the thread; a game
+    # of two people offers no hint.
     assert [c["custom_id"].split(":")[:2] for c in components(first)] == [["mt", "c"]]
     assert "privately" in first.content
     decisions = await play_through(w, game_id, thread, random.Random(1))
@@ -111,6 +112,8 @@ async def test_bids_is_played_from_the_lobby_to_the_leaderboard(world, bids):
     board = await w.members[0].slash(w.channel, "games leaderboard", game="bids")
     text = reply(board).content
     assert "Bids" in text and text.count("<@") == 2
+    rated = reply(await w.members[0].slash(w.channel, "games leaderboard", game="bids", board="rating")).content
+    assert "rating" in rated and rated.count("<@") == 2
     # Kokeshi's boards know nothing of it.
     assert await w.store.leaderboard("wins", w.guild.id) == []
 
@@ -128,6 +131,15 @@ async def test_a_stale_or_foreign_click_is_refused_privately_and_changes_nothing
 async def test_kohaku_against_an_ai_seat_is_played_to_its_end(world):
     w = world
     game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
+    # Against the AI alone, a hint is offered: privately, the hard AI's choice among the prompt's own.
+    prompt = await current_prompt(w, game_id, thread)
+    hint_id = next(c for c in custom_ids(prompt) if c.startswith("mt:h:"))
+    before = (await w.store.load_match(game_id))[0].to_json()
+    hinted = await w.members[0].click(prompt, custom_id=hint_id)
+    assert hinted.ephemeral and "the hard AI would choose" in reply(hinted).content
+    labels = [o["label"] for c in components(prompt) for o in c.get("options", [])]
+    assert any(label in reply(hinted).content for label in labels)
+    assert (await w.store.load_match(game_id))[0].to_json() == before
     decisions = await play_through(w, game_id, thread, random.Random(3), limit=400)
     assert decisions > 5
     final = thread.history()[-1]
@@ -151,6 +163,123 @@ async def test_a_table_goes_on_after_a_restart_with_the_same_buttons(world, bids
     decisions = await play_through(w, game_id, thread, random.Random(5))
     assert decisions == 2 * len(tiny.PRIZES)
     assert (await w.store.get_game(game_id)).status == "finished"
+
+
+async def test_the_kohaku_daily_is_played_against_danny_and_ranked_on_its_own_board(world):
+    w = world
+    aiko, botan = w.members[:2]
+    started = await aiko.slash(w.channel, "games challenge", game="kohaku", kind="daily")
+    assert started.ephemeral and "has started" in reply(started).content, reply(started).content
+    record = (await w.store.games_in_channel(w.channel.id, statuses=("active",)))[-1]
+    assert record.game == "kohaku" and record.solo and record.challenge.startswith("daily:")
+    thread = next(t for t in w.channel.threads if t.id == record.thread_id)
+    await play_through(w, record.id, thread, random.Random(7), limit=400)
+    final = thread.history()[-1]
+    assert "is over" in final.content and "Daily challenge of" in final.content and "#1 of 1" in final.content
+    # The same deal for the next player: the same seed, and a second line on the board.
+    again = await botan.slash(w.channel, "games challenge", game="kohaku", kind="daily")
+    assert "has started" in reply(again).content
+    second = (await w.store.games_in_channel(w.channel.id, statuses=("active",)))[-1]
+    assert second.id != record.id
+    first_deal = (await w.store.load_match(second.id))[0].view(None)["board"]
+    assert (
+        first_deal
+        == games.get("kohaku").deal({"goals": False}, w.store.challenge_seed(record.challenge), 1).view(None)["board"]
+    )
+    board = await aiko.slash(w.channel, "games leaderboard", game="kohaku", board="daily")
+    assert "daily challenge" in reply(board).content and f"<@{aiko.user.id}>" in reply(board).content
+    # Kokeshi's daily board is another board.
+    kokeshi = await aiko.slash(w.channel, "kokeshi leaderboard", board="daily")
+    assert f"<@{aiko.user.id}>" not in reply(kokeshi).content
+
+
+async def test_a_person_who_lets_the_time_run_out_is_played_for_and_the_game_goes_on(world, bids):
+    w = world
+    game_id, thread = await open_table(w, "bids", players=2, joiners=1)
+    prompt = await current_prompt(w, game_id, thread)
+    assert "Time to decide" in prompt.content
+    timers = await w.store.timers(game_id)
+    assert [t.kind for t in timers] == ["deadline"]
+    before = (await w.store.get_game(game_id)).moves
+    # A second before the deadline nothing happens; at it, the AI bids for both and the next prize is asked.
+    await w.env.advance_time(24 * 3600 - 1)
+    assert (await w.store.get_game(game_id)).moves == before
+    await w.env.advance_time(1)
+    record = await w.store.get_game(game_id)
+    assert record.moves == before + 2
+    assert any("Time ran out" in m.content for m in thread.history())
+    assert (await current_prompt(w, game_id, thread)).id != prompt.id
+    # The new turn has a deadline of its own, for the new version.
+    assert [(t.kind, t.version) for t in await w.store.timers(game_id)] == [("deadline", record.version)]
+
+
+async def test_a_choice_by_command_in_the_thread(world):
+    w = world
+    game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
+    aiko, botan = w.members[:2]
+    offered = await aiko.autocomplete(thread, "games play", "choice", "")
+    match, _version, _record = await w.store.load_match(game_id)
+    assert sorted(o["value"] for o in offered) == sorted(match.legal_actions(0))[:25]
+    # Typing narrows the choices; someone not seated is offered none and is refused.
+    narrowed = await aiko.autocomplete(thread, "games play", "choice", offered[0]["name"][:12])
+    assert 0 < len(narrowed) <= len(offered)
+    assert await botan.autocomplete(thread, "games play", "choice", "") == []
+    refused = await botan.slash(thread, "games play", choice=offered[0]["value"])
+    assert "not playing" in reply(refused).content
+    before = (await w.store.get_game(game_id)).moves
+    played = await aiko.slash(thread, "games play", choice=offered[0]["value"])
+    assert "Your choice is in" in reply(played).content
+    # Aiko's choice is logged as hers (the AI may have played on after it).
+    logged = [(seat, action) for _seq, seat, action, _events in await w.store.match_events(game_id, since=before)]
+    assert logged[0] == (0, offered[0]["value"])
+    # Elsewhere than a game's thread, it says where it works.
+    elsewhere = await aiko.slash(w.channel, "games play", choice="x")
+    assert "thread" in reply(elsewhere).content
+
+
+async def test_kokeshis_commands_in_another_games_thread_are_refused_privately(world):
+    w = world
+    game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
+    before = (await w.store.load_match(game_id))[0].to_json()
+    for command in ("kokeshi table", "kokeshi hint", "kokeshi undo", "kokeshi status"):
+        said = await w.members[0].slash(thread, command)
+        assert said.ephemeral, command
+        text = reply(said).content
+        assert "something went wrong" not in text, (command, text)
+    assert (await w.store.load_match(game_id))[0].to_json() == before
+    assert w.env.errors == []
+
+
+async def test_a_choice_is_taken_back_within_the_turn_and_never_past_it(world):
+    w = world
+    game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
+    aiko = w.members[0]
+    rng = random.Random(11)
+    for _ in range(20):  # play on until a post offers to take the last choice back (a turn of several steps)
+        post = await current_prompt(w, game_id, thread)
+        undo = [c for c in custom_ids(post) if c.startswith("mt:u:")]
+        if undo:
+            break
+        await choose(aiko, post, rng)
+    assert undo, "no step of a turn offered an undo"
+    before = await w.store.get_game(game_id)
+    last = (await w.store.match_events(game_id))[-1]
+    taken = await aiko.click(post, custom_id=undo[0])
+    assert taken.ephemeral and "taken back" in reply(taken).content
+    after = await w.store.get_game(game_id)
+    assert after.moves == before.moves - 1 and after.version == before.version + 1
+    assert (await w.store.match_events(game_id))[-1][0] < last[0]
+    assert any("took back" in m.content for m in thread.history())
+    # The step before is asked again, with buttons of the new version; the old ones are stale.
+    again = await current_prompt(w, game_id, thread)
+    assert again.id != post.id and f":{after.version}" in "".join(custom_ids(again))
+    old = next(m for m in thread.history() if m.id == post.id)
+    assert custom_ids(old) == []
+    # Once the turn is over (the AI played since), there is nothing of aiko's to take back.
+    while (await w.store.match_events(game_id))[-1][1] == 0:
+        await choose(aiko, await current_prompt(w, game_id, thread), rng)
+    refused = await aiko.slash(thread, "games undo")
+    assert refused.ephemeral and "not made a move yet this turn" in reply(refused).content
 
 
 class FollowedPlaces:

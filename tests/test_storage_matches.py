@@ -399,3 +399,39 @@ async def test_a_kohaku_challenge_ends_with_its_attempt_scored_and_no_solo_board
     assert await store.leaderboard("solo", GUILD, game="kohaku") == []
     assert await store.leaderboard("daily", GUILD, "2026-11-20") == []
     assert await store.verify() == []
+
+
+async def test_undo_takes_back_a_secret_choice_but_never_past_a_turn_or_a_time_out(store, database, bids):
+    game_id = await lobby(store, "bids", 2)
+    match, version = await store.start_match(game_id, 42)
+    dealt = match.to_json()
+    played = await store.play_match(game_id, version, 0, match.legal_actions(0)[0])
+    # Seat 1 has made no decision: nothing of its to take back; seat 0's secret bid comes back, the deal as it was.
+    with pytest.raises(StoreRefusal) as nothing:
+        await store.undo_match(game_id, 1)
+    assert nothing.value.code == "undo_nothing"
+    undone, after = await store.undo_match(game_id, 0)
+    assert undone.to_json() == dealt and after == played.record.version + 1
+    assert _row(database, game_id)[:2] == (after, 0)
+    # A cold store replays the log to the same match.
+    cold = await open_store(database)
+    try:
+        assert (await cold.load_match(game_id))[0].to_json() == dealt
+    finally:
+        await cold.close()
+    # The bid that ends the round (and draws the next prize) cannot be taken back, by either seat.
+    first = await store.play_match(game_id, after, 0, undone.legal_actions(0)[0])
+    second = await store.play_match(game_id, first.record.version, 1, first.match.legal_actions(1)[0])
+    for seat in (0, 1):
+        with pytest.raises(StoreRefusal) as refused:
+            await store.undo_match(game_id, seat)
+        assert refused.value.code in ("undo_nothing", "undo_drew")
+    # A decision the AI made when the time ran out stays.
+    timed = await store.play_match(
+        game_id, second.record.version, 0, second.match.legal_actions(0)[0], source="timeout"
+    )
+    with pytest.raises(StoreRefusal) as refused:
+        await store.undo_match(game_id, 0)
+    assert refused.value.code == "undo_timed_out"
+    assert _row(database, game_id)[0] == timed.record.version
+    assert await store.verify() == []

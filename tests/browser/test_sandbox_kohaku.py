@@ -31,6 +31,8 @@ WAIT = ANSWER_TIMEOUT * 1000
 PHONE = {"width": 390, "height": 844}
 MESSAGES = "#channel-message-list article.channel-message"
 OVER = re.compile(r"Kōhaku #\d+ is over")
+# The buttons beside a decision's choices that help the player rather than decide.
+AIDS = re.compile(r"\b(Hint|Undo)\s*$")
 # A place in the final scores, one item of their numbered list: "AI 1 — 134 points".
 PLACE = re.compile(r"^(.+) — −?[\d,]+ points?$")
 
@@ -146,7 +148,8 @@ def test_kohaku_is_played_to_its_final_scores_on_a_phone(context, sandbox):
     at = next_decision(page, None)
     while at is not None:
         prompt = page.locator(f'{MESSAGES}[data-message-id="{at}"]')
-        live = prompt.locator(CONTROLS)
+        # The decision's own choices; its Hint and Undo buttons are left alone.
+        live = prompt.locator(CONTROLS).filter(has_not_text=AIDS)
         in_sight(page, live.first, f"decision-{decisions}")
         if not shown_menu and live.first.get_attribute("role") == "combobox":
             picture_of(prompt, f"table-{number}")

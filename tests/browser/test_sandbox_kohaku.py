@@ -37,13 +37,26 @@ AIDS = re.compile(r"\b(Hint|Undo)\s*$")
 PLACE = re.compile(r"^(.+) — −?[\d,]+ points?$")
 
 
+def to_home(page: Page) -> None:
+    """Back to #kokeshi with the link above a thread, when the page shows one (every page follows the last game)."""
+    if channel_name(page) != "kokeshi":
+        page.locator("#kokeshi-home").click()
+        expect(page.locator("#channel-name")).to_have_text("kokeshi", timeout=WAIT)
+        settled(page)
+
+
 def slash_games_new(page: Page, **options: object) -> None:
-    """`/games new` as a person types it on the page: the game chosen from the list the bot gives as soon as the
+    """`/games new` with Kōhaku and `options` (see `slash_games`)."""
+    slash_games(page, "new", **options)
+
+
+def slash_games(page: Page, name: str, **options: object) -> None:
+    """`/games <name>` as a person types it on the page: the game chosen from the list the bot gives as soon as the
     field is focused, then each further option added from "+ more" and filled in."""
     box = page.locator("#channel-composer-input")
     box.click()
-    box.type("/games new")
-    page.locator("#command-picker-listbox [role=option][data-entry-key$=':games.new']").click()
+    box.type(f"/games {name}")
+    page.locator(f"#command-picker-listbox [role=option][data-entry-key$=':games.{name}']").click()
     game = page.locator('input.command-option-input[data-option="game"]')
     expect(game).to_be_focused()
     # Nothing typed yet: the choices are there all the same, as on Discord.
@@ -117,11 +130,48 @@ def picture_of(message, name: str):
     return picture
 
 
+def play_to_the_end(page: Page, number: str, rng: random.Random, shots: str = "") -> int:
+    """Make every decision of the thread's game through the page, each in sight when it comes, until its final
+    scores show; returns how many. With `shots`, the first decision asked with a menu is kept as screenshots (the
+    menu closed, then open)."""
+    messages = page.locator(MESSAGES)
+    decisions, shown_menu = 0, not shots
+    at = next_decision(page, None)
+    while at is not None:
+        prompt = page.locator(f'{MESSAGES}[data-message-id="{at}"]')
+        # The decision's own choices; its Hint and Undo buttons are left alone.
+        live = prompt.locator(CONTROLS).filter(has_not_text=AIDS)
+        in_sight(page, live.first, f"decision-{decisions}")
+        if not shown_menu and live.first.get_attribute("role") == "combobox":
+            picture_of(prompt, f"table-{number}")
+            settled(page)
+            shot(page, f"{shots}-decision")
+            # Its menu opened with a tap: the choices readable on the phone.
+            live.first.click()
+            expect(menu_options(page, live.first).first).to_be_visible(timeout=10_000)
+            shot(page, f"{shots}-decision-menu")
+            page.keyboard.press("Escape")
+            expect(menu_options(page, live.first).first).to_be_hidden(timeout=10_000)
+            shown_menu = True
+        if live.first.get_attribute("role") == "combobox":
+            # One of a menu's first few entries: each step down the list is a key press of its own.
+            choose(page, live.first, rng, pick=rng.randrange(3))
+        else:
+            choose(page, live.nth(rng.randrange(live.count())), rng)
+        decisions += 1
+        assert decisions < 200, "the game did not end"
+        at = next_decision(page, at)
+    assert shown_menu, "no decision was asked with a menu"
+    assert messages.filter(has_text=OVER).count() >= 1
+    return decisions
+
+
 @pytest.mark.journey
 def test_kohaku_is_played_to_its_final_scores_on_a_phone(context, sandbox):
     started = time.monotonic()
     page = open_window(context, sandbox, **PHONE)
     view_as(page, "Aiko")
+    to_home(page)
     messages = page.locator(MESSAGES)
 
     # A lobby: its buttons in sight on the phone; cancelled with its own button.
@@ -144,33 +194,7 @@ def test_kohaku_is_played_to_its_final_scores_on_a_phone(context, sandbox):
     number = re.search(r"#(\d+)", channel_name(page)).group(1)
 
     # Every decision through its buttons or menu, each in sight when it comes, to the final scores.
-    decisions, shown_menu = 0, False
-    at = next_decision(page, None)
-    while at is not None:
-        prompt = page.locator(f'{MESSAGES}[data-message-id="{at}"]')
-        # The decision's own choices; its Hint and Undo buttons are left alone.
-        live = prompt.locator(CONTROLS).filter(has_not_text=AIDS)
-        in_sight(page, live.first, f"decision-{decisions}")
-        if not shown_menu and live.first.get_attribute("role") == "combobox":
-            picture_of(prompt, f"table-{number}")
-            settled(page)
-            shot(page, "kohaku-phone-decision")
-            # Its menu opened with a tap: the choices readable on the phone.
-            live.first.click()
-            expect(menu_options(page, live.first).first).to_be_visible(timeout=10_000)
-            shot(page, "kohaku-phone-decision-menu")
-            page.keyboard.press("Escape")
-            expect(menu_options(page, live.first).first).to_be_hidden(timeout=10_000)
-            shown_menu = True
-        if live.first.get_attribute("role") == "combobox":
-            # One of a menu's first few entries: each step down the list is a key press of its own.
-            choose(page, live.first, rng, pick=rng.randrange(3))
-        else:
-            choose(page, live.nth(rng.randrange(live.count())), rng)
-        decisions += 1
-        assert decisions < 200, "the game did not end"
-        at = next_decision(page, at)
-    assert shown_menu, "no decision was asked with a menu"
+    decisions = play_to_the_end(page, number, rng, shots="kohaku-phone")
     assert decisions > 20
 
     final = messages.filter(has_text=OVER).last
@@ -182,6 +206,7 @@ def test_kohaku_is_played_to_its_final_scores_on_a_phone(context, sandbox):
     assert "final scores" in record.get_attribute("alt")
     settled(page)
     in_sight(page, final, "final")
+    page.mouse.move(PHONE["width"] - 1, 40)  # no pointer over a picture: a phone has none
     shot(page, "kohaku-phone-final")
     swipe_to(page, record)
     expect(record).to_be_in_viewport(ratio=0.9)
@@ -189,3 +214,29 @@ def test_kohaku_is_played_to_its_final_scores_on_a_phone(context, sandbox):
     # A person rarely has to make a click again; a loaded machine may take one now and then.
     assert swallowed(page) <= max(1, decisions // 20), swallowed(page)
     print(f"Kōhaku through the page: {decisions} decisions in {time.monotonic() - started:.0f} s")
+
+
+@pytest.mark.journey
+def test_a_kohaku_daily_is_played_to_its_end_on_a_phone(context, sandbox):
+    page = open_window(context, sandbox, **PHONE)
+    view_as(page, "Botan")
+    to_home(page)
+    messages = page.locator(MESSAGES)
+    # Today's challenge, solo against Danny on the seed everyone gets: the page follows it into its thread.
+    slash_games(page, "challenge")
+    expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kōhaku #\d+"), timeout=WAIT)
+    number = re.search(r"#(\d+)", channel_name(page)).group(1)
+    decisions = play_to_the_end(page, number, random.Random(27))
+    assert decisions > 20
+    final = messages.filter(has_text=OVER).last
+    # Botan's place among the levels of Danny's, "2. Botan — 55 points" when Danny scored more (a single line,
+    # not a list).
+    content = final.locator(".message-content").inner_text()
+    assert re.search(r"^\d\. Botan — [\d,]+ points?$", content, re.M), content
+    assert "Danny scored" in content, content
+    expect(final).to_contain_text(re.compile(r"Daily challenge of .+: #1 of 1 so far"))
+    picture_of(final, f"final-{number}")
+    settled(page)
+    in_sight(page, final, "daily-final")
+    page.mouse.move(PHONE["width"] - 1, 40)
+    shot(page, "kohaku-phone-daily-final")

@@ -111,8 +111,9 @@ test-deps: $(DEV_STAMP)
 # pytest exits 5 when it collects no test: that is a failure here too. This includes the whole games played
 # through the sandbox page in Chromium (tests/browser, minutes each; `make test-browser` runs only those). Two
 # workers: the browser module keeps one of them (it waits on the page much of the time), the rest shares the other.
+# The slowest tests are listed at the end, to keep the whole run inside its 15 minutes.
 test: lint typecheck test-deps catalogs
-	@$(BIN)/python -m pytest -n 2 --dist loadgroup; rc=$$?; \
+	@$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=15; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 	exit $$rc
 

@@ -434,11 +434,12 @@ if (list && app && timeline) {
 // A message that follows another of the same author's shows its time in the left margin when pointed at (or touched,
 // on a phone), and the page puts its "(edited)" on a line of its own in that same place, under the time drawn over it
 // (and a turn whose buttons were taken away then begins with an empty line). Here it goes under the time.
-const edited = document.createElement("style");
-edited.textContent = `#channel-message-list .message-edited-compact {
+// (A sheet of the script's own: the page's content policy refuses a <style> element.)
+const edited = new CSSStyleSheet();
+edited.replaceSync(`#channel-message-list .message-edited-compact {
   position: absolute; top: 21px; left: 0; width: 55px; text-align: right; line-height: 14px;
-}`;
-document.head.append(edited);
+}`);
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, edited];
 
 // ------------------------------------------------------------------------ a command option's choices on focus
 

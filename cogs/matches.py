@@ -232,7 +232,9 @@ def places_text(module: GameModule, record: GameRecord, standing: Standing) -> s
     for s in order:
         total = int(standing.scores[s].get("total", 0))
         points = ngettext("{n} point", "{n} points", total).format(n=format_number(total))
-        lines.append(f"{standing.places[s]}. **{names[s]}** — {points}")
+        # Alone at the table, a place says nothing the game's own words (against its opponent) do not.
+        place = "" if len(names) == 1 else f"{standing.places[s]}. "
+        lines.append(f"{place}**{names[s]}** — {points}")
     return "\n".join(lines)
 
 
@@ -733,7 +735,7 @@ class Matches:
             due = now() + record.turn_timer
             await self.store.set_timer(record.id, DEADLINE, due, version)
             self.bot.wake_timers(due)
-            lines.append(_("Time to decide: until {when}.").format(when=f"<t:{int(due)}:R>"))
+            lines.append(_("Decide by {when}.").format(when=f"<t:{int(due)}:f> (<t:{int(due)}:R>)"))
         message = await thread.send(shorten("\n".join(lines), MESSAGE), **kwargs)
         before = await self.store.get_message(record.id, "prompt")
         await self.store.set_message(record.id, "prompt", thread.id, message.id)

@@ -197,7 +197,7 @@ async def test_a_person_who_lets_the_time_run_out_is_played_for_and_the_game_goe
     w = world
     game_id, thread = await open_table(w, "bids", players=2, joiners=1)
     prompt = await current_prompt(w, game_id, thread)
-    assert "Time to decide" in prompt.content
+    assert "Decide by <t:" in prompt.content
     timers = await w.store.timers(game_id)
     assert [t.kind for t in timers] == ["deadline"]
     before = (await w.store.get_game(game_id)).moves

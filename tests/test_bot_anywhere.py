@@ -70,6 +70,7 @@ async def play_in_dm(w, user, game_id: int, seed: int = 0) -> int:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow  # a whole game through SimCord
 async def test_a_solo_game_is_played_in_the_dm_itself_to_its_final_message(world):
     user = world.members[0].user
     # Turn DMs asked for: a game in the DM still sends none, its prompt is that DM.
@@ -216,6 +217,7 @@ async def test_the_refusal_names_the_command_in_the_players_language(world):
     assert command_name("kokeshi new", "en-US") == "kokeshi new"
 
 
+@pytest.mark.slow  # a whole game through SimCord
 async def test_a_game_in_the_dm_goes_on_after_a_restart_and_answers_its_commands_there(world, db_path):
     user = world.members[2].user
     await user.slash("kokeshi solo")

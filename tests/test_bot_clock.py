@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import sqlite3
 
+import pytest
+
 from bot import create_bot
 from cogs.clock import CHOICE_SECONDS
 from tests.botkit import (
@@ -271,6 +273,7 @@ async def test_with_no_other_person_at_the_table_nobody_is_asked_and_the_ai_take
 # ---------------------------------------------------------------------- rejoin
 
 
+@pytest.mark.slow  # a whole game through SimCord
 async def test_a_player_whose_seat_the_ai_took_rejoins_plays_their_next_turn_and_finishes_the_game(world):
     rng = random.Random(9)
     game_id, thread, sleeper, player = await three_expired(world)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+import pytest
+
 from bot import create_bot
 from storage import open_store
 from tests.botkit import answer, new_lobby, prompt_message, restart
@@ -96,6 +98,7 @@ async def test_a_muted_game_sends_no_dm_reminder_or_ping_while_another_game_stil
     assert world.env.errors == []
 
 
+@pytest.mark.slow  # a whole game through SimCord
 async def test_the_daily_digest_lists_three_games_with_links_once_a_day_at_local_time_across_dst_and_a_restart(
     world, db_path
 ):

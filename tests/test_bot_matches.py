@@ -91,6 +91,7 @@ async def play_through(w: World, game_id: int, thread, rng: random.Random, limit
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow  # a whole game through SimCord
 async def test_bids_is_played_from_the_lobby_to_the_leaderboard(world, bids):
     w = world
     game_id, thread = await open_table(w, "bids", players=2, joiners=1)
@@ -128,6 +129,7 @@ async def test_a_stale_or_foreign_click_is_refused_privately_and_changes_nothing
     assert (await w.store.load_match(game_id))[0].to_json() == before
 
 
+@pytest.mark.slow  # a whole game through SimCord
 async def test_kohaku_against_an_ai_seat_is_played_to_its_end(world):
     w = world
     game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
@@ -165,6 +167,7 @@ async def test_a_table_goes_on_after_a_restart_with_the_same_buttons(world, bids
     assert (await w.store.get_game(game_id)).status == "finished"
 
 
+@pytest.mark.slow  # a whole game through SimCord
 async def test_the_kohaku_daily_is_played_against_danny_and_ranked_on_its_own_board(world):
     w = world
     aiko, botan = w.members[:2]

@@ -327,7 +327,7 @@ class Matches:
         if players not in module.players:
             counts = ", ".join(format_number(n) for n in module.players)
             raise UserError(_("{game} is played by {counts} players.").format(game=module.name, counts=counts))
-        if not 0 <= ai < players or (players > 1 and ai >= players):
+        if not 0 <= ai < players:
             raise UserError(_("At least one seat must be a person's."))
         if level not in module.levels:
             raise UserError(_("The AI levels are {levels}.").format(levels=", ".join(module.levels)))
@@ -411,7 +411,15 @@ class Matches:
         module = games.get(record.game)
         with speaking(record):
             name = _("{game} #{number}").format(game=module.name, number=record.id)
-        thread = await message.create_thread(name=shorten(name, THREAD_NAME), auto_archive_duration=10080)
+        try:
+            thread = await message.create_thread(name=shorten(name, THREAD_NAME), auto_archive_duration=10080)
+        except discord.HTTPException as exc:
+            # No thread, no table: the game ends before it began, and the host is told why.
+            await self.store.cancel_game(record.id)
+            await self._refresh_lobby(await self.store.get_game(record.id))
+            raise UserError(
+                _("I could not create the game's thread here ({reason}).").format(reason=exc.text or exc)
+            ) from None
         await self.store.set_thread(record.id, thread.id)
         # A challenge is dealt on the seed everyone gets that day (or week); any other table on a fresh one.
         seed = self.store.challenge_seed(record.challenge) if record.challenge else secrets.randbits(128)

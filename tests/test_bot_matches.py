@@ -305,3 +305,23 @@ async def test_a_started_table_shows_its_thread_to_the_person_where_the_bot_can(
     assert places.followed == [thread.id]
     _game_id, solo = await open_table(world, "kohaku", players=1, joiners=0)
     assert places.followed == [thread.id, solo.id]
+
+
+async def test_a_thread_discord_refuses_cancels_the_table_with_a_private_reason(world, bids):
+    w = world
+    # Discord refuses to open threads in the channel (the bot lacks Create Public Threads there).
+    w.env.backend.faults.append(
+        {
+            "method": "POST",
+            "path": f"/channels/{w.channel.id}/messages/*/threads",
+            "status": 403,
+            "code": 50013,
+            "message": "Missing Permissions",
+            "times": None,
+        }
+    )
+    created = await w.members[0].slash(w.channel, "games new", game="kohaku", players=1)
+    assert created.ephemeral and "could not create the game's thread" in reply(created).content
+    record = (await w.store.games_in_channel(w.channel.id, statuses=("lobby", "active", "cancelled")))[-1]
+    assert record.status == "cancelled" and w.channel.threads == []
+    assert w.env.errors == []

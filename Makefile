@@ -110,7 +110,8 @@ test-deps: $(DEV_STAMP)
 
 # pytest exits 5 when it collects no test: that is a failure here too. This includes the whole games played
 # through the sandbox page in Chromium (tests/browser, minutes each; `make test-browser` runs only those). Two
-# workers: the browser module keeps one of them (it waits on the page much of the time), the rest shares the other.
+# workers: Kokeshi's browser modules keep one of them (they wait on the page much of the time), Kōhaku's (a group
+# of their own, with a sandbox and a Chromium of their own) and the rest share the other.
 # The slowest tests are listed at the end, to keep the whole run inside its 15 minutes.
 test: lint typecheck test-deps catalogs
 	@$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=15; rc=$$?; \

@@ -6,6 +6,7 @@ that follow need the thread to themselves.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -17,9 +18,14 @@ from tests.browser.pagekit import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Sandbox, w
 
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
-    """The screenshots and logs of this run, every browser module's together: emptied once, at the start."""
-    shutil.rmtree(ARTIFACTS, ignore_errors=True)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)  # another worker may make it first (a picture of its own)
+    """The screenshots and logs of this run, every browser module's together: emptied once, at the start of the
+    run (the first worker of it to come here; another worker of the same run keeps what is there)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")
+    stamp = ARTIFACTS / ".run"
+    if not run or not stamp.is_file() or stamp.read_text() != run:
+        shutil.rmtree(ARTIFACTS, ignore_errors=True)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)  # another worker may make it first (a picture of its own)
+        stamp.write_text(run)
     return ARTIFACTS
 
 

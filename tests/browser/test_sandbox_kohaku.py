@@ -25,7 +25,7 @@ from tests.browser.pagekit import (
     wait_for_change,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser-kohaku")]
 
 WAIT = ANSWER_TIMEOUT * 1000
 PHONE = {"width": 390, "height": 844}

@@ -148,6 +148,12 @@ class MatchStore:
     ) -> list[tuple[int, str, str, str, float, int]]:
         raise NotImplementedError
 
+    async def _broken(self, game_id: int, exc: Exception) -> BrokenGame:  # provided by Store
+        raise NotImplementedError
+
+    async def _mend_snapshot(self, game_id: int, packed: bool, rebuilt: str, stored: str | None) -> None:  # by Store
+        raise NotImplementedError
+
     async def get_game(self, game_id: int) -> GameRecord:  # provided by Store
         raise NotImplementedError
 
@@ -361,22 +367,8 @@ class MatchStore:
         try:
             held = _replayed(module, row, rows)
         except (Refusal, ValueError) as exc:
-            reason = f"its log no longer replays: {exc}"
-            log.error("game %d is broken: %s", game_id, reason)
-            if not self.readonly:
-                async with self._tx() as db:
-                    await self._run(
-                        db,
-                        "UPDATE games SET status = 'broken', broken_reason = ?, updated_at = ? WHERE id = ?",
-                        (reason, self._clock(), game_id),
-                    )
-            raise BrokenGame(game_id, reason) from None
-        snapshot = held.match.to_json()
-        # A finished game keeps no snapshot: its packed log is replayed instead.
-        if not packed and snapshot != row["snapshot"] and not self.readonly:
-            log.warning("game %d: snapshot disagreed with the log and was rebuilt", game_id)
-            async with self._tx() as db:
-                await self._run(db, "UPDATE games SET snapshot = ? WHERE id = ?", (snapshot, game_id))
+            raise await self._broken(game_id, exc) from None
+        await self._mend_snapshot(game_id, packed, held.match.to_json(), row["snapshot"])
         held.version = row["version"]
         self._hold(game_id, held)
         return held

@@ -592,26 +592,33 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         try:
             kept = _rebuilt(names, row, rows)
         except (IllegalAction, ValueError) as exc:
-            reason = f"its log no longer replays: {exc}"
-            log.error("game %d is broken: %s", game_id, reason)
-            if self.readonly:
-                raise BrokenGame(game_id, reason) from None
+            raise await self._broken(game_id, exc) from None
+        await self._mend_snapshot(game_id, packed, kept.game.to_json(), row["snapshot"])
+        kept.version = row["version"]
+        self._remember(game_id, kept)
+        return kept
+
+    async def _broken(self, game_id: int, exc: Exception) -> BrokenGame:
+        """A game whose log no longer replays (`exc` says why): marked broken, unless the store is read-only; the
+        error to raise."""
+        reason = f"its log no longer replays: {exc}"
+        log.error("game %d is broken: %s", game_id, reason)
+        if not self.readonly:
             async with self._tx() as db:
                 await self._run(
                     db,
                     "UPDATE games SET status = 'broken', broken_reason = ?, updated_at = ? WHERE id = ?",
                     (reason, self._clock(), game_id),
                 )
-            raise BrokenGame(game_id, reason) from None
-        snapshot = kept.game.to_json()
-        # A finished game keeps no snapshot: its packed log is replayed instead.
-        if not packed and snapshot != row["snapshot"] and not self.readonly:
+        return BrokenGame(game_id, reason)
+
+    async def _mend_snapshot(self, game_id: int, packed: bool, rebuilt: str, stored: str | None) -> None:
+        """Write the snapshot the log rebuilt where the stored one disagrees (a finished game keeps none: its packed
+        log is replayed instead)."""
+        if not packed and rebuilt != stored and not self.readonly:
             log.warning("game %d: snapshot disagreed with the log and was rebuilt", game_id)
             async with self._tx() as db:
-                await self._run(db, "UPDATE games SET snapshot = ? WHERE id = ?", (snapshot, game_id))
-        kept.version = row["version"]
-        self._remember(game_id, kept)
-        return kept
+                await self._run(db, "UPDATE games SET snapshot = ? WHERE id = ?", (rebuilt, game_id))
 
     async def _action_rows(self, game_id: int, upto: int = _FAR) -> list[tuple[int, str, str, str, float, int]]:
         rows = await self._all(

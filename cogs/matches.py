@@ -794,9 +794,28 @@ class Matches:
                 out.append(seat.name if plain else f"**{seat.name}**")
         return ", ".join(out)
 
+    async def show_lost(self, game_id: int) -> None:
+        """Post the turn of an active table again (its post was lost: the sandbox's world saved just before a
+        crash), with its buttons for the same version and its deadline unchanged."""
+        async with self._locks(game_id):
+            match, _version, record = await self.store.load_match(game_id)
+            thread = await self._channel(record.thread_id)
+            if thread is None or match.is_over:
+                return
+            with speaking(record):
+                await self._post_turn(thread, games.get(record.game), record, match, [], again=True)
+
     async def _post_turn(
-        self, thread: Any, module: GameModule, record: GameRecord, match: Match, events: Sequence[Event]
+        self,
+        thread: Any,
+        module: GameModule,
+        record: GameRecord,
+        match: Match,
+        events: Sequence[Event],
+        *,
+        again: bool = False,
     ) -> None:
+        """The turn's post; `again` posts it anew for the same version, keeping the deadline it has."""
         names = seat_names(record)
         version = record.version
         public = match.view(None)
@@ -835,7 +854,11 @@ class Matches:
         kwargs: dict[str, Any] = {"file": file, "allowed_mentions": mentions}
         if view is not None:
             kwargs["view"] = view
-        if any(p.seat in humans for p in prompts) and record.turn_timer:
+        timers = await self.store.timers(record.id) if again else []
+        kept = [t.due_at for t in timers if t.kind == DEADLINE and t.version == version]
+        if kept:
+            lines.append(_("Decide by {when}.").format(when=f"<t:{int(kept[0])}:f> (<t:{int(kept[0])}:R>)"))
+        elif any(p.seat in humans for p in prompts) and record.turn_timer:
             # The people asked have until then; past it the AI decides for them (`fire`). The timer is stored, so a
             # restart keeps it.
             due = now() + record.turn_timer

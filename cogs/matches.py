@@ -207,7 +207,22 @@ class MatchRematch(_MatchButton, template=r"mt:r:(?P<game_id>\d+)"):
         await desk.guard(interaction, desk.rematch(interaction, self.game_id))
 
 
-ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint, MatchUndo, MatchRematch)
+class MatchShare(_MatchButton, template=r"mt:p:(?P<game_id>\d+)"):
+    """On a finished challenge's final post: its card (score, rank, streak; no board) posted for the channel."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int}
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"mt:p:{game_id}", _("Share"), discord.ButtonStyle.success, emoji="📣")
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.bot.shares.share(interaction, self.game_id))
+
+
+ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint, MatchUndo, MatchRematch, MatchShare)
 # The store's fact naming the rematch opened from a finished table (shared with Kokeshi's tables).
 REMATCH_OF = "rematch_of:{game_id}"
 
@@ -889,10 +904,12 @@ class Matches:
         alt = _("The final scores of {game} #{number}.").format(game=module.name, number=record.id)
         file = discord.File(_png(picture), filename=f"final-{record.id}.png", description=shorten(alt, 1024))
         kwargs: dict[str, Any] = {"file": file, "allowed_mentions": discord.AllowedMentions.none()}
-        if not record.challenge:
-            again = discord.ui.View(timeout=None)
-            again.add_item(MatchRematch(record.id, _("Play again") if record.players == 1 else _("Rematch")))
-            kwargs["view"] = again
+        after = discord.ui.View(timeout=None)
+        if record.challenge:
+            after.add_item(MatchShare(record.id))
+        else:
+            after.add_item(MatchRematch(record.id, _("Play again") if record.players == 1 else _("Rematch")))
+        kwargs["view"] = after
         await thread.send(shorten("\n".join(lines), MESSAGE), **kwargs)
         before = await self.store.get_message(record.id, "prompt")
         if before is not None:

@@ -28,6 +28,7 @@ from games.kokeshi.engine.data import TILE_BY_ID
 from games.kokeshi.engine.options import PLACES
 from tests.botkit import answer, components, lobby_message, new_lobby, open_game, prompt_message
 from tests.games import tiny
+from tests.test_bot_match_end import finished_kohaku_daily
 from tests.test_bot_matches import play_through
 from tests.test_bot_rematch import finished_table
 from tests.test_bot_replay import finished_in_store
@@ -512,6 +513,11 @@ async def _match_rematch(w) -> Act:
     return lambda: w.members[1].click(final, custom_id=f"mt:r:{game_id}")
 
 
+async def _match_share(w) -> Act:
+    record, final = await finished_kohaku_daily(w, w.members[0])
+    return lambda: w.members[0].click(final, custom_id=f"mt:p:{record.id}")
+
+
 def custom_ids_of(message) -> list[str]:
     return [c["custom_id"] for c in components(message) if "custom_id" in c]
 
@@ -574,6 +580,7 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "games undo": _games_undo,
     "MatchUndo": _match_undo,
     "MatchRematch": _match_rematch,
+    "MatchShare": _match_share,
 }
 
 

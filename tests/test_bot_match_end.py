@@ -1,9 +1,10 @@
-"""Another game's table once it is over: the same game again from its final post (Rematch, or Play again alone)."""
+"""Another game's table once it is over: the same game again (Rematch, or Play again alone), a challenge's card."""
 
 from __future__ import annotations
 
 import random
 
+import games
 from tests.botkit import World, components, custom_ids, lobby_message
 from tests.test_bot_matches import bids, open_table, play_through, reply
 
@@ -77,3 +78,49 @@ async def test_against_the_ai_alone_play_again_starts_at_once_with_the_same_seat
     robots = [s for s in again.seats if s.ai]
     assert len(robots) == 1 and robots[0].ai_level == "hard"
     assert (await w.store.load_match(again.id))[0].seats == 2
+
+
+async def finished_kohaku_daily(w: World, member):
+    """The member's Kōhaku daily played to its end through the store (the easy AI deciding), its final post
+    made as the table makes it: (record, final post)."""
+    await member.slash(w.channel, "games challenge", game="kohaku", kind="daily")
+    record = (await w.store.games_in_channel(w.channel.id, statuses=("active",)))[-1]
+    module = games.get("kohaku")
+    match, version, record = await w.store.load_match(record.id)
+    rng = random.Random(8)
+    while not match.is_over:
+        seat = match.waiting()[0]
+        action = module.decide(match, seat, "easy", rng.randrange(2**32))
+        played = await w.store.play_match(record.id, version, seat, action)
+        match, version = played.match, played.record.version
+    record = await w.store.get_game(record.id)
+    await w.bot.matches._advance(record, match, [])
+    thread = next(t for t in w.channel.threads if t.id == record.thread_id)
+    return record, thread.history()[-1]
+
+
+async def test_a_challenges_result_is_shared_as_a_card_by_its_player_only(world):
+    w = world
+    aiko, botan = w.members[:2]
+    record, final = await finished_kohaku_daily(w, aiko)
+    # A challenge is not played again from its post: its button shares the result.
+    assert custom_ids(final) == [f"mt:p:{record.id}"]
+    refused = await botan.click(final, custom_id=f"mt:p:{record.id}")
+    assert refused.ephemeral and "Only the player" in reply(refused).content
+    before = len(w.channel.history())
+    shared = await aiko.click(final, custom_id=f"mt:p:{record.id}")
+    assert shared.ephemeral and "Shared:" in reply(shared).content, reply(shared).content
+    posted = w.channel.history()[-1]
+    assert len(w.channel.history()) == before + 1
+    mine = next(r for r in await w.store.results(record.id) if r.user_id == aiko.user.id)
+    lines = posted.content.split("\n")
+    assert lines[0].startswith("**Kōhaku** · Daily challenge")
+    assert f"<@{aiko.user.id}>: **{mine.total}** point" in lines[1] and "#1 of 1 so far" in lines[1]
+    assert "1-day streak" in lines[1]
+    # Each score item in the game's own words, with its points; how to play the same deal.
+    module_items = [k for k in games.get("kohaku").stat_keys if k != "total"]
+    assert len(lines[2].split(" · ")) == len(module_items)
+    assert lines[3] == "Same draws for everyone today: `/games challenge` with Kōhaku."
+    assert posted.attachments and posted.attachments[0].filename.startswith("kohaku-")
+    # Nothing that helps another player: no seed, no board, no tiles.
+    assert str(record.seed) not in posted.content and "board" not in posted.content.lower()

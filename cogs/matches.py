@@ -5,7 +5,7 @@ The Discord layer knows these games by `games.get(key)` and the store's matches 
 post (the game's own narration), who must decide, the table's picture and the choices. A choice is a public
 button when the deciding seat sees nothing a spectator does not; otherwise, and when several seats choose at once
 and in secret, each seat opens its own choices privately. AI seats decide on a copy in which everything they
-cannot see is redrawn (`Match.determinized`), in a worker thread.
+cannot see is redrawn (`Match.determinized`), in the bot's pool of worker processes (`cogs.thinking`).
 """
 
 from __future__ import annotations
@@ -629,8 +629,7 @@ class Matches:
             raise UserError(_("You have nothing to choose right now: the thread shows whose turn it is."))
         module = games.get(record.game)
         level = module.levels[-1]
-        copy = match.determinized(seat.seat, secrets.randbits(64))
-        action = await asyncio.to_thread(module.decide, copy, seat.seat, level, secrets.randbits(64))
+        action = await self.tables.thinker.decide(record.game, match, seat.seat, level)
         option = next(o for o in prompt.options if o.id == action)
         label = module.label(match.view(seat.seat), option)
         await self.tell(
@@ -728,8 +727,7 @@ class Matches:
                 break
             seat = waiting[0]
             level = ai_seats[seat].ai_level or "normal"
-            copy = match.determinized(seat, secrets.randbits(64))
-            action = await asyncio.to_thread(module.decide, copy, seat, level, secrets.randbits(64))
+            action = await self.tables.thinker.decide(record.game, match, seat, level)
             played = await self.store.play_match(record.id, record.version, seat, action, source="ai")
             record, match = played.record, played.match
             events += played.outcome.events
@@ -763,7 +761,6 @@ class Matches:
             if current != version:
                 await self.store.clear_timer(game_id, kind, version)
                 return
-            module = games.get(record.game)
             people = {s.seat: s for s in record.seats if not s.ai}
             late = [s for s in match.waiting() if s in people]
             events: list[Event] = []
@@ -771,8 +768,7 @@ class Matches:
             for seat in late:
                 if seat not in match.waiting():
                     continue
-                copy = match.determinized(seat, secrets.randbits(64))
-                action = await asyncio.to_thread(module.decide, copy, seat, TIMEOUT_LEVEL, secrets.randbits(64))
+                action = await self.tables.thinker.decide(record.game, match, seat, TIMEOUT_LEVEL)
                 played = await self.store.play_match(game_id, record.version, seat, action, source="timeout")
                 record, match = played.record, played.match
                 events += played.outcome.events

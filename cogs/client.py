@@ -71,6 +71,12 @@ class RematchDesk(Protocol):
     async def seated(self, record: GameRecord) -> GameRecord: ...
 
 
+class MatchDesk(Protocol):
+    """The other games' tables (`cogs.matches.Matches`) as away calls them once it moved their deadlines."""
+
+    async def show_deadline(self, record: GameRecord) -> None: ...
+
+
 class Places(Protocol):
     """Where the bot's messages point and what the person at the keyboard is shown: Discord's way (`DiscordPlaces`)
     unless the bot is given another (the sandbox gives its page's)."""
@@ -102,6 +108,7 @@ class Client(commands.Bot):
     tables: TableDesk
     community: ChallengeDesk
     rematches: RematchDesk
+    matches: MatchDesk
     sandbox: bool
     places: Places = DiscordPlaces()
 

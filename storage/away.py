@@ -56,8 +56,9 @@ def quiet_setting(value: str) -> tuple[tuple[int, int], ZoneInfo] | None:
 
 def out_of_quiet(at: float, quiets: Sequence[tuple[tuple[int, int], ZoneInfo]]) -> float:
     """`at`, or where it moves to leave these quiet hours: to the end of those it falls in, again while the end
-    of one falls in another's. Hours that together cover the whole day stop it after a few rounds."""
-    for _ in range(2 * len(quiets)):
+    of one falls in another's. Hours that between them cover the whole day stop it once it has moved a day."""
+    start = at
+    while at - start <= DAY:
         later = at
         for hours, where in quiets:
             later = quiet_end(later, hours, where) or later

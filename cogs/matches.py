@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import itertools
 import logging
 import re
 import secrets
@@ -23,7 +24,7 @@ import discord
 
 import games
 import i18n
-from games.base import Event, GameModule, Match, Prompt, Standing
+from games.base import Event, GameModule, Match, Prompt, Standing, Value
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
@@ -57,6 +58,51 @@ def offered() -> list[GameModule]:
     """The registry's games this table runs, in the registry's order."""
     keys = games.keys()  # the registry's function, not a dict's
     return [games.get(key) for key in keys if key not in OWN_TABLES]
+
+
+def variants(key: str) -> list[tuple[str, str]]:
+    """Every way a game's lobby settings can be set, as (label in the current language, value for
+    `/games new variant:`): "with goal cards", "goals=true". Empty for a game without settings or an unknown
+    key."""
+    try:
+        module = games.get(key)
+    except KeyError:
+        return []
+    if not module.settings or key in OWN_TABLES:
+        return []
+    out = []
+    for values in itertools.product(*(s.choices for s in module.settings)):
+        pairs = list(zip((s.key for s in module.settings), values, strict=True))
+        label = ", ".join(module.setting_label(k, v) for k, v in pairs)
+        out.append((label, ";".join(f"{k}={str(v).lower()}" for k, v in pairs)))
+    return out
+
+
+def read_variant(module: GameModule, text: str) -> dict[str, Value]:
+    """`/games new variant:` read back into lobby settings ("goals=true;…", or one of the labels `variants`
+    offers); UserError naming the game's variants for anything else."""
+    text = text.strip()
+    if not text:
+        return {}
+    for label, encoded in variants(module.key):
+        if text.casefold() == label.casefold():
+            text = encoded
+    out: dict[str, Value] = {}
+    settings = {s.key: s for s in module.settings}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        key, _sep, wanted = part.partition("=")
+        setting = settings.get(key.strip())
+        choices = setting.choices if setting is not None else ()
+        value = next((c for c in choices if str(c).lower() == wanted.strip().lower()), None)
+        if setting is None or value is None:
+            offered_labels = "; ".join(label for label, _value in variants(module.key))
+            if not offered_labels:
+                raise UserError(_("{game} has no variants.").format(game=module.name))
+            raise UserError(
+                _("{game} has these variants: {variants}.").format(game=module.name, variants=offered_labels)
+            )
+        out[setting.key] = value
+    return out
 
 
 def _desk(interaction: discord.Interaction) -> Matches:
@@ -339,6 +385,11 @@ class Matches:
             seated=format_number(len(record.seats)),
             players=format_number(record.players),
         )
+        chosen = [
+            module.setting_label(s.key, record.settings[s.key]) for s in module.settings if s.key in record.settings
+        ]
+        if chosen:
+            head += " · " + ", ".join(chosen)
         return f"{head}\n{', '.join(seats)}\n{status}"
 
     async def _refresh_lobby(self, record: GameRecord) -> None:
@@ -358,9 +409,16 @@ class Matches:
     # ------------------------------------------------------------------ lobby
 
     async def new(
-        self, interaction: discord.Interaction, key: str, players: int, ai: int = 0, level: str = "normal"
+        self,
+        interaction: discord.Interaction,
+        key: str,
+        players: int,
+        ai: int = 0,
+        level: str = "normal",
+        variant: str = "",
     ) -> None:
-        """`/games new`: a lobby in this channel (a solo game starts at once)."""
+        """`/games new`: a lobby in this channel (a solo game starts at once), with the game's settings chosen by
+        `variant`."""
         module = self.module(key)
         if players not in module.players:
             counts = ", ".join(format_number(n) for n in module.players)
@@ -369,6 +427,19 @@ class Matches:
             raise UserError(_("At least one seat must be a person's."))
         if level not in module.levels:
             raise UserError(_("The AI levels are {levels}.").format(levels=", ".join(module.levels)))
+        settings = read_variant(module, variant)
+        try:
+            # The game says whether it is played so: a deal that is thrown away.
+            module.deal(module.options(settings), secrets.randbits(64), players)
+        except ValueError:
+            label = ", ".join(module.setting_label(k, v) for k, v in settings.items())
+            raise UserError(
+                ngettext(
+                    "{game} is not played {variant} by {count} player.",
+                    "{game} is not played {variant} by {count} players.",
+                    players,
+                ).format(game=module.name, variant=label, count=format_number(players))
+            ) from None
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise UserError(_("Open a table in a server's text channel."))
@@ -384,7 +455,7 @@ class Matches:
             ai_level=level,
             language=i18n.current() if i18n.current() != "en" else None,
             game=key,
-            settings={},
+            settings=settings,
         )
         await self._open_lobby(interaction, module, channel, await self.store.get_game(game_id))
 
@@ -1024,4 +1095,4 @@ def _refusal(code: str) -> str:
     }.get(code, _("That choice is not possible now."))
 
 
-__all__ = ["ITEMS", "Matches", "offered", "places_text"]
+__all__ = ["ITEMS", "Matches", "offered", "places_text", "read_variant", "variants"]

@@ -196,6 +196,10 @@ async def test_the_kohaku_daily_is_played_against_danny_and_ranked_on_its_own_bo
     # Kokeshi's daily board is another board.
     kokeshi = await aiko.slash(w.channel, "kokeshi leaderboard", board="daily")
     assert f"<@{aiko.user.id}>" not in reply(kokeshi).content
+    # The attempt counts in the player's stats at the game: its score, and a run of one day.
+    score = (await w.store.results(record.id))[0].total
+    challenges = fields_of(await aiko.slash(w.channel, "games stats", game="kohaku"))["Challenges"]
+    assert challenges.startswith("daily: 1 attempt, ") and f"best {score:,} · streak 1 day" in challenges
 
 
 async def finished_match(w: World, game: str, members, seed: int):

@@ -869,16 +869,17 @@ def stats_fields(module: GameModule, found: GameStats) -> list[tuple[str, str]]:
         lines.append(text.format(attempts=attempts, won=number(record.won), best=best, run=run))
     if lines:
         fields.append((_("Challenges"), "\n".join(lines)))
-    if found.items:
-        items = [
-            _("{item}: average {average} · best {best}").format(
-                item=module.stat_label(key),
-                average=number(figures.average, format="#,##0.0"),
-                best=number(figures.best),
-            )
-            for key, figures in found.items.items()
-            if figures.best or figures.average  # an item never scored says nothing
-        ]
+    items = [
+        _("{item}: average {average} · best {best}").format(
+            item=module.stat_label(key),
+            average=number(figures.average, format="#,##0.0"),
+            best=number(figures.best),
+        )
+        for key, figures in found.items.items()
+        # An item never scored says nothing; the total (every game's score has one) always shows.
+        if key == "total" or figures.best or figures.average
+    ]
+    if items:
         fields.append((_("Scores"), "\n".join(items)))
     return fields
 

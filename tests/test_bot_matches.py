@@ -285,7 +285,7 @@ def test_the_stats_read_in_portuguese_with_the_games_own_words():
     from games.kohaku.model import SCORE_KEYS
     from storage import ChallengeRecord, GameStats, Rating, ScoreItem
 
-    figures = {key: ScoreItem(2.5, 4) for key in SCORE_KEYS}
+    figures = {key: ScoreItem(2.5, 4) for key in SCORE_KEYS} | {"goal": ScoreItem(0.0, 0)}
     found = GameStats(
         games=3,
         wins=1,
@@ -299,7 +299,9 @@ def test_the_stats_read_in_portuguese_with_the_games_own_words():
         fields = dict(stats_fields(games.get("kohaku"), found))
     assert fields["Partidas"] == "3 jogadas, 2 delas solo · 1 vencidas (33%)"
     assert fields["Desafios"] == "diário: 2 tentativas, 1 vencidas · melhor 61 · sequência de 2 dias"
-    assert "Sapos: média 2,5 · melhor 4" in fields["Pontos"].split("\n")
+    lines = fields["Pontos"].split("\n")
+    # Every item, in the game's words, but the one never scored (no goal card was played).
+    assert "Sapos: média 2,5 · melhor 4" in lines and len(lines) == len(SCORE_KEYS) - 1
     assert fields["Nível de habilidade"].startswith("no mundo ")
 
 

@@ -71,6 +71,12 @@ class RematchDesk(Protocol):
     async def seated(self, record: GameRecord) -> GameRecord: ...
 
 
+class ShareDesk(Protocol):
+    """The share cards (`cogs.share.Shares`) as another game's table calls them from its Share button."""
+
+    async def share(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+
 class Places(Protocol):
     """Where the bot's messages point and what the person at the keyboard is shown: Discord's way (`DiscordPlaces`)
     unless the bot is given another (the sandbox gives its page's)."""
@@ -102,6 +108,7 @@ class Client(commands.Bot):
     tables: TableDesk
     community: ChallengeDesk
     rematches: RematchDesk
+    shares: ShareDesk
     sandbox: bool
     places: Places = DiscordPlaces()
 

@@ -5,7 +5,7 @@ The Discord layer knows these games by `games.get(key)` and the store's matches 
 post (the game's own narration), who must decide, the table's picture and the choices. A choice is a public
 button when the deciding seat sees nothing a spectator does not; otherwise, and when several seats choose at once
 and in secret, each seat opens its own choices privately. AI seats decide on a copy in which everything they
-cannot see is redrawn (`Match.determinized`), in a worker thread.
+cannot see is redrawn (`Match.determinized`), in the bot's pool of worker processes (`cogs.thinking`).
 """
 
 from __future__ import annotations
@@ -192,7 +192,39 @@ class MatchUndo(_MatchButton, template=r"mt:u:(?P<game_id>\d+):(?P<version>\d+)"
         await desk.guard(interaction, desk.undo(interaction, self.game_id))
 
 
-ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint, MatchUndo)
+class MatchRematch(_MatchButton, template=r"mt:r:(?P<game_id>\d+)"):
+    """On a finished table's final post: the same game again, with the same settings, seats and AI levels."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int}
+
+    def __init__(self, game_id: int, label: str = "") -> None:
+        super().__init__(f"mt:r:{game_id}", label or _("Rematch"), discord.ButtonStyle.success, emoji="🔁")
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.rematch(interaction, self.game_id))
+
+
+class MatchShare(_MatchButton, template=r"mt:p:(?P<game_id>\d+)"):
+    """On a finished challenge's final post: its card (score, rank, streak; no board) posted for the channel."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int}
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"mt:p:{game_id}", _("Share"), discord.ButtonStyle.success, emoji="📣")
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.bot.shares.share(interaction, self.game_id))
+
+
+ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint, MatchUndo, MatchRematch, MatchShare)
+# The store's fact naming the rematch opened from a finished table (shared with Kokeshi's tables).
+REMATCH_OF = "rematch_of:{game_id}"
 
 
 def hints_allowed(record: GameRecord) -> bool:
@@ -246,6 +278,8 @@ class Matches:
         self.tables = tables
         self.community = community
         self._locks: KeyedLocks[int] = KeyedLocks()
+        # One rematch opened at a time per finished table: two clicks at once open one lobby.
+        self._opening: KeyedLocks[int] = KeyedLocks()
 
     @property
     def store(self) -> Store:
@@ -348,26 +382,105 @@ class Matches:
             game=key,
             settings={},
         )
-        record = await self.store.get_game(game_id)
+        await self._open_lobby(interaction, module, channel, await self.store.get_game(game_id))
+
+    async def _open_lobby(
+        self,
+        interaction: discord.Interaction,
+        module: GameModule,
+        channel: discord.TextChannel,
+        record: GameRecord,
+        invited: Sequence[int] = (),
+        head: str = "",
+    ) -> None:
+        """Post a new table's lobby (with `head` above it, and the `invited` people mentioned once), or start the
+        game at once when every seat is taken (the others are AI)."""
         with speaking(record):
             text = self._lobby_text(module, record)
+        if invited:
+            with speaking(record):
+                call = _("{invited}: press **Join** to take your seat.").format(
+                    invited=", ".join(f"<@{u}>" for u in invited)
+                )
+            text = f"{head}\n{call}\n{text}" if head else f"{call}\n{text}"
+        elif head:
+            text = f"{head}\n{text}"
         full = len(record.seats) >= record.players
-        quiet = discord.AllowedMentions.none()
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in invited], replied_user=False
+        )
         if full:
-            message = await channel.send(text, allowed_mentions=quiet)
+            message = await channel.send(text, allowed_mentions=mentions)
         else:
-            message = await channel.send(text, view=lobby_view(game_id), allowed_mentions=quiet)
-        await self.store.set_message(game_id, "lobby", channel.id, message.id)
+            message = await channel.send(text, view=lobby_view(record.id), allowed_mentions=mentions)
+        await self.store.set_message(record.id, "lobby", channel.id, message.id)
         if full:
             await self._start(record, message)
-            await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=game_id))
+            await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=record.id))
             return
         await self.tell(
             interaction,
             _("Your {game} table #{number} is open: others join with its button, and you start it.").format(
-                game=module.name, number=game_id
+                game=module.name, number=record.id
             ),
         )
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Rematch button: a finished table's game again in the same channel, with its settings, its AI seats
+        at their levels and the clicker as host; the other people are invited to join. A second click points to
+        the rematch already opened."""
+        record = await self.store.get_game(game_id)
+        module = games.get(record.game)
+        if record.status != "finished" or record.challenge:
+            raise UserError(_("Only a finished game that is not a challenge can be played again."))
+        if record.seat_of(interaction.user.id) is None:
+            raise UserError(
+                _("Only the players of {game} #{number} can ask for its rematch.").format(
+                    game=module.name, number=record.id
+                )
+            )
+        async with self._opening(game_id):
+            found = await self.store.meta(REMATCH_OF.format(game_id=game_id))
+            again = await self.store.get_game(int(found)) if found and found.isdigit() else None
+            if again is not None and again.status != "cancelled":
+                name = f"{module.name} #{again.id}"
+                where = self.bot.channel_link(again.channel_id, name) if again.channel_id else name
+                if again.status != "lobby":
+                    text = _("The rematch is already being played, or over: {lobby}.")
+                elif again.seat_of(interaction.user.id) is not None:
+                    text = _("The rematch is already open: {lobby}. You have your seat; the host starts it.")
+                else:
+                    text = _("The rematch is already open: {lobby}. Press its Join button to take your seat.")
+                await self.tell(interaction, text.format(lobby=where or name))
+                return
+            channel = await self._channel(record.channel_id)
+            if not isinstance(channel, discord.TextChannel):
+                raise UserError(_("The channel this game was played from is gone."))
+            await self.tables.check_limits(interaction, channel)
+            robots = sorted((s for s in record.seats if s.ai), key=lambda s: s.seat)
+            user = interaction.user
+            again_id = await self.store.create_game(
+                guild_id=record.guild_id,
+                channel_id=channel.id,
+                host_id=user.id,
+                host_name=user.display_name,
+                players=record.players,
+                solo=record.players == 1,
+                turn_timer=record.turn_timer,
+                ai_seats=len(robots),
+                ai_level=robots[0].ai_level if robots else None,
+                language=record.language,
+                game=record.game,
+                settings={k: v for k, v in record.settings.items() if k != "rematch"} | {"rematch": {"of": game_id}},
+            )
+            await self.store.set_meta(REMATCH_OF.format(game_id=game_id), str(again_id))
+        again_record = await self.store.get_game(again_id)
+        invited = [s.user_id for s in record.seats if s.user_id is not None and not s.ai and s.user_id != user.id]
+        with speaking(again_record):
+            head = _("🔁 **Rematch of {game} #{number}**, asked for by {host}.").format(
+                game=module.name, number=game_id, host=user.mention
+            )
+        await self._open_lobby(interaction, module, channel, again_record, invited, head)
 
     async def on_lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         record = await self.store.get_game(game_id)
@@ -516,8 +629,7 @@ class Matches:
             raise UserError(_("You have nothing to choose right now: the thread shows whose turn it is."))
         module = games.get(record.game)
         level = module.levels[-1]
-        copy = match.determinized(seat.seat, secrets.randbits(64))
-        action = await asyncio.to_thread(module.decide, copy, seat.seat, level, secrets.randbits(64))
+        action = await self.tables.thinker.decide(record.game, match, seat.seat, level)
         option = next(o for o in prompt.options if o.id == action)
         label = module.label(match.view(seat.seat), option)
         await self.tell(
@@ -615,8 +727,7 @@ class Matches:
                 break
             seat = waiting[0]
             level = ai_seats[seat].ai_level or "normal"
-            copy = match.determinized(seat, secrets.randbits(64))
-            action = await asyncio.to_thread(module.decide, copy, seat, level, secrets.randbits(64))
+            action = await self.tables.thinker.decide(record.game, match, seat, level)
             played = await self.store.play_match(record.id, record.version, seat, action, source="ai")
             record, match = played.record, played.match
             events += played.outcome.events
@@ -650,7 +761,6 @@ class Matches:
             if current != version:
                 await self.store.clear_timer(game_id, kind, version)
                 return
-            module = games.get(record.game)
             people = {s.seat: s for s in record.seats if not s.ai}
             late = [s for s in match.waiting() if s in people]
             events: list[Event] = []
@@ -658,8 +768,7 @@ class Matches:
             for seat in late:
                 if seat not in match.waiting():
                     continue
-                copy = match.determinized(seat, secrets.randbits(64))
-                action = await asyncio.to_thread(module.decide, copy, seat, TIMEOUT_LEVEL, secrets.randbits(64))
+                action = await self.tables.thinker.decide(record.game, match, seat, TIMEOUT_LEVEL)
                 played = await self.store.play_match(game_id, record.version, seat, action, source="timeout")
                 record, match = played.record, played.match
                 events += played.outcome.events
@@ -696,9 +805,28 @@ class Matches:
                 out.append(seat.name if plain else f"**{seat.name}**")
         return ", ".join(out)
 
+    async def show_lost(self, game_id: int) -> None:
+        """Post the turn of an active table again (its post was lost: the sandbox's world saved just before a
+        crash), with its buttons for the same version and its deadline unchanged."""
+        async with self._locks(game_id):
+            match, _version, record = await self.store.load_match(game_id)
+            thread = await self._channel(record.thread_id)
+            if thread is None or match.is_over:
+                return
+            with speaking(record):
+                await self._post_turn(thread, games.get(record.game), record, match, [], again=True)
+
     async def _post_turn(
-        self, thread: Any, module: GameModule, record: GameRecord, match: Match, events: Sequence[Event]
+        self,
+        thread: Any,
+        module: GameModule,
+        record: GameRecord,
+        match: Match,
+        events: Sequence[Event],
+        *,
+        again: bool = False,
     ) -> None:
+        """The turn's post; `again` posts it anew for the same version, keeping the deadline it has."""
         names = seat_names(record)
         version = record.version
         public = match.view(None)
@@ -737,7 +865,11 @@ class Matches:
         kwargs: dict[str, Any] = {"file": file, "allowed_mentions": mentions}
         if view is not None:
             kwargs["view"] = view
-        if any(p.seat in humans for p in prompts) and record.turn_timer:
+        timers = await self.store.timers(record.id) if again else []
+        kept = [t.due_at for t in timers if t.kind == DEADLINE and t.version == version]
+        if kept:
+            lines.append(_("Decide by {when}.").format(when=f"<t:{int(kept[0])}:f> (<t:{int(kept[0])}:R>)"))
+        elif any(p.seat in humans for p in prompts) and record.turn_timer:
             # The people asked have until then; past it the AI decides for them (`fire`). The timer is stored, so a
             # restart keeps it.
             due = now() + record.turn_timer
@@ -767,9 +899,14 @@ class Matches:
             lines.append(summary)
         alt = _("The final scores of {game} #{number}.").format(game=module.name, number=record.id)
         file = discord.File(_png(picture), filename=f"final-{record.id}.png", description=shorten(alt, 1024))
-        await thread.send(
-            shorten("\n".join(lines), MESSAGE), file=file, allowed_mentions=discord.AllowedMentions.none()
-        )
+        kwargs: dict[str, Any] = {"file": file, "allowed_mentions": discord.AllowedMentions.none()}
+        after = discord.ui.View(timeout=None)
+        if record.challenge:
+            after.add_item(MatchShare(record.id))
+        else:
+            after.add_item(MatchRematch(record.id, _("Play again") if record.players == 1 else _("Rematch")))
+        kwargs["view"] = after
+        await thread.send(shorten("\n".join(lines), MESSAGE), **kwargs)
         before = await self.store.get_message(record.id, "prompt")
         if before is not None:
             with contextlib.suppress(discord.HTTPException):

@@ -77,6 +77,12 @@ class ShareDesk(Protocol):
     async def share(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
 
+class MatchDesk(Protocol):
+    """The other games' tables (`cogs.matches.Matches`) as away calls them once it moved their deadlines."""
+
+    async def show_deadline(self, record: GameRecord) -> None: ...
+
+
 class Places(Protocol):
     """Where the bot's messages point and what the person at the keyboard is shown: Discord's way (`DiscordPlaces`)
     unless the bot is given another (the sandbox gives its page's)."""
@@ -109,6 +115,7 @@ class Client(commands.Bot):
     community: ChallengeDesk
     rematches: RematchDesk
     shares: ShareDesk
+    matches: MatchDesk
     sandbox: bool
     places: Places = DiscordPlaces()
 

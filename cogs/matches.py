@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import re
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -26,10 +27,11 @@ from games.base import Event, GameModule, Match, Prompt, Standing
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
-from storage import GameRecord, GameStats, MatchPlayed, Rating, StaleVersion, Store, challenge_key
+from storage import GameRecord, GameStats, MatchPlayed, Rating, Seat, StaleVersion, Store, challenge_key
 
 from .answering import Answer, AnswersFirst
 from .anywhere import bot_server, command_name
+from .away import AWAY_MARK, Aways, stamp
 from .client import ChallengeDesk, Client, TableDesk
 from .common import UserError, challenge_day, level_word, now
 from .limits import BUTTON_LABEL, EMBED_FIELD_VALUE, EMBED_TITLE, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
@@ -47,6 +49,8 @@ _ACTION = r"[A-Za-z0-9:_.\-]{1,40}"
 # The timer of a turn, and the level that decides for a person whose time ran out.
 DEADLINE = "deadline"
 TIMEOUT_LEVEL = "normal"
+# A moment in a message (`away.stamp`), as Discord shows it to each reader.
+_STAMP = re.compile(r"<t:\d+:f> \(<t:\d+:R>\)")
 
 
 def offered() -> list[GameModule]:
@@ -763,6 +767,8 @@ class Matches:
                 return
             people = {s.seat: s for s in record.seats if not s.ai}
             late = [s for s in match.waiting() if s in people]
+            if await self._hold(record, [people[s] for s in late], version):
+                return
             events: list[Event] = []
             played: MatchPlayed | None = None
             for seat in late:
@@ -781,6 +787,19 @@ class Matches:
                 await thread.send(note, allowed_mentions=discord.AllowedMentions.none())
             if played is not None:
                 await self._advance(record, match, events, played)
+
+    async def _hold(self, record: GameRecord, late: Sequence[Seat], version: int) -> bool:
+        """A deadline came due while someone it waits for is away (set in the instant the away began): it waits as
+        Kokeshi's do, until the away period ends or for as long again as it lasts from now, whichever is later.
+        True when it was moved."""
+        aways = await self.store.aways(s.user_id for s in late if s.user_id is not None)
+        if not aways:
+            return False
+        at = max(max(a.ends_at, now() + (a.ends_at - a.began_at)) for a in aways.values())
+        await self.store.set_timer(record.id, DEADLINE, at, version)
+        self.bot.wake_timers(at)
+        log.info("game %d: the deadline of an away player moved to %s", record.id, at)
+        return True
 
     # ------------------------------------------------------------------ posts
 
@@ -868,20 +887,52 @@ class Matches:
         timers = await self.store.timers(record.id) if again else []
         kept = [t.due_at for t in timers if t.kind == DEADLINE and t.version == version]
         if kept:
-            lines.append(_("Decide by {when}.").format(when=f"<t:{int(kept[0])}:f> (<t:{int(kept[0])}:R>)"))
+            lines.append(_("Decide by {when}.").format(when=stamp(kept[0])))
         elif any(p.seat in humans for p in prompts) and record.turn_timer:
             # The people asked have until then; past it the AI decides for them (`fire`). The timer is stored, so a
-            # restart keeps it.
-            due = now() + record.turn_timer
-            await self.store.set_timer(record.id, DEADLINE, due, version)
+            # restart keeps it; the store moves it past their away periods and out of their quiet hours.
+            due = await self.store.set_match_deadline(record.id, version, now() + record.turn_timer, DEADLINE)
             self.bot.wake_timers(due)
-            lines.append(_("Decide by {when}.").format(when=f"<t:{int(due)}:f> (<t:{int(due)}:R>)"))
+            lines.append(_("Decide by {when}.").format(when=stamp(due)))
+        away = await self._away_note(record)
+        if away:
+            lines.append(away)
         message = await thread.send(shorten("\n".join(lines), MESSAGE), **kwargs)
         before = await self.store.get_message(record.id, "prompt")
         await self.store.set_message(record.id, "prompt", thread.id, message.id)
         if before is not None and before[1] != message.id:
             with contextlib.suppress(discord.HTTPException):
                 await thread.get_partial_message(before[1]).edit(view=None)
+
+    async def _away_note(self, record: GameRecord) -> str:
+        """One line per person at the table who is away (empty when nobody is), as Kokeshi's tables show it."""
+        people = [s.user_id for s in record.seats if s.user_id is not None and not s.ai]
+        return Aways.note_of(record, await self.store.aways(people))
+
+    async def show_deadline(self, record: GameRecord) -> None:
+        """The live prompt edited in place (nobody pinged again) after an away period moved its deadline: the
+        "Decide by" time it shows and who is away."""
+        if record.status != "active" or record.thread_id is None:
+            return
+        found = await self.store.get_message(record.id, "prompt")
+        thread = await self._channel(record.thread_id)
+        if found is None or thread is None:
+            return
+        deadline = next((t for t in await self.store.timers(record.id) if t.kind == DEADLINE), None)
+        try:
+            message = await thread.fetch_message(found[1])
+            kept = [line for line in message.content.split("\n") if not line.startswith(AWAY_MARK)]
+            text = "\n".join(kept)
+            if deadline is not None:
+                text = _STAMP.sub(stamp(deadline.due_at), text)
+            with speaking(record):
+                away = await self._away_note(record)
+            if away:
+                text = f"{text}\n{away}"
+            if text != message.content:
+                await message.edit(content=shorten(text, MESSAGE))
+        except discord.HTTPException as exc:
+            log.info("game %d: its prompt could not show the moved deadline: %s", record.id, exc)
 
     async def _post_end(
         self, thread: Any, module: GameModule, record: GameRecord, match: Match, events: Sequence[Event]

@@ -168,11 +168,15 @@ class Shares:
 
     async def match_card(self, record: GameRecord, mention: str, name: str) -> Card:
         """The card of a finished challenge of another game: as Kokeshi's, its score items named by the game
-        (`GameModule.stat_label`), in the order of its `stat_keys`."""
+        (`GameModule.stat_label`), in the order of its `stat_keys`, those its variant cannot score left out."""
         module = games.get(record.game)
         at = await self.standing(record)
         mine = at.result
-        named = tuple((module.stat_label(k), int(mine.details.get(k, 0))) for k in module.stat_keys if k != "total")
+        named = tuple(
+            (module.stat_label(k), int(mine.details.get(k, 0)))
+            for k in module.scored_keys(record.settings)
+            if k != "total"
+        )
         total = i18n.format_number(mine.total)
         score = ngettext("**{total}** point", "**{total}** points", mine.total).format(total=total)
         text = "\n".join(

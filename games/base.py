@@ -30,6 +30,9 @@ Gaps found by the games and platform features added since, and filled here:
 - stats: a game's stats add up its `stat_keys`, but the platform had no words for them; `GameModule.stat_label`
   names one in the current language (by default the key itself, made readable), so `/games stats` can show every
   game's score items in the game's own words.
+- a score item of a variant (Kōhaku's goal card) means nothing in a match dealt without it:
+  `GameModule.scored_keys` says which items a match dealt with given options can score, so a share card leaves
+  the others out.
 """
 
 from __future__ import annotations
@@ -328,6 +331,11 @@ class GameModule(ABC):
         """One of `stat_keys` as a player reads it in the current language (a score item's heading: "Frogs",
         "Total"). The default only makes the key readable, in English: a game with words of its own says them."""
         return key.replace("_", " ").capitalize()
+
+    def scored_keys(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The `stat_keys` a match dealt with these lobby options can score: all of them, unless a variant that
+        was not played has an item of its own (a goal card's points without goal cards), which is left out."""
+        return self.stat_keys
 
     def tallies(self, standing: Standing, seat: int) -> dict[str, int]:
         """What one finished match adds to `seat`'s stats: `played`, `won` and each of `stat_keys`."""

@@ -136,6 +136,9 @@ class Kohaku(GameModule):
             return _("with goal cards") if value else _("without goal cards")
         return str(value)
 
+    def scored_keys(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return self.stat_keys if options.get("goals") else tuple(k for k in self.stat_keys if k != "goal")
+
     def stat_label(self, key: str) -> str:
         return words.score_item(key)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import logging
 import os
@@ -31,6 +32,16 @@ def names_for(match: Match) -> list[str]:
 
 
 # ------------------------------------------------------------------ the registry and the module's declarations
+
+
+@BY_GAME
+def test_the_items_a_variant_scores_are_among_the_games_in_their_order(key):
+    module = games.get(key)
+    for values in itertools.product(*(s.choices for s in module.settings)):
+        options = module.options(dict(zip((s.key for s in module.settings), values, strict=True)))
+        scored = module.scored_keys(options)
+        assert [k for k in module.stat_keys if k in scored] == list(scored)
+        assert "total" not in module.stat_keys or "total" in scored
 
 
 @BY_GAME

@@ -464,6 +464,13 @@ async def _match_action(w) -> Act:
     return lambda: w.members[0].click(private, custom_id=button["custom_id"])
 
 
+async def _match_since(w) -> Act:
+    game_id, thread = await bids_table(w)
+    found = await w.store.get_message(game_id, "prompt")
+    post = next(m for m in thread.history() if m.id == found[1])
+    return lambda: w.members[1].click(post, custom_id=next(c for c in custom_ids_of(post) if c.startswith("mt:w:")))
+
+
 async def at_undo(w):
     """A Kōhaku table whose turn's post offers to take aiko's last choice back: (game id, thread, the post)."""
     game_id, thread, post = await kohaku_table(w)
@@ -565,6 +572,7 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "MatchHint": _match_hint,
     "games undo": _games_undo,
     "MatchUndo": _match_undo,
+    "MatchSince": _match_since,
 }
 
 

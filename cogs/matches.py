@@ -35,6 +35,7 @@ from .common import UserError, challenge_day, level_word, now
 from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
 from .narration import speaking
 from .persistent import FromCustomId
+from .replay_items import replay_view
 from .since import recap
 
 log = logging.getLogger(__name__)
@@ -809,8 +810,12 @@ class Matches:
             lines.append(summary)
         alt = _("The final scores of {game} #{number}.").format(game=module.name, number=record.id)
         file = discord.File(_png(picture), filename=f"final-{record.id}.png", description=shorten(alt, 1024))
+        # The whole game, turn by turn, is one tap away (`/games replay` too).
         await thread.send(
-            shorten("\n".join(lines), MESSAGE), file=file, allowed_mentions=discord.AllowedMentions.none()
+            shorten("\n".join(lines), MESSAGE),
+            file=file,
+            view=replay_view(record.id),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         before = await self.store.get_message(record.id, "prompt")
         if before is not None:

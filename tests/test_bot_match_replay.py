@@ -11,6 +11,7 @@ from cogs.match_replay import split_turns
 from cogs.since import story
 from tests.botkit import components, custom_ids
 from tests.games import tiny
+from tests.test_bot_language import locales  # noqa: F401  (the fixture giving each person a language)
 from tests.test_bot_matches import open_table, play_through, reply
 from tests.test_bot_replay import finished_in_store, now_shown
 
@@ -115,3 +116,13 @@ async def test_the_final_post_opens_the_replay(world, bids):
     posts = len(thread.history())
     watched = await w.members[2].click(final, custom_id=custom_ids(final)[0])
     assert "turn 1 of 3" in reply(watched).content and len(thread.history()) == posts
+
+
+async def test_the_viewer_speaks_the_watchers_language(world, bids, locales):  # noqa: F811
+    w = world
+    game_id, _thread = await open_table(w, "bids", players=2, joiners=1)
+    await played_in_store(w, game_id)
+    locales[w.members[1].id] = "pt-BR"
+    viewer = reply(await w.members[1].slash(w.channel, "games replay", game=game_id))
+    assert f"Replay de Bids #{game_id}** · jogada 1 de 3" in viewer.content
+    assert any(word in viewer.content for word in ("leva o prêmio", "Ninguém leva"))

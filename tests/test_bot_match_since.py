@@ -13,6 +13,7 @@ from games.base import Match
 from storage import MatchDecision
 from tests.botkit import custom_ids, restart
 from tests.games import tiny
+from tests.test_bot_language import locales  # noqa: F401  (the fixture giving each person a language)
 from tests.test_bot_matches import choose, current_prompt, open_table, reply
 
 
@@ -185,3 +186,16 @@ def test_the_window_starts_at_the_seats_last_decision_of_a_finished_turn():
     assert [d.seq for d in since_last_turn(log, 0)] == [1, 2, 3]
     assert [d.seq for d in since_last_turn(log, 1)] == [2, 3]
     assert since_last_turn(log[:1], 1) == log[:1]  # no finished turn yet: the whole game
+
+
+async def test_the_answer_is_in_the_clicking_players_language(world, bids, locales):  # noqa: F811
+    w = world
+    game_id, thread = await open_table(w, "bids", players=2, joiners=1)
+    locales[w.members[1].id] = "pt-BR"
+    post = await current_prompt(w, game_id, thread)
+    answer = reply(await w.members[1].click(post, custom_id=since_id(post)))
+    assert "tudo desde o começo da partida" in answer.content and "Sua vez:" in answer.content
+    assert "Seu lance secreto" in answer.content  # the game's own words, in that language
+    # The other player, in English, is told in English.
+    english = reply(await w.members[0].click(post, custom_id=since_id(post)))
+    assert "everything since the game began" in english.content

@@ -59,9 +59,12 @@ class MatchPage:
 
 async def page(store: Store, record: GameRecord, number: int) -> MatchPage:
     """Turn `number` (kept between the first and the last) of a finished contract game."""
-    module: GameModule = games.get(record.game)
-    names = seat_names(record)
+    try:
+        module: GameModule = games.get(record.game)
+    except KeyError:
+        raise common.UserError(_("This bot does not know that game.")) from None
     turns = split_turns(await store.match_decisions(record.id))
+    names = seat_names(record)
     if not turns:
         raise common.UserError(_("This game has no turns to replay."))
     number = min(max(number, 1), len(turns))

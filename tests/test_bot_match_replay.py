@@ -126,3 +126,17 @@ async def test_the_viewer_speaks_the_watchers_language(world, bids, locales):  #
     viewer = reply(await w.members[1].slash(w.channel, "games replay", game=game_id))
     assert f"Replay de Bids #{game_id}** · jogada 1 de 3" in viewer.content
     assert any(word in viewer.content for word in ("leva o prêmio", "Ninguém leva"))
+
+
+async def test_a_game_this_process_no_longer_knows_is_refused_in_words(world, bids):
+    w = world
+    game_id, _thread = await open_table(w, "bids", players=2, joiners=1)
+    await played_in_store(w, game_id)
+    games.unregister("bids")
+    try:
+        refused = await w.members[0].slash(w.channel, "games replay", game=game_id)
+        assert refused.ephemeral and not reply(refused).attachments
+        assert "does not know that game" in reply(refused).content
+        assert w.env.errors == []
+    finally:
+        games.register(tiny.MODULE)

@@ -8,7 +8,8 @@ import pytest
 
 import games
 from bot import create_bot
-from cogs.since import recap, since_last_turn, story
+from cogs.limits import MESSAGE
+from cogs.since import fit, recap, since_last_turn, story
 from games.base import Match
 from storage import MatchDecision
 from tests.botkit import custom_ids, restart
@@ -199,3 +200,14 @@ async def test_the_answer_is_in_the_clicking_players_language(world, bids, local
     # The other player, in English, is told in English.
     english = reply(await w.members[0].click(post, custom_id=since_id(post)))
     assert "everything since the game began" in english.content
+
+
+def test_a_long_absence_keeps_the_newest_lines_within_one_message():
+    lines = [f"Player {n % 4} placed tile {n}: +{n % 7} points." for n in range(400)]
+    text = fit("head", lines, ["**Your turn:** which?"])
+    assert len(text) <= MESSAGE
+    assert text.startswith("head\n… ") and "earlier lines" in text.splitlines()[1]
+    assert text.endswith("**Your turn:** which?") and f"• {lines[-1]}" in text
+    dropped = int(text.splitlines()[1].split()[1])
+    assert text.count("\n• ") == len(lines) - dropped and f"• {lines[dropped]}\n" in text
+    assert fit("head", lines[:3], []) == "head\n" + "\n".join(f"• {line}" for line in lines[:3])

@@ -505,13 +505,16 @@ async def show_lost_prompts(bot: Any, saved: SavedWorld, guild_id: int) -> None:
     """Post again the live prompt of each game of the sandbox's server that the saved world lacks (it was saved
     just before a crash): the game goes on from the same turn."""
     for record in await bot.store.active_games():
-        if record.guild_id != guild_id or record.game != DEFAULT_GAME:
+        if record.guild_id != guild_id:
             continue
         found_at = await bot.store.get_message(record.id, "prompt")
         if found_at is None or saved.present(*found_at):
             continue
         log.info("game %d: its prompt is not in the saved world; posting it again", record.id)
-        await bot.tables.poster.show(record.id, prompt_lost=True)
+        if record.game == DEFAULT_GAME:
+            await bot.tables.poster.show(record.id, prompt_lost=True)
+        else:
+            await bot.matches.show_lost(record.id)
 
 
 def quiet_discord_logging() -> None:

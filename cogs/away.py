@@ -25,6 +25,8 @@ HOUR = 3600
 DEFAULT_DAYS = 14
 MAX_DAYS = 365
 SETTING = "away_days"
+# How every line saying that a player is away begins (`Aways.note_of`), in every language.
+AWAY_MARK = "💤"
 # "3d", "36h", "2d12h", "1w", "2d 6h": weeks, days and hours, each at most once and in that order.
 _DURATION = re.compile(r"^(?:(\d{1,4})\s*w)?\s*(?:(\d{1,5})\s*d)?\s*(?:(\d{1,6})\s*h)?$")
 
@@ -159,14 +161,19 @@ class Aways:
             raise UserError(_("You are already away.")) from None
         self.tables.bot.wake_timers()
         left -= seconds
-        await self.tables.tell(
-            interaction,
-            _(
-                "You are away until {until}. Your turn deadlines and reminders in every game wait: each moves later "
-                "by the time you are away, and the other players see that you are away. `/games back` ends it "
-                "early. Away time you have left in these 365 days: {left}."
-            ).format(until=stamp(change.away.ends_at), left=duration(left) if left >= HOUR else _("none")),
-        )
+        text = _(
+            "You are away until {until}. Your turn deadlines and reminders in every game wait: each moves later "
+            "by the time you are away, and the other players see that you are away. `/games back` ends it "
+            "early. Away time you have left in these 365 days: {left}."
+        ).format(until=stamp(change.away.ends_at), left=duration(left) if left >= HOUR else _("none"))
+        if change.games:
+            waiting = len(change.games)
+            text += " " + ngettext(
+                "It is your turn in {count} game now: its deadline moved.",
+                "It is your turn in {count} games now: their deadlines moved.",
+                waiting,
+            ).format(count=i18n.format_number(waiting))
+        await self.tables.tell(interaction, text)
         await self.show(games)
 
     async def back(self, interaction: discord.Interaction) -> None:
@@ -189,7 +196,12 @@ class Aways:
         """Show the change where the other players look: each game's lobby message and live prompt."""
         for record in games:
             if record.game != DEFAULT_GAME:
-                continue  # another game's table shows no deadlines
+                # Another game's table: its live prompt shows the deadline and who is away.
+                try:
+                    await self.tables.bot.matches.show_deadline(record)
+                except Exception:
+                    log.exception("game %d: could not show an away period", record.id)
+                continue
             try:
                 await self.tables.refresh_lobby(record)
                 if record.status == "active":

@@ -71,6 +71,18 @@ class RematchDesk(Protocol):
     async def seated(self, record: GameRecord) -> GameRecord: ...
 
 
+class ShareDesk(Protocol):
+    """The share cards (`cogs.share.Shares`) as another game's table calls them from its Share button."""
+
+    async def share(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+
+class MatchDesk(Protocol):
+    """The other games' tables (`cogs.matches.Matches`) as away calls them once it moved their deadlines."""
+
+    async def show_deadline(self, record: GameRecord) -> None: ...
+
+
 class Places(Protocol):
     """Where the bot's messages point and what the person at the keyboard is shown: Discord's way (`DiscordPlaces`)
     unless the bot is given another (the sandbox gives its page's)."""
@@ -102,6 +114,8 @@ class Client(commands.Bot):
     tables: TableDesk
     community: ChallengeDesk
     rematches: RematchDesk
+    shares: ShareDesk
+    matches: MatchDesk
     sandbox: bool
     places: Places = DiscordPlaces()
 

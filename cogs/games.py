@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import anywhere
-from .matches import offered
+from .matches import offered, variants
 from .wiring import WiredClient
 
 
@@ -79,6 +79,7 @@ class Games(
         players="How many seats (1: a solo game)",
         ai="How many of the seats the AI plays",
         level="How strong the AI plays",
+        variant="The game's variant (start typing: the game's own, like its goal cards)",
     )
     @app_commands.choices(
         level=[app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "hard")],
@@ -90,13 +91,27 @@ class Games(
         players: app_commands.Range[int, 1, 25] = 2,
         ai: app_commands.Range[int, 0, 24] = 0,
         level: str = "normal",
+        variant: app_commands.Range[str, 0, 100] = "",
     ) -> None:
         matches = self.bot.matches
-        await matches.guard(interaction, matches.new(interaction, game, players, ai, level))
+        await matches.guard(interaction, matches.new(interaction, game, players, ai, level, variant))
 
     @new.autocomplete("game")
     async def new_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return game_choices(current)
+
+    @new.autocomplete("variant")
+    async def variant_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        game = getattr(interaction.namespace, "game", None)
+        typed = current.strip().casefold()
+        found = variants(game) if isinstance(game, str) else []
+        return [
+            app_commands.Choice(name=label[:100], value=value)
+            for label, value in found
+            if typed in label.casefold() or typed in value.casefold()
+        ][:25]
 
     @app_commands.command(
         name="challenge",

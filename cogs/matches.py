@@ -5,7 +5,7 @@ The Discord layer knows these games by `games.get(key)` and the store's matches 
 post (the game's own narration), who must decide, the table's picture and the choices. A choice is a public
 button when the deciding seat sees nothing a spectator does not; otherwise, and when several seats choose at once
 and in secret, each seat opens its own choices privately. AI seats decide on a copy in which everything they
-cannot see is redrawn (`Match.determinized`), in a worker thread.
+cannot see is redrawn (`Match.determinized`), in the bot's pool of worker processes (`cogs.thinking`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import itertools
 import logging
+import re
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -22,20 +24,21 @@ import discord
 
 import games
 import i18n
-from games.base import Event, GameModule, Match, Prompt, Standing
+from games.base import Event, GameModule, Match, Prompt, Standing, Value
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
-from storage import GameRecord, MatchPlayed, StaleVersion, Store, challenge_key
+from storage import GameRecord, MatchPlayed, Seat, StaleVersion, Store, challenge_key
 
 from .answering import Answer, AnswersFirst
 from .anywhere import bot_server
+from .away import AWAY_MARK, Aways, stamp
 from .client import ChallengeDesk, Client, TableDesk
 from .common import UserError, challenge_day, level_word, now
 from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
 from .narration import speaking
 from .persistent import FromCustomId
-from .replay_items import replay_view
+from .replay_items import ReplayButton
 from .since import recap
 
 log = logging.getLogger(__name__)
@@ -49,12 +52,59 @@ _ACTION = r"[A-Za-z0-9:_.\-]{1,40}"
 # The timer of a turn, and the level that decides for a person whose time ran out.
 DEADLINE = "deadline"
 TIMEOUT_LEVEL = "normal"
+# A moment in a message (`away.stamp`), as Discord shows it to each reader.
+_STAMP = re.compile(r"<t:\d+:f> \(<t:\d+:R>\)")
 
 
 def offered() -> list[GameModule]:
     """The registry's games this table runs, in the registry's order."""
     keys = games.keys()  # the registry's function, not a dict's
     return [games.get(key) for key in keys if key not in OWN_TABLES]
+
+
+def variants(key: str) -> list[tuple[str, str]]:
+    """Every way a game's lobby settings can be set, as (label in the current language, value for
+    `/games new variant:`): "with goal cards", "goals=true". Empty for a game without settings or an unknown
+    key."""
+    try:
+        module = games.get(key)
+    except KeyError:
+        return []
+    if not module.settings or key in OWN_TABLES:
+        return []
+    out = []
+    for values in itertools.product(*(s.choices for s in module.settings)):
+        pairs = list(zip((s.key for s in module.settings), values, strict=True))
+        label = ", ".join(module.setting_label(k, v) for k, v in pairs)
+        out.append((label, ";".join(f"{k}={str(v).lower()}" for k, v in pairs)))
+    return out
+
+
+def read_variant(module: GameModule, text: str) -> dict[str, Value]:
+    """`/games new variant:` read back into lobby settings ("goals=true;…", or one of the labels `variants`
+    offers); UserError naming the game's variants for anything else."""
+    text = text.strip()
+    if not text:
+        return {}
+    for label, encoded in variants(module.key):
+        if text.casefold() == label.casefold():
+            text = encoded
+    out: dict[str, Value] = {}
+    settings = {s.key: s for s in module.settings}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        key, _sep, wanted = part.partition("=")
+        setting = settings.get(key.strip())
+        choices = setting.choices if setting is not None else ()
+        value = next((c for c in choices if str(c).lower() == wanted.strip().lower()), None)
+        if setting is None or value is None:
+            offered_labels = "; ".join(label for label, _value in variants(module.key))
+            if not offered_labels:
+                raise UserError(_("{game} has no variants.").format(game=module.name))
+            raise UserError(
+                _("{game} has these variants: {variants}.").format(game=module.name, variants=offered_labels)
+            )
+        out[setting.key] = value
+    return out
 
 
 def _desk(interaction: discord.Interaction) -> Matches:
@@ -194,6 +244,36 @@ class MatchUndo(_MatchButton, template=r"mt:u:(?P<game_id>\d+):(?P<version>\d+)"
         await desk.guard(interaction, desk.undo(interaction, self.game_id))
 
 
+class MatchRematch(_MatchButton, template=r"mt:r:(?P<game_id>\d+)"):
+    """On a finished table's final post: the same game again, with the same settings, seats and AI levels."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int}
+
+    def __init__(self, game_id: int, label: str = "") -> None:
+        super().__init__(f"mt:r:{game_id}", label or _("Rematch"), discord.ButtonStyle.success, emoji="🔁")
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.rematch(interaction, self.game_id))
+
+
+class MatchShare(_MatchButton, template=r"mt:p:(?P<game_id>\d+)"):
+    """On a finished challenge's final post: its card (score, rank, streak; no board) posted for the channel."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int}
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"mt:p:{game_id}", _("Share"), discord.ButtonStyle.success, emoji="📣")
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.bot.shares.share(interaction, self.game_id))
+
+
 class MatchSince(_MatchButton, template=r"mt:w:(?P<game_id>\d+)"):
     """Privately, for the clicking seat: what happened since its last turn, the table as it stands with that marked,
     and its choices when it decides now."""
@@ -210,7 +290,9 @@ class MatchSince(_MatchButton, template=r"mt:w:(?P<game_id>\d+)"):
         await desk.guard(interaction, desk.on_since(interaction, self.game_id))
 
 
-ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint, MatchUndo, MatchSince)
+ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint, MatchUndo, MatchRematch, MatchShare, MatchSince)
+# The store's fact naming the rematch opened from a finished table (shared with Kokeshi's tables).
+REMATCH_OF = "rematch_of:{game_id}"
 
 
 def hints_allowed(record: GameRecord) -> bool:
@@ -264,6 +346,8 @@ class Matches:
         self.tables = tables
         self.community = community
         self._locks: KeyedLocks[int] = KeyedLocks()
+        # One rematch opened at a time per finished table: two clicks at once open one lobby.
+        self._opening: KeyedLocks[int] = KeyedLocks()
 
     @property
     def store(self) -> Store:
@@ -319,6 +403,11 @@ class Matches:
             seated=format_number(len(record.seats)),
             players=format_number(record.players),
         )
+        chosen = [
+            module.setting_label(s.key, record.settings[s.key]) for s in module.settings if s.key in record.settings
+        ]
+        if chosen:
+            head += " · " + ", ".join(chosen)
         return f"{head}\n{', '.join(seats)}\n{status}"
 
     async def _refresh_lobby(self, record: GameRecord) -> None:
@@ -338,9 +427,16 @@ class Matches:
     # ------------------------------------------------------------------ lobby
 
     async def new(
-        self, interaction: discord.Interaction, key: str, players: int, ai: int = 0, level: str = "normal"
+        self,
+        interaction: discord.Interaction,
+        key: str,
+        players: int,
+        ai: int = 0,
+        level: str = "normal",
+        variant: str = "",
     ) -> None:
-        """`/games new`: a lobby in this channel (a solo game starts at once)."""
+        """`/games new`: a lobby in this channel (a solo game starts at once), with the game's settings chosen by
+        `variant`."""
         module = self.module(key)
         if players not in module.players:
             counts = ", ".join(format_number(n) for n in module.players)
@@ -349,6 +445,19 @@ class Matches:
             raise UserError(_("At least one seat must be a person's."))
         if level not in module.levels:
             raise UserError(_("The AI levels are {levels}.").format(levels=", ".join(module.levels)))
+        settings = read_variant(module, variant)
+        try:
+            # The game says whether it is played so: a deal that is thrown away.
+            module.deal(module.options(settings), secrets.randbits(64), players)
+        except ValueError:
+            label = ", ".join(module.setting_label(k, v) for k, v in settings.items())
+            raise UserError(
+                ngettext(
+                    "{game} is not played {variant} by {count} player.",
+                    "{game} is not played {variant} by {count} players.",
+                    players,
+                ).format(game=module.name, variant=label, count=format_number(players))
+            ) from None
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise UserError(_("Open a table in a server's text channel."))
@@ -364,28 +473,107 @@ class Matches:
             ai_level=level,
             language=i18n.current() if i18n.current() != "en" else None,
             game=key,
-            settings={},
+            settings=settings,
         )
-        record = await self.store.get_game(game_id)
+        await self._open_lobby(interaction, module, channel, await self.store.get_game(game_id))
+
+    async def _open_lobby(
+        self,
+        interaction: discord.Interaction,
+        module: GameModule,
+        channel: discord.TextChannel,
+        record: GameRecord,
+        invited: Sequence[int] = (),
+        head: str = "",
+    ) -> None:
+        """Post a new table's lobby (with `head` above it, and the `invited` people mentioned once), or start the
+        game at once when every seat is taken (the others are AI)."""
         with speaking(record):
             text = self._lobby_text(module, record)
+        if invited:
+            with speaking(record):
+                call = _("{invited}: press **Join** to take your seat.").format(
+                    invited=", ".join(f"<@{u}>" for u in invited)
+                )
+            text = f"{head}\n{call}\n{text}" if head else f"{call}\n{text}"
+        elif head:
+            text = f"{head}\n{text}"
         full = len(record.seats) >= record.players
-        quiet = discord.AllowedMentions.none()
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in invited], replied_user=False
+        )
         if full:
-            message = await channel.send(text, allowed_mentions=quiet)
+            message = await channel.send(text, allowed_mentions=mentions)
         else:
-            message = await channel.send(text, view=lobby_view(game_id), allowed_mentions=quiet)
-        await self.store.set_message(game_id, "lobby", channel.id, message.id)
+            message = await channel.send(text, view=lobby_view(record.id), allowed_mentions=mentions)
+        await self.store.set_message(record.id, "lobby", channel.id, message.id)
         if full:
             await self._start(record, message)
-            await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=game_id))
+            await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=record.id))
             return
         await self.tell(
             interaction,
             _("Your {game} table #{number} is open: others join with its button, and you start it.").format(
-                game=module.name, number=game_id
+                game=module.name, number=record.id
             ),
         )
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Rematch button: a finished table's game again in the same channel, with its settings, its AI seats
+        at their levels and the clicker as host; the other people are invited to join. A second click points to
+        the rematch already opened."""
+        record = await self.store.get_game(game_id)
+        module = games.get(record.game)
+        if record.status != "finished" or record.challenge:
+            raise UserError(_("Only a finished game that is not a challenge can be played again."))
+        if record.seat_of(interaction.user.id) is None:
+            raise UserError(
+                _("Only the players of {game} #{number} can ask for its rematch.").format(
+                    game=module.name, number=record.id
+                )
+            )
+        async with self._opening(game_id):
+            found = await self.store.meta(REMATCH_OF.format(game_id=game_id))
+            again = await self.store.get_game(int(found)) if found and found.isdigit() else None
+            if again is not None and again.status != "cancelled":
+                name = f"{module.name} #{again.id}"
+                where = self.bot.channel_link(again.channel_id, name) if again.channel_id else name
+                if again.status != "lobby":
+                    text = _("The rematch is already being played, or over: {lobby}.")
+                elif again.seat_of(interaction.user.id) is not None:
+                    text = _("The rematch is already open: {lobby}. You have your seat; the host starts it.")
+                else:
+                    text = _("The rematch is already open: {lobby}. Press its Join button to take your seat.")
+                await self.tell(interaction, text.format(lobby=where or name))
+                return
+            channel = await self._channel(record.channel_id)
+            if not isinstance(channel, discord.TextChannel):
+                raise UserError(_("The channel this game was played from is gone."))
+            await self.tables.check_limits(interaction, channel)
+            robots = sorted((s for s in record.seats if s.ai), key=lambda s: s.seat)
+            user = interaction.user
+            again_id = await self.store.create_game(
+                guild_id=record.guild_id,
+                channel_id=channel.id,
+                host_id=user.id,
+                host_name=user.display_name,
+                players=record.players,
+                solo=record.players == 1,
+                turn_timer=record.turn_timer,
+                ai_seats=len(robots),
+                ai_level=robots[0].ai_level if robots else None,
+                language=record.language,
+                game=record.game,
+                settings={k: v for k, v in record.settings.items() if k != "rematch"} | {"rematch": {"of": game_id}},
+            )
+            await self.store.set_meta(REMATCH_OF.format(game_id=game_id), str(again_id))
+        again_record = await self.store.get_game(again_id)
+        invited = [s.user_id for s in record.seats if s.user_id is not None and not s.ai and s.user_id != user.id]
+        with speaking(again_record):
+            head = _("🔁 **Rematch of {game} #{number}**, asked for by {host}.").format(
+                game=module.name, number=game_id, host=user.mention
+            )
+        await self._open_lobby(interaction, module, channel, again_record, invited, head)
 
     async def on_lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         record = await self.store.get_game(game_id)
@@ -556,8 +744,7 @@ class Matches:
             raise UserError(_("You have nothing to choose right now: the thread shows whose turn it is."))
         module = games.get(record.game)
         level = module.levels[-1]
-        copy = match.determinized(seat.seat, secrets.randbits(64))
-        action = await asyncio.to_thread(module.decide, copy, seat.seat, level, secrets.randbits(64))
+        action = await self.tables.thinker.decide(record.game, match, seat.seat, level)
         option = next(o for o in prompt.options if o.id == action)
         label = module.label(match.view(seat.seat), option)
         await self.tell(
@@ -655,8 +842,7 @@ class Matches:
                 break
             seat = waiting[0]
             level = ai_seats[seat].ai_level or "normal"
-            copy = match.determinized(seat, secrets.randbits(64))
-            action = await asyncio.to_thread(module.decide, copy, seat, level, secrets.randbits(64))
+            action = await self.tables.thinker.decide(record.game, match, seat, level)
             played = await self.store.play_match(record.id, record.version, seat, action, source="ai")
             record, match = played.record, played.match
             events += played.outcome.events
@@ -690,16 +876,16 @@ class Matches:
             if current != version:
                 await self.store.clear_timer(game_id, kind, version)
                 return
-            module = games.get(record.game)
             people = {s.seat: s for s in record.seats if not s.ai}
             late = [s for s in match.waiting() if s in people]
+            if await self._hold(record, [people[s] for s in late], version):
+                return
             events: list[Event] = []
             played: MatchPlayed | None = None
             for seat in late:
                 if seat not in match.waiting():
                     continue
-                copy = match.determinized(seat, secrets.randbits(64))
-                action = await asyncio.to_thread(module.decide, copy, seat, TIMEOUT_LEVEL, secrets.randbits(64))
+                action = await self.tables.thinker.decide(record.game, match, seat, TIMEOUT_LEVEL)
                 played = await self.store.play_match(game_id, record.version, seat, action, source="timeout")
                 record, match = played.record, played.match
                 events += played.outcome.events
@@ -712,6 +898,19 @@ class Matches:
                 await thread.send(note, allowed_mentions=discord.AllowedMentions.none())
             if played is not None:
                 await self._advance(record, match, events, played)
+
+    async def _hold(self, record: GameRecord, late: Sequence[Seat], version: int) -> bool:
+        """A deadline came due while someone it waits for is away (set in the instant the away began): it waits as
+        Kokeshi's do, until the away period ends or for as long again as it lasts from now, whichever is later.
+        True when it was moved."""
+        aways = await self.store.aways(s.user_id for s in late if s.user_id is not None)
+        if not aways:
+            return False
+        at = max(max(a.ends_at, now() + (a.ends_at - a.began_at)) for a in aways.values())
+        await self.store.set_timer(record.id, DEADLINE, at, version)
+        self.bot.wake_timers(at)
+        log.info("game %d: the deadline of an away player moved to %s", record.id, at)
+        return True
 
     # ------------------------------------------------------------------ posts
 
@@ -736,9 +935,28 @@ class Matches:
                 out.append(seat.name if plain else f"**{seat.name}**")
         return ", ".join(out)
 
+    async def show_lost(self, game_id: int) -> None:
+        """Post the turn of an active table again (its post was lost: the sandbox's world saved just before a
+        crash), with its buttons for the same version and its deadline unchanged."""
+        async with self._locks(game_id):
+            match, _version, record = await self.store.load_match(game_id)
+            thread = await self._channel(record.thread_id)
+            if thread is None or match.is_over:
+                return
+            with speaking(record):
+                await self._post_turn(thread, games.get(record.game), record, match, [], again=True)
+
     async def _post_turn(
-        self, thread: Any, module: GameModule, record: GameRecord, match: Match, events: Sequence[Event]
+        self,
+        thread: Any,
+        module: GameModule,
+        record: GameRecord,
+        match: Match,
+        events: Sequence[Event],
+        *,
+        again: bool = False,
     ) -> None:
+        """The turn's post; `again` posts it anew for the same version, keeping the deadline it has."""
         names = seat_names(record)
         version = record.version
         public = match.view(None)
@@ -780,19 +998,55 @@ class Matches:
         kwargs: dict[str, Any] = {"file": file, "allowed_mentions": mentions}
         if view is not None:
             kwargs["view"] = view
-        if any(p.seat in humans for p in prompts) and record.turn_timer:
+        timers = await self.store.timers(record.id) if again else []
+        kept = [t.due_at for t in timers if t.kind == DEADLINE and t.version == version]
+        if kept:
+            lines.append(_("Decide by {when}.").format(when=stamp(kept[0])))
+        elif any(p.seat in humans for p in prompts) and record.turn_timer:
             # The people asked have until then; past it the AI decides for them (`fire`). The timer is stored, so a
-            # restart keeps it.
-            due = now() + record.turn_timer
-            await self.store.set_timer(record.id, DEADLINE, due, version)
+            # restart keeps it; the store moves it past their away periods and out of their quiet hours.
+            due = await self.store.set_match_deadline(record.id, version, now() + record.turn_timer, DEADLINE)
             self.bot.wake_timers(due)
-            lines.append(_("Decide by {when}.").format(when=f"<t:{int(due)}:f> (<t:{int(due)}:R>)"))
+            lines.append(_("Decide by {when}.").format(when=stamp(due)))
+        away = await self._away_note(record)
+        if away:
+            lines.append(away)
         message = await thread.send(shorten("\n".join(lines), MESSAGE), **kwargs)
         before = await self.store.get_message(record.id, "prompt")
         await self.store.set_message(record.id, "prompt", thread.id, message.id)
         if before is not None and before[1] != message.id:
             with contextlib.suppress(discord.HTTPException):
                 await thread.get_partial_message(before[1]).edit(view=None)
+
+    async def _away_note(self, record: GameRecord) -> str:
+        """One line per person at the table who is away (empty when nobody is), as Kokeshi's tables show it."""
+        people = [s.user_id for s in record.seats if s.user_id is not None and not s.ai]
+        return Aways.note_of(record, await self.store.aways(people))
+
+    async def show_deadline(self, record: GameRecord) -> None:
+        """The live prompt edited in place (nobody pinged again) after an away period moved its deadline: the
+        "Decide by" time it shows and who is away."""
+        if record.status != "active" or record.thread_id is None:
+            return
+        found = await self.store.get_message(record.id, "prompt")
+        thread = await self._channel(record.thread_id)
+        if found is None or thread is None:
+            return
+        deadline = next((t for t in await self.store.timers(record.id) if t.kind == DEADLINE), None)
+        try:
+            message = await thread.fetch_message(found[1])
+            kept = [line for line in message.content.split("\n") if not line.startswith(AWAY_MARK)]
+            text = "\n".join(kept)
+            if deadline is not None:
+                text = _STAMP.sub(stamp(deadline.due_at), text)
+            with speaking(record):
+                away = await self._away_note(record)
+            if away:
+                text = f"{text}\n{away}"
+            if text != message.content:
+                await message.edit(content=shorten(text, MESSAGE))
+        except discord.HTTPException as exc:
+            log.info("game %d: its prompt could not show the moved deadline: %s", record.id, exc)
 
     async def _post_end(
         self, thread: Any, module: GameModule, record: GameRecord, match: Match, events: Sequence[Event]
@@ -810,13 +1064,16 @@ class Matches:
             lines.append(summary)
         alt = _("The final scores of {game} #{number}.").format(game=module.name, number=record.id)
         file = discord.File(_png(picture), filename=f"final-{record.id}.png", description=shorten(alt, 1024))
+        kwargs: dict[str, Any] = {"file": file, "allowed_mentions": discord.AllowedMentions.none()}
+        after = discord.ui.View(timeout=None)
+        if record.challenge:
+            after.add_item(MatchShare(record.id))
+        else:
+            after.add_item(MatchRematch(record.id, _("Play again") if record.players == 1 else _("Rematch")))
         # The whole game, turn by turn, is one tap away (`/games replay` too).
-        await thread.send(
-            shorten("\n".join(lines), MESSAGE),
-            file=file,
-            view=replay_view(record.id),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        after.add_item(ReplayButton(record.id, 0, "open", _("Replay")))
+        kwargs["view"] = after
+        await thread.send(shorten("\n".join(lines), MESSAGE), **kwargs)
         before = await self.store.get_message(record.id, "prompt")
         if before is not None:
             with contextlib.suppress(discord.HTTPException):
@@ -883,4 +1140,4 @@ def _refusal(code: str) -> str:
     }.get(code, _("That choice is not possible now."))
 
 
-__all__ = ["ITEMS", "Matches", "offered", "places_text"]
+__all__ = ["ITEMS", "Matches", "offered", "places_text", "read_variant", "variants"]

@@ -10,15 +10,17 @@ import asyncio
 import dataclasses
 import datetime as dt
 import logging
+from collections.abc import Callable
 
 import discord
 
+import games
 import i18n
 import render
 from games.kokeshi import vocab
 from i18n import _, ngettext
 from render import ShareCard
-from storage import GameRecord, Result, challenge_key
+from storage import DEFAULT_GAME, GameRecord, Result, challenge_key
 
 from . import common
 from .answering import Answer, AnswersFirst
@@ -80,20 +82,24 @@ class Shares:
         return self.bot.store
 
     async def share(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Post the card of a finished challenge game in the channel it was played from, for everyone."""
+        """Post the card of a finished challenge game (of any game) in the channel it was played from, for
+        everyone."""
         record = await self.store.get_game(game_id)
         if not record.challenge or record.status != "finished":
             raise UserError(_("Only a finished daily or weekly challenge can be shared."))
         if interaction.user.id != record.host_id:
             raise UserError(_("Only the player of this challenge can share its result."))
         with speaking(record):
-            card = await self.card(record, interaction.user.mention, interaction.user.display_name)
+            if record.game == DEFAULT_GAME:
+                card = await self.card(record, interaction.user.mention, interaction.user.display_name)
+            else:
+                card = await self.match_card(record, interaction.user.mention, interaction.user.display_name)
         data = await asyncio.to_thread(render.share_card, card.picture)
         channel = self.bot.get_channel(record.channel_id) if record.channel_id else None
         if not isinstance(channel, discord.abc.Messageable):
             channel = interaction.channel
         assert isinstance(channel, discord.abc.Messageable)  # a button is clicked in a channel
-        file = common.picture(data, render.filename(f"kokeshi-{record.id}-share"), card.alt)
+        file = common.picture(data, render.filename(f"{record.game}-{record.id}-share"), card.alt)
         try:
             message = await channel.send(card.text, file=file, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
@@ -103,9 +109,9 @@ class Shares:
             ) from None
         await self.bot.tables.tell(interaction, _("Shared: {link}").format(link=message.jump_url))
 
-    async def card(self, record: GameRecord, mention: str, name: str) -> Card:
-        """The card of a finished challenge game, in the current language: the score, the rank (or that it was a
-        practice run), the streak and each score item's points; nothing of the moves or the board."""
+    async def standing(self, record: GameRecord) -> Standing:
+        """Where a finished challenge game stands: its player's result, the challenge's title, the rank (or that
+        it was a practice run) and the streak, in the current language."""
         assert record.challenge is not None and record.host_id is not None  # a challenge game has its player
         kind, key = record.challenge.split(":", 1)
         user_id = record.host_id
@@ -132,33 +138,88 @@ class Shares:
             )
         else:
             rank = _("practice run, not ranked")
+        return Standing(mine, kind, title, rank, streak)
+
+    async def card(self, record: GameRecord, mention: str, name: str) -> Card:
+        """The card of a finished Kokeshi challenge game, in the current language: the score, the rank (or that it
+        was a practice run), the streak and each score item's points; nothing of the moves or the board."""
+        at = await self.standing(record)
+        mine = at.result
         items = _items(mine)
         points = ngettext("point", "points", mine.total)
-        lines = [rank, streak]
+        lines = [at.rank, at.streak]
         if mine.rank == 1:
             lines.append(_("beat the automa"))
         summary = " · ".join(f"{ITEM_EMOJI[k]} {vocab.signed(v)}" for k, v in items)
         score = ngettext("**{total}** point", "**{total}** points", mine.total).format(total=vocab.number(mine.total))
         text = "\n".join(
             (
-                f"🎎 **Kokeshi** · {title}",
-                " · ".join([f"{mention}: {score}", rank, f"🔥 {streak}", *lines[2:]]),
+                f"🎎 **Kokeshi** · {at.title}",
+                " · ".join([f"{mention}: {score}", at.rank, f"🔥 {at.streak}", *lines[2:]]),
                 summary,
                 _("Same draws for everyone: `/kokeshi daily`")
-                if kind == "daily"
+                if at.kind == "daily"
                 else _("Same draws for everyone: `/kokeshi weekly`"),
             )
         )
         named = tuple((vocab.score_item(k), v) for k, v in items)
-        picture = ShareCard(title, name, vocab.number(mine.total), points, tuple(lines), named)
-        alt = _("{player}, {challenge}: {total} ({lines}). By score item: {items}.").format(
-            player=name,
-            challenge=title,
-            total=ngettext("{count} point", "{count} points", mine.total).format(count=vocab.number(mine.total)),
-            lines=", ".join(lines),
-            items=", ".join(f"{item} {vocab.signed(v)}" for item, v in named),
+        picture = ShareCard(at.title, name, vocab.number(mine.total), points, tuple(lines), named)
+        return _card(text, picture, named, mine.total, vocab.signed)
+
+    async def match_card(self, record: GameRecord, mention: str, name: str) -> Card:
+        """The card of a finished challenge of another game: as Kokeshi's, its score items named by the game
+        (`GameModule.stat_label`), in the order of its `stat_keys`."""
+        module = games.get(record.game)
+        at = await self.standing(record)
+        mine = at.result
+        named = tuple((module.stat_label(k), int(mine.details.get(k, 0))) for k in module.stat_keys if k != "total")
+        total = i18n.format_number(mine.total)
+        score = ngettext("**{total}** point", "**{total}** points", mine.total).format(total=total)
+        text = "\n".join(
+            (
+                f"**{module.name}** · {at.title}",
+                " · ".join([f"{mention}: {score}", at.rank, f"🔥 {at.streak}"]),
+                " · ".join(f"{label} {_signed(v)}" for label, v in named),
+                (
+                    _("Same draws for everyone today: `/games challenge` with {game}.")
+                    if at.kind == "daily"
+                    else _("Same draws for everyone this week: `/games challenge` with {game}, weekly.")
+                ).format(game=module.name),
+            )
         )
-        return Card(shorten(text, MESSAGE), picture, alt)
+        points = ngettext("point", "points", mine.total)
+        picture = ShareCard(at.title, name, total, points, (at.rank, at.streak), named, game=module.name)
+        return _card(text, picture, named, mine.total, _signed)
+
+
+@dataclasses.dataclass(frozen=True)
+class Standing:
+    """A finished challenge game as its card tells it: the player's result and the words around it."""
+
+    result: Result
+    kind: str  # daily or weekly
+    title: str
+    rank: str
+    streak: str
+
+
+def _card(
+    text: str, picture: ShareCard, named: tuple[tuple[str, int], ...], total: int, signed: Callable[[int], str]
+) -> Card:
+    """A card with its alt text: the picture's words read out."""
+    alt = _("{player}, {challenge}: {total} ({lines}). By score item: {items}.").format(
+        player=picture.player,
+        challenge=picture.title,
+        total=ngettext("{count} point", "{count} points", total).format(count=picture.total),
+        lines=", ".join(picture.lines),
+        items=", ".join(f"{item} {signed(v)}" for item, v in named),
+    )
+    return Card(shorten(text, MESSAGE), picture, alt)
+
+
+def _signed(value: int) -> str:
+    """Points in the current language's digits, with a real minus sign when negative."""
+    return "\u2212" + i18n.format_number(-value) if value < 0 else i18n.format_number(value)
 
 
 def _items(result: Result) -> list[tuple[str, int]]:

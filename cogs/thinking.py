@@ -1,9 +1,10 @@
 """Computer players' decisions off the event loop, in a process pool sized to the machine.
 
 A decision is rebuilt in a worker from (level, seed, state): the state is a copy of the game with draws of its own
-(`Game.determinized`), so the hidden bag order never leaves the bot's process, and the worker's choice is the one
-the level would make on the real game (the levels never depend on the hidden order). Forced choices are answered
-at once, without the pool. The pool is shared by every bot of the process and started on first use.
+(Kokeshi's `Game.determinized`, any other game's `Match.determinized` for the deciding seat), so the hidden bag
+order never leaves the bot's process, and the worker's choice is the one the level would make on the real game
+(the levels never depend on what the seat cannot see). Forced choices are answered at once, without the pool. The
+pool is shared by every bot of the process and started on first use.
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import secrets
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
+import games
+from games.base import Match
 from games.kokeshi.engine import LEVELS, Game, Hint, load_game, policy
 
 # The level of an AI seat that has none recorded: seats handed over after time-outs or a resignation.
@@ -34,6 +38,13 @@ def decide(level: str, seed: int, state: str, budget: int | None = None) -> tupl
     game `state` (JSON), and its gain."""
     hint = policy(level, seed=seed, budget=budget).explain(load_game(state))
     return hint.action, hint.gain
+
+
+def decide_match(key: str, state: str, seat: int, level: str, seed: int) -> str:
+    """In a worker: the action `level` (with its own `seed`) takes for `seat` in the match `state` (the JSON of a
+    copy determinized for that seat) of the game `key`."""
+    module = games.get(key)
+    return module.decide(module.load(state), seat, level, seed)
 
 
 def _watch_parent() -> None:
@@ -70,10 +81,14 @@ class Thinker:
     """Asks the pool for decisions; `work` (a picklable top-level function) and `pool` can be replaced in tests."""
 
     def __init__(
-        self, work: Callable[[str, int, str], tuple[str, float]] = decide, pool: Executor | None = None
+        self,
+        work: Callable[[str, int, str], tuple[str, float]] = decide,
+        pool: Executor | None = None,
+        match_work: Callable[[str, str, int, str, int], str] = decide_match,
     ) -> None:
         self.work = work
         self.pool = pool
+        self.match_work = match_work
         # Decisions sent to the pool and not back yet (the pool's queue, for the metrics).
         self.pending = 0
 
@@ -102,5 +117,25 @@ class Thinker:
         """Only the action of `explain`."""
         return (await self.explain(level, seed, game)).action
 
+    async def decide(self, key: str, match: Match, seat: int, level: str) -> str:
+        """The action `level` takes for `seat` in a match of the game `key`, computed off the loop on a copy in
+        which everything the seat cannot see is redrawn. A game the workers cannot import by its key (one
+        registered at run time, not built in) decides in a thread of this process instead."""
+        prompt = next((p for p in match.prompts() if p.seat == seat), None)
+        if prompt is None:
+            raise ValueError(f"seat {seat} has nothing to decide")
+        if len(prompt.options) == 1:
+            return prompt.options[0].id
+        state = match.determinized(seat, secrets.randbits(64)).to_json()
+        args = (key, state, seat, level, secrets.randbits(64))
+        pool = self.pool or shared_pool()
+        if key not in games.BUILTIN and isinstance(pool, ProcessPoolExecutor):
+            return await asyncio.to_thread(self.match_work, *args)
+        self.pending += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, self.match_work, *args)
+        finally:
+            self.pending -= 1
 
-__all__ = ["DEFAULT_LEVEL", "HINT_BUDGET", "HINT_LEVEL", "Thinker", "decide", "shared_pool", "workers"]
+
+__all__ = ["DEFAULT_LEVEL", "HINT_BUDGET", "HINT_LEVEL", "Thinker", "decide", "decide_match", "shared_pool", "workers"]

@@ -24,7 +24,12 @@ To add a game:
 2. beside them, its words (gettext, in `i18n`'s current language) and pictures (Pillow, PNG bytes);
 3. in `games/<key>/module.py`, subclass `Match` and `GameModule` over them and set `MODULE = YourGame()`;
 4. name the module in `games.BUILTIN`. The contract suite (`tests/games/`) then runs over it at every table it
-   deals; `tests/games/tiny.py` is a whole game in under two hundred lines.
+   deals; `tests/games/tiny.py` is a whole game in about two hundred lines.
+
+Gaps found by the games and platform features added since, and filled here:
+- stats: a game's stats add up its `stat_keys`, but the platform had no words for them; `GameModule.stat_label`
+  names one in the current language (by default the key itself, made readable), so `/games stats` can show every
+  game's score items in the game's own words.
 """
 
 from __future__ import annotations
@@ -318,6 +323,11 @@ class GameModule(ABC):
         """The finished match's record: places, score details and the final table."""
 
     # ---------------------------------------------------------------- stats
+
+    def stat_label(self, key: str) -> str:
+        """One of `stat_keys` as a player reads it in the current language (a score item's heading: "Frogs",
+        "Total"). The default only makes the key readable, in English: a game with words of its own says them."""
+        return key.replace("_", " ").capitalize()
 
     def tallies(self, standing: Standing, seat: int) -> dict[str, int]:
         """What one finished match adds to `seat`'s stats: `played`, `won` and each of `stat_keys`."""

@@ -28,6 +28,7 @@ class ShareCard:
     points: str  # "points"
     lines: tuple[str, ...]  # the rank, the streak, a win over the automa
     items: tuple[tuple[str, int], ...]  # (item name, points), in the score sheet's order
+    game: str = "Kokeshi"  # the game's title, on the wooden bar
 
 
 def draw_share_card(card: ShareCard) -> Image.Image:
@@ -36,7 +37,7 @@ def draw_share_card(card: ShareCard) -> Image.Image:
     img = Image.new("RGB", (WIDTH, HEIGHT), pal.BACKGROUND)
     d = ImageDraw.Draw(img)
     wood(img, (0, 0, WIDTH, HEADER))
-    text.draw(d, (28, HEADER // 2), "Kokeshi", 32, pal.CREAM, bold=True, anchor="lm")
+    text.draw(d, (28, HEADER // 2), card.game, 32, pal.CREAM, bold=True, anchor="lm")
     text.draw(d, (WIDTH - 28, HEADER // 2), card.title, 22, pal.GOLD_LIGHT, anchor="rm", max_width=520)
     panel(d, (20, HEADER + 16, WIDTH - 20, HEIGHT - 20))
     # The score, large, on the left; the player, the rank and the streak under it.

@@ -1,6 +1,6 @@
 """The store for games on SQLite (aiosqlite) or PostgreSQL (asyncpg): the action log is the truth, snapshots a cache."""
 
-from .community import BOARDS, BoardRow, Endings, Stats, scope_of
+from .community import BOARDS, BoardRow, ChallengeRecord, Endings, GameStats, ScoreItem, Stats, scope_of
 from .database import MIGRATIONS_PG, Database, Row, Transaction, migrations, redact
 from .matches import MATCH_REFUSALS, MatchDecision, MatchPlayed
 from .open import describe, is_url, open_store
@@ -39,7 +39,10 @@ __all__ = [
     "MIGRATIONS_PG",
     "PROVISIONAL_GAMES",
     "BoardRow",
+    "ChallengeRecord",
     "Endings",
+    "GameStats",
+    "ScoreItem",
     "Database",
     "Rating",
     "Row",

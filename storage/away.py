@@ -1,4 +1,8 @@
-"""Away periods and quiet hours: what moves a player's turn deadlines (and reminders) in every game."""
+"""Away periods and quiet hours: what moves a player's turn deadlines (and reminders) in every game.
+
+Which people a game waits for is the store's to say (`_waiting_users`: Kokeshi's player to move, or every person
+seated at a waiting seat of another game); nothing here knows a game's rules.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from games.kokeshi.engine import Game
 from kit.quiet import parse_hours, quiet_end, zone
 
 from .database import Row, Transaction
@@ -51,6 +54,20 @@ def quiet_setting(value: str) -> tuple[tuple[int, int], ZoneInfo] | None:
     return None if hours is None or where is None else (hours, where)
 
 
+def out_of_quiet(at: float, quiets: Sequence[tuple[tuple[int, int], ZoneInfo]]) -> float:
+    """`at`, or where it moves to leave these quiet hours: to the end of those it falls in, again while the end
+    of one falls in another's. Hours that between them cover the whole day stop it once it has moved a day."""
+    start = at
+    while at - start <= DAY:
+        later = at
+        for hours, where in quiets:
+            later = quiet_end(later, hours, where) or later
+        if later == at:
+            break
+        at = later
+    return at
+
+
 def _away(r: Row) -> Away:
     return Away(r["user_id"], r["began_at"], r["ends_at"])
 
@@ -78,7 +95,7 @@ class AwayStore:
     def _game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:  # provided by Store
         raise NotImplementedError
 
-    async def _held_game(self, game_id: int) -> Game:  # provided by Store: the cached game, lock held
+    async def _waiting_users(self, game_id: int) -> tuple[int, ...]:  # provided by Store, the game's lock held
         raise NotImplementedError
 
     # ------------------------------------------------------------------ reading
@@ -158,26 +175,23 @@ class AwayStore:
                 moved = await self._shift_turn_timers(db, user_id, games, shift, floor=now)
             return AwayChange(Away(user_id, away.began_at, now), moved, shift)
 
-    def _holding_games(self, user_id: int) -> AbstractAsyncContextManager[list[tuple[int, Game]]]:
+    def _holding_games(self, user_id: int) -> AbstractAsyncContextManager[list[tuple[int, tuple[int, ...]]]]:
         return _HeldGames(self, user_id)
 
     async def _shift_turn_timers(
-        self, db: Transaction, user_id: int, games: Sequence[tuple[int, Game]], shift: float, floor: float = 0.0
+        self,
+        db: Transaction,
+        user_id: int,
+        games: Sequence[tuple[int, tuple[int, ...]]],
+        shift: float,
+        floor: float = 0.0,
     ) -> tuple[int, ...]:
-        """Move the turn timers of the games where it is this player's turn by `shift` seconds (never before
+        """Move the turn timers of the games that wait for this player by `shift` seconds (never before
         `floor`)."""
         moved = []
         marks = ",".join("?" * len(TURN_TIMERS))
-        for game_id, game in games:
-            prompt = game.prompt
-            if prompt is None:
-                continue
-            seat = await self._one_on(
-                db,
-                "SELECT ai FROM seats WHERE game_id = ? AND name = ? AND user_id = ?",
-                (game_id, prompt.player, user_id),
-            )
-            if seat is None or seat["ai"]:
+        for game_id, waiting in games:
+            if user_id not in waiting:
                 continue
             count = await self._run(
                 db,
@@ -189,14 +203,16 @@ class AwayStore:
                 moved.append(game_id)
         return tuple(moved)
 
-    async def away_delay(self, db: Transaction, user_id: int | None) -> float:
-        """Inside a transaction that sets a turn's timers: how much later they go for this player (the rest of
-        their away period), 0 when they are not away."""
-        if user_id is None:
+    async def away_delay(self, db: Transaction, user_ids: Sequence[int]) -> float:
+        """Inside a transaction that sets a turn's timers: how much later they go for these people (the rest of
+        the away period that ends last: the turn's time starts once they are all back), 0 when none is away."""
+        ids = sorted(set(user_ids))
+        if not ids:
             return 0.0
         now = self._clock()
+        marks = ",".join("?" * len(ids))
         r = await self._one_on(
-            db, "SELECT MAX(ends_at) AS ends_at FROM aways WHERE user_id = ? AND ends_at > ?", (user_id, now)
+            db, f"SELECT MAX(ends_at) AS ends_at FROM aways WHERE user_id IN ({marks}) AND ends_at > ?", (*ids, now)
         )
         if r is None or r["ends_at"] is None:
             return 0.0
@@ -207,19 +223,30 @@ class AwayStore:
     ) -> list[tuple[str, float]]:
         """Inside a transaction that sets a turn's timers for this player: all of them later by the rest of their
         away period, then a deadline that falls in their quiet hours moved to the end of those hours."""
-        delay = await self.away_delay(db, user_id)
+        return await self.people_timers(db, () if user_id is None else (user_id,), timers)
+
+    async def people_timers(
+        self, db: Transaction, user_ids: Sequence[int], timers: Sequence[tuple[str, float]]
+    ) -> list[tuple[str, float]]:
+        """`player_timers` for a turn that waits for several people at once (simultaneous choices): all of the
+        timers later by the away period that ends last, then a deadline that falls in the quiet hours of any of
+        them moved to where none of them is in their quiet hours (as far as that exists)."""
+        delay = await self.away_delay(db, user_ids)
         moved = [(kind, due_at + delay) for kind, due_at in timers]
-        if user_id is None:
+        ids = sorted(set(user_ids))
+        if not ids:
             return moved
-        r = await self._one_on(db, "SELECT value FROM user_settings WHERE user_id = ? AND key = ?", (user_id, QUIET))
-        quiet = None if r is None else quiet_setting(r["value"])
-        if quiet is None:
+        quiets = []
+        for user_id in ids:
+            r = await self._one_on(
+                db, "SELECT value FROM user_settings WHERE user_id = ? AND key = ?", (user_id, QUIET)
+            )
+            quiet = None if r is None else quiet_setting(r["value"])
+            if quiet is not None:
+                quiets.append(quiet)
+        if not quiets:
             return moved
-        hours, where = quiet
-        return [
-            (kind, (quiet_end(due_at, hours, where) or due_at) if kind == "deadline" else due_at)
-            for kind, due_at in moved
-        ]
+        return [(kind, out_of_quiet(due_at, quiets) if kind == "deadline" else due_at) for kind, due_at in moved]
 
     async def verify_aways(self) -> list[str]:
         """What is wrong with the stored away periods: one ending before it began, one longer than 14 days, or
@@ -248,15 +275,16 @@ class AwayStore:
 
 
 class _HeldGames:
-    """The player's active games, each locked (in id order, so two holders never wait on each other) and loaded;
-    a move being applied to one of them finishes first, and none is applied until the block ends."""
+    """The player's active games, each locked (in id order, so two holders never wait on each other) with the
+    people it waits for; a move being applied to one of them finishes first, and none is applied until the block
+    ends."""
 
     def __init__(self, store: AwayStore, user_id: int) -> None:
         self.store = store
         self.user_id = user_id
         self.stack = AsyncExitStack()
 
-    async def __aenter__(self) -> list[tuple[int, Game]]:
+    async def __aenter__(self) -> list[tuple[int, tuple[int, ...]]]:
         rows = await self.store._all(
             "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
             "WHERE s.user_id = ? AND g.status = 'active' ORDER BY g.id",
@@ -267,8 +295,8 @@ class _HeldGames:
             for r in rows:
                 await self.stack.enter_async_context(self.store._game_lock(r["id"]))
                 try:
-                    games.append((r["id"], await self.store._held_game(r["id"])))
-                except StoreRefusal:  # broken: it has no turn to move
+                    games.append((r["id"], await self.store._waiting_users(r["id"])))
+                except StoreRefusal:  # broken (or its game unknown here): it has no turn to move
                     continue
         except BaseException:
             await self.stack.aclose()

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from games.kokeshi.engine import KOKESHI
 
 from .database import Database, Row, Transaction
-from .ratings import DEFAULT_MU, DEFAULT_SIGMA, Rating, human_ranks, rate, streak, week_streak
+from .ratings import DEFAULT_MU, DEFAULT_SIGMA, Rating, challenge_key, human_ranks, rate, streak, week_streak
 from .records import DEFAULT_GAME
 
 BOARDS = ("rating", "wins", "best", "solo", "daily", "weekly")
@@ -154,6 +154,64 @@ class Stats:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreItem:
+    """One score item (a game's `stat_keys`, or `total`) over a player's finished games: its average and best."""
+
+    average: float
+    best: int
+
+
+def score_items(rows: Sequence[Row], keys: Sequence[str] | None = None) -> dict[str, ScoreItem]:
+    """The average and best of each score item over these results rows (their `total` and score `details`): the
+    items `keys` names (an item a game did not score counts 0; `total` is the row's total), or else every item the
+    details hold, in the order they first appear. Empty when there is no row."""
+    scores = [{**json.loads(r["details"]), "total": r["total"]} for r in rows]
+    if not scores:
+        return {}
+    if keys is None:
+        keys = list(dict.fromkeys(item for score in scores for item in score if item != "total"))
+    return {
+        key: ScoreItem(sum(s.get(key, 0) for s in scores) / len(scores), max(s.get(key, 0) for s in scores))
+        for key in keys
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRecord:
+    """A player's attempts at one kind of a game's challenge (daily or weekly): how many were started, finished
+    and won (beating the game's own opponent), the best score, and the run of days (weeks) played up to now."""
+
+    attempts: int = 0
+    finished: int = 0
+    won: int = 0
+    best: int | None = None
+    streak: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    """A player's record at one game, everywhere: finished games (with others, solo and challenges), wins, each
+    score item's average and best, the game's ratings (the world's, and a server's), and its challenges by kind."""
+
+    games: int
+    wins: int
+    solo_games: int
+    items: dict[str, ScoreItem]
+    world: Rating
+    server: Rating | None
+    challenges: dict[str, ChallengeRecord]
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def empty(self) -> bool:
+        """Nothing to show: no finished game and no challenge attempt."""
+        return not self.games and not any(c.attempts for c in self.challenges.values())
 
 
 def scope_of(guild_id: int | None, game: str = DEFAULT_GAME) -> str:
@@ -600,24 +658,25 @@ class CommunityStore:
 
     # ------------------------------------------------------------------ stats
 
-    async def stats(self, user_id: int, guild_id: int | None = None, *, game: str = DEFAULT_GAME) -> Stats:
-        """A player's record at one game, in one server (or everywhere)."""
+    async def _finished_rows(self, user_id: int, guild_id: int | None, game: str) -> list[Row]:
+        """A player's results rows at one game, in one server (or everywhere), oldest first, with whether each game
+        was solo."""
         where = "" if guild_id is None else " AND g.guild_id = ?"
         params: tuple[Any, ...] = (user_id, game) if guild_id is None else (user_id, game, guild_id)
-        rows = await self._all(
+        return await self._all(
             "SELECT r.total, r.rank, r.details, r.finished_at, r.ai, r.resigned, g.solo "
             "FROM results r JOIN games g ON g.id = r.game_id "
             f"WHERE r.user_id = ? AND g.game = ?{where} ORDER BY r.finished_at, r.game_id",
             params,
         )
+
+    async def stats(self, user_id: int, guild_id: int | None = None, *, game: str = DEFAULT_GAME) -> Stats:
+        """A player's record at one game, in one server (or everywhere)."""
+        rows = await self._finished_rows(user_id, guild_id, game)
         multi = [r for r in rows if not r["solo"]]
         solo = [r for r in rows if r["solo"]]
         # The average of each score item the game counts, over the games played with others.
-        sums: dict[str, float] = {}
-        for r in multi:
-            for item, points in json.loads(r["details"]).items():
-                sums[item] = sums.get(item, 0) + points
-        breakdown = {item: total / len(multi) for item, total in sums.items()}
+        breakdown = {item: figures.average for item, figures in score_items(multi).items()}
         chosen = await self._one(
             f"SELECT {', '.join(KOKESHI)} FROM kokeshi_choices WHERE scope = ? AND user_id = ?",
             (scope_of(guild_id, game), user_id),
@@ -640,6 +699,42 @@ class CommunityStore:
                 resigned=sum(bool(r["resigned"]) for r in rows),
                 timed_out=sum(bool(r["ai"]) and not r["resigned"] for r in rows),
             ),
+        )
+
+    async def game_stats(
+        self, user_id: int, keys: Sequence[str], now: dt.datetime, *, game: str, guild_id: int | None = None
+    ) -> GameStats:
+        """A player's record at one game, everywhere (see `GameStats`): the average and best of each score item
+        `keys` names, over every finished game (solo and challenges included); the server's rating too when
+        `guild_id` is given; the challenges' streaks as they stand at `now`."""
+        rows = await self._finished_rows(user_id, None, game)
+        attempts = await self._all(
+            "SELECT kind, key, score, won FROM challenge_attempts WHERE user_id = ? AND game = ?", (user_id, game)
+        )
+        challenges = {}
+        for kind in ("daily", "weekly"):
+            mine = [a for a in attempts if a["kind"] == kind]
+            scores = [a["score"] for a in mine if a["score"] is not None]
+            played = [a["key"] for a in mine]
+            if kind == "daily":
+                run = streak(played, dt.date.fromisoformat(challenge_key(kind, now)))
+            else:
+                run = week_streak(played, challenge_key(kind, now))
+            challenges[kind] = ChallengeRecord(
+                attempts=len(mine),
+                finished=len(scores),
+                won=sum(bool(a["won"]) for a in mine if a["score"] is not None),
+                best=max(scores, default=None),
+                streak=run,
+            )
+        return GameStats(
+            games=len(rows),
+            wins=sum(r["rank"] == 1 for r in rows),
+            solo_games=sum(bool(r["solo"]) for r in rows),
+            items=score_items(rows, keys),
+            world=await self.rating(scope_of(None, game), user_id),
+            server=await self.rating(scope_of(guild_id, game), user_id) if guild_id is not None else None,
+            challenges=challenges,
         )
 
     async def endings(self, user_id: int, *, game: str = DEFAULT_GAME) -> Endings:

@@ -175,6 +175,11 @@ class MatchStore:
     async def results(self, game_id: int) -> list[Result]:  # provided by Store
         raise NotImplementedError
 
+    async def people_timers(  # provided by AwayStore
+        self, db: Transaction, user_ids: Sequence[int], timers: Sequence[tuple[str, float]]
+    ) -> list[tuple[str, float]]:
+        raise NotImplementedError
+
     async def _rate_finished(  # provided by CommunityStore
         self, db: Transaction, game_id: int, guild_id: int | None, now: float, game: str = DEFAULT_GAME
     ) -> None:
@@ -330,6 +335,22 @@ class MatchStore:
             self._hold(game_id, rebuilt)
         return held.module.load(match.to_json()), rebuilt.version
 
+    async def set_match_deadline(self, game_id: int, version: int, due_at: float, kind: str = "deadline") -> float:
+        """Set a contract game's turn timer for `version` (created or moved), as the people the game waits for
+        would have it (`AwayStore.people_timers`): later by the rest of the away period that ends last, and out of
+        their quiet hours. Returns when it is due."""
+        async with self._game_lock(game_id):
+            users = await self._match_waiting_users(game_id)
+            async with self._tx() as db:
+                [(_kind, at)] = await self.people_timers(db, users, [(kind, due_at)])
+                await self._run(
+                    db,
+                    "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at, version = excluded.version",
+                    (game_id, kind, at, version),
+                )
+        return at
+
     async def match_events(self, game_id: int, since: int = 0) -> list[tuple[int, int, str, tuple[Event, ...]]]:
         """(seq, seat, action, events) of every decision of a contract game's log after action `since`."""
         async with self._game_lock(game_id):
@@ -368,6 +389,15 @@ class MatchStore:
             if seq in wanted:
                 views[seq] = match.view(None)
         return views
+
+    async def _match_waiting_users(self, game_id: int) -> tuple[int, ...]:
+        """The people (user ids) a contract game waits for: those seated at the seats of `Match.waiting()` (the
+        seat's number is its `seats.seat`), computer players left out; the caller holds the game's lock."""
+        waiting = set((await self._held_match(game_id)).match.waiting())
+        rows = await self._all("SELECT seat, user_id, ai FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        return tuple(
+            int(r["user_id"]) for r in rows if r["seat"] in waiting and not r["ai"] and r["user_id"] is not None
+        )
 
     # ------------------------------------------------------------------ held matches
 

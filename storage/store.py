@@ -556,9 +556,20 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             return kept.game.clone(), kept.version, found_record
         return kept.game.clone(), kept.version
 
-    async def _held_game(self, game_id: int) -> Game:
-        """The game as the store holds it (loaded if need be); the caller holds the game's lock."""
-        return (await self._load(game_id)).game
+    async def _waiting_users(self, game_id: int) -> tuple[int, ...]:
+        """The people (user ids) a game waits for, the caller holding its lock: Kokeshi's player to move, or every
+        person at a seat another game waits for (`MatchStore._match_waiting_users`); computer players are left
+        out."""
+        row = await self._one("SELECT game FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            return ()
+        if row["game"] != DEFAULT_GAME:
+            return await self._match_waiting_users(game_id)
+        prompt = (await self._load(game_id)).game.prompt
+        if prompt is None:
+            return ()
+        seat = await self._one("SELECT user_id, ai FROM seats WHERE game_id = ? AND name = ?", (game_id, prompt.player))
+        return () if seat is None or seat["ai"] or seat["user_id"] is None else (int(seat["user_id"]),)
 
     async def _load(self, game_id: int) -> _Kept:
         """The cached game, or the game rebuilt from its log; the snapshot is checked and repaired."""

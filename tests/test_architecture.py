@@ -253,3 +253,21 @@ def test_the_table_of_every_other_game_knows_no_game(name):
     assert sorted(m for m in found if m.split(".")[0] in ("render", "sandbox", "bot")) == []
     if name == "matches.py":
         assert "games" in found and "service" in found  # the graph is read, not empty
+
+
+# The store's modules that still reach a game package of their own (Kokeshi's path); the others ask the store which
+# people a game waits for, and know the games only through the contract and the registry.
+STORAGE_WITH_A_GAME = {"storage/community.py", "storage/records.py", "storage/store.py"}
+
+
+def test_no_more_of_storage_imports_a_game_package_than_kokeshis_own_path():
+    contract = {"games", "games.base"}
+    reaching = {
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "storage").rglob("*.py"))
+        if any(
+            m.startswith("games.") and not any(m == c or m.startswith("games.base.") for c in contract)
+            for m in imported_modules(path)
+        )
+    }
+    assert "storage/away.py" not in reaching and reaching <= STORAGE_WITH_A_GAME, reaching

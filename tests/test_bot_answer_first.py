@@ -28,6 +28,8 @@ from games.kokeshi.engine.data import TILE_BY_ID
 from games.kokeshi.engine.options import PLACES
 from tests.botkit import answer, components, lobby_message, new_lobby, open_game, prompt_message
 from tests.games import tiny
+from tests.test_bot_match_end import finished_kohaku_daily
+from tests.test_bot_matches import play_through
 from tests.test_bot_rematch import finished_table
 from tests.test_bot_replay import finished_in_store
 from tests.test_bot_share import finished_challenge
@@ -511,6 +513,18 @@ async def bids_table(w):
     return record.id, next(t for t in w.channel.threads if t.id == record.thread_id)
 
 
+async def _match_rematch(w) -> Act:
+    game_id, thread = await bids_table(w)
+    await play_through(w, game_id, thread, random.Random(2))
+    final = thread.history()[-1]
+    return lambda: w.members[1].click(final, custom_id=f"mt:r:{game_id}")
+
+
+async def _match_share(w) -> Act:
+    record, final = await finished_kohaku_daily(w, w.members[0])
+    return lambda: w.members[0].click(final, custom_id=f"mt:p:{record.id}")
+
+
 def custom_ids_of(message) -> list[str]:
     return [c["custom_id"] for c in components(message) if "custom_id" in c]
 
@@ -573,6 +587,8 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "games undo": _games_undo,
     "MatchUndo": _match_undo,
     "MatchSince": _match_since,
+    "MatchRematch": _match_rematch,
+    "MatchShare": _match_share,
 }
 
 

@@ -109,12 +109,12 @@ async def test_the_final_post_opens_the_replay(world, bids):
     await play_through(w, game_id, thread, random.Random(8))
     final = thread.history()[-1]
     assert "is over" in final.content
-    assert custom_ids(final) == [f"kk:r:{game_id}:0:open"]
-    opened = await w.members[1].click(final, custom_id=custom_ids(final)[0])
+    assert custom_ids(final) == [f"mt:r:{game_id}", f"kk:r:{game_id}:0:open"]  # beside Rematch
+    opened = await w.members[1].click(final, custom_id=custom_ids(final)[1])
     assert opened.ephemeral and "turn 1 of 3" in reply(opened).content
     # A spectator who can read the channel may watch it too; the thread is not touched.
     posts = len(thread.history())
-    watched = await w.members[2].click(final, custom_id=custom_ids(final)[0])
+    watched = await w.members[2].click(final, custom_id=custom_ids(final)[1])
     assert "turn 1 of 3" in reply(watched).content and len(thread.history()) == posts
 
 

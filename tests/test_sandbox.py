@@ -10,7 +10,7 @@ import random
 import sandbox
 from cogs.client import DiscordPlaces
 from sandbox import SandboxPage
-from tests.botkit import open_game
+from tests.botkit import custom_ids, open_game
 
 HOUR = 3600
 
@@ -348,6 +348,35 @@ async def test_a_prompt_the_saved_world_lacks_is_posted_again_for_the_same_turn(
         assert await w.store.timers(game_id) == timers
         after = await w.store.turn_posts(game_id)
         assert (after.turn_key, after.turn_version) == (posts.turn_key, posts.turn_version)
+
+
+async def test_another_games_turn_the_saved_world_lacks_is_posted_again_with_its_deadline(tmp_path):
+    from tests.test_bot_matches import current_prompt, open_table
+
+    database, folder = str(tmp_path / "kokeshi.sqlite3"), tmp_path / "world"
+    async with Started(database, folder) as first:
+        game_id, thread = await open_table(first.world, "kohaku", players=2, joiners=0, ai=1, level="easy")
+        await first.save()
+        lost = (await first.world.store.get_message(game_id, "prompt"))[1]
+        saved = json.loads((folder / "channels" / f"{thread.id}.json").read_text())
+        (folder / "channels" / f"{thread.id}.json").write_text(json.dumps([m for m in saved if m["id"] != lost]))
+        timers = await first.world.store.timers(game_id)
+        version = (await first.world.store.get_game(game_id)).version
+    assert [t.kind for t in timers] == ["deadline"]
+    async with Started(database, folder) as second:
+        w = second.world
+        restored = next(t for t in w.channel.threads if t.id == thread.id)
+        await sandbox.show_lost_prompts(second.env.bot, second.saved, w.guild.id)
+        prompt = await current_prompt(w, game_id, restored)
+        # The same turn, its buttons for the same version, the deadline it had (shown, and stored unchanged).
+        assert prompt.id != lost
+        assert any(
+            c.startswith(f"mt:s:{game_id}:{version}") or c.startswith(f"mt:a:{game_id}:{version}:")
+            for c in custom_ids(prompt)
+        )
+        assert f"<t:{int(timers[0].due_at)}:f>" in prompt.content
+        assert await w.store.timers(game_id) == timers
+        assert (await w.store.get_game(game_id)).version == version
 
 
 async def test_a_turn_timer_that_fell_due_while_the_sandbox_was_stopped_fires_when_it_starts_again(tmp_path):

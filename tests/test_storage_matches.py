@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import random
 from collections.abc import Sequence
@@ -13,7 +14,7 @@ import games
 from games.base import Match
 from games.kokeshi.engine import RandomPolicy
 from service.play import Refused
-from storage import StaleVersion, Store, StoreRefusal, open_store, scope_of
+from storage import ChallengeRecord, ScoreItem, StaleVersion, Store, StoreRefusal, open_store, scope_of
 from storage.matches import MatchPlayed, seat_ranks
 from tests.dbkit import sql
 from tests.games import tiny
@@ -399,6 +400,84 @@ async def test_a_kohaku_challenge_ends_with_its_attempt_scored_and_no_solo_board
     assert await store.leaderboard("solo", GUILD, game="kohaku") == []
     assert await store.leaderboard("daily", GUILD, "2026-11-20") == []
     assert await store.verify() == []
+
+
+async def _finished(store: Store, database: str, game_id: int, seed: int, rng: random.Random) -> Match:
+    """A started game played to its end by random decisions: the match as it ended."""
+    await store.start_match(game_id, seed)
+    mirror, _, last = await play_out(store, database, game_id, seed, rng)
+    assert last is not None and last.record.status == "finished"
+    return mirror
+
+
+def _figures(scores: Sequence[dict], keys: Sequence[str]) -> dict[str, ScoreItem]:
+    """Each score item's average and best over these score details, read the way a score sheet reads."""
+    return {
+        key: ScoreItem(sum(s.get(key, 0) for s in scores) / len(scores), max(s.get(key, 0) for s in scores))
+        for key in keys
+    }
+
+
+async def test_a_players_stats_at_a_game_count_its_finished_games_items_ratings_and_challenges(store, database, bids):
+    day = dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC)
+    kokeshi = await store.create_game(guild_id=GUILD, channel_id=10, host_id=500, host_name="Ana", players=2)
+    await store.add_seat(kokeshi, 501, "Bo")
+    await store.start_game(kokeshi, 3)
+    policy = RandomPolicy(2)
+    while (found := await store.load_game(kokeshi))[0].prompt is not None:
+        game, version = found
+        await store.apply(kokeshi, version, game.prompt.player, policy.choose(game))
+    # Ana (500) plays two games of Bids and three of Kōhaku: a duel, a solo game and the daily challenge; she
+    # starts this week's challenge and leaves it unfinished.
+    rng = random.Random(12)
+    bids_games = [await _finished(store, database, await lobby(store, "bids", 2, host=500), n, rng) for n in (1, 2)]
+    duel = await _finished(store, database, await lobby(store, "kohaku", 2, host=500), SEED, rng)
+    solo = await _finished(store, database, await lobby(store, "kohaku", 1, host=500), SEED + 1, rng)
+    daily, _ = await store.create_challenge(
+        kind="daily", key="2026-11-20", guild_id=GUILD, channel_id=10, user_id=500, name="Ana", game="kohaku"
+    )
+    challenge = await _finished(store, database, daily, store.challenge_seed("daily:2026-11-20"), rng)
+    await store.create_challenge(
+        kind="weekly", key="2026-W47", guild_id=GUILD, channel_id=10, user_id=500, name="Ana", game="kohaku"
+    )
+    before = sql(database, "SELECT COUNT(*) FROM results") + sql(database, "SELECT COUNT(*) FROM ratings")
+
+    kohaku = games.get("kohaku")
+    stats = await store.game_stats(500, kohaku.stat_keys, day, game="kohaku", guild_id=GUILD)
+    ended = [duel.standing(), solo.standing(), challenge.standing()]
+    assert (stats.games, stats.solo_games, stats.wins) == (3, 2, sum(s.places[0] == 1 for s in ended))
+    assert stats.win_rate == stats.wins / 3
+    assert stats.items == _figures([s.scores[0] for s in ended], kohaku.stat_keys)
+    assert list(stats.items) == list(kohaku.stat_keys)
+    assert stats.items["total"].best == max(s.scores[0]["total"] for s in ended)
+    # Rated by the one game played with another person, in the world and in the server, as the boards rate it.
+    assert stats.world == await store.rating(scope_of(None, "kohaku"), 500) and stats.world.games == 1
+    assert stats.server == await store.rating(scope_of(GUILD, "kohaku"), 500)
+    assert stats.challenges == {
+        "daily": ChallengeRecord(1, 1, int(ended[2].places[0] == 1), ended[2].scores[0]["total"], 1),
+        "weekly": ChallengeRecord(1, 0, 0, None, 1),
+    }
+    # Streaks as they stand on a later day: the day after still counts the run, two days after it is over.
+    later = await store.game_stats(500, kohaku.stat_keys, day + dt.timedelta(days=1), game="kohaku")
+    assert later.challenges["daily"].streak == 1 and later.server is None
+    later = await store.game_stats(500, kohaku.stat_keys, day + dt.timedelta(days=2), game="kohaku")
+    assert later.challenges["daily"].streak == 0 and later.challenges["weekly"].streak == 1
+
+    # Bids is counted apart, and Kokeshi apart from both.
+    stats = await store.game_stats(500, bids.stat_keys, day, game="bids")
+    assert (stats.games, stats.solo_games) == (2, 0) and not stats.empty
+    assert stats.wins == sum(m.standing().places[0] == 1 for m in bids_games)
+    assert stats.items == _figures([m.standing().scores[0] for m in bids_games], ["total"])
+    assert stats.challenges == {"daily": ChallengeRecord(), "weekly": ChallengeRecord()}
+    mine = [r for r in await store.results(kokeshi) if r.user_id == 500]
+    stats = await store.game_stats(500, games.get("kokeshi").stat_keys, day, game="kokeshi")
+    assert (stats.games, stats.items["total"].best) == (1, mine[0].total)
+    assert (await store.stats(500)).games == 1
+    # Someone who played none of it has nothing to show; reading stats wrote nothing.
+    assert (await store.game_stats(501, kohaku.stat_keys, day, game="kohaku")).games == 1
+    nobody = await store.game_stats(999, kohaku.stat_keys, day, game="kohaku")
+    assert nobody.empty and nobody.items == {} and nobody.world.games == 0
+    assert sql(database, "SELECT COUNT(*) FROM results") + sql(database, "SELECT COUNT(*) FROM ratings") == before
 
 
 async def test_undo_takes_back_a_secret_choice_but_never_past_a_turn_or_a_time_out(store, database, bids):

@@ -136,6 +136,9 @@ class Kohaku(GameModule):
             return _("with goal cards") if value else _("without goal cards")
         return str(value)
 
+    def stat_label(self, key: str) -> str:
+        return words.score_item(key)
+
     def decision_picture(
         self, view: Mapping[str, Any], names: Sequence[str], seat: int, events: Sequence[Event] = ()
     ) -> bytes:

@@ -224,6 +224,9 @@ class Kokeshi(GameModule):
             return _("advanced side") if value == "advanced" else _("basic side")
         return str(value)
 
+    def stat_label(self, key: str) -> str:
+        return vocab.score_item(key)
+
     def decision_picture(
         self, view: Mapping[str, Any], names: Sequence[str], seat: int, events: Sequence[Event] = ()
     ) -> bytes:

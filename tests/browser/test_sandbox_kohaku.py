@@ -211,6 +211,16 @@ def test_kohaku_is_played_to_its_final_scores_on_a_phone(context, sandbox):
     swipe_to(page, record)
     expect(record).to_be_in_viewport(ratio=0.9)
     shot(page, "kohaku-phone-final-picture")
+    # The same game again, from the final post: against the AI alone it starts at once, and the page follows it.
+    again = final.get_by_role("button", name="Rematch")
+    in_sight(page, again, "rematch")
+    choose(page, again, rng)
+    expect(page.locator("#channel-name")).to_have_text(re.compile(rf"Kōhaku #(?!{number}$)\d+$"), timeout=WAIT)
+    rematch = next_decision(page, None)
+    assert rematch is not None
+    in_sight(page, page.locator(f'{MESSAGES}[data-message-id="{rematch}"]').locator(CONTROLS).first, "rematch-turn")
+    settled(page)
+    shot(page, "kohaku-phone-rematch")
     # A person rarely has to make a click again; a loaded machine may take one now and then.
     assert swallowed(page) <= max(1, decisions // 20), swallowed(page)
     print(f"Kōhaku through the page: {decisions} decisions in {time.monotonic() - started:.0f} s")
@@ -240,3 +250,15 @@ def test_a_kohaku_daily_is_played_to_its_end_on_a_phone(context, sandbox):
     in_sight(page, final, "daily-final")
     page.mouse.move(PHONE["width"] - 1, 40)
     shot(page, "kohaku-phone-daily-final")
+    # Shared from its final post: the card, in the channel the challenge was played from, for everyone.
+    share = final.get_by_role("button", name="Share")
+    in_sight(page, share, "share")
+    choose(page, share, random.Random(28))
+    to_home(page)
+    card = messages.filter(has_text="Daily challenge ·").last
+    expect(card).to_contain_text("Kōhaku", timeout=WAIT)
+    expect(card).to_contain_text("Same draws for everyone today")
+    picture_of(card, f"kohaku-{number}-share")
+    settled(page)
+    in_sight(page, card, "share-card")
+    shot(page, "kohaku-phone-share")

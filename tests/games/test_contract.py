@@ -326,6 +326,10 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
             for setting in module.settings:
                 for value in setting.choices:
                     assert module.setting_label(setting.key, value)
+            # Every score item its stats add up is named, each with a name of its own.
+            labels = [module.stat_label(key) for key in module.stat_keys]
+            assert all(label and "{" not in label for label in labels), labels
+            assert len(set(labels)) == len(labels), labels
     # Every language the game says it speaks has every message it used, translated.
     assert {locale: sorted(missing[locale]) for locale in module.locales if locale != "en"} == {
         locale: [] for locale in module.locales if locale != "en"
@@ -432,3 +436,8 @@ def test_no_seed_in_any_view_event_word_picture_or_log(table, caplog, monkeypatc
     assert drawn or table.key == "bids"
     for text in out + drawn:
         assert digits not in text and digits[:12] not in text
+
+
+def test_a_score_item_a_game_does_not_word_reads_as_its_key():
+    # The contract's default, for a game with no words of its own for its stats.
+    assert GameModule.stat_label(games.get("bids"), "two_flowers") == "Two flowers"

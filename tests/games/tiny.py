@@ -19,12 +19,19 @@ PRIZES = (1, 2, 3)
 CARDS = (1, 2, 3, 4)  # one card more than prizes: the last bid is still a choice
 FIELDS = ("seed", "counter", "deck", "prize", "hands", "points", "bids", "version")
 WORDS = {
-    "en": {"bid": "Bid {n}", "ask": "Your secret bid", "won": "{name} takes prize {n}.", "tie": "Nobody takes {n}."},
+    "en": {
+        "bid": "Bid {n}",
+        "ask": "Your secret bid",
+        "won": "{name} takes prize {n}.",
+        "tie": "Nobody takes {n}.",
+        "total": "Points",
+    },
     "pt_BR": {
         "bid": "Lance {n}",
         "ask": "Seu lance secreto",
         "won": "{name} leva o prêmio {n}.",
         "tie": "Ninguém leva {n}.",
+        "total": "Pontos",
     },
 }
 
@@ -165,6 +172,9 @@ class BidsModule(GameModule):
 
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
         return self._w("ask")
+
+    def stat_label(self, key: str) -> str:
+        return self._w(key)
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         if event.kind in ("prize_won", "prize_lost"):

@@ -59,8 +59,8 @@ def server_only_text(name: str) -> str:
     return _(
         "`/{command}` works only in a server channel where Kokeshi is installed: multiplayer games, their lobbies "
         "and server settings live in servers. Here you can play `/kokeshi solo`, `/kokeshi daily` and "
-        "`/kokeshi weekly`, and use `/kokeshi stats`, `/kokeshi leaderboard`, `/kokeshi rules`, `/kokeshi help` and "
-        "`/games replay`."
+        "`/kokeshi weekly`, and use `/kokeshi stats`, `/kokeshi leaderboard`, `/kokeshi rules`, `/kokeshi help`, "
+        "`/games replay` and `/games stats`."
     ).format(command=name)
 
 

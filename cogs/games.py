@@ -168,6 +168,18 @@ class Games(
     ) -> list[app_commands.Choice[str]]:
         return game_choices(current)
 
+    @app_commands.command(name="stats", description="A player's record at another game: games, wins, rating, scores")
+    @app_commands.describe(game="Which game", user="Whose stats (default: yours)")
+    async def stats(self, interaction: discord.Interaction, game: str, user: discord.User | None = None) -> None:
+        matches = self.bot.matches
+        await matches.guard(interaction, matches.stats(interaction, game, user or interaction.user))
+
+    @stats.autocomplete("game")
+    async def stats_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return game_choices(current)
+
     @settings.command(name="limits", description="How many open games a person and a channel may have")
     @app_commands.describe(
         per_user="Open games (lobbies and games in progress) one person may be in; default 5",

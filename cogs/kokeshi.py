@@ -92,8 +92,8 @@ def help_text() -> str:
     )
     others_text = _(
         "**Other games** `/games new` opens a table of another game (Kōhaku, solo against Danny or with up to 4), "
-        "`/games challenge` its daily or weekly challenge, `/games leaderboard` its boards; in its thread, the "
-        "buttons or `/games play` and `/games undo`."
+        "`/games challenge` its daily or weekly challenge, `/games leaderboard` its boards, `/games stats` a "
+        "player's record at it; in its thread, the buttons or `/games play` and `/games undo`."
     )
     return f"{text}\n{anywhere_text}\n{others_text}"
 

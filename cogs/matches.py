@@ -28,15 +28,15 @@ from games.base import Event, GameModule, Match, Prompt, Standing, Value
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
-from storage import GameRecord, MatchPlayed, Seat, StaleVersion, Store, challenge_key
+from storage import GameRecord, GameStats, MatchPlayed, Rating, Seat, StaleVersion, Store, challenge_key
 
 from .answering import Answer, AnswersFirst
-from .anywhere import bot_server
+from .anywhere import bot_server, command_name
 from .away import AWAY_MARK, Aways, stamp
 from .client import ChallengeDesk, Client, TableDesk
 from .common import UserError, challenge_day, level_word, now
-from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
-from .narration import speaking
+from .limits import BUTTON_LABEL, EMBED_FIELD_VALUE, EMBED_TITLE, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
+from .narration import escape, speaking
 from .persistent import FromCustomId
 from .replay_items import ReplayButton
 from .since import recap
@@ -1113,6 +1113,85 @@ class Matches:
             lines.append(f"{row.rank}. <@{row.user_id}> — {format_number(round(row.value))} ({games_played})")
         await self.tell(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
 
+    # ------------------------------------------------------------------ stats
+
+    async def stats(self, interaction: discord.Interaction, key: str, user: discord.abc.User) -> None:
+        """`/games stats`: a player's record at one game, privately wherever it is asked (as `/kokeshi stats`):
+        games and wins, the game's ratings (this server's where the bot is in it, and the world's), its
+        challenges, and each score item's average and best, named in the game's own words."""
+        if key in OWN_TABLES:
+            own = command_name(f"{key} stats", interaction.locale)
+            raise UserError(
+                _("{game} has stats of its own: `/{command}`.").format(game=games.get(key).name, command=own)
+            )
+        module = self.module(key)
+        found = await self.store.game_stats(
+            user.id, module.stat_keys, discord.utils.utcnow(), game=key, guild_id=bot_server(interaction)
+        )
+        player = escape(user.display_name)[:200]
+        if found.empty:
+            raise UserError(
+                _("{player} has no finished game of {game} yet: `/games new` or `/games challenge` starts one.").format(
+                    player=player, game=module.name
+                )
+            )
+        title = _("{player} at {game}").format(player=player, game=module.name)
+        embed = discord.Embed(title=shorten(title, EMBED_TITLE), colour=0x3D7EC8)
+        for name, value in stats_fields(module, found):
+            embed.add_field(name=name, value=shorten(value, EMBED_FIELD_VALUE), inline=False)
+        await interaction.followup.send(embed=embed, ephemeral=True)
+
+
+def stats_fields(module: GameModule, found: GameStats) -> list[tuple[str, str]]:
+    """The fields of a player's stats at a game, in the current language: (name, value)."""
+    number = format_number
+    fields = []
+    if found.games:
+        if found.solo_games:
+            text = _("{played} played, {solo} of them solo · {won} won ({rate})")
+        else:
+            text = _("{played} played · {won} won ({rate})")
+        counts = {"played": number(found.games), "solo": number(found.solo_games), "won": number(found.wins)}
+        fields.append((_("Games"), text.format(**counts, rate=i18n.format_percent(found.win_rate))))
+    if found.world.games:  # rated only by games played with others
+        ratings = [_("world {rating}").format(rating=_rating(found.world))]
+        if found.server is not None:
+            ratings.insert(0, _("this server {rating}").format(rating=_rating(found.server)))
+        fields.append((_("Rating"), "\n".join(ratings)))
+    lines = []
+    for kind, record in found.challenges.items():
+        if not record.attempts:
+            continue
+        attempts = ngettext("{n} attempt", "{n} attempts", record.attempts).format(n=number(record.attempts))
+        best = "—" if record.best is None else number(record.best)
+        if kind == "daily":
+            run = ngettext("{count} day", "{count} days", record.streak).format(count=number(record.streak))
+            text = _("daily: {attempts}, {won} won · best {best} · streak {run}")
+        else:
+            run = ngettext("{count} week", "{count} weeks", record.streak).format(count=number(record.streak))
+            text = _("weekly: {attempts}, {won} won · best {best} · streak {run}")
+        lines.append(text.format(attempts=attempts, won=number(record.won), best=best, run=run))
+    if lines:
+        fields.append((_("Challenges"), "\n".join(lines)))
+    items = [
+        _("{item}: average {average} · best {best}").format(
+            item=module.stat_label(key),
+            average=number(figures.average, format="#,##0.0"),
+            best=number(figures.best),
+        )
+        for key, figures in found.items.items()
+        # An item never scored says nothing; the total (every game's score has one) always shows.
+        if key == "total" or figures.best or figures.average
+    ]
+    if items:
+        fields.append((_("Scores"), "\n".join(items)))
+    return fields
+
+
+def _rating(rating: Rating) -> str:
+    shown = format_number(rating.display)
+    return _("{rating} (provisional)").format(rating=shown) if rating.provisional else shown
+
 
 def _png(data: bytes) -> io.BytesIO:
     return io.BytesIO(data)
@@ -1140,4 +1219,4 @@ def _refusal(code: str) -> str:
     }.get(code, _("That choice is not possible now."))
 
 
-__all__ = ["ITEMS", "Matches", "offered", "places_text", "read_variant", "variants"]
+__all__ = ["ITEMS", "Matches", "offered", "places_text", "read_variant", "stats_fields", "variants"]

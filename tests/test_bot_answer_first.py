@@ -29,7 +29,7 @@ from games.kokeshi.engine.options import PLACES
 from tests.botkit import answer, components, lobby_message, new_lobby, open_game, prompt_message
 from tests.games import tiny
 from tests.test_bot_match_end import finished_kohaku_daily
-from tests.test_bot_matches import play_through
+from tests.test_bot_matches import finished_match, play_through
 from tests.test_bot_rematch import finished_table
 from tests.test_bot_replay import finished_in_store
 from tests.test_bot_share import finished_challenge
@@ -422,6 +422,11 @@ async def _games_leaderboard(w) -> Act:
     return lambda: w.members[0].slash(w.channel, "games leaderboard", game="kohaku")
 
 
+async def _games_stats(w) -> Act:
+    await finished_match(w, "kohaku", w.members[:1], seed=3)
+    return lambda: w.members[0].slash(w.channel, "games stats", game="kohaku")
+
+
 async def _games_play(w) -> Act:
     game_id, thread, _post = await kohaku_table(w)
     match, _version, _record = await w.store.load_match(game_id)
@@ -578,6 +583,7 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "games new": _games_new,
     "games challenge": _games_challenge,
     "games leaderboard": _games_leaderboard,
+    "games stats": _games_stats,
     "games play": _games_play,
     "MatchAction": _match_action,
     "MatchSelect": _match_select,
@@ -641,7 +647,7 @@ def _subclasses(cls) -> list[type]:
 
 async def test_every_handler_of_the_bot_has_a_scenario(world):
     assert handlers(world.bot) == set(SCENARIOS)
-    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 37
+    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 38
 
 
 @pytest.mark.parametrize("handler", [*SCENARIOS, *OTHER_PATHS])

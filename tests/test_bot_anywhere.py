@@ -10,6 +10,7 @@ import pytest
 
 from bot import create_bot
 from tests.botkit import components, restart, texts
+from tests.test_bot_matches import finished_match
 
 GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
 GUILD_INSTALL, USER_INSTALL = 0, 1
@@ -198,6 +199,14 @@ async def test_from_a_server_without_the_bot_the_game_starts_in_the_dm_with_a_li
     # Nothing posted in that server; the game is in the DM.
     assert channel.history() == []
     assert any("your turn" in t for t in texts(dm))
+
+
+async def test_another_games_stats_answer_privately_in_the_dm(world):
+    user = world.members[0].user
+    await finished_match(world, "kohaku", world.members[:1], seed=4)
+    asked = await user.slash("games stats", game="kohaku")
+    assert asked.ephemeral and "aiko at Kōhaku" in shown(last(asked))
+    assert user.dm_channel.history() == []
 
 
 async def test_from_a_server_without_the_bot_a_lobby_is_refused_and_stats_answer_privately(world):

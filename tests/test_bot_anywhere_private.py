@@ -22,7 +22,7 @@ import simcord.interactions
 from simcord.backend import serializers
 
 from tests.test_bot_anywhere import elsewhere, last, play_in_dm, shown
-from tests.test_bot_matches import bids, open_table, play_through  # noqa: F401  (bids: a fixture)
+from tests.test_bot_matches import bids, finished_match, open_table, play_through  # noqa: F401  (bids: a fixture)
 
 GROUP_DM_TYPE = 3
 PRIVATE_CHANNEL = 2
@@ -182,6 +182,18 @@ async def test_another_games_board_there_is_the_worlds(place):
     with only_the_interaction(place):
         board = private_answer(await place.slash("games leaderboard", game="bids"))
     assert "Bids" in board and board.count("<@") == 2, board
+
+
+@pytest.mark.usefixtures("bids")
+async def test_another_games_stats_answer_there_privately_with_the_worlds_rating_alone(place):
+    world = place.world
+    await finished_match(world, "bids", world.members[:2], seed=5)
+    with only_the_interaction(place):
+        asked = await place.slash("games stats", game="bids")
+        said = private_answer(asked)
+    assert "aiko at Bids" in said
+    rating = {f.name: f.value for f in last(asked).embeds[0].fields}["Rating"]
+    assert rating.startswith("world ") and "this server" not in rating
 
 
 async def test_the_rules_answer_there_with_their_picture(place):

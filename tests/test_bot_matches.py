@@ -7,7 +7,9 @@ import random
 import pytest
 
 import games
+import i18n
 from bot import create_bot
+from cogs.matches import stats_fields
 from tests.botkit import World, components, custom_ids, lobby_message, restart
 from tests.games import tiny
 
@@ -194,6 +196,113 @@ async def test_the_kohaku_daily_is_played_against_danny_and_ranked_on_its_own_bo
     # Kokeshi's daily board is another board.
     kokeshi = await aiko.slash(w.channel, "kokeshi leaderboard", board="daily")
     assert f"<@{aiko.user.id}>" not in reply(kokeshi).content
+    # The attempt counts in the player's stats at the game: its score, and a run of one day.
+    score = (await w.store.results(record.id))[0].total
+    challenges = fields_of(await aiko.slash(w.channel, "games stats", game="kohaku"))["Challenges"]
+    assert challenges.startswith("daily: 1 attempt, ") and f"best {score:,} · streak 1 day" in challenges
+
+
+async def finished_match(w: World, game: str, members, seed: int):
+    """A game of `game` between these members, dealt on `seed` and played to its end by random choices straight
+    through the store (no thread): its last match."""
+    host = members[0]
+    game_id = await w.store.create_game(
+        guild_id=w.guild.id,
+        channel_id=w.channel.id,
+        host_id=host.user.id,
+        host_name=host.user.name,
+        players=len(members),
+        solo=len(members) == 1,
+        game=game,
+    )
+    for member in members[1:]:
+        await w.store.add_seat(game_id, member.user.id, member.user.name)
+    match, version = await w.store.start_match(game_id, seed)
+    rng = random.Random(seed)
+    while not match.is_over:
+        seat = rng.choice(match.waiting())
+        played = await w.store.play_match(game_id, version, seat, rng.choice(match.legal_actions(seat)))
+        match, version = played.match, played.record.version
+    return match
+
+
+def fields_of(result) -> dict[str, str]:
+    return {f.name: f.value for f in reply(result).embeds[0].fields}
+
+
+async def test_a_players_stats_at_another_game_answer_privately_in_the_games_own_words(world, bids):
+    w = world
+    aiko, botan, chiyo = w.members[:3]
+    duel = (await finished_match(w, "bids", [aiko, botan], seed=5)).standing()
+    solo = (await finished_match(w, "kohaku", [aiko], seed=6)).standing()
+    asked = await aiko.slash(w.channel, "games stats", game="bids")
+    assert asked.ephemeral and reply(asked).embeds[0].title == "aiko at Bids"
+    won, total = duel.places[0] == 1, duel.scores[0]["total"]
+    rate = "100%" if won else "0%"
+    assert fields_of(asked) == {
+        "Games": f"1 played · {int(won)} won ({rate})",
+        "Rating": fields_of(asked)["Rating"],
+        "Scores": f"Points: average {total}.0 · best {total}",
+    }
+    # Rated in this server and in the world, as the game's rating board rates.
+    assert fields_of(asked)["Rating"].startswith("this server ") and "\nworld " in fields_of(asked)["Rating"]
+    # Someone else's, by the user option: botan's own game of it.
+    theirs = await aiko.slash(w.channel, "games stats", game="bids", user=botan)
+    assert reply(theirs).embeds[0].title == "botan at Bids"
+    assert (
+        fields_of(theirs)["Scores"] == f"Points: average {duel.scores[1]['total']}.0 · best {duel.scores[1]['total']}"
+    )
+    # Kōhaku's score items in Kōhaku's words; a solo game is counted, and rates nobody.
+    kohaku = await aiko.slash(w.channel, "games stats", game="kohaku")
+    shown = fields_of(kohaku)
+    assert shown["Games"].startswith("1 played, 1 of them solo") and "Rating" not in shown
+    assert f"Total: average {solo.scores[0]['total']}.0" in shown["Scores"] and "Frogs: average" in shown["Scores"]
+    # The game as typed is offered like the other commands' games.
+    offered = await aiko.autocomplete(w.channel, "games stats", "game", "kō")
+    assert [c["value"] for c in offered] == ["kohaku"]
+
+
+async def test_stats_of_an_unknown_game_or_a_player_without_games_say_so_and_change_nothing(world, bids):
+    w = world
+    aiko, _botan, chiyo = w.members[:3]
+    await finished_match(w, "bids", w.members[:2], seed=5)
+    rows = await w.store.results_for_user(aiko.user.id)
+    for game, who, said in (
+        ("chess", None, "There is no game called “chess”."),
+        ("bids", chiyo, "chiyo has no finished game of Bids yet"),
+        ("kohaku", None, "aiko has no finished game of Kōhaku yet"),
+        ("kokeshi", None, "Kokeshi has stats of its own: `/kokeshi stats`."),
+    ):
+        options = {"game": game} if who is None else {"game": game, "user": who}
+        asked = await aiko.slash(w.channel, "games stats", **options)
+        assert asked.ephemeral and said in reply(asked).content, reply(asked).content
+        assert not reply(asked).embeds
+    assert await w.store.results_for_user(aiko.user.id) == rows
+    assert w.channel.history() == []
+
+
+def test_the_stats_read_in_portuguese_with_the_games_own_words():
+    from games.kohaku.model import SCORE_KEYS
+    from storage import ChallengeRecord, GameStats, Rating, ScoreItem
+
+    figures = {key: ScoreItem(2.5, 4) for key in SCORE_KEYS} | {"goal": ScoreItem(0.0, 0)}
+    found = GameStats(
+        games=3,
+        wins=1,
+        solo_games=2,
+        items=figures,
+        world=Rating(1, games=1),
+        server=None,
+        challenges={"daily": ChallengeRecord(2, 2, 1, 61, 2), "weekly": ChallengeRecord()},
+    )
+    with i18n.using("pt_BR"):
+        fields = dict(stats_fields(games.get("kohaku"), found))
+    assert fields["Partidas"] == "3 jogadas, 2 delas solo · 1 vencidas (33%)"
+    assert fields["Desafios"] == "diário: 2 tentativas, 1 vencidas · melhor 61 · sequência de 2 dias"
+    lines = fields["Pontos"].split("\n")
+    # Every item, in the game's words, but the one never scored (no goal card was played).
+    assert "Sapos: média 2,5 · melhor 4" in lines and len(lines) == len(SCORE_KEYS) - 1
+    assert fields["Nível de habilidade"].startswith("no mundo ")
 
 
 async def test_a_person_who_lets_the_time_run_out_is_played_for_and_the_game_goes_on(world, bids):

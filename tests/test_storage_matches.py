@@ -402,12 +402,15 @@ async def test_a_kohaku_challenge_ends_with_its_attempt_scored_and_no_solo_board
     assert await store.verify() == []
 
 
-async def _finished(store: Store, database: str, game_id: int, seed: int, rng: random.Random) -> Match:
-    """A started game played to its end by random decisions: the match as it ended."""
-    await store.start_match(game_id, seed)
-    mirror, _, last = await play_out(store, database, game_id, seed, rng)
-    assert last is not None and last.record.status == "finished"
-    return mirror
+async def _finished(store: Store, game_id: int, seed: int, rng: random.Random) -> Match:
+    """A game dealt on `seed` and played to its end by random decisions: the match as it ended."""
+    match, version = await store.start_match(game_id, seed)
+    while not match.is_over:
+        seat = rng.choice(match.waiting())
+        played = await store.play_match(game_id, version, seat, rng.choice(match.legal_actions(seat)))
+        match, version = played.match, played.record.version
+    assert played.record.status == "finished"
+    return match
 
 
 def _figures(scores: Sequence[dict], keys: Sequence[str]) -> dict[str, ScoreItem]:
@@ -427,16 +430,15 @@ async def test_a_players_stats_at_a_game_count_its_finished_games_items_ratings_
     while (found := await store.load_game(kokeshi))[0].prompt is not None:
         game, version = found
         await store.apply(kokeshi, version, game.prompt.player, policy.choose(game))
-    # Ana (500) plays two games of Bids and three of Kōhaku: a duel, a solo game and the daily challenge; she
+    # Ana (500) plays two games of Bids and two of Kōhaku: a duel and the daily challenge (a solo game); she
     # starts this week's challenge and leaves it unfinished.
     rng = random.Random(12)
-    bids_games = [await _finished(store, database, await lobby(store, "bids", 2, host=500), n, rng) for n in (1, 2)]
-    duel = await _finished(store, database, await lobby(store, "kohaku", 2, host=500), SEED, rng)
-    solo = await _finished(store, database, await lobby(store, "kohaku", 1, host=500), SEED + 1, rng)
+    bids_games = [await _finished(store, await lobby(store, "bids", 2, host=500), n, rng) for n in (1, 2)]
+    duel = await _finished(store, await lobby(store, "kohaku", 2, host=500), SEED, rng)
     daily, _ = await store.create_challenge(
         kind="daily", key="2026-11-20", guild_id=GUILD, channel_id=10, user_id=500, name="Ana", game="kohaku"
     )
-    challenge = await _finished(store, database, daily, store.challenge_seed("daily:2026-11-20"), rng)
+    challenge = await _finished(store, daily, store.challenge_seed("daily:2026-11-20"), rng)
     await store.create_challenge(
         kind="weekly", key="2026-W47", guild_id=GUILD, channel_id=10, user_id=500, name="Ana", game="kohaku"
     )
@@ -444,9 +446,9 @@ async def test_a_players_stats_at_a_game_count_its_finished_games_items_ratings_
 
     kohaku = games.get("kohaku")
     stats = await store.game_stats(500, kohaku.stat_keys, day, game="kohaku", guild_id=GUILD)
-    ended = [duel.standing(), solo.standing(), challenge.standing()]
-    assert (stats.games, stats.solo_games, stats.wins) == (3, 2, sum(s.places[0] == 1 for s in ended))
-    assert stats.win_rate == stats.wins / 3
+    ended = [duel.standing(), challenge.standing()]
+    assert (stats.games, stats.solo_games, stats.wins) == (2, 1, sum(s.places[0] == 1 for s in ended))
+    assert stats.win_rate == stats.wins / 2
     assert stats.items == _figures([s.scores[0] for s in ended], kohaku.stat_keys)
     assert list(stats.items) == list(kohaku.stat_keys)
     assert stats.items["total"].best == max(s.scores[0]["total"] for s in ended)
@@ -454,7 +456,7 @@ async def test_a_players_stats_at_a_game_count_its_finished_games_items_ratings_
     assert stats.world == await store.rating(scope_of(None, "kohaku"), 500) and stats.world.games == 1
     assert stats.server == await store.rating(scope_of(GUILD, "kohaku"), 500)
     assert stats.challenges == {
-        "daily": ChallengeRecord(1, 1, int(ended[2].places[0] == 1), ended[2].scores[0]["total"], 1),
+        "daily": ChallengeRecord(1, 1, int(ended[1].places[0] == 1), ended[1].scores[0]["total"], 1),
         "weekly": ChallengeRecord(1, 0, 0, None, 1),
     }
     # Streaks as they stand on a later day: the day after still counts the run, two days after it is over.

@@ -38,6 +38,8 @@ from .common import UserError, challenge_day, level_word, now
 from .limits import BUTTON_LABEL, EMBED_FIELD_VALUE, EMBED_TITLE, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
 from .narration import escape, speaking
 from .persistent import FromCustomId
+from .replay_items import ReplayButton
+from .since import recap
 
 log = logging.getLogger(__name__)
 
@@ -272,7 +274,23 @@ class MatchShare(_MatchButton, template=r"mt:p:(?P<game_id>\d+)"):
         await desk.guard(interaction, desk.bot.shares.share(interaction, self.game_id))
 
 
-ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint, MatchUndo, MatchRematch, MatchShare)
+class MatchSince(_MatchButton, template=r"mt:w:(?P<game_id>\d+)"):
+    """Privately, for the clicking seat: what happened since its last turn, the table as it stands with that marked,
+    and its choices when it decides now."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int}
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"mt:w:{game_id}", _("Since your last turn"), emoji="🕑")
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.on_since(interaction, self.game_id))
+
+
+ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint, MatchUndo, MatchRematch, MatchShare, MatchSince)
 # The store's fact naming the rematch opened from a finished table (shared with Kokeshi's tables).
 REMATCH_OF = "rematch_of:{game_id}"
 
@@ -691,6 +709,28 @@ class Matches:
             file=discord.File(_png(picture), filename=f"choice-{game_id}.png", description=shorten(alt, 1024)),
         )
 
+    async def on_since(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The clicking seat's "since your last turn", privately: the game's narration of every event since its
+        last turn, its own picture with them marked, and its choices if it decides now."""
+        match, version, record = await self.store.load_match(game_id)
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError(_("You are not playing in this game."))
+        decisions = await self.store.match_decisions(game_id)
+        module = games.get(record.game)
+        waiting = self._waiting(record, match)
+        told = await asyncio.to_thread(
+            recap, module, match, decisions, seat.seat, seat_names(record), record.id, waiting
+        )
+        file = discord.File(_png(told.picture), filename=f"since-{game_id}.png", description=shorten(told.alt, 1024))
+        kwargs: dict[str, Any] = {"file": file}
+        if told.prompt is not None:
+            view = match.view(seat.seat)
+            question = module.question(view, told.prompt)
+            choices = [(o.id, module.label(view, o)) for o in told.prompt.options]
+            kwargs["view"] = choices_view(game_id, version, choices, question)
+        await self.tell(interaction, told.text, allowed_mentions=discord.AllowedMentions.none(), **kwargs)
+
     async def on_hint(self, interaction: discord.Interaction, game_id: int) -> None:
         """The choice the strongest AI would make now for the caller's seat, privately."""
         match, _version, record = await self.store.load_match(game_id)
@@ -947,6 +987,9 @@ class Matches:
                 lines.append(_("Each of you chooses privately with the button below."))
                 view = discord.ui.View(timeout=None)
                 view.add_item(MatchChoose(record.id, version))
+        if view is not None and any(p.seat in humans for p in prompts):
+            # Back after a while: what happened since your last turn, privately, instead of scrolling the thread.
+            view.add_item(MatchSince(record.id))
         alt = _("The {game} table, move {moves}. Waiting for: {names}.").format(
             game=module.name, moves=format_number(record.moves), names=self._waiting(record, match, plain=True)
         )
@@ -1027,6 +1070,8 @@ class Matches:
             after.add_item(MatchShare(record.id))
         else:
             after.add_item(MatchRematch(record.id, _("Play again") if record.players == 1 else _("Rematch")))
+        # The whole game, turn by turn, is one tap away (`/games replay` too).
+        after.add_item(ReplayButton(record.id, 0, "open", _("Replay")))
         kwargs["view"] = after
         await thread.send(shorten("\n".join(lines), MESSAGE), **kwargs)
         before = await self.store.get_message(record.id, "prompt")

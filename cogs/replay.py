@@ -2,7 +2,9 @@
 
 Every turn is rebuilt from the stored log (the store replays it) and shown exactly as the table saw it when it was
 played: the turn's record and its picture, from public views only. A replay opens once the game is over, so it
-shows nothing the players had not seen by then; the seed and the bag's order never leave the store.
+shows nothing the players had not seen by then; the seed and the bag's order never leave the store. Kokeshi's
+games are told here; every other game's turns come through its contract (`cogs.match_replay`), in the same viewer
+(without the animation, which is Kokeshi's).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 import discord
 from discord import app_commands
 
+import games as registry
 import i18n
 import render
 from games.kokeshi import vocab
@@ -23,26 +26,21 @@ from games.kokeshi.engine import Game
 from games.kokeshi.pictures.replay import ReplayTurn, animation, draw_turn_record, extension
 from i18n import _
 from kit.locks import KeyedLocks
-from storage import GameNotFound, GameRecord, LoggedAction, challenge_key
+from storage import DEFAULT_GAME, GameNotFound, GameRecord, LoggedAction, challenge_key
 
 from . import common
-from .answering import Answer, AnswersFirst
 from .anywhere import bot_server
 from .choices import game_choices
 from .client import Client
 from .common import UserError
-from .limits import BUTTON_LABEL, MESSAGE, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
+from .limits import MESSAGE, SELECT_OPTION, shorten
+from .match_replay import page as match_page
 from .narration import record_alt, split_turns, turn_record
-from .persistent import FromCustomId
+from .replay_items import REPLAY_ITEMS, ReplayButton, ReplaySelect, replay_view
 from .thinking import shared_pool
 
 log = logging.getLogger(__name__)
 
-# A button's custom_id: `kk:r:<game>:<turn>:<op>`, the turn it leads to (1 is the first; 0 where none is meant).
-BUTTON_TEMPLATE = r"kk:r:(?P<game_id>\d+):(?P<turn>\d+):(?P<op>open|first|prev|next|last|film)"
-PICK_TEMPLATE = r"kk:r:(?P<game_id>\d+):pick"
-# The steps redraw the viewer in place; opening it and the animation answer with a private message of their own.
-STEPS = ("first", "prev", "next", "last")
 # The turn menu holds this many turns (Discord allows 25 options).
 MENU_TURNS = 25
 # Of those, the turns just before and after the one shown; the rest spread over the whole game, first and last
@@ -50,69 +48,6 @@ MENU_TURNS = 25
 MENU_NEAR = 12
 # Animations kept in memory, per game and language, so that a second click sends the same file at once.
 FILMS_KEPT = 4
-
-
-def _replays(interaction: discord.Interaction) -> Replays:
-    return interaction.client.replays  # type: ignore[attr-defined]
-
-
-class ReplayButton(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    """*Replay* on a final message, and the viewer's steps and animation; they work after a restart."""
-
-    FIELDS = {"game_id": int, "turn": int, "op": str}
-
-    def __init__(self, game_id: int, turn: int, op: str, label: str = "", disabled: bool = False) -> None:
-        style = discord.ButtonStyle.primary if op in ("open", "film") else discord.ButtonStyle.secondary
-        super().__init__(
-            discord.ui.Button(
-                label=shorten(label, BUTTON_LABEL) or None,
-                emoji=_EMOJI[op],
-                style=style,
-                disabled=disabled,
-                custom_id=f"kk:r:{game_id}:{turn}:{op}",
-            )
-        )
-        self.game_id, self.turn, self.op = game_id, turn, op
-
-    def answer_for(self, interaction: discord.Interaction) -> Answer:
-        return Answer.UPDATE if self.op in STEPS else Answer.PRIVATE
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        replays = _replays(interaction)
-        if self.op == "open":
-            work = replays.open(interaction, self.game_id)
-        elif self.op == "film":
-            work = replays.film(interaction, self.game_id)
-        else:
-            work = replays.step(interaction, self.game_id, self.turn)
-        await replays.bot.tables.guard(interaction, self.game_id, work)
-
-
-class ReplaySelect(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
-    """The viewer's turn menu: the chosen turn is shown in place."""
-
-    answer = Answer.UPDATE
-    FIELDS = {"game_id": int}
-
-    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"kk:r:{game_id}:pick",
-                placeholder=shorten(_("Go to a turn"), SELECT_PLACEHOLDER),
-                options=options or [discord.SelectOption(label="1", value="1")],
-            )
-        )
-        self.game_id = game_id
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        replays = _replays(interaction)
-        value = self.item.values[0] if self.item.values else "1"
-        turn = int(value) if value.isdigit() else 1
-        await replays.bot.tables.guard(interaction, self.game_id, replays.step(interaction, self.game_id, turn))
-
-
-_EMOJI = {"open": "🎬", "first": "⏮️", "prev": "◀️", "next": "▶️", "last": "⏭️", "film": "🎞️"}
-REPLAY_ITEMS = (ReplayButton, ReplaySelect)
 
 
 def menu_turns(shown: int, count: int, size: int = MENU_TURNS, near: int = MENU_NEAR) -> list[int]:
@@ -131,13 +66,6 @@ def menu_turns(shown: int, count: int, size: int = MENU_TURNS, near: int = MENU_
     # Any room left goes to the turns nearest the one shown.
     rest = sorted(set(range(1, count + 1)) - best, key=lambda t: (abs(t - shown), t))
     return sorted(best | set(rest[: size - len(best)]))
-
-
-def replay_view(game_id: int) -> discord.ui.View:
-    """The *Replay* button of a final message, in the current language."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(ReplayButton(game_id, 0, "open", _("Replay")))
-    return view
 
 
 @dataclass(frozen=True)
@@ -205,6 +133,13 @@ class Replays:
                 raise UserError(
                     _("This is a challenge still being played: its replay opens to others once it is over (UTC).")
                 )
+        if record.status != "finished" and record.game != DEFAULT_GAME:
+            raise UserError(
+                _(
+                    "{game} #{number} is not over: its replay opens when the game ends. Its thread shows every "
+                    "turn so far."
+                ).format(game=_game_name(record), number=record.id)
+            )
         if record.status != "finished":
             raise UserError(
                 _(
@@ -246,13 +181,19 @@ class Replays:
     async def open(self, interaction: discord.Interaction, game_id: int | None) -> None:
         """A private viewer at the first turn."""
         record = await self.finished_game(interaction, game_id)
-        content, file, view = await self._page(record, await self.shown(record.id, 1))
+        if record.game != DEFAULT_GAME:
+            content, file, view = await self._match_page(record, 1)
+        else:
+            content, file, view = await self._page(record, await self.shown(record.id, 1))
         await interaction.followup.send(content, file=file, view=view, ephemeral=True, allowed_mentions=_NO_PINGS)
 
     async def step(self, interaction: discord.Interaction, game_id: int, number: int) -> None:
         """The viewer, redrawn in place at turn `number`."""
         record = await self.finished_game(interaction, game_id)
-        content, file, view = await self._page(record, await self.shown(record.id, number))
+        if record.game != DEFAULT_GAME:
+            content, file, view = await self._match_page(record, number)
+        else:
+            content, file, view = await self._page(record, await self.shown(record.id, number))
         await interaction.edit_original_response(
             content=content, attachments=[file], view=view, allowed_mentions=_NO_PINGS
         )
@@ -267,8 +208,18 @@ class Replays:
         alt = record_alt(record.id, shown.whose[shown.number - 1])
         return content, common.picture(picture, name, alt), self._controls(record.id, shown)
 
+    async def _match_page(self, record: GameRecord, number: int) -> tuple[str, discord.File, discord.ui.View]:
+        """A turn of another game's replay, with the same steps and menu (no animation)."""
+        shown = await match_page(self.store, record, number)
+        view = self._steps(record.id, shown.number, shown.count, shown.whose, film=False)
+        return shown.content, shown.file, view
+
     def _controls(self, game_id: int, shown: Shown) -> discord.ui.View:
-        n, count = shown.number, shown.count
+        whose = tuple(vocab.seat_name(player) for player in shown.whose)
+        return self._steps(game_id, shown.number, shown.count, whose, film=True)
+
+    def _steps(self, game_id: int, n: int, count: int, whose: tuple[str, ...], *, film: bool) -> discord.ui.View:
+        """First, previous, next and last; the turn menu (`whose` names who played each turn); the animation."""
         view = discord.ui.View(timeout=None)
         steps = (
             ("first", 1, _("First"), n == 1),
@@ -280,15 +231,16 @@ class Replays:
             view.add_item(ReplayButton(game_id, max(target, 1), op, label, disabled=disabled))
         options = []
         for turn in menu_turns(n, count):
-            label = _("Turn {turn}: {player}").format(turn=turn, player=vocab.seat_name(shown.whose[turn - 1]))
+            label = _("Turn {turn}: {player}").format(turn=turn, player=whose[turn - 1])
             shown_label = shorten(label, SELECT_OPTION)
             options.append(discord.SelectOption(label=shown_label, value=str(turn), default=turn == n))
         menu = ReplaySelect(game_id, options)
         menu.item.row = 1
         view.add_item(menu)
-        film = ReplayButton(game_id, 0, "film", _("Whole game, animated"))
-        film.item.row = 2
-        view.add_item(film)
+        if film:
+            animated = ReplayButton(game_id, 0, "film", _("Whole game, animated"))
+            animated.item.row = 2
+            view.add_item(animated)
         return view
 
     # ------------------------------------------------------------------ the animation
@@ -296,6 +248,8 @@ class Replays:
     async def film(self, interaction: discord.Interaction, game_id: int) -> None:
         """The whole game as one animated picture, drawn in a worker process, sent privately."""
         record = await self.finished_game(interaction, game_id)
+        if record.game != DEFAULT_GAME:
+            raise UserError(_("Only Kokeshi's replays have an animation: step through this one turn by turn."))
         locale = i18n.current()
         data = await self.animation(record.id, locale)
         await interaction.followup.send(
@@ -358,12 +312,25 @@ def _here(interaction: discord.Interaction, record: GameRecord) -> bool:
 
 
 def _finished_label(g: GameRecord) -> str:
-    """A finished game as the replay command lists it: number, players and the day it ended."""
+    """A finished game as the replay command lists it: number, players and the day it ended (and the game, for
+    any game but Kokeshi)."""
+    date = i18n.format_date(dt.datetime.fromtimestamp(g.finished_at or g.updated_at, dt.UTC))
+    if g.game != DEFAULT_GAME:
+        players = ", ".join(s.name for s in sorted(g.seats, key=lambda s: s.seat))
+        return _("#{number} {game} — {players} ({date})").format(
+            number=g.id, game=_game_name(g), players=players, date=date
+        )
     return _("#{number} — {players} ({date})").format(
-        number=g.id,
-        players=", ".join(vocab.seat_name(s.name) for s in g.seats),
-        date=i18n.format_date(dt.datetime.fromtimestamp(g.finished_at or g.updated_at, dt.UTC)),
+        number=g.id, players=", ".join(vocab.seat_name(s.name) for s in g.seats), date=date
     )
+
+
+def _game_name(record: GameRecord) -> str:
+    """The game's title, or its key when this process does not know the game."""
+    try:
+        return registry.get(record.game).name
+    except KeyError:
+        return record.game
 
 
 def _turn_png(turn: ReplayTurn) -> bytes:

@@ -2,7 +2,7 @@
 
 from .community import BOARDS, BoardRow, ChallengeRecord, Endings, GameStats, ScoreItem, Stats, scope_of
 from .database import MIGRATIONS_PG, Database, Row, Transaction, migrations, redact
-from .matches import MATCH_REFUSALS, MatchPlayed
+from .matches import MATCH_REFUSALS, MatchDecision, MatchPlayed
 from .open import describe, is_url, open_store
 from .ratings import PROVISIONAL_GAMES, Rating, challenge_key, challenge_seed, streak
 from .records import (
@@ -32,6 +32,7 @@ from .store import Store, clean_name
 __all__ = [
     "BOARDS",
     "MATCH_REFUSALS",
+    "MatchDecision",
     "MatchPlayed",
     "DEFAULT_GAME",
     "REFUSALS",

@@ -47,6 +47,19 @@ Entry = tuple[int, int, str, tuple[Event, ...]]
 
 
 @dataclass(frozen=True, slots=True)
+class MatchDecision:
+    """One logged decision of a contract game: its place in the log, the seat that made it, the action, the events
+    it caused (the automatic steps after it included) and whether it ended a turn (a new turn began, or the match
+    ended)."""
+
+    seq: int
+    seat: int
+    action: str
+    events: tuple[Event, ...]
+    ends_turn: bool
+
+
+@dataclass(frozen=True, slots=True)
 class MatchPlayed:
     """One decision saved: the game's record after the commit (status 'finished' if it ended), a private copy of
     the match after it, the service's `Outcome`, and the results written when it ended the game (else [])."""
@@ -65,6 +78,8 @@ class _Held:
     match: Match
     module: GameModule
     entries: list[Entry] = field(default_factory=list)
+    # For each entry, whether it ended a turn (`Match.turn_key` changed, or the match ended).
+    ends: list[bool] = field(default_factory=list)
 
 
 def game_options(settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -268,6 +283,7 @@ class MatchStore:
                     await self._finish_match(db, game_id, match, now)
             held.version = version + 1
             held.entries.append((seq, seat, action, outcome.events))
+            held.ends.append(outcome.turn_changed or over)
             self._hold(game_id, held)
             after = await self.get_game(game_id)
             results = await self.results(game_id) if over else []
@@ -315,7 +331,7 @@ class MatchStore:
                 )
                 if count != 1:
                     raise StaleVersion(game_id, held.version, held.version + 1)
-            rebuilt = _Held(held.version + 1, match, held.module, held.entries[:-1])
+            rebuilt = _Held(held.version + 1, match, held.module, held.entries[:-1], held.ends[:-1])
             self._hold(game_id, rebuilt)
         return held.module.load(match.to_json()), rebuilt.version
 
@@ -340,6 +356,39 @@ class MatchStore:
         async with self._game_lock(game_id):
             held = await self._held_match(game_id)
         return [entry for entry in held.entries if entry[0] > since]
+
+    async def match_decisions(self, game_id: int) -> list[MatchDecision]:
+        """Every decision of a contract game's log, in order, each with the events it caused and whether it ended
+        a turn: what a "since your last turn" and a replay are cut from. No replay when the match is held."""
+        async with self._game_lock(game_id):
+            held = await self._held_match(game_id)
+            return [
+                MatchDecision(seq, seat, action, events, ends)
+                for (seq, seat, action, events), ends in zip(held.entries, held.ends, strict=True)
+            ]
+
+    async def match_views(self, game_id: int, after: Sequence[int]) -> dict[int, dict[str, Any]]:
+        """A spectator's view (`Match.view(None)`) of a contract game after each decision `seq` in `after` (0: as
+        dealt), from one replay of its log from the deal. The seed stays here: only public views leave."""
+        wanted = set(after)
+        async with self._game_lock(game_id):
+            held = await self._held_match(game_id)
+            dealt = found(
+                await self._one(f"SELECT settings, {_SEED}, players, rules FROM games WHERE id = ?", (game_id,))
+            )
+            entries = list(held.entries)
+        match = held.module.deal(
+            game_options(json.loads(dealt["settings"])), int(dealt["seed"]), dealt["players"], dealt["rules"]
+        )
+        views = {0: match.view(None)} if 0 in wanted else {}
+        last = max(wanted, default=0)
+        for seq, seat, action, _events in entries:
+            if seq > last:
+                break
+            match.apply(seat, action)
+            if seq in wanted:
+                views[seq] = match.view(None)
+        return views
 
     async def _match_waiting_users(self, game_id: int) -> tuple[int, ...]:
         """The people (user ids) a contract game waits for: those seated at the seats of `Match.waiting()` (the
@@ -511,6 +560,8 @@ def _replayed(module: GameModule, row: Row, rows: Sequence[tuple[Any, ...]]) -> 
     match = module.deal(game_options(json.loads(row["settings"])), int(row["seed"]), row["players"], row["rules"])
     held = _Held(-1, match, module, [])
     for seq, player, action, *_ in rows:
+        before = match.turn_key()
         events = match.apply(int(player), action)
         held.entries.append((seq, int(player), action, tuple(events)))
+        held.ends.append(match.turn_key() != before or match.is_over)
     return held

@@ -103,8 +103,8 @@ async def test_a_challenges_result_is_shared_as_a_card_by_its_player_only(world)
     w = world
     aiko, botan = w.members[:2]
     record, final = await finished_kohaku_daily(w, aiko)
-    # A challenge is not played again from its post: its button shares the result.
-    assert custom_ids(final) == [f"mt:p:{record.id}"]
+    # A challenge is not played again from its post: its button shares the result (beside the replay).
+    assert custom_ids(final) == [f"mt:p:{record.id}", f"kk:r:{record.id}:0:open"]
     refused = await botan.click(final, custom_id=f"mt:p:{record.id}")
     assert refused.ephemeral and "Only the player" in reply(refused).content
     before = len(w.channel.history())

@@ -98,9 +98,9 @@ async def test_bids_is_played_from_the_lobby_to_the_leaderboard(world, bids):
     w = world
     game_id, thread = await open_table(w, "bids", players=2, joiners=1)
     first = await current_prompt(w, game_id, thread)
-    # Both seats bid at once and in secret: one private button, never the bids themselves in the thread; a game
-    # of two people offers no hint.
-    assert [c["custom_id"].split(":")[:2] for c in components(first)] == [["mt", "c"]]
+    # Both seats bid at once and in secret: one private button (and what happened since one's last turn, privately),
+    # never the bids themselves in the thread; a game of two people offers no hint.
+    assert [c["custom_id"].split(":")[:2] for c in components(first)] == [["mt", "c"], ["mt", "w"]]
     assert "privately" in first.content
     decisions = await play_through(w, game_id, thread, random.Random(1))
     assert decisions == 2 * len(tiny.PRIZES)

@@ -516,3 +516,37 @@ async def test_undo_takes_back_a_secret_choice_but_never_past_a_turn_or_a_time_o
     assert refused.value.code == "undo_timed_out"
     assert _row(database, game_id)[0] == timed.record.version
     assert await store.verify() == []
+
+
+async def test_each_decision_says_whether_it_ended_a_turn_hot_cold_and_after_an_undo(store, database):
+    # Kōhaku: a turn is several decisions, so some end a turn and some do not.
+    game_id = await lobby(store, "kohaku", 2)
+    await store.start_match(game_id, SEED)
+    mirror, decisions, _last = await play_out(store, database, game_id, SEED, random.Random(9), stop=13)
+    module = games.get("kohaku")
+    replay = module.deal({"goals": False}, SEED, 2)
+    expected = []
+    for seat, action in decisions:
+        before = replay.turn_key()
+        replay.apply(seat, action)
+        expected.append(replay.turn_key() != before)
+    assert True in expected and False in expected
+    hot = await store.match_decisions(game_id)
+    assert [(d.seat, d.action) for d in hot] == decisions and [d.ends_turn for d in hot] == expected
+    assert [d.events for d in hot] == [e for *_, e in await store.match_events(game_id)]
+    other = await open_store(database, clock=Clock())
+    try:
+        assert await other.match_decisions(game_id) == hot  # replayed cold, the same
+        # Public views after chosen decisions, from a replay of the deal: the table as anyone saw it then.
+        views = await other.match_views(game_id, [0, 3, len(decisions)])
+        again = module.deal({"goals": False}, SEED, 2)
+        assert views[0] == again.view(None)
+        for seat, action in decisions[:3]:
+            again.apply(seat, action)
+        assert views[3] == again.view(None) and views[len(decisions)] == mirror.view(None)
+    finally:
+        await other.close()
+    # An undo within a turn drops the decision's mark with it.
+    assert not hot[-1].ends_turn, "the 13th decision is within a turn (and a person's)"
+    await store.undo_match(game_id, hot[-1].seat)
+    assert await store.match_decisions(game_id) == hot[:-1]

@@ -32,7 +32,7 @@ PHONE = {"width": 390, "height": 844}
 MESSAGES = "#channel-message-list article.channel-message"
 OVER = re.compile(r"Kōhaku #\d+ is over")
 # The buttons beside a decision's choices that help the player rather than decide.
-AIDS = re.compile(r"\b(Hint|Undo)\s*$")
+AIDS = re.compile(r"\b(Hint|Undo|Since your last turn)\s*$")
 # A place in the final scores, one item of their numbered list: "AI 1 — 134 points".
 PLACE = re.compile(r"^(.+) — −?[\d,]+ points?$")
 
@@ -139,7 +139,7 @@ def play_to_the_end(page: Page, number: str, rng: random.Random, shots: str = ""
     at = next_decision(page, None)
     while at is not None:
         prompt = page.locator(f'{MESSAGES}[data-message-id="{at}"]')
-        # The decision's own choices; its Hint and Undo buttons are left alone.
+        # The decision's own choices; its Hint, Undo and Since your last turn buttons are left alone.
         live = prompt.locator(CONTROLS).filter(has_not_text=AIDS)
         in_sight(page, live.first, f"decision-{decisions}")
         if not shown_menu and live.first.get_attribute("role") == "combobox":

@@ -72,7 +72,8 @@ async def page(store: Store, record: GameRecord, number: int) -> MatchPage:
     last = turn[-1].seq
     view = (await store.match_views(record.id, [last]))[last]
     events = [e for d in turn for e in d.events]
-    head = _("🎬 **Replay of {game} #{number}** · turn {turn} of {count}").format(
+    # The picture is the table once the turn is over: the game's own header there already names the next turn.
+    head = _("🎬 **Replay of {game} #{number}** · turn {turn} of {count}, and the table after it").format(
         game=module.name, number=record.id, turn=format_number(number), count=format_number(len(turns))
     )
     tail = []

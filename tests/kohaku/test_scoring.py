@@ -36,6 +36,19 @@ def test_a_flower_scores_2_per_touching_koi_of_its_colour_and_12_for_four():
     assert points_of(yellow, 1, 0) == 6
 
 
+def test_a_flower_scores_12_only_when_all_four_touching_koi_have_its_colour():
+    # "Jeśli jednak 4 ryby mające czerwony kolor sąsiadują z tą płytką, zdobywasz w sumie 12 punktów": four koi
+    # around the flower are not enough, all four must have its colour.
+    p = pond(
+        (1, 0, feature("flower", "red")),
+        (0, 0, koi("red", 1, 0)),
+        (2, 0, koi("yellow red", 1, 1)),
+        (1, 1, koi("red black", 1, 1)),
+        (1, -1, koi("white yellow", 1, 1)),
+    )
+    assert points_of(p, 1, 0) == 3 * 2
+
+
 def test_two_flowers_score_2_per_koi_with_one_colour_and_3_with_both():
     # "Zdobywasz 2 punkty za każdą rybę mającą 1 z kolorów kwiatów (czerwony lub żółty), która sąsiaduje z tą
     # płytką. Zdobywasz 3 punkty za każdą rybę czerwono-żółtą, która sąsiaduje z tą płytką."
@@ -49,6 +62,34 @@ def test_two_flowers_score_2_per_koi_with_one_colour_and_3_with_both():
     assert points_of(p, 1, 0) == 3 * 2 + 3  # worked example H: 3 × 2 + 3 = 9
     p[cell(1, 1)] = koi("white yellow", 1, 1)
     assert points_of(p, 1, 0) == 2 * 2 + 3
+
+
+def test_two_flowers_have_no_bonus_for_four_koi():
+    # The 12 points for four koi are stated for "1 KWIAT" only; "2 KWIATY" says 2 per koi with one of the colours
+    # and 3 per koi with both, whatever their number.
+    p = pond(
+        (1, 0, feature("two_flowers", "white yellow")),
+        (0, 0, koi("white", 1, 0)),
+        (2, 0, koi("yellow", 1, 0)),
+        (1, 1, koi("white red", 1, 1)),
+        (1, -1, koi("yellow black", 1, 1)),
+    )
+    assert points_of(p, 1, 0) == 4 * 2
+    # Worked example A: "sąsiadująca ryba żółta = 2 punkty, sąsiadująca ryba biało-żółta = 3 punkty".
+    a = pond((1, 0, feature("two_flowers", "white yellow")), (0, 0, koi("yellow")), (2, 0, koi("white yellow", 1, 1)))
+    assert points_of(a, 1, 0) == 5
+
+
+def test_a_koi_is_the_big_fish_one_per_tile_and_baby_koi_do_not_count_as_koi():
+    # "w instrukcji dużą rybę nazywamy „rybą”, a małą rybę nazywamy „narybkiem”": a statue, a flower and
+    # butterflies count koi tiles, never the baby koi drawn on them.
+    crowded = koi("white red", 3, 0)
+    p = pond((1, 0, feature("statue")), (0, 0, crowded))
+    assert points_of(p, 1, 0) == 1
+    p = pond((1, 0, feature("flower", "red")), (0, 0, crowded))
+    assert points_of(p, 1, 0) == 2
+    p = pond((1, 0, feature("butterflies", "red")), (4, 0, crowded))
+    assert points_of(p, 1, 0) == 2
 
 
 def test_rocks_score_1_per_baby_koi_on_touching_tiles():

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import random
+
 import pytest
 
 from games.kohaku import DANNY, IllegalAction, Match, deal
@@ -18,6 +21,7 @@ from games.kohaku.data import (
     TILE_BY_ID,
     TILES,
 )
+from games.kohaku.persist import load_match
 from games.kohaku.rules import EMPTY, danny_scores, place_id
 from games.kohaku.scoring import cell, xy
 
@@ -51,6 +55,27 @@ def test_setup_leaves_out_the_marked_koi_and_some_unseen_ones(seats, marks, unse
     assert len(tiles) == sum(1 for t in KOI if TILES[t].stones in marks)
     assert len(m.box) == unseen
     assert m.view(0)["box"] == unseen
+
+
+@pytest.mark.parametrize(
+    ("seats", "seed", "digest"),
+    [
+        (1, 21, "cb110e33e274e4354b68c24efa43e8bd12bed7e1ad23adc2b8f4bd1c1d1c79fa"),
+        (2, 22, "f87fabcff236200defb5a6b58f1f14eb61ea6567e220d5fe9677995d8909530e"),
+        (3, 23, "e7f3dcd90bb8d3abeb10339ae6c119b6123fba4ab20563f9404ff49e21697bb0"),
+        (4, 24, "30944dda2503f3bacaec6cc537d2f964244b0156be4c94e1e909368b805c4b8b"),
+    ],
+)
+def test_a_game_under_rules_1_deals_and_plays_as_it_always_did(seats, seed, digest):
+    # Digests of whole seeded games recorded before rules version 2 changed the reconstructed stone marks.
+    m = deal(seats, seed=seed, goals=seats == 3, rules=1)
+    rng = random.Random(seed)
+    while not m.is_over:
+        seat = m.waiting()[0]
+        m.apply(seat, rng.choice(m.legal_actions(seat)))
+    assert m.turns == [{1: 16, 2: 16, 3: 14, 4: 12}[seats]] * seats
+    assert hashlib.sha256(m.to_json().encode()).hexdigest() == digest
+    assert load_match(m.to_json()) == m
 
 
 def test_setup_uses_every_feature_whatever_the_number_of_players():
@@ -213,7 +238,7 @@ def test_the_pond_takes_any_shape_and_large_choices_are_split_into_zones():
             m.apply(seat, place_id(target))
     assert seen_zone
     lengths = [max(xy(c)[0] for c in p) + 1 for p in m.ponds]
-    assert lengths == [32, 32]  # one straight line of 16 koi and 16 features each
+    assert lengths == [24, 24]  # one straight line of 12 koi and 12 features each
 
 
 def test_pond_tiles_never_move():
@@ -256,7 +281,7 @@ def test_nothing_is_drawn_until_both_tiles_are_placed():
     assert any(e.reveals for e in events)
 
 
-@pytest.mark.parametrize(("seats", "turns"), [(2, 16), (3, 14), (4, 12)])
+@pytest.mark.parametrize(("seats", "turns"), [(2, 12), (3, 12), (4, 12)])
 def test_the_game_ends_when_the_board_cannot_be_refilled(seats, turns):
     # "Gra kończy się, gdy nie ma możliwości uzupełnienia 2 płytek na planszy."
     for seed in range(3):

@@ -133,6 +133,34 @@ BOARD_PAIRS: tuple[tuple[int, int], ...] = _pairs()
 REMOVED: dict[int, int] = {int(k): int(v) for k, v in _RAW["setup"]["removed"].items()}
 MAX_STONES: dict[int, int] = {int(k): int(v) for k, v in _RAW["setup"]["max_stones"].items()}
 
+
+def _stones_by_rules() -> dict[int, tuple[int, ...]]:
+    """Each rules version's corner mark per koi tile index: its own list if the data file keeps one, else the
+    marks of the tiles themselves (the current reconstruction)."""
+    kept = _RAW.get("stones_by_rules", {})
+    out: dict[int, tuple[int, ...]] = {}
+    for version in RULES_VERSIONS:
+        marks = [t.stones for t in TILES if t.koi]
+        if str(version) in kept:
+            raw = kept[str(version)]
+            marks = [0] * len(marks)
+            for stones, key in ((3, "three"), (4, "four")):
+                for tile_id in raw[key]:
+                    marks[TILE_BY_ID[str(tile_id)]] = stones
+        out[version] = tuple(marks)
+    return out
+
+
+# The corner mark of every koi tile under each rules version (index: the koi tile's index).
+STONES_BY_RULES: dict[int, tuple[int, ...]] = _stones_by_rules()
+
+
+def koi_in_box(seats: int, rules: int) -> list[int]:
+    """The koi tiles a game of `seats` uses under `rules`, before the unseen ones are put away: sorted indices."""
+    marks = STONES_BY_RULES[rules]
+    return [t for t in KOI if marks[t] <= MAX_STONES[seats]]
+
+
 _S = _RAW["scoring"]
 COIN_POINTS: int = int(_S["coin"])
 FLOWER_EACH: int = int(_S["flower_each"])

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from . import rng
-from .data import FEATURES, GOALS, IS_KOI, KOI, MAX_STONES, N_SPACES, RULES_VERSIONS, TILE_BY_ID, TILES
+from .data import FEATURES, GOALS, IS_KOI, N_SPACES, RULES_VERSIONS, TILE_BY_ID, TILES, koi_in_box
 from .rules import _PHASES, GOALS_PHASE, OVER, PLACE_PHASE, TAKE_PHASE, Match
 from .scoring import STEPS, Pond, cell, koi_cell
 
@@ -155,7 +155,7 @@ def _load(data: Any) -> Match:
     _need(len(m.hand) <= 2 and len({IS_KOI[t] for t in m.hand}) == len(m.hand), "a hand is one koi and one feature")
     m.danny = tiles.many(data["danny"], "danny")
     _need(seats == 1 or not m.danny, "Danny plays solo games only")
-    eligible = {t for t in KOI if TILES[t].stones <= MAX_STONES[seats]} | set(FEATURES)
+    eligible = set(koi_in_box(seats, rules)) | set(FEATURES)
     _need(tiles.seen == eligible, "the tiles in play are not those the number of players uses")
     m.turns = [_int(v, f"turns[{i}]", 0) for i, v in enumerate(_list(data["turns"], "turns", seats))]
     m.turn_no = _int(data["turn_no"], "turn_no", 0)

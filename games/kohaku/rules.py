@@ -31,14 +31,13 @@ from .data import (
     GOALS_PER_PLAYER,
     IS_KOI,
     KIND_OF,
-    KOI,
     KOI_SPACE,
-    MAX_STONES,
     N_SPACES,
     REMOVED,
     RULES_VERSIONS,
     TILE_BY_ID,
     TILES,
+    koi_in_box,
 )
 from .model import GOAL, PLACE, TAKE, ZONE, Event, IllegalAction, Option, Outcome, Prompt
 from .plans import best_gain
@@ -777,7 +776,7 @@ def deal(seats: int, *, seed: int, goals: bool = False, rules: int = CURRENT_RUL
     if goals and seats == 1:
         raise ValueError("goal cards are dealt to players only: not in a solo game")
     m = Match._blank(seats, seed, goals, rules)
-    eligible = sorted(t for t in KOI if TILES[t].stones <= MAX_STONES[seats])
+    eligible = koi_in_box(seats, rules)
     m.box = sorted(m._take(eligible) for _ in range(REMOVED[seats]))
     m.koi_stack = eligible
     m.feature_stack = sorted(FEATURES)

@@ -7,13 +7,17 @@ from pathlib import Path
 
 from games.kohaku.data import (
     COLOURS,
+    CURRENT_RULES,
     FEATURES,
     KINDS,
     KOI,
     KOI_RECONSTRUCTED,
     MAX_STONES,
     REMOVED,
+    RULES_VERSIONS,
+    STONES_BY_RULES,
     TILES,
+    koi_in_box,
 )
 
 TOML = Path(__file__).resolve().parents[2] / "games" / "kohaku" / "components.toml"
@@ -66,25 +70,41 @@ def test_every_koi_is_one_or_two_colours_and_only_single_colours_carry_a_coin():
     assert {n for c, n in colourings.items() if len(c) == 2} == {7}
 
 
-def test_the_stone_marks_give_every_player_the_same_number_of_turns():
+def test_the_stone_marks_give_every_player_twelve_turns_at_every_player_count():
     # "jeśli gracze w 2 osoby: odłóżcie do pudełka wszystkie płytki ryb z 3 i 4 kamieniami w rogu, … 7 z nich";
     # "jeśli gracze w 3 osoby: … z 4 kamieniami w rogu, … 5 z nich"; "jeśli gracze w 4 osoby: … 5 z nich";
-    # "Gra kończy się, gdy nie ma możliwości uzupełnienia 2 płytek na planszy."
+    # "Gra kończy się, gdy nie ma możliwości uzupełnienia 2 płytek na planszy." With four players the text alone
+    # fixes the length: 58 - 5 = 53 koi, 6 on the board, 47 refills, so 48 turns, 12 each. The marks are the
+    # only split that gives two and three players the same twelve turns.
+    assert REMOVED == {1: 0, 2: 7, 3: 5, 4: 5}
     marks = Counter(TILES[t].stones for t in KOI)
-    assert set(marks) == {0, 3, 4}
+    assert marks == {0: 36, 3: 10, 4: 12}
     for seats in (2, 3, 4):
         in_play = sum(1 for t in KOI if TILES[t].stones <= MAX_STONES[seats]) - REMOVED[seats]
         turns = in_play - 6 + 1  # six on the board, one refill per turn, the turn whose refill fails is the last
-        assert turns % seats == 0, (seats, turns)
-    assert REMOVED == {1: 0, 2: 7, 3: 5, 4: 5}
+        assert turns == 12 * seats, (seats, turns)
+    assert STONES_BY_RULES[CURRENT_RULES] == tuple(TILES[t].stones for t in KOI)
+
+
+def test_rules_version_1_keeps_its_own_stone_marks():
+    # Games stored under rules version 1 were dealt with the first reconstruction (8 koi with 3 stones, 6 with 4):
+    # they must still deal and replay as they were played.
+    assert RULES_VERSIONS == (1, 2) and CURRENT_RULES == 2
+    old = STONES_BY_RULES[1]
+    assert Counter(old) == {0: 44, 3: 8, 4: 6}
+    assert [TILES[t].id for t in KOI if old[t] == 4] == ["k20", "k28", "k34", "k42", "k48", "k56"]
+    assert [len(koi_in_box(seats, 1)) for seats in (1, 2, 3, 4)] == [44, 44, 52, 58]
+    assert [len(koi_in_box(seats, 2)) for seats in (1, 2, 3, 4)] == [36, 36, 46, 58]
 
 
 def test_every_player_count_keeps_the_colours_and_critters_balanced():
-    for top in (0, 3, 4):
-        tiles = [TILES[t] for t in KOI if t in KOI and TILES[t].stones <= top]
-        counts = {c: sum(1 for t in tiles if c in t.colour_names) for c in COLOURS}
-        assert len(set(counts.values())) == 1, (top, counts)
-        assert sum(t.baby_koi for t in tiles) == sum(t.dragonflies for t in tiles)
+    for rules in RULES_VERSIONS:
+        for seats in (1, 2, 3, 4):
+            tiles = [TILES[t] for t in koi_in_box(seats, rules)]
+            counts = {c: sum(1 for t in tiles if c in t.colour_names) for c in COLOURS}
+            assert len(set(counts.values())) == 1, (rules, seats, counts)
+            assert sum(t.baby_koi for t in tiles) == sum(t.dragonflies for t in tiles)
+            assert any(t.baby_koi and t.dragonflies for t in tiles)  # the example pond has a tile with both
 
 
 def test_reconstructed_values_are_tagged_in_the_data_file():

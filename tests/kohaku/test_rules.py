@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import random
+
 import pytest
 
 from games.kohaku import DANNY, IllegalAction, Match, deal
@@ -18,6 +21,7 @@ from games.kohaku.data import (
     TILE_BY_ID,
     TILES,
 )
+from games.kohaku.persist import load_match
 from games.kohaku.rules import EMPTY, danny_scores, place_id
 from games.kohaku.scoring import cell, xy
 
@@ -51,6 +55,27 @@ def test_setup_leaves_out_the_marked_koi_and_some_unseen_ones(seats, marks, unse
     assert len(tiles) == sum(1 for t in KOI if TILES[t].stones in marks)
     assert len(m.box) == unseen
     assert m.view(0)["box"] == unseen
+
+
+@pytest.mark.parametrize(
+    ("seats", "seed", "digest"),
+    [
+        (1, 21, "cb110e33e274e4354b68c24efa43e8bd12bed7e1ad23adc2b8f4bd1c1d1c79fa"),
+        (2, 22, "f87fabcff236200defb5a6b58f1f14eb61ea6567e220d5fe9677995d8909530e"),
+        (3, 23, "e7f3dcd90bb8d3abeb10339ae6c119b6123fba4ab20563f9404ff49e21697bb0"),
+        (4, 24, "30944dda2503f3bacaec6cc537d2f964244b0156be4c94e1e909368b805c4b8b"),
+    ],
+)
+def test_a_game_under_rules_1_deals_and_plays_as_it_always_did(seats, seed, digest):
+    # Digests of whole seeded games recorded before rules version 2 changed the reconstructed stone marks.
+    m = deal(seats, seed=seed, goals=seats == 3, rules=1)
+    rng = random.Random(seed)
+    while not m.is_over:
+        seat = m.waiting()[0]
+        m.apply(seat, rng.choice(m.legal_actions(seat)))
+    assert m.turns == [{1: 16, 2: 16, 3: 14, 4: 12}[seats]] * seats
+    assert hashlib.sha256(m.to_json().encode()).hexdigest() == digest
+    assert load_match(m.to_json()) == m
 
 
 def test_setup_uses_every_feature_whatever_the_number_of_players():
@@ -213,7 +238,7 @@ def test_the_pond_takes_any_shape_and_large_choices_are_split_into_zones():
             m.apply(seat, place_id(target))
     assert seen_zone
     lengths = [max(xy(c)[0] for c in p) + 1 for p in m.ponds]
-    assert lengths == [32, 32]  # one straight line of 16 koi and 16 features each
+    assert lengths == [24, 24]  # one straight line of 12 koi and 12 features each
 
 
 def test_pond_tiles_never_move():
@@ -256,7 +281,7 @@ def test_nothing_is_drawn_until_both_tiles_are_placed():
     assert any(e.reveals for e in events)
 
 
-@pytest.mark.parametrize(("seats", "turns"), [(2, 16), (3, 14), (4, 12)])
+@pytest.mark.parametrize(("seats", "turns"), [(2, 12), (3, 12), (4, 12)])
 def test_the_game_ends_when_the_board_cannot_be_refilled(seats, turns):
     # "Gra kończy się, gdy nie ma możliwości uzupełnienia 2 płytek na planszy."
     for seed in range(3):
@@ -269,6 +294,28 @@ def test_the_game_ends_when_the_board_cannot_be_refilled(seats, turns):
         with pytest.raises(IllegalAction) as err:
             m.apply(0, "t:1-2")
         assert err.value.code == "game_over"
+
+
+def test_the_turn_whose_refill_uses_the_last_koi_is_not_the_last():
+    # "Gra kończy się, gdy nie ma możliwości uzupełnienia 2 płytek na planszy.": the game ends at the refill that
+    # cannot be made, not at the one that empties the stack; the board's tiles then score for nobody ("płytki
+    # leżące na planszy odłóżcie do pudełka").
+    m = new(2, seed=5)
+    m.box = sorted(m.box + m.koi_stack[1:])
+    m.koi_stack = m.koi_stack[:1]
+    first = m.current
+    events = m.apply(first, "t:1-2")
+    assert not m.is_over and m.koi_stack == [] and any(e.kind == "drawn" for e in events)
+    second = m.current
+    assert second != first
+    before = sorted(m.ponds[first].values()), sorted(m.ponds[second].values())
+    events = m.apply(second, "t:1-2")
+    assert m.is_over and m.end_reason == "koi_stack_empty"
+    assert [e.kind for e in events][-1] == "game_over" and not any(e.kind == "drawn" for e in events)
+    assert not any(e.kind == "moved" for e in events)
+    assert m.turns[first] == m.turns[second] == 1  # the last turn is played in full, then nothing is drawn
+    assert sorted(m.ponds[first].values()) == before[0] and len(m.ponds[second]) == len(before[1]) + 2
+    assert all(t != EMPTY for t in m.board[2:])
 
 
 def test_refusals_name_their_reason_and_change_nothing():
@@ -375,6 +422,72 @@ def test_danny_reveals_a_feature_when_no_koi_matches_and_takes_its_kind_in_any_c
     drawn = [e.data["space"] for e in events if e.kind == "drawn"]
     assert drawn == sorted(drawn) and len(drawn) == 3
     assert EMPTY not in m.board
+
+
+def test_danny_keeps_a_revealed_feature_that_matches_nothing_on_the_board():
+    # "Odłóż je (razem z odkrytą płytką ozdób) na bok – są to płytki zdobyte przez Danny'ego."
+    kois = [koi("red"), koi("white"), koi("yellow"), koi("black"), koi("white yellow", 1, 1), koi("red black", 1, 1)]
+    features = [feature("flower", "white"), feature("frog"), feature("turtle"), feature("rocks")]
+    features += [t for t in FEATURES if KIND_OF[t] == KIND_OF[feature("statue")]][:2]
+    m = _solo_at_danny(_board(kois, features), [koi("yellow black", 1, 1)], [feature("butterflies", "red")])
+    events: list = []
+    assert m._danny_turn(events)
+    tooks = [e.data for e in events if e.kind == "danny_took"]
+    assert tooks == [
+        {"tiles": [], "spaces": [], "matched": False},
+        {"tiles": [], "spaces": [], "matched": False},
+    ]
+    assert sorted(m.danny) == sorted([koi("yellow black", 1, 1), feature("butterflies", "red")])
+    assert not [e for e in events if e.kind == "drawn"]  # nothing left the board, nothing to refill
+
+
+def test_danny_reveals_no_koi_from_an_empty_stack_and_goes_on_to_a_feature():
+    # Ruling: "ODKRYWASZ PŁYTKĘ Z GÓRY STOSU RYB" cannot be done from an empty stack; the text ends the game only
+    # at a refill ("Gra kończy się, gdy nie ma możliwości uzupełnienia płytek na planszy."), so Danny reveals no
+    # koi, and, having matched none, reveals a feature.
+    kois = [koi("red"), koi("white"), koi("yellow"), koi("black"), koi("white yellow", 1, 1), koi("red black", 1, 1)]
+    frogs = [t for t in FEATURES if KIND_OF[t] == KIND_OF[feature("frog")]]
+    features = [frogs[0], frogs[1], feature("turtle"), feature("rocks"), feature("statue"), feature("flower", "red")]
+    m = _solo_at_danny(_board(kois, features), [], frogs[2:6])
+    events: list = []
+    assert m._danny_turn(events)
+    assert [e.data for e in events if e.kind == "danny_nothing"] == [{"stack": "koi"}]
+    took = next(e for e in events if e.kind == "danny_took")
+    assert sorted(TILE_BY_ID[t] for t in took.data["tiles"]) == sorted(frogs[:2])
+    assert len(m.danny) == 3 and EMPTY not in m.board
+
+
+def test_a_refill_that_cannot_fill_every_space_ends_the_solo_game():
+    # "Gra kończy się, gdy nie ma możliwości uzupełnienia płytek na planszy." — here Danny's refill: he reveals
+    # the last white-red koi and takes the white-red one just drawn to the middle, and no koi is left to refill.
+    white_red = [t for t in KOI if TILES[t].colour_names == ("white", "red")]
+    kois = [koi("red"), koi("white"), koi("yellow"), koi("black"), koi("white yellow", 1, 1), koi("red black", 1, 1)]
+    features = [feature("flower", "white"), feature("frog"), feature("turtle"), feature("rocks"), feature("statue")]
+    features.append(feature("flower", "red"))
+    m = _solo_at_danny(_board(kois, features), white_red[:2], FEATURES[30:40])
+    events = m.apply(0, f"t:{CENTRE_KOI + 1}-{CENTRE_FEATURE + 1}")  # the middle pair: nothing moves
+    kinds = [e.kind for e in events]
+    assert kinds.count("drawn") == 2 and kinds.index("drawn") < kinds.index("danny_revealed")
+    took = next(e for e in events if e.kind == "danny_took")
+    assert took.data["matched"] and took.data["spaces"] == [CENTRE_KOI]
+    assert m.is_over and m.end_reason == "koi_stack_empty" and kinds[-1] == "game_over"
+    assert m.turns == [1] and len(m.danny) == 2
+
+
+def test_the_player_refills_a_solo_board_as_in_the_base_game():
+    # "W swojej turze wykonujesz te same działania, co podczas podstawowej wersji gry: … uzupełniasz płytki na
+    # planszy." — the middle tiles move out and two new tiles go onto the middle; Danny's refill moves nothing.
+    m = new(1, seed=6)
+    centre = (m.board[CENTRE_KOI], m.board[CENTRE_FEATURE])
+    events = m.apply(0, "t:1-2")
+    danny_at = next(i for i, e in enumerate(events) if e.kind == "danny_revealed")
+    mine = events[:danny_at]
+    assert sorted((e.data["from"], e.data["to"]) for e in mine if e.kind == "moved") == sorted(
+        [(CENTRE_KOI, 0), (CENTRE_FEATURE, 1)]
+    )
+    assert [e.data["space"] for e in mine if e.kind == "drawn"] == [CENTRE_KOI, CENTRE_FEATURE]
+    assert not [e for e in events[danny_at:] if e.kind == "moved"]
+    assert (m.board[0], m.board[1]) == centre or any(e.kind == "danny_took" and e.data["spaces"] for e in events)
 
 
 def test_danny_plays_after_every_player_turn_until_a_refill_fails():

@@ -36,6 +36,19 @@ def test_a_flower_scores_2_per_touching_koi_of_its_colour_and_12_for_four():
     assert points_of(yellow, 1, 0) == 6
 
 
+def test_a_flower_scores_12_only_when_all_four_touching_koi_have_its_colour():
+    # "Jeśli jednak 4 ryby mające czerwony kolor sąsiadują z tą płytką, zdobywasz w sumie 12 punktów": four koi
+    # around the flower are not enough, all four must have its colour.
+    p = pond(
+        (1, 0, feature("flower", "red")),
+        (0, 0, koi("red", 1, 0)),
+        (2, 0, koi("yellow red", 1, 1)),
+        (1, 1, koi("red black", 1, 1)),
+        (1, -1, koi("white yellow", 1, 1)),
+    )
+    assert points_of(p, 1, 0) == 3 * 2
+
+
 def test_two_flowers_score_2_per_koi_with_one_colour_and_3_with_both():
     # "Zdobywasz 2 punkty za każdą rybę mającą 1 z kolorów kwiatów (czerwony lub żółty), która sąsiaduje z tą
     # płytką. Zdobywasz 3 punkty za każdą rybę czerwono-żółtą, która sąsiaduje z tą płytką."
@@ -49,6 +62,34 @@ def test_two_flowers_score_2_per_koi_with_one_colour_and_3_with_both():
     assert points_of(p, 1, 0) == 3 * 2 + 3  # worked example H: 3 × 2 + 3 = 9
     p[cell(1, 1)] = koi("white yellow", 1, 1)
     assert points_of(p, 1, 0) == 2 * 2 + 3
+
+
+def test_two_flowers_have_no_bonus_for_four_koi():
+    # The 12 points for four koi are stated for "1 KWIAT" only; "2 KWIATY" says 2 per koi with one of the colours
+    # and 3 per koi with both, whatever their number.
+    p = pond(
+        (1, 0, feature("two_flowers", "white yellow")),
+        (0, 0, koi("white", 1, 0)),
+        (2, 0, koi("yellow", 1, 0)),
+        (1, 1, koi("white red", 1, 1)),
+        (1, -1, koi("yellow black", 1, 1)),
+    )
+    assert points_of(p, 1, 0) == 4 * 2
+    # Worked example A: "sąsiadująca ryba żółta = 2 punkty, sąsiadująca ryba biało-żółta = 3 punkty".
+    a = pond((1, 0, feature("two_flowers", "white yellow")), (0, 0, koi("yellow")), (2, 0, koi("white yellow", 1, 1)))
+    assert points_of(a, 1, 0) == 5
+
+
+def test_a_koi_is_the_big_fish_one_per_tile_and_baby_koi_do_not_count_as_koi():
+    # "w instrukcji dużą rybę nazywamy „rybą”, a małą rybę nazywamy „narybkiem”": a statue, a flower and
+    # butterflies count koi tiles, never the baby koi drawn on them.
+    crowded = koi("white red", 3, 0)
+    p = pond((1, 0, feature("statue")), (0, 0, crowded))
+    assert points_of(p, 1, 0) == 1
+    p = pond((1, 0, feature("flower", "red")), (0, 0, crowded))
+    assert points_of(p, 1, 0) == 2
+    p = pond((1, 0, feature("butterflies", "red")), (4, 0, crowded))
+    assert points_of(p, 1, 0) == 2
 
 
 def test_rocks_score_1_per_baby_koi_on_touching_tiles():
@@ -241,3 +282,58 @@ def test_every_plan_is_legal_and_scores_what_its_final_pond_adds(seed):
         after = dict(p)
         after[k], after[f] = k_tile, f_tile
         assert points == total(after) - total(p)
+
+
+# ---------------------------------------------------------------------- the rulebook's worked example
+
+
+def test_the_worked_example_scores_79_item_by_item():
+    # "Przykład: Gracz zdobył za swój staw 79 punktów:" — each lettered item rebuilt around its feature at (1, 0).
+    around = [(0, 0), (2, 0), (1, 1), (1, -1)]
+
+    def scored(tile: int, *kois: int) -> int:
+        p = pond((1, 0, tile), *[(x, y, k) for (x, y), k in zip(around, kois, strict=False)])
+        return points_of(p, 1, 0)
+
+    red, yellow, black = koi("red", 1, 0), koi("yellow", 1, 0), koi("black", 1, 0)
+    items = {
+        # "A sąsiadująca ryba żółta = 2 punkty, sąsiadująca ryba biało-żółta = 3 punkty"
+        "A": scored(feature("two_flowers", "white yellow"), yellow, koi("white yellow", 1, 1)),
+        # "B żółw = 5 punktów" (printed „żółt”)
+        "B": scored(feature("turtle")),
+        # "C rzeźba sąsiadująca z 4 rybami = 10 punktów"
+        "C": scored(feature("statue"), red, yellow, black, koi("white", 1, 0)),
+        # "D 7 ważek na sąsiadujących płytkach = 7×1 punkt"
+        "D": scored(feature("frog"), koi("white yellow", 0, 3), koi("white red", 0, 3), koi("yellow", 0, 1)),
+        # "E 2 ryby mające czerwony kolor w tym rzędzie = 2×2 punkty, 1 ryba mająca czerwony kolor w tej kolumnie"
+        "E": points_of(
+            pond(
+                (1, 0, feature("butterflies", "red")),
+                (0, 0, red),
+                (4, 0, koi("white red", 1, 1)),
+                (1, 3, koi("red black", 1, 1)),
+            ),
+            1,
+            0,
+        ),
+        # "F 3 sąsiadujące ryby mające żółty kolor = 3×2 punkty"
+        "F": scored(feature("flower", "yellow"), yellow, koi("yellow red", 1, 1), koi("white yellow", 1, 1)),
+        # "G 4 sąsiadujące ryby mające czerwony kolor = 12 punktów"
+        "G": scored(
+            feature("flower", "red"), red, koi("yellow red", 1, 1), koi("white red", 1, 1), koi("red black", 1, 1)
+        ),
+        # "H 3 sąsiadujące ryby mające 1 z kolorów kwiatów = 3×2 punkty, 1 sąsiadująca ryba czerwono-czarna = 3"
+        "H": scored(feature("two_flowers", "red black"), red, black, koi("white red", 1, 1), koi("red black", 1, 1)),
+        # "I sąsiadujący narybek = 6×1 punkt"
+        "I": scored(feature("rocks"), koi("white yellow", 3, 0), koi("white red", 3, 0)),
+        # "J rzeźba sąsiadująca z 3 rybami = 6 punktów"
+        "J": scored(feature("statue"), red, yellow, black),
+        # "K 2 sąsiadujące ryby mające czarny kolor = 2×2 punkty"
+        "K": scored(feature("flower", "black"), black, koi("white black", 1, 1)),
+        # "L na płytkach są 3 monety = 3×1 punkt"
+        "L": details(pond((0, 0, red), (2, 0, yellow), (4, 0, black)))["coins"],
+    }
+    assert items == {
+        "A": 5, "B": 5, "C": 10, "D": 7, "E": 6, "F": 6, "G": 12, "H": 9, "I": 6, "J": 6, "K": 4, "L": 3
+    }  # fmt: skip
+    assert sum(items.values()) == 79

@@ -6,11 +6,26 @@ import datetime as dt
 import io
 
 import discord
+from discord import app_commands
 
 import i18n
 from games.kokeshi.engine import Game
 from i18n import _, ngettext, pgettext
 from storage import GameRecord
+
+# The time a person has for a turn, as a table's host chooses it (`/kokeshi new timer:`, `/games new deadline:`);
+# 0 is no deadline at all.
+DAY = 86400
+TIMERS = [
+    app_commands.Choice(name="1 hour", value=3600),
+    app_commands.Choice(name="6 hours", value=6 * 3600),
+    app_commands.Choice(name="12 hours", value=12 * 3600),
+    app_commands.Choice(name="24 hours (default)", value=DAY),
+    app_commands.Choice(name="2 days", value=2 * DAY),
+    app_commands.Choice(name="3 days", value=3 * DAY),
+    app_commands.Choice(name="7 days", value=7 * DAY),
+    app_commands.Choice(name="no timer", value=0),
+]
 
 
 class UserError(Exception):

@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import anywhere
+from .common import TIMERS
 from .matches import offered, variants
 from .wiring import WiredClient
 
@@ -80,9 +81,11 @@ class Games(
         ai="How many of the seats the AI plays",
         level="How strong the AI plays",
         variant="The game's variant (start typing: the game's own, like its goal cards)",
+        deadline="Time each player has for a turn: reminders before it, then the AI decides",
     )
     @app_commands.choices(
         level=[app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "hard")],
+        deadline=TIMERS,
     )
     async def new(
         self,
@@ -92,9 +95,10 @@ class Games(
         ai: app_commands.Range[int, 0, 24] = 0,
         level: str = "normal",
         variant: app_commands.Range[str, 0, 100] = "",
+        deadline: int = TIMERS[3].value,
     ) -> None:
         matches = self.bot.matches
-        await matches.guard(interaction, matches.new(interaction, game, players, ai, level, variant))
+        await matches.guard(interaction, matches.new(interaction, game, players, ai, level, variant, deadline))
 
     @new.autocomplete("game")
     async def new_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -147,6 +151,13 @@ class Games(
     async def undo(self, interaction: discord.Interaction) -> None:
         matches = self.bot.matches
         await matches.guard(interaction, matches.undo(interaction))
+
+    @app_commands.command(
+        name="resign", description="In another game's thread: leave the game, the AI plays your seat, you rank last"
+    )
+    async def resign(self, interaction: discord.Interaction) -> None:
+        matches = self.bot.matches
+        await matches.guard(interaction, matches.resign(interaction))
 
     @app_commands.command(name="leaderboard", description="Who wins most at another game, here")
     @app_commands.describe(game="Which game", board="Wins or rating here, or today's or this week's challenge")

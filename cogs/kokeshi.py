@@ -26,7 +26,7 @@ from .answering import Answer, answered
 from .away import stamp
 from .choices import game_choices, matching_choices
 from .clock import CLOCKS, FIXED
-from .common import UserError, now
+from .common import TIMERS, UserError, now
 from .components import QUESTIONS
 from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, shorten
 from .narration import escape, quote, speaking
@@ -39,16 +39,6 @@ log = logging.getLogger(__name__)
 Choice = app_commands.Choice
 # Multiplayer lobbies live in servers the bot is in; elsewhere these commands are refused (see `cogs.anywhere`).
 SERVER_ONLY = {anywhere.SERVER: True}
-TIMERS = [
-    Choice(name="1 hour", value=3600),
-    Choice(name="6 hours", value=6 * 3600),
-    Choice(name="12 hours", value=12 * 3600),
-    Choice(name="24 hours (default)", value=24 * 3600),
-    Choice(name="2 days", value=2 * 86400),
-    Choice(name="3 days", value=3 * 86400),
-    Choice(name="7 days", value=7 * 86400),
-    Choice(name="no timer", value=0),
-]
 SIDES = [Choice(name="basic (recommended first)", value="basic"), Choice(name="advanced", value="advanced")]
 # The languages a game can speak, each named in itself.
 LANGUAGES = [Choice(name=i18n.NATIVE_NAMES[locale], value=locale) for locale in i18n.LOCALES]

@@ -29,15 +29,17 @@ from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
 from storage import GameRecord, GameStats, MatchPlayed, Rating, Seat, StaleVersion, Store, challenge_key
+from storage.away import QUIET, TURN_TIMERS
 
 from .answering import Answer, AnswersFirst
 from .anywhere import bot_server, command_name
 from .away import AWAY_MARK, Aways, stamp
 from .client import ChallengeDesk, Client, TableDesk
-from .common import UserError, challenge_day, level_word, now
+from .common import TIMERS, UserError, challenge_day, duration, level_word, now, pinging
 from .limits import BUTTON_LABEL, EMBED_FIELD_VALUE, EMBED_TITLE, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
 from .narration import escape, speaking
 from .persistent import FromCustomId
+from .quiet import in_quiet_hours
 from .replay_items import ReplayButton
 from .since import recap
 
@@ -49,9 +51,13 @@ MAX_SELECT = 25
 OWN_TABLES = ("kokeshi",)
 
 _ACTION = r"[A-Za-z0-9:_.\-]{1,40}"
-# The timer of a turn, and the level that decides for a person whose time ran out.
+# The timer of a turn, and the level that decides for a person whose time ran out (or who resigned: an AI seat
+# with no level of its own plays at it).
 DEADLINE = "deadline"
 TIMEOUT_LEVEL = "normal"
+# The reminders before a turn's deadline, as Kokeshi's: a ping at half the time and near its end (parts of the turn's
+# time); with the deadline, the turn's timers (`storage.away.TURN_TIMERS`).
+REMINDERS = (("reminder_half", 0.5), ("reminder_late", 0.9))
 # A moment in a message (`away.stamp`), as Discord shows it to each reader.
 _STAMP = re.compile(r"<t:\d+:f> \(<t:\d+:R>\)")
 
@@ -296,8 +302,10 @@ REMATCH_OF = "rematch_of:{game_id}"
 
 
 def hints_allowed(record: GameRecord) -> bool:
-    """Hints are for practice: never in a challenge, nor in a rated game (two or more people)."""
-    return not record.challenge and sum(s.user_id is not None and not s.ai for s in record.seats) < 2
+    """Hints are for practice: never in a challenge, nor in a rated game (two or more people, one who resigned
+    among them: the game stays rated)."""
+    people = sum(s.user_id is not None and (not s.ai or s.resigned) for s in record.seats)
+    return not record.challenge and people < 2
 
 
 def lobby_view(game_id: int) -> discord.ui.View:
@@ -408,6 +416,9 @@ class Matches:
         ]
         if chosen:
             head += " · " + ", ".join(chosen)
+        if not record.challenge:
+            timer = record.turn_timer
+            head += " · " + (_("{duration} per turn").format(duration=duration(timer)) if timer else _("no turn timer"))
         return f"{head}\n{', '.join(seats)}\n{status}"
 
     async def _refresh_lobby(self, record: GameRecord) -> None:
@@ -434,9 +445,10 @@ class Matches:
         ai: int = 0,
         level: str = "normal",
         variant: str = "",
+        deadline: int = TIMERS[3].value,
     ) -> None:
         """`/games new`: a lobby in this channel (a solo game starts at once), with the game's settings chosen by
-        `variant`."""
+        `variant` and the time each turn has (`deadline`, seconds; 0: none), as `/kokeshi new timer:` offers it."""
         module = self.module(key)
         if players not in module.players:
             counts = ", ".join(format_number(n) for n in module.players)
@@ -474,6 +486,7 @@ class Matches:
             language=i18n.current() if i18n.current() != "en" else None,
             game=key,
             settings=settings,
+            turn_timer=deadline or None,
         )
         await self._open_lobby(interaction, module, channel, await self.store.get_game(game_id))
 
@@ -812,6 +825,38 @@ class Matches:
                     await self._post_turn(thread, games.get(record.game), record, match, [])
         await self.tell(interaction, _("Your last choice is taken back."))
 
+    async def resign(self, interaction: discord.Interaction) -> None:
+        """`/games resign` in the thread, as `/kokeshi resign`: the caller's seat goes to the AI at the table's
+        default level, which plays it to the end; the caller ranks last (a solo game counts as lost), and the thread
+        says so."""
+        record = await self._game_here(interaction)
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError(_("You are not playing in this game."))
+        if record.status == "lobby":
+            raise UserError(_("Only a game in progress can be resigned; leave or cancel a lobby instead."))
+        if record.status != "active":
+            raise UserError(_("This game is over."))
+        if seat.resigned:
+            raise UserError(_("You have already resigned from this game."))
+        async with self._locks(record.id):
+            await self.store.update_seat(record.id, seat.name, ai=True, resigned=True)
+            match, _version, record = await self.store.load_match(record.id)
+            thread = await self._channel(record.thread_id)
+            if thread is not None:
+                with speaking(record):
+                    if record.players == 1:
+                        note = _("🏳️ **{player}** resigned; the AI plays on to the end, and the game counts as lost.")
+                    else:
+                        note = _("🏳️ **{player}** resigned; the AI plays their seat, and they rank last.")
+                    await thread.send(
+                        note.format(player=escape(seat.name)), allowed_mentions=discord.AllowedMentions.none()
+                    )
+            if seat.seat in match.waiting():
+                # The AI takes the decision the seat was asked for; the turn's post follows (or the end).
+                await self._advance(record, match, [])
+        await self.tell(interaction, _("You resigned. Thanks for playing!"))
+
     async def on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
         record = await self.store.get_game(game_id)
         seat = record.seat_of(interaction.user.id)
@@ -860,15 +905,14 @@ class Matches:
             else:
                 story = self._story(module, record, events)
                 chosen = _("Waiting for: {names}.").format(names=self._waiting(record, match, mention=False))
-                await thread.send(
-                    shorten("\n".join([*story, chosen]), MESSAGE), allowed_mentions=discord.AllowedMentions.none()
-                )
+                await thread.send(fit_story(story, [chosen]), allowed_mentions=discord.AllowedMentions.none())
 
     async def fire(self, game_id: int, kind: str, version: int) -> None:
-        """A turn's deadline passed: the AI decides for every person the game still waits for (at the default
-        level), and the thread goes on. A timer set for an older version of the game does nothing."""
+        """A turn's timer came due. A reminder pings the people the turn still waits for; at the deadline the AI
+        decides for every one of them (at the default level) until the turn is theirs no more, and the thread goes
+        on. A timer set for an older turn does nothing, and one due while someone it waits for is away waits."""
         record = await self.store.get_game(game_id)
-        if record.status != "active" or kind != DEADLINE:
+        if record.status != "active" or kind not in TURN_TIMERS:
             await self.store.clear_timer(game_id, kind, version)
             return
         async with self._locks(game_id):
@@ -878,20 +922,34 @@ class Matches:
                 return
             people = {s.seat: s for s in record.seats if not s.ai}
             late = [s for s in match.waiting() if s in people]
-            if await self._hold(record, [people[s] for s in late], version):
+            if not late:
+                await self.store.clear_timer(game_id, kind, version)
+                return
+            if await self._hold(record, [people[s] for s in late], version, kind):
+                return
+            if kind != DEADLINE:
+                with speaking(record):
+                    await self._remind(record, [people[s] for s in late])
+                await self.store.clear_timer(game_id, kind, version)
                 return
             events: list[Event] = []
             played: MatchPlayed | None = None
-            for seat in late:
-                if seat not in match.waiting():
-                    continue
-                action = await self.tables.thinker.decide(record.game, match, seat, TIMEOUT_LEVEL)
-                played = await self.store.play_match(game_id, record.version, seat, action, source="timeout")
+            # The late decide nothing more this turn: the AI plays each of their steps until the turn moves on.
+            while not match.is_over:
+                pending = [s for s in match.waiting() if s in late]
+                if not pending:
+                    break
+                action = await self.tables.thinker.decide(record.game, match, pending[0], TIMEOUT_LEVEL)
+                played = await self.store.play_match(game_id, record.version, pending[0], action, source="timeout")
                 record, match = played.record, played.match
                 events += played.outcome.events
-            await self.store.clear_timer(game_id, kind, version)
+                if played.outcome.turn_changed:
+                    break
+            if played is None or not played.outcome.turn_changed:
+                # The late are done and the turn waits for the AI alone: its timers have nothing left to do.
+                await self.store.clear_timers(game_id, TURN_TIMERS)
             thread = await self._channel(record.thread_id)
-            if thread is not None and late:
+            if thread is not None:
                 with speaking(record):
                     names = ", ".join(f"**{people[s].name}**" for s in late)
                     note = _("Time ran out for {names}: the AI decided in their place.").format(names=names)
@@ -899,17 +957,42 @@ class Matches:
             if played is not None:
                 await self._advance(record, match, events, played)
 
-    async def _hold(self, record: GameRecord, late: Sequence[Seat], version: int) -> bool:
-        """A deadline came due while someone it waits for is away (set in the instant the away began): it waits as
-        Kokeshi's do, until the away period ends or for as long again as it lasts from now, whichever is later.
+    async def _remind(self, record: GameRecord, late: Sequence[Seat]) -> None:
+        """A reminder in the thread to the people the turn still waits for, as Kokeshi's: how long they have left;
+        a ping that comes silently to those in their quiet hours (one post for them, one for the others)."""
+        thread = await self._channel(record.thread_id)
+        if thread is None:
+            return
+        deadline = next((t for t in await self.store.timers(record.id) if t.kind == DEADLINE), None)
+        quiet: list[int] = []
+        loud: list[int] = []
+        for seat in late:
+            if seat.user_id is None:
+                continue
+            setting = await self.store.user_setting(seat.user_id, QUIET)
+            (quiet if in_quiet_hours(setting) else loud).append(seat.user_id)
+        module = games.get(record.game)
+        for users, silent in ((loud, False), (quiet, True)):
+            if not users:
+                continue
+            text = _("⏰ {people}, {game} #{number} is waiting for you.").format(
+                people=", ".join(f"<@{u}>" for u in users), game=module.name, number=record.id
+            )
+            if deadline is not None:
+                text += " " + _("You have {duration} left.").format(duration=duration(deadline.due_at - now()))
+            await thread.send(shorten(text, MESSAGE), allowed_mentions=pinging(*users), silent=silent)
+
+    async def _hold(self, record: GameRecord, late: Sequence[Seat], version: int, kind: str = DEADLINE) -> bool:
+        """A turn's timer came due while someone it waits for is away (set in the instant the away began): it waits
+        as Kokeshi's do, until the away period ends or for as long again as it lasts from now, whichever is later.
         True when it was moved."""
         aways = await self.store.aways(s.user_id for s in late if s.user_id is not None)
         if not aways:
             return False
         at = max(max(a.ends_at, now() + (a.ends_at - a.began_at)) for a in aways.values())
-        await self.store.set_timer(record.id, DEADLINE, at, version)
+        await self.store.set_timer(record.id, kind, at, version)
         self.bot.wake_timers(at)
-        log.info("game %d: the deadline of an away player moved to %s", record.id, at)
+        log.info("game %d: the %s of an away player moved to %s", record.id, kind, at)
         return True
 
     # ------------------------------------------------------------------ posts
@@ -944,7 +1027,7 @@ class Matches:
             if thread is None or match.is_over:
                 return
             with speaking(record):
-                await self._post_turn(thread, games.get(record.game), record, match, [], again=True)
+                await self._post_turn(thread, games.get(record.game), record, match, [])
 
     async def _post_turn(
         self,
@@ -953,16 +1036,16 @@ class Matches:
         record: GameRecord,
         match: Match,
         events: Sequence[Event],
-        *,
-        again: bool = False,
     ) -> None:
-        """The turn's post; `again` posts it anew for the same version, keeping the deadline it has."""
+        """The turn's post. A turn keeps its reminders and deadline from its first post to its end (the store carries
+        them from a decision within the turn to the next); a new turn that waits for people gets its own."""
         names = seat_names(record)
         version = record.version
         public = match.view(None)
         prompts = match.prompts()
         humans = {s.seat for s in record.seats if not s.ai}
         lines = self._story(module, record, events)
+        told = len(lines)
         lines.append(_("Your turn: {names}.").format(names=self._waiting(record, match, mention=True)))
         view: discord.ui.View | None = None
         if _asks_openly(match):
@@ -998,20 +1081,22 @@ class Matches:
         kwargs: dict[str, Any] = {"file": file, "allowed_mentions": mentions}
         if view is not None:
             kwargs["view"] = view
-        timers = await self.store.timers(record.id) if again else []
-        kept = [t.due_at for t in timers if t.kind == DEADLINE and t.version == version]
+        kept = [t.due_at for t in await self.store.timers(record.id) if t.kind == DEADLINE and t.version == version]
         if kept:
             lines.append(_("Decide by {when}.").format(when=stamp(kept[0])))
         elif any(p.seat in humans for p in prompts) and record.turn_timer:
-            # The people asked have until then; past it the AI decides for them (`fire`). The timer is stored, so a
-            # restart keeps it; the store moves it past their away periods and out of their quiet hours.
-            due = await self.store.set_match_deadline(record.id, version, now() + record.turn_timer, DEADLINE)
-            self.bot.wake_timers(due)
-            lines.append(_("Decide by {when}.").format(when=stamp(due)))
+            # The people asked have until then, reminded at half the time and near its end; past it the AI decides
+            # for them (`fire`). The timers are stored, so a restart keeps them; the store moves them past their
+            # away periods, and the deadline out of their quiet hours.
+            start = now()
+            plan = [(kind, start + part * record.turn_timer) for kind, part in REMINDERS]
+            due = await self.store.set_match_timers(record.id, version, [*plan, (DEADLINE, start + record.turn_timer)])
+            self.bot.wake_timers(min(due.values()))
+            lines.append(_("Decide by {when}.").format(when=stamp(due[DEADLINE])))
         away = await self._away_note(record)
         if away:
             lines.append(away)
-        message = await thread.send(shorten("\n".join(lines), MESSAGE), **kwargs)
+        message = await thread.send(fit_story(lines[:told], lines[told:]), **kwargs)
         before = await self.store.get_message(record.id, "prompt")
         await self.store.set_message(record.id, "prompt", thread.id, message.id)
         if before is not None and before[1] != message.id:
@@ -1055,6 +1140,7 @@ class Matches:
         standing = match.standing()
         picture = await asyncio.to_thread(module.record_picture, match.view(None), names, standing)
         lines = self._story(module, record, events)
+        told = len(lines)
         lines.append(_("**{game} #{number} is over.**").format(game=module.name, number=record.id))
         lines.append(places_text(module, record, standing))
         summary = ""
@@ -1073,7 +1159,7 @@ class Matches:
         # The whole game, turn by turn, is one tap away (`/games replay` too).
         after.add_item(ReplayButton(record.id, 0, "open", _("Replay")))
         kwargs["view"] = after
-        await thread.send(shorten("\n".join(lines), MESSAGE), **kwargs)
+        await thread.send(fit_story(lines[:told], lines[told:]), **kwargs)
         before = await self.store.get_message(record.id, "prompt")
         if before is not None:
             with contextlib.suppress(discord.HTTPException):
@@ -1191,6 +1277,20 @@ def stats_fields(module: GameModule, found: GameStats) -> list[tuple[str, str]]:
 def _rating(rating: Rating) -> str:
     shown = format_number(rating.display)
     return _("{rating} (provisional)").format(rating=shown) if rating.provisional else shown
+
+
+def fit_story(story: Sequence[str], tail: Sequence[str], limit: int = MESSAGE) -> str:
+    """A post's story and what follows it (whose turn, the end) in one message: when a long run of events (a game
+    the AI played out) does not fit, the newest lines of the story are kept and a line says how many earlier ones
+    were left out; what follows the story always shows."""
+    for dropped in range(len(story) + 1):
+        kept = list(story[dropped:])
+        if dropped:
+            kept.insert(0, ngettext("… {n} earlier line", "… {n} earlier lines", dropped).format(n=dropped))
+        text = "\n".join([*kept, *tail])
+        if len(text) <= limit:
+            return text
+    return shorten("\n".join(tail), limit)
 
 
 def _png(data: bytes) -> io.BytesIO:

@@ -19,6 +19,7 @@ import games
 from games.base import Event, GameModule, Match, Refusal, Standing
 from service.play import Outcome, Refused, play
 
+from .away import TURN_TIMERS
 from .clock import CLOCK
 from .community import found
 from .database import Database, Row, Transaction
@@ -235,7 +236,9 @@ class MatchStore:
     ) -> MatchPlayed:
         """Carry out `seat`'s `action` on a contract game at store `version`, and save it in one commit: the log
         row (the seat's number as `player`), the snapshot, the version and move count, and when the decision ends
-        the game, its results, ratings, totals and packed log, its timers cleared.
+        the game, its results, ratings, totals and packed log, its timers cleared. The turn's timers (`TURN_TIMERS`:
+        its reminders and deadline) follow the turn, not the click: a decision within the turn carries them to the
+        new version, and one that ends the turn clears them (the next turn's are set when it is shown).
 
         `source` is "button" (a person's click, logged as 'player'), "timeout" or "ai". Raises StaleVersion if the
         game moved on, StoreRefusal `not_active` if it is not being played, and `service.play.Refused` as the
@@ -281,6 +284,10 @@ class MatchStore:
                 )
                 if over:
                     await self._finish_match(db, game_id, match, now)
+                elif outcome.turn_changed:
+                    await self._clear_turn_timers(db, game_id)
+                else:
+                    await self._carry_turn_timers(db, game_id, version)
             held.version = version + 1
             held.entries.append((seq, seat, action, outcome.events))
             held.ends.append(outcome.turn_changed or over)
@@ -331,25 +338,49 @@ class MatchStore:
                 )
                 if count != 1:
                     raise StaleVersion(game_id, held.version, held.version + 1)
+                # An undo never leaves its turn: the turn's reminders and deadline stay as they were.
+                await self._carry_turn_timers(db, game_id, held.version)
             rebuilt = _Held(held.version + 1, match, held.module, held.entries[:-1], held.ends[:-1])
             self._hold(game_id, rebuilt)
         return held.module.load(match.to_json()), rebuilt.version
 
     async def set_match_deadline(self, game_id: int, version: int, due_at: float, kind: str = "deadline") -> float:
-        """Set a contract game's turn timer for `version` (created or moved), as the people the game waits for
-        would have it (`AwayStore.people_timers`): later by the rest of the away period that ends last, and out of
-        their quiet hours. Returns when it is due."""
+        """Set one of a contract game's turn timers for `version` (created or moved), as `set_match_timers` does;
+        returns when it is due."""
+        return (await self.set_match_timers(game_id, version, [(kind, due_at)]))[kind]
+
+    async def set_match_timers(
+        self, game_id: int, version: int, timers: Sequence[tuple[str, float]]
+    ) -> dict[str, float]:
+        """Set a contract game's turn timers ((kind, due at) pairs: its reminders and deadline) for `version` in one
+        commit, as the people the game waits for would have them (`AwayStore.people_timers`): all later by the rest
+        of the away period that ends last, and the deadline out of their quiet hours. Returns when each is due."""
         async with self._game_lock(game_id):
             users = await self._match_waiting_users(game_id)
             async with self._tx() as db:
-                [(_kind, at)] = await self.people_timers(db, users, [(kind, due_at)])
-                await self._run(
+                moved = await self.people_timers(db, users, timers)
+                await self._run_many(
                     db,
                     "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at, version = excluded.version",
-                    (game_id, kind, at, version),
+                    [(game_id, kind, at, version) for kind, at in moved],
                 )
-        return at
+        return dict(moved)
+
+    async def _carry_turn_timers(self, db: Transaction, game_id: int, version: int) -> None:
+        """In a decision's transaction that stays within the turn: the turn's timers set for `version` now belong
+        to the version after it (a timer of an older turn, not carried, does nothing when due)."""
+        marks = ",".join("?" * len(TURN_TIMERS))
+        await self._run(
+            db,
+            f"UPDATE timers SET version = version + 1 WHERE game_id = ? AND version = ? AND kind IN ({marks})",
+            (game_id, version, *TURN_TIMERS),
+        )
+
+    async def _clear_turn_timers(self, db: Transaction, game_id: int) -> None:
+        """In a decision's transaction that ends the turn: the turn's reminders and deadline go with it."""
+        marks = ",".join("?" * len(TURN_TIMERS))
+        await self._run(db, f"DELETE FROM timers WHERE game_id = ? AND kind IN ({marks})", (game_id, *TURN_TIMERS))
 
     async def match_events(self, game_id: int, since: int = 0) -> list[tuple[int, int, str, tuple[Event, ...]]]:
         """(seq, seat, action, events) of every decision of a contract game's log after action `since`."""

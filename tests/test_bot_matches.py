@@ -311,7 +311,7 @@ async def test_a_person_who_lets_the_time_run_out_is_played_for_and_the_game_goe
     prompt = await current_prompt(w, game_id, thread)
     assert "Decide by <t:" in prompt.content
     timers = await w.store.timers(game_id)
-    assert [t.kind for t in timers] == ["deadline"]
+    assert [t.kind for t in timers] == ["reminder_half", "reminder_late", "deadline"]
     before = (await w.store.get_game(game_id)).moves
     # A second before the deadline nothing happens; at it, the AI bids for both and the next prize is asked.
     await w.env.advance_time(24 * 3600 - 1)
@@ -321,8 +321,13 @@ async def test_a_person_who_lets_the_time_run_out_is_played_for_and_the_game_goe
     assert record.moves == before + 2
     assert any("Time ran out" in m.content for m in thread.history())
     assert (await current_prompt(w, game_id, thread)).id != prompt.id
-    # The new turn has a deadline of its own, for the new version.
-    assert [(t.kind, t.version) for t in await w.store.timers(game_id)] == [("deadline", record.version)]
+    # The new turn has reminders and a deadline of its own, for the new version.
+    timers = await w.store.timers(game_id)
+    assert [(t.kind, t.version) for t in timers] == [
+        ("reminder_half", record.version),
+        ("reminder_late", record.version),
+        ("deadline", record.version),
+    ]
 
 
 async def test_a_choice_by_command_in_the_thread(world):

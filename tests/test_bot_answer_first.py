@@ -518,6 +518,11 @@ async def bids_table(w):
     return record.id, next(t for t in w.channel.threads if t.id == record.thread_id)
 
 
+async def _games_resign(w) -> Act:
+    _game_id, thread = await bids_table(w)
+    return lambda: w.members[1].slash(thread, "games resign")
+
+
 async def _match_rematch(w) -> Act:
     game_id, thread = await bids_table(w)
     await play_through(w, game_id, thread, random.Random(2))
@@ -592,6 +597,7 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "MatchHint": _match_hint,
     "games undo": _games_undo,
     "MatchUndo": _match_undo,
+    "games resign": _games_resign,
     "MatchSince": _match_since,
     "MatchRematch": _match_rematch,
     "MatchShare": _match_share,
@@ -647,7 +653,7 @@ def _subclasses(cls) -> list[type]:
 
 async def test_every_handler_of_the_bot_has_a_scenario(world):
     assert handlers(world.bot) == set(SCENARIOS)
-    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 38
+    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 39
 
 
 @pytest.mark.parametrize("handler", [*SCENARIOS, *OTHER_PATHS])

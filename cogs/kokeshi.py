@@ -81,9 +81,10 @@ def help_text() -> str:
         "and multiplayer games stay in servers."
     )
     others_text = _(
-        "**Other games** `/games new` opens a table of another game (Kōhaku, solo against Danny or with up to 4), "
-        "`/games challenge` its daily or weekly challenge, `/games leaderboard` its boards, `/games stats` a "
-        "player's record at it; in its thread, the buttons or `/games play` and `/games undo`."
+        "**Other games** `/games new` opens a table of another game (Kōhaku, solo against Danny or with up to 4; "
+        "`deadline` is each turn's time, with reminders as above), `/games challenge` its daily or weekly "
+        "challenge, `/games leaderboard` its boards, `/games stats` a player's record at it; in its thread, the "
+        "buttons or `/games play`, `/games undo` and `/games resign` (the AI plays your seat, you rank last)."
     )
     return f"{text}\n{anywhere_text}\n{others_text}"
 

@@ -85,8 +85,8 @@ class Games(
     )
     @app_commands.choices(
         level=[app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "hard")],
-        deadline=TIMERS,
     )
+    @app_commands.choices(deadline=TIMERS)
     async def new(
         self,
         interaction: discord.Interaction,

@@ -362,7 +362,7 @@ async def test_another_games_turn_the_saved_world_lacks_is_posted_again_with_its
         (folder / "channels" / f"{thread.id}.json").write_text(json.dumps([m for m in saved if m["id"] != lost]))
         timers = await first.world.store.timers(game_id)
         version = (await first.world.store.get_game(game_id)).version
-    assert [t.kind for t in timers] == ["deadline"]
+    assert [t.kind for t in timers] == ["reminder_half", "reminder_late", "deadline"]
     async with Started(database, folder) as second:
         w = second.world
         restored = next(t for t in w.channel.threads if t.id == thread.id)
@@ -374,7 +374,7 @@ async def test_another_games_turn_the_saved_world_lacks_is_posted_again_with_its
             c.startswith(f"mt:s:{game_id}:{version}") or c.startswith(f"mt:a:{game_id}:{version}:")
             for c in custom_ids(prompt)
         )
-        assert f"<t:{int(timers[0].due_at)}:f>" in prompt.content
+        assert f"<t:{int(timers[-1].due_at)}:f>" in prompt.content
         assert await w.store.timers(game_id) == timers
         assert (await w.store.get_game(game_id)).version == version
 

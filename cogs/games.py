@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import anywhere
-from .common import TIMERS
+from .common import DAY, TIMERS
 from .matches import offered, variants
 from .wiring import WiredClient
 
@@ -95,7 +95,7 @@ class Games(
         ai: app_commands.Range[int, 0, 24] = 0,
         level: str = "normal",
         variant: app_commands.Range[str, 0, 100] = "",
-        deadline: int = TIMERS[3].value,
+        deadline: int = DAY,
     ) -> None:
         matches = self.bot.matches
         await matches.guard(interaction, matches.new(interaction, game, players, ai, level, variant, deadline))

@@ -35,7 +35,7 @@ from .answering import Answer, AnswersFirst
 from .anywhere import bot_server, command_name
 from .away import AWAY_MARK, Aways, stamp
 from .client import ChallengeDesk, Client, TableDesk
-from .common import TIMERS, UserError, challenge_day, duration, level_word, now, pinging
+from .common import DAY, UserError, challenge_day, duration, level_word, now, pinging
 from .limits import BUTTON_LABEL, EMBED_FIELD_VALUE, EMBED_TITLE, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
 from .narration import escape, speaking
 from .persistent import FromCustomId
@@ -445,7 +445,7 @@ class Matches:
         ai: int = 0,
         level: str = "normal",
         variant: str = "",
-        deadline: int = TIMERS[3].value,
+        deadline: int = DAY,
     ) -> None:
         """`/games new`: a lobby in this channel (a solo game starts at once), with the game's settings chosen by
         `variant` and the time each turn has (`deadline`, seconds; 0: none), as `/kokeshi new timer:` offers it."""

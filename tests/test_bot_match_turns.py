@@ -255,3 +255,21 @@ async def test_resigning_is_refused_privately_outside_ones_own_game_in_progress_
     again = await botan.slash(thread, "games resign")
     assert again.ephemeral and "already resigned" in reply(again).content
     assert w.env.errors == []
+
+
+async def test_at_a_kohaku_deadline_the_ai_plays_the_whole_turn_left_and_the_next_turn_gets_new_timers(world):
+    w = world
+    game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy", deadline=HOUR)
+    match, _version, _record = await w.store.load_match(game_id)
+    turn = match.turn_key()
+    start = clock(w)
+    assert (await timers(w, game_id))["deadline"] == start + HOUR
+    await w.env.advance_time(HOUR)
+    # One note for the turn, however many steps of it the AI took; then the AI seat's turn, then aiko's again.
+    assert len(timeouts(thread)) == 1
+    match, version, _record = await w.store.load_match(game_id)
+    assert match.turn_key() != turn and match.waiting() == (0,)
+    assert {t.version for t in await w.store.timers(game_id)} == {version}
+    assert (await timers(w, game_id))["deadline"] == clock(w) + HOUR
+    assert await w.store.verify() == []
+    assert w.env.errors == []

@@ -155,7 +155,7 @@ class MatchStore:
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:  # provided by Store
         raise NotImplementedError
 
-    async def _one_on(self, db: Transaction, sql: str, params: Sequence[Any] = ()) -> Row | None:  # by Store
+    async def _challenge_rules(self, db: Transaction, record: GameRecord) -> int | None:  # provided by Store
         raise NotImplementedError
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:  # provided by Store
@@ -213,15 +213,8 @@ class MatchStore:
                 raise StoreRefusal("too_few")
             # Everyone plays a challenge on the same deal: under the rules its first attempt was dealt with, even
             # when a newer version of the rules came out since (the day a new version ships).
-            rules = None
-            if record.challenge:
-                first = await self._one_on(
-                    db,
-                    "SELECT rules FROM games WHERE challenge = ? AND game = ? AND id <> ? "
-                    "AND status IN ('active', 'finished') ORDER BY id LIMIT 1",
-                    (record.challenge, record.game, game_id),
-                )
-                rules = first["rules"] if first is not None and first["rules"] in module.rules_versions else None
+            rules = await self._challenge_rules(db, record)
+            rules = rules if rules in module.rules_versions else None
             try:
                 match = module.deal(game_options(record.settings), seed, seats, rules)
             except ValueError:  # settings stored before the game checked them

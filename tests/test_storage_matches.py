@@ -579,3 +579,24 @@ async def test_a_challenge_is_dealt_for_everyone_under_the_rules_of_its_first_at
     fresh, _version = await store.start_match(third, store.challenge_seed("daily:2026-11-22"))
     assert fresh.rules == kohaku.current_rules
     assert await store.verify() == []
+
+
+async def test_a_kokeshi_challenge_keeps_the_rules_of_its_first_attempt_too(store, database):
+    from games.kokeshi.engine import CURRENT_RULES, RULES_VERSIONS, new_game
+
+    older = RULES_VERSIONS[-2]
+    first, _ = await store.create_challenge(
+        kind="daily", key="2026-11-21", guild_id=GUILD, channel_id=10, user_id=400, name="Ana"
+    )
+    seed = store.challenge_seed("daily:2026-11-21")
+    await store.start_game(first, seed)
+    record = await store.get_game(first)
+    dealt = new_game(["Ana"], seed=seed, side=record.side, solo=True, rules=older)
+    sql(database, "UPDATE games SET rules = ?, snapshot = ? WHERE id = ?", (older, dealt.to_json(), first))
+    store._cache.clear()
+    second, _ = await store.create_challenge(
+        kind="daily", key="2026-11-21", guild_id=GUILD, channel_id=10, user_id=401, name="Bia"
+    )
+    game, _version = await store.start_game(second, seed)
+    assert game.rules == older != CURRENT_RULES
+    assert await store.verify() == []

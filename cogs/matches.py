@@ -1066,8 +1066,12 @@ class Matches:
                     view.add_item(MatchUndo(record.id, version))
         else:
             picture = await asyncio.to_thread(module.table_picture, public, names, list(events))
-            if any(p.seat in humans for p in prompts):
-                lines.append(_("Each of you chooses privately with the button below."))
+            asked = [p.seat for p in prompts if p.seat in humans]
+            if asked:
+                if len(asked) == 1:
+                    lines.append(_("Choose privately with the button below."))
+                else:
+                    lines.append(_("Each of you chooses privately with the button below."))
                 view = discord.ui.View(timeout=None)
                 view.add_item(MatchChoose(record.id, version))
         if view is not None and any(p.seat in humans for p in prompts):

@@ -975,11 +975,24 @@ class Matches:
         for users, silent in ((loud, False), (quiet, True)):
             if not users:
                 continue
-            text = _("⏰ {people}, {game} #{number} is waiting for you.").format(
-                people=", ".join(f"<@{u}>" for u in users), game=module.name, number=record.id
+            if deadline is None:
+                text = ngettext(
+                    "⏰ {people}, {game} #{number} is waiting for you.",
+                    "⏰ {people}, {game} #{number} is waiting for you.",
+                    len(users),
+                )
+            else:
+                text = ngettext(
+                    "⏰ {people}, {game} #{number} is waiting for you. You have {duration} left.",
+                    "⏰ {people}, {game} #{number} is waiting for you. You have {duration} left.",
+                    len(users),
+                )
+            text = text.format(
+                people=", ".join(f"<@{u}>" for u in users),
+                game=module.name,
+                number=record.id,
+                duration=duration(deadline.due_at - now()) if deadline is not None else "",
             )
-            if deadline is not None:
-                text += " " + _("You have {duration} left.").format(duration=duration(deadline.due_at - now()))
             await thread.send(shorten(text, MESSAGE), allowed_mentions=pinging(*users), silent=silent)
 
     async def _hold(self, record: GameRecord, late: Sequence[Seat], version: int, kind: str = DEADLINE) -> bool:

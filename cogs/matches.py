@@ -814,6 +814,8 @@ class Matches:
         seat = record.seat_of(interaction.user.id)
         if seat is None:
             raise UserError(_("You are not playing in this game."))
+        if seat.resigned:
+            raise UserError(_("You have already resigned from this game."))
         async with self._locks(record.id):
             match, _version = await self.store.undo_match(record.id, seat.seat)
             record = await self.store.get_game(record.id)
@@ -862,6 +864,9 @@ class Matches:
         seat = record.seat_of(interaction.user.id)
         if seat is None:
             raise UserError(_("You are not playing in this game."))
+        if seat.resigned:
+            # The AI plays the seat now: a button its player still has (a private choice opened before) does nothing.
+            raise UserError(_("You have already resigned from this game."))
         async with self._locks(game_id):
             try:
                 played = await self.store.play_match(game_id, version, seat.seat, action)

@@ -250,10 +250,18 @@ async def test_resigning_is_refused_privately_outside_ones_own_game_in_progress_
     assert stranger.ephemeral and "You are not playing in this game" in reply(stranger).content
     assert ((await w.store.load_match(game_id))[0].to_json(), await w.store.get_game(game_id)) == before
     assert len(thread.history()) == posts
-    # Resigned once: a second time is refused.
+    # Resigned once: a second time is refused, as are a choice among the private ones opened before, and an undo.
+    prompt = await current_prompt(w, game_id, thread)
+    private = reply(await botan.click(prompt, custom_id=next(c for c in custom_ids(prompt) if c.startswith("mt:c:"))))
     await botan.slash(thread, "games resign")
+    after = (await w.store.load_match(game_id))[0].to_json()
     again = await botan.slash(thread, "games resign")
     assert again.ephemeral and "already resigned" in reply(again).content
+    late = await botan.click(private, custom_id=next(c for c in custom_ids(private) if c.startswith("mt:a:")))
+    assert reply(late).ephemeral and "already resigned" in reply(late).content
+    undo = await botan.slash(thread, "games undo")
+    assert undo.ephemeral and "already resigned" in reply(undo).content
+    assert (await w.store.load_match(game_id))[0].to_json() == after
     assert w.env.errors == []
 
 

@@ -17,7 +17,6 @@ from service.play import Refused
 from storage import ChallengeRecord, ScoreItem, StaleVersion, Store, StoreRefusal, open_store, scope_of
 from storage.matches import MatchPlayed, seat_ranks
 from tests.dbkit import sql
-from tests.games import tiny
 
 GUILD = 1
 SEED = 0xC0FFEE_5EED_1234_ABCD_9876_0F0F_4242_7777
@@ -32,16 +31,6 @@ class Clock:
     def __call__(self) -> float:
         self.now += 1.0
         return self.now
-
-
-@pytest.fixture
-def bids():
-    """Bids registered for the test (left registered if it already was)."""
-    was = "bids" in tuple(games.keys())
-    games.register(tiny.MODULE)
-    yield tiny.MODULE
-    if not was:
-        games.unregister("bids")
 
 
 @pytest.fixture

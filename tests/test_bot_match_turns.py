@@ -12,9 +12,8 @@ from bot import create_bot
 from cogs.matches import hints_allowed
 from tests.botkit import custom_ids, lobby_message, restart
 from tests.games import tiny
-from tests.test_bot_matches import bids, current_prompt, open_table, play_through, reply
+from tests.test_bot_matches import current_prompt, open_table, play_through, reply
 
-__all__ = ["bids"]  # the fixture, used by name
 HOUR = 3600
 DAY = 86400
 ALL = ("lobby", "active", "finished", "cancelled")

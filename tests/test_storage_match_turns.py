@@ -7,10 +7,8 @@ import datetime as dt
 
 import pytest
 
-import games
 from storage import Store, open_store
 from storage.away import QUIET
-from tests.games import tiny
 from tests.test_storage_matches import lobby
 
 SEED = 0x5EED_7123
@@ -27,15 +25,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-def bids():
-    was = "bids" in tuple(games.keys())
-    games.register(tiny.MODULE)
-    yield tiny.MODULE
-    if not was:
-        games.unregister("bids")
 
 
 @pytest.fixture

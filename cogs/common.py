@@ -7,6 +7,7 @@ import io
 
 import discord
 
+import games
 import i18n
 from games.kokeshi.engine import Game
 from i18n import _, ngettext, pgettext
@@ -25,6 +26,15 @@ def level_word(level: str) -> str:
         "hard": pgettext("AI level", "hard"),
     }
     return words.get(level, level)
+
+
+def game_name(record: GameRecord) -> str:
+    """The name of a stored game's game, as printed on its box ("Kōhaku"); its key for a game this process does
+    not know."""
+    try:
+        return games.get(record.game).name
+    except KeyError:
+        return record.game
 
 
 def now() -> float:

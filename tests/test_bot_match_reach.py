@@ -54,6 +54,14 @@ async def decide(w: World, member, game_id: int, thread, rng: random.Random):
     return chosen
 
 
+async def step(w: World, member, game_id: int, thread, rng: random.Random) -> bool:
+    """`member` (seat 0) makes one choice on the thread's buttons: True when it led to a new turn of theirs."""
+    before, _version, _record = await w.store.load_match(game_id)
+    assert (await choose(member, await current_prompt(w, game_id, thread), rng)).acknowledged
+    after, _version, _record = await w.store.load_match(game_id)
+    return after.turn_key() != before.turn_key() and 0 in after.waiting()
+
+
 def jump(w: World, thread, message) -> str:
     return f"https://discord.com/channels/{w.guild.id}/{thread.id}/{message.id}"
 
@@ -141,11 +149,7 @@ async def test_a_kohaku_turn_sends_the_dm_asked_for_once_per_turn_and_none_to_ot
     rng = random.Random(5)
     turns = 1
     for _ in range(8):
-        match, _version, _record = await w.store.load_match(game_id)
-        key = match.turn_key()
-        assert (await choose(aiko, await current_prompt(w, game_id, thread), rng)).acknowledged
-        after, _version, _record = await w.store.load_match(game_id)
-        turns += after.turn_key() != key and 0 in after.waiting()
+        turns += await step(w, aiko, game_id, thread, rng)
         assert len(dms(aiko)) == turns
     assert turns > 1
     # botan asked for nothing and sits at no table.
@@ -193,13 +197,7 @@ async def test_a_muted_kohaku_game_sends_no_dm_and_its_prompt_pings_nobody(world
     assert len(dms(aiko)) == 1
     assert f"Kōhaku #{game_id} muted" in said(await aiko.slash(w.channel, "kokeshi notify mute", game=game_id))
     rng = random.Random(8)
-    asked = 0
-    for _ in range(10):
-        match, _version, _record = await w.store.load_match(game_id)
-        key = match.turn_key()
-        assert (await choose(aiko, await current_prompt(w, game_id, thread), rng)).acknowledged
-        after, _version, _record = await w.store.load_match(game_id)
-        asked += after.turn_key() != key and 0 in after.waiting()
+    asked = sum([await step(w, aiko, game_id, thread, rng) for _ in range(10)])
     assert asked >= 1
     prompt = await current_prompt(w, game_id, thread)
     assert aiko.mention in prompt.content and pinged(w, prompt) == []

@@ -93,7 +93,9 @@ def help_text() -> str:
     others_text = _(
         "**Other games** `/games new` opens a table of another game (Kōhaku, solo against Danny or with up to 4), "
         "`/games challenge` its daily or weekly challenge, `/games leaderboard` its boards, `/games stats` a "
-        "player's record at it; in its thread, the buttons or `/games play` and `/games undo`."
+        "player's record at it; in its thread, the buttons or `/games play` and `/games undo`. `/games status` "
+        "lists all your games, Kokeshi's too, your turns first; turn DMs, quiet hours, `mute` and the digest of "
+        "`/kokeshi notify` cover every game."
     )
     return f"{text}\n{anywhere_text}\n{others_text}"
 

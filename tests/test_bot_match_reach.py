@@ -111,6 +111,10 @@ async def test_status_marks_a_muted_game_and_says_when_there_is_none(world):
     aiko, chiyo = w.members[0], w.members[2]
     assert "no game and no lobby" in said(await chiyo.slash(w.channel, "games status"))
     game_id, thread = await kohaku_against_the_ai(w)
+    # Its number is offered where a game is muted, named by its game; Kokeshi's other commands do not offer it.
+    offered = await aiko.autocomplete(w.channel, "kokeshi notify mute", "game", "")
+    assert [(c["name"], c["value"]) for c in offered] == [(f"#{game_id} — Kōhaku, in progress", game_id)]
+    assert await aiko.autocomplete(w.channel, "kokeshi hint", "game", "") == []
     muted = await aiko.slash(thread, "kokeshi notify mute")
     assert f"Kōhaku #{game_id} muted" in said(muted), said(muted)
     [line] = said(await aiko.slash(w.channel, "games status")).splitlines()[1:]

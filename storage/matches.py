@@ -155,6 +155,9 @@ class MatchStore:
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:  # provided by Store
         raise NotImplementedError
 
+    async def _challenge_rules(self, db: Transaction, record: GameRecord) -> int | None:  # provided by Store
+        raise NotImplementedError
+
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:  # provided by Store
         raise NotImplementedError
 
@@ -208,8 +211,12 @@ class MatchStore:
             seats = len(record.seats)
             if seats not in module.players or (not record.solo and seats < 2):
                 raise StoreRefusal("too_few")
+            # Everyone plays a challenge on the same deal: under the rules its first attempt was dealt with, even
+            # when a newer version of the rules came out since (the day a new version ships).
+            rules = await self._challenge_rules(db, record)
+            rules = rules if rules in module.rules_versions else None
             try:
-                match = module.deal(game_options(record.settings), seed, seats)
+                match = module.deal(game_options(record.settings), seed, seats, rules)
             except ValueError:  # settings stored before the game checked them
                 raise StoreRefusal("bad_settings", game=record.game) from None
             version = record.version + 1

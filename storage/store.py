@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, overload
 
-from games.kokeshi.engine import AUTOMA, Event, Game, IllegalAction, new_game
+from games.kokeshi.engine import AUTOMA, RULES_VERSIONS, Event, Game, IllegalAction, new_game
 from kit.locks import KeyedLocks
 
 from .away import QUIET, TURN_TIMERS, AwayStore
@@ -506,7 +506,9 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             if not record.solo and len(record.seats) < 2:
                 raise StoreRefusal("too_few")
             names = [s.name for s in record.seats]
-            game = new_game(names, seed=seed, side=record.side, solo=record.solo)
+            rules = await self._challenge_rules(db, record)
+            kept = {"rules": rules} if rules in RULES_VERSIONS else {}  # otherwise the current rules
+            game = new_game(names, seed=seed, side=record.side, solo=record.solo, **kept)
             version = record.version + 1
             await self._run(
                 db,
@@ -516,6 +518,19 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             )
         self._remember(game_id, _Kept(version, game, [], {0: game.clone()}))
         return game.clone(), version
+
+    async def _challenge_rules(self, db: Transaction, record: GameRecord) -> int | None:
+        """For a challenge game, the rules version its first attempt was dealt under: everyone plays the same deal,
+        even the day a newer version of the rules ships. None for any other game, or a challenge's first attempt."""
+        if not record.challenge:
+            return None
+        first = await self._one_on(
+            db,
+            "SELECT rules FROM games WHERE challenge = ? AND game = ? AND id <> ? "
+            "AND status IN ('active', 'finished') ORDER BY id LIMIT 1",
+            (record.challenge, record.game, record.id),
+        )
+        return None if first is None else int(first["rules"])
 
     async def create_challenge(
         self,

@@ -598,3 +598,53 @@ async def test_each_decision_says_whether_it_ended_a_turn_hot_cold_and_after_an_
     assert not hot[-1].ends_turn, "the 13th decision is within a turn (and a person's)"
     await store.undo_match(game_id, hot[-1].seat)
     assert await store.match_decisions(game_id) == hot[:-1]
+
+
+async def test_a_challenge_is_dealt_for_everyone_under_the_rules_of_its_first_attempt(store, database):
+    # The day a new version of the rules ships, the day's challenge keeps the deal everyone else got.
+    kohaku = games.get("kohaku")
+    assert len(kohaku.rules_versions) >= 2
+    older = kohaku.rules_versions[0]
+    first, _ = await store.create_challenge(
+        kind="daily", key="2026-11-21", guild_id=GUILD, channel_id=10, user_id=400, name="Ana", game="kohaku"
+    )
+    seed = store.challenge_seed("daily:2026-11-21")
+    await store.start_match(first, seed)
+    # (as if that attempt had been dealt under the older rules, before the new ones shipped)
+    dealt = kohaku.deal({"goals": False}, seed, 1, older)
+    sql(database, "UPDATE games SET rules = ?, snapshot = ? WHERE id = ?", (older, dealt.to_json(), first))
+    store._matches.clear()
+    second, rated = await store.create_challenge(
+        kind="daily", key="2026-11-21", guild_id=GUILD, channel_id=10, user_id=401, name="Bia", game="kohaku"
+    )
+    match, _version = await store.start_match(second, seed)
+    assert rated and match.rules == older
+    assert match.view(None) == dealt.view(None)
+    # Another day's challenge, with no attempt before it, gets the current rules.
+    third, _ = await store.create_challenge(
+        kind="daily", key="2026-11-22", guild_id=GUILD, channel_id=10, user_id=401, name="Bia", game="kohaku"
+    )
+    fresh, _version = await store.start_match(third, store.challenge_seed("daily:2026-11-22"))
+    assert fresh.rules == kohaku.current_rules
+    assert await store.verify() == []
+
+
+async def test_a_kokeshi_challenge_keeps_the_rules_of_its_first_attempt_too(store, database):
+    from games.kokeshi.engine import CURRENT_RULES, RULES_VERSIONS, new_game
+
+    older = RULES_VERSIONS[-2]
+    first, _ = await store.create_challenge(
+        kind="daily", key="2026-11-21", guild_id=GUILD, channel_id=10, user_id=400, name="Ana"
+    )
+    seed = store.challenge_seed("daily:2026-11-21")
+    await store.start_game(first, seed)
+    record = await store.get_game(first)
+    dealt = new_game(["Ana"], seed=seed, side=record.side, solo=True, rules=older)
+    sql(database, "UPDATE games SET rules = ?, snapshot = ? WHERE id = ?", (older, dealt.to_json(), first))
+    store._cache.clear()
+    second, _ = await store.create_challenge(
+        kind="daily", key="2026-11-21", guild_id=GUILD, channel_id=10, user_id=401, name="Bia"
+    )
+    game, _version = await store.start_game(second, seed)
+    assert game.rules == older != CURRENT_RULES
+    assert await store.verify() == []

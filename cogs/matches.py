@@ -987,8 +987,12 @@ class Matches:
                     view.add_item(MatchUndo(record.id, version))
         else:
             picture = await asyncio.to_thread(module.table_picture, public, names, list(events))
-            if any(p.seat in humans for p in prompts):
-                lines.append(_("Each of you chooses privately with the button below."))
+            asked = [p.seat for p in prompts if p.seat in humans]
+            if asked:
+                if len(asked) == 1:
+                    lines.append(_("Choose privately with the button below."))
+                else:
+                    lines.append(_("Each of you chooses privately with the button below."))
                 view = discord.ui.View(timeout=None)
                 view.add_item(MatchChoose(record.id, version))
         if view is not None and any(p.seat in humans for p in prompts):
@@ -1000,9 +1004,9 @@ class Matches:
         file = discord.File(_png(picture), filename=f"table-{record.id}.png", description=shorten(alt, 1024))
         # The people asked, as Kokeshi's prompt pings its player: not those who muted the game, and silently when
         # one of them is in their quiet hours (one message pings them all).
-        asked = [s.user_id for s in record.seats if s.seat in match.waiting() and not s.ai and s.user_id is not None]
-        settings = await self.store.ping_settings(asked) if asked else {}
-        pinged = [u for u in asked if not muted_in(settings[u], record.id)]
+        people = [s.user_id for s in record.seats if s.seat in match.waiting() and not s.ai and s.user_id is not None]
+        settings = await self.store.ping_settings(people) if people else {}
+        pinged = [u for u in people if not muted_in(settings[u], record.id)]
         mentions = discord.AllowedMentions(
             users=[discord.Object(u) for u in pinged], everyone=False, roles=False, replied_user=False
         )
@@ -1031,7 +1035,7 @@ class Matches:
                 await thread.get_partial_message(before[1]).edit(view=None)
         if new_turn:
             # A new turn: a DM to each person asked who wants one, by the rules of Kokeshi's (`Reach.notify`).
-            for user_id in asked:
+            for user_id in people:
                 await self.tables.turn_dm(record, user_id, message, settings[user_id])
 
     async def _away_note(self, record: GameRecord) -> str:

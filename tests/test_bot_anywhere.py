@@ -100,6 +100,7 @@ async def test_a_solo_game_is_played_in_the_dm_itself_to_its_final_message(world
     assert not any("Your turn in Kokeshi" in t for t in texts(dm))
 
 
+@pytest.mark.slow  # a whole game through SimCord
 @pytest.mark.parametrize("kind", ["daily", "weekly"])
 async def test_the_challenges_start_in_the_dm(world, kind):
     user = world.members[1].user
@@ -117,6 +118,7 @@ async def test_the_challenges_start_in_the_dm(world, kind):
         assert user.dm_channel.history()[-1].id != final.id and user.dm_channel.history()[-1].attachments
 
 
+@pytest.mark.slow  # a whole game through SimCord
 async def test_stats_leaderboard_rules_help_and_replay_answer_privately_in_the_dm(world):
     user = world.members[0].user
     await user.slash("kokeshi solo")

@@ -299,6 +299,7 @@ async def test_a_player_whose_seat_the_ai_took_rejoins_plays_their_next_turn_and
     assert world.env.errors == []
 
 
+@pytest.mark.slow  # a whole game through SimCord
 async def test_rejoin_refuses_privately_and_changes_nothing_when_there_is_no_seat_to_take_back(world):
     game_id, thread, sleeper, player = await three_expired(world)
     outsider = world.members[2]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.botkit import custom_ids
 from tests.test_bot_matches import current_prompt, open_table, reply
 
 
@@ -41,3 +42,16 @@ async def test_a_variant_the_game_does_not_have_or_play_so_is_refused_and_opens_
     by_label = await w.members[0].slash(w.channel, "games new", game="kohaku", players=2, variant="with goal cards")
     assert "is open" in reply(by_label).content
     assert (await w.store.games_in_channel(w.channel.id))[-1].settings["goals"] is True
+
+
+async def test_a_goal_card_is_chosen_privately_even_when_the_ai_chose_first(world):
+    w = world
+    game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy", variant="goals=true")
+    match, _version, _record = await w.store.load_match(game_id)
+    # The AI kept its card at once: aiko alone is asked, and still privately, her cards never in the thread.
+    assert [p.seat for p in match.prompts()] == [0] and match.prompts()[0].secret
+    post = await current_prompt(w, game_id, thread)
+    assert not any(c.startswith("mt:a:") for c in custom_ids(post))
+    assert "Choose privately with the button below." in post.content
+    opened = await w.members[0].click(post, custom_id=next(c for c in custom_ids(post) if c.startswith("mt:c:")))
+    assert opened.ephemeral and len([c for c in custom_ids(reply(opened)) if c.startswith("mt:a:")]) == 2

@@ -10,7 +10,7 @@ from i18n import _
 
 from . import ai, pictures, words
 from .data import CURRENT_RULES, RULES_VERSIONS
-from .model import SCORE_KEYS, IllegalAction
+from .model import GOAL, SCORE_KEYS, IllegalAction
 from .persist import load_match
 from .rules import Match as Rules
 from .rules import deal as deal_match
@@ -42,8 +42,11 @@ class KohakuMatch(Match):
         return self.inner.version
 
     def prompts(self) -> tuple[Prompt, ...]:
+        # The goal cards a seat is dealt are its secret: the seat chooses among them privately, even when the other
+        # seats have chosen already and it is the only one asked.
         return tuple(
-            Prompt(p.seat, p.kind, tuple(Option(o.id, o.code) for o in p.options)) for p in self.inner.prompts()
+            Prompt(p.seat, p.kind, tuple(Option(o.id, o.code) for o in p.options), secret=p.kind == GOAL)
+            for p in self.inner.prompts()
         )
 
     def waiting(self) -> tuple[int, ...]:

@@ -581,3 +581,15 @@ def test_bad_deals_are_refused():
             deal(seats, seed=1, **kwargs)
     with pytest.raises(ValueError):
         deal(2, seed="1")  # type: ignore[arg-type]
+
+
+def test_the_goal_cards_are_offered_as_a_secret_through_the_contract_and_nothing_else_is():
+    # A seat's goal cards are its own: the platform must offer them privately, whoever else is asked.
+    import games
+
+    module = games.get("kohaku")
+    match = module.deal({"goals": True}, 5, 3)
+    assert [(p.kind, p.secret) for p in match.prompts()] == [("goal", True)] * 3
+    for seat in range(3):
+        match.apply(seat, match.legal_actions(seat)[0])
+    assert match.prompts() and not any(p.secret for p in match.prompts())

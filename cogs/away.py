@@ -16,7 +16,7 @@ from storage.away import DAY, LONGEST, Away
 
 from .client import Client
 from .common import UserError, duration, now
-from .narration import escape
+from .speech import escape
 
 log = logging.getLogger(__name__)
 

@@ -26,8 +26,8 @@ from .away import stamp
 from .client import Client
 from .common import UserError, duration, now, pinging
 from .limits import BUTTON_LABEL, MESSAGE, shorten
-from .narration import escape, speaking
 from .persistent import FromCustomId
+from .speech import escape, speaking
 
 log = logging.getLogger(__name__)
 

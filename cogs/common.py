@@ -9,7 +9,6 @@ import discord
 
 import games
 import i18n
-from games.kokeshi.engine import Game
 from i18n import _, ngettext, pgettext
 from storage import GameRecord
 
@@ -73,12 +72,6 @@ def pinging(*user_ids: int) -> discord.AllowedMentions:
     return discord.AllowedMentions(
         everyone=False, roles=False, users=[discord.Object(u) for u in user_ids], replied_user=False
     )
-
-
-def turn_key(game: Game) -> str:
-    """Which turn the game is in: its round, how many turns have ended, and who is to move."""
-    prompt = game.prompt
-    return f"{game.round_number}:{sum(game.turns)}:{prompt.player if prompt else '-'}"
 
 
 # Discord's longest description of an attachment (its alt text).

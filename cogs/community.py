@@ -22,8 +22,8 @@ from .anywhere import bot_server
 from .client import Client
 from .common import UserError, challenge_day
 from .limits import MESSAGE
-from .narration import escape
 from .persistent import FromCustomId
+from .speech import escape
 
 log = logging.getLogger(__name__)
 

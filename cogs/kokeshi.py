@@ -29,8 +29,8 @@ from .clock import CLOCKS, FIXED
 from .common import UserError, now
 from .components import QUESTIONS
 from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, shorten
-from .narration import escape, quote, speaking
 from .quiet import zone_choices
+from .speech import escape, quote, speaking
 from .tables import Tables, duration, fit_lines, side_name
 from .wiring import WiredClient
 

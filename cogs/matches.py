@@ -37,11 +37,11 @@ from .away import AWAY_MARK, Aways, stamp
 from .client import ChallengeDesk, Client, TableDesk
 from .common import UserError, challenge_day, game_name, level_word, now
 from .limits import BUTTON_LABEL, EMBED_FIELD_VALUE, EMBED_TITLE, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
-from .narration import escape, speaking
 from .persistent import FromCustomId
 from .quiet import in_quiet_hours, muted_in
 from .replay_items import ReplayButton
 from .since import recap
+from .speech import escape, speaking
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from storage import GameRecord, Store
 
 from .client import Client
 from .common import level_word
-from .narration import escape
+from .speech import escape
 from .thinking import DEFAULT_LEVEL
 
 

@@ -1,32 +1,18 @@
-"""Short turn narrations for Discord messages, built from the engine's events, and the language a game speaks."""
+"""Kokeshi's short turn narrations for Discord messages, built from its engine's events."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 
-import i18n
 import render
 from games.kokeshi import story, vocab
 from games.kokeshi.engine import Event, Game
 from games.kokeshi.pictures.replay import ReplayTurn, draw_turn_record
 from i18n import _
-from storage import GameRecord, LoggedAction
+from storage import LoggedAction
 
 from .limits import MESSAGE, shorten
-
-
-def game_language(record: GameRecord) -> str:
-    """The locale a game's thread and pictures speak: the one chosen when it was created, English for older games."""
-    return i18n.resolve(record.language)
-
-
-@contextmanager
-def speaking(record: GameRecord) -> Iterator[str]:
-    """`with speaking(record):` words a block (messages, buttons, pictures) in the game's language."""
-    with i18n.using(game_language(record)) as locale:
-        yield locale
-
+from .speech import escape
 
 # A turn's record and the "so far" of a prompt stay well inside a Discord message.
 MAX_STORY_CHARS = MESSAGE - 300
@@ -39,26 +25,13 @@ def narrate(events: Iterable[Event], view: dict | None = None, *, limit: int = M
     `view` is the game's view now (its board side gives the discs' values); without it, a neutral one."""
     events = list(events)
     lines = story.turn_story(events, None, view or {"players": []}, limit=limit)
-    return "\n".join(f"• {_escape(line)}" for line in lines)
+    return "\n".join(f"• {escape(line)}" for line in lines)
 
 
-def _escape(text: str) -> str:
-    """Show a player's name (or a line that contains one) literally: no formatting, masked link or mention."""
-    for ch in ("\\", "*", "_", "~", "`", "|", ">", "<", "[", "]", "#", ":"):
-        text = text.replace(ch, f"\\{ch}")
-    return text
-
-
-escape = _escape
-QUOTE_LIMIT = 100
-
-
-def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """Someone's input, quoted in a reply: shown literally and cut short, so a reply always fits."""
-    text = " ".join(str(text).split())
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return f"'{_escape(text)}'"
+def turn_key(game: Game) -> str:
+    """Which turn the game is in: its round, how many turns have ended, and who is to move."""
+    prompt = game.prompt
+    return f"{game.round_number}:{sum(game.turns)}:{prompt.player if prompt else '-'}"
 
 
 # ------------------------------------------------------------------ turn records and the "since your turn" ping
@@ -87,7 +60,7 @@ def turn_record(turn: Sequence[LoggedAction], before: Game, after: Game) -> str:
         player, vocab.round_name(before.round_number), old, new, label=escape(vocab.seat_name(player))
     )
     lines = story.turn_story([e for entry in turn for e in entry.events], old, new, limit=MAX_STORY_CHARS)
-    body = "\n".join(f"• {_escape(line)}" for line in lines)
+    body = "\n".join(f"• {escape(line)}" for line in lines)
     return f"{head}\n{body}" if body else head
 
 
@@ -100,7 +73,7 @@ def turn_line(turn: Sequence[LoggedAction], before: Game, after: Game, limit: in
         player=vocab.seat_name(player), gained=vocab.signed(change) if change < 0 else f"+{change}", total=total
     )
     lines = story.turn_story([e for entry in turn for e in entry.events], old, new, limit=limit)
-    return shorten(_escape(f"{head}: {'; '.join(lines)}" if lines else head), limit)
+    return shorten(escape(f"{head}: {'; '.join(lines)}" if lines else head), limit)
 
 
 def record_picture(player: str, before: Game, after: Game, events: Sequence[Event]) -> bytes:
@@ -120,7 +93,7 @@ def since_last_turn(me: str, turns: Sequence[Sequence[LoggedAction]], states: Se
         story.Turn(turn[0].player, [e for entry in turn for e in entry.events], views[i], views[i + 1])
         for i, turn in enumerate(turns)
     ]
-    return "\n".join(f"• {_escape(line)}" for line in story.since_lines(me, told))
+    return "\n".join(f"• {escape(line)}" for line in story.since_lines(me, told))
 
 
 def record_alt(number: int, player: str) -> str:

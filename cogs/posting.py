@@ -34,26 +34,26 @@ from . import common
 from .away import Aways
 from .client import Client
 from .clock import Clocks
-from .common import pinging, turn_key
+from .common import pinging
 from .components import QUESTIONS, prompt_view
 from .finals import final_view
 from .limits import MESSAGE, shorten
 from .names import Names
 from .narration import (
-    escape,
     narrate,
     prompt_alt,
     record_alt,
     record_picture,
     since_last_turn,
-    speaking,
     split_turns,
+    turn_key,
     turn_line,
     turn_record,
 )
 from .quiet import in_quiet_hours, muted_in
 from .reach import Reach, turn_timers
 from .refusals import Refusal
+from .speech import escape, speaking
 
 log = logging.getLogger(__name__)
 

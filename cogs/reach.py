@@ -25,9 +25,9 @@ from storage.away import QUIET
 
 from .anywhere import dm_link
 from .client import Client
-from .common import game_name, now, pinging, turn_key
+from .common import game_name, now, pinging
 from .limits import THREAD_NAME, ChannelPace, shorten
-from .narration import game_language, speaking
+from .narration import turn_key
 from .quiet import in_quiet_hours, turn_dm_in
 from .refusals import (
     CANNOT_DM,
@@ -41,6 +41,7 @@ from .refusals import (
     refused,
     retry_delay,
 )
+from .speech import game_language, speaking
 
 log = logging.getLogger(__name__)
 

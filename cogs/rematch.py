@@ -25,8 +25,8 @@ from .answering import Answer, AnswersFirst
 from .client import Client
 from .common import UserError, pinging
 from .limits import BUTTON_LABEL, shorten
-from .narration import escape, speaking
 from .persistent import FromCustomId
+from .speech import escape, speaking
 
 log = logging.getLogger(__name__)
 

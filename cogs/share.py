@@ -27,8 +27,8 @@ from .answering import Answer, AnswersFirst
 from .client import Client
 from .common import UserError, challenge_day
 from .limits import BUTTON_LABEL, MESSAGE, shorten
-from .narration import speaking
 from .persistent import FromCustomId
+from .speech import speaking
 
 log = logging.getLogger(__name__)
 

@@ -28,15 +28,16 @@ from . import anywhere
 from .away import Aways, stamp
 from .client import Client
 from .clock import Clocks, clock_options, settings_with_clock
-from .common import UserError, challenge_day, duration, level_word, min_finish, now, pinging, turn_key
+from .common import UserError, challenge_day, duration, level_word, min_finish, now, pinging
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .digest import Digests
 from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
 from .names import Names
-from .narration import escape, game_language, speaking
+from .narration import turn_key
 from .posting import Played, Poster, home
 from .quiet import QuietHours
 from .reach import Reach, turn_timers
+from .speech import escape, game_language, speaking
 from .thinking import DEFAULT_LEVEL, HINT_BUDGET, HINT_LEVEL, Thinker
 
 log = logging.getLogger(__name__)

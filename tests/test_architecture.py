@@ -244,7 +244,38 @@ def test_the_store_holds_a_database_and_storage_imports_run_one_way():
     assert sorted(name for name in graph if reaches(name, name, {name})) == []
 
 
-@pytest.mark.parametrize("name", ["matches.py", "games.py", "since.py", "match_replay.py", "replay_items.py"])
+# The Discord layer's modules that still import a game package: Kokeshi's own table. Every other module of `cogs/`
+# (the platform's table, the commands of `/games`, the language and the limits every table shares) knows no game.
+COGS_WITH_A_GAME = {
+    "cogs/clock.py",
+    "cogs/community.py",
+    "cogs/components.py",
+    "cogs/kokeshi.py",
+    "cogs/names.py",
+    "cogs/narration.py",
+    "cogs/posting.py",
+    "cogs/rematch.py",
+    "cogs/replay.py",
+    "cogs/share.py",
+    "cogs/tables.py",
+    "cogs/thinking.py",
+}
+
+
+def test_only_kokeshis_own_table_in_the_discord_layer_imports_a_game():
+    found = set()
+    for path in sorted((ROOT / "cogs").glob("*.py")):
+        modules = imported_modules(path)
+        contract = ("games", "games.base")
+        if any(m.split(".")[0] == "games" and m not in contract and not m.startswith("games.base.") for m in modules):
+            found.add(path.relative_to(ROOT).as_posix())
+    assert found == COGS_WITH_A_GAME
+    assert {"cogs/common.py", "cogs/speech.py", "cogs/matches.py"}.isdisjoint(found)
+
+
+@pytest.mark.parametrize(
+    "name", ["matches.py", "games.py", "since.py", "match_replay.py", "replay_items.py", "speech.py"]
+)
 def test_the_table_of_every_other_game_knows_no_game(name):
     # `/games new` and its table reach a game only through the registry, the contract, the service and the store.
     found = imported_modules(ROOT / "cogs" / name)

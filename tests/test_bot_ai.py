@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot import create_bot
-from cogs.narration import escape
+from cogs.speech import escape
 from cogs.tables import Tables
 from cogs.thinking import Thinker
 from games.kokeshi import vocab

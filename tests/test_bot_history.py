@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from cogs.narration import escape, split_turns
+from cogs.narration import split_turns
+from cogs.speech import escape
 from games.kokeshi import story, vocab
 from games.kokeshi.engine.data import ANIMAL_POINTS, ANIMALS
 from tests.botkit import open_game, play_to_end

@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po
 
 import i18n
 import render
-from cogs.narration import game_language
+from cogs.speech import game_language
 from games.kokeshi import pictures
 from games.kokeshi.vocab import RETIRED_WORDS
 from i18n.extract import COMMAND_NAME, PARAMETER_NAME

@@ -409,7 +409,24 @@ def narrate(event: Event | Mapping[str, Any], names: Sequence[str]) -> str | Non
 
 
 def game_over(data: Mapping[str, Any], names: Sequence[str]) -> str:
-    """The end of the game in one or two sentences: who won, or how the solo game went at each level."""
+    """The end of the game in one or two sentences: who won, or how the solo game went at each level; with goal
+    cards, the card each player kept (secret until now) and what it scored."""
+    told = _game_over(data, names)
+    goals = data.get("goals")
+    if not goals:
+        return told
+    scores = data["outcome"]["scores"]
+    kept = [
+        _("{name}: {card} ({points})").format(
+            name=_name(names, seat), card=goal_name(card), points=signed(int(scores[seat].get("goal", 0)))
+        )
+        for seat, card in enumerate(goals)
+        if card
+    ]
+    return f"{told} " + _("Goal cards kept: {cards}.").format(cards=format_list(kept)) if kept else told
+
+
+def _game_over(data: Mapping[str, Any], names: Sequence[str]) -> str:
     outcome = data["outcome"]
     totals = [s["total"] for s in outcome["scores"]]
     if "danny" in outcome:

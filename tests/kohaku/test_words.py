@@ -108,3 +108,14 @@ def test_the_end_of_a_game_lists_names_and_levels_as_the_language_does():
         assert words.game_over(solo, NAMES).endswith("você venceu nos níveis fácil e médio.")
         solo["outcome"]["beaten"]["medium"] = False
         assert words.game_over(solo, NAMES).endswith("você venceu no nível fácil.")
+
+
+def test_the_end_of_a_game_with_goal_cards_reveals_the_card_each_player_kept():
+    scores = [{"total": 40, "goal": 9}, {"total": 35, "goal": 0}]
+    data = {"outcome": {"scores": scores, "places": [1, 2]}, "goals": ["rarest_colour", "statues"]}
+    told = words.game_over(data, NAMES)
+    assert told == (
+        "The game is over: Aiko wins with 40 points. Goal cards kept: Aiko: Rarest colour (+9) and Botan: Statues (0)."
+    )
+    with using("pt_BR"):
+        assert "Cartas de objetivo guardadas: Aiko: " in words.game_over(data, NAMES)

@@ -4,10 +4,24 @@ import threading
 
 import pytest
 
+import games
 from tests.botkit import db_path, simcord_bot, world
 from tests.dbkit import database, pg_server, sqlite_threads, still_running, stop_connections
+from tests.games import tiny
 
-__all__ = ["database", "db_path", "pg_server", "simcord_bot", "world"]
+__all__ = ["bids", "database", "db_path", "pg_server", "simcord_bot", "world"]
+
+
+@pytest.fixture
+def bids():
+    """Bids, the contract suite's tiny game (simultaneous secret bids), registered for the test; left registered
+    if it already was."""
+    was = "bids" in tuple(games.keys())
+    games.register(tiny.MODULE)
+    yield tiny.MODULE
+    if not was:
+        games.unregister("bids")
+
 
 _threads_before = pytest.StashKey[set[threading.Thread]]()
 

@@ -22,7 +22,7 @@ import simcord.interactions
 from simcord.backend import serializers
 
 from tests.test_bot_anywhere import elsewhere, last, play_in_dm, shown
-from tests.test_bot_matches import bids, finished_match, open_table, play_through  # noqa: F401  (bids: a fixture)
+from tests.test_bot_matches import finished_match, open_table, play_through
 
 GROUP_DM_TYPE = 3
 PRIVATE_CHANNEL = 2

@@ -6,9 +6,8 @@ import random
 
 import games
 from tests.botkit import World, components, custom_ids, lobby_message
-from tests.test_bot_matches import bids, open_table, play_through, reply
+from tests.test_bot_matches import open_table, play_through, reply
 
-__all__ = ["bids"]  # the fixture, used by name
 ALL = ("lobby", "active", "finished", "cancelled")
 
 

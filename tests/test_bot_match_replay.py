@@ -16,15 +16,6 @@ from tests.test_bot_matches import open_table, play_through, reply
 from tests.test_bot_replay import finished_in_store, now_shown
 
 
-@pytest.fixture
-def bids():
-    games.register(tiny.MODULE)
-    try:
-        yield tiny.MODULE
-    finally:
-        games.unregister("bids")
-
-
 async def played_in_store(w, game_id: int, seed: int = 1) -> None:
     """Every seat the game waits for decides at random, straight through the store, until the game is over."""
     rng = random.Random(seed)

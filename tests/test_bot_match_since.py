@@ -18,15 +18,6 @@ from tests.test_bot_language import locales  # noqa: F401  (the fixture giving e
 from tests.test_bot_matches import choose, current_prompt, open_table, reply
 
 
-@pytest.fixture
-def bids():
-    games.register(tiny.MODULE)
-    try:
-        yield tiny.MODULE
-    finally:
-        games.unregister("bids")
-
-
 def since_id(message) -> str:
     return next(c for c in custom_ids(message) if c.startswith("mt:w:"))
 

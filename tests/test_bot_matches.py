@@ -14,15 +14,6 @@ from tests.botkit import World, components, custom_ids, lobby_message, restart
 from tests.games import tiny
 
 
-@pytest.fixture
-def bids():
-    games.register(tiny.MODULE)
-    try:
-        yield tiny.MODULE
-    finally:
-        games.unregister("bids")
-
-
 def reply(result):
     return result.followups[-1] if result.followups else result.response
 

@@ -5,23 +5,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-import pytest
-
-import games
-from tests.games import tiny
 from tests.test_bot_matches import current_prompt, open_table
 
 HOUR = 3600
 DAY = 86400
-
-
-@pytest.fixture
-def bids():
-    games.register(tiny.MODULE)
-    try:
-        yield tiny.MODULE
-    finally:
-        games.unregister("bids")
 
 
 def reply(result) -> str:

@@ -8,10 +8,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-import games
 from storage import Store, open_store
 from storage.away import QUIET, out_of_quiet
-from tests.games import tiny
 from tests.test_storage_matches import lobby
 
 SEED = 0x5EED_0A11_A3A7
@@ -32,16 +30,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-def bids():
-    """Bids registered for the test (left registered if it already was)."""
-    was = "bids" in tuple(games.keys())
-    games.register(tiny.MODULE)
-    yield tiny.MODULE
-    if not was:
-        games.unregister("bids")
 
 
 @pytest.fixture

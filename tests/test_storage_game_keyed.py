@@ -11,14 +11,12 @@ from typing import Any
 import asyncpg
 import pytest
 
-import games
 from games.kokeshi.engine import GreedyPolicy, RandomPolicy, new_game
 from storage import Store, is_url, migrations, open_store, scope_of
 from storage.community import board_step
 from storage.postgres import pg_migrations, to_pg
 from storage.store import flags_of, pack_log
 from tests.dbkit import BACKENDS, _in_thread, fresh_pg_database, sql
-from tests.games import tiny
 
 PREVIOUS = 9  # the schema before games were keyed
 NOW = 1_700_000_000.0
@@ -246,13 +244,9 @@ async def finished(store: Store, users: list[int], *, game: str, seed: int) -> i
 
 
 @pytest.fixture
-def other():
-    """Bids, the contract suite's tiny game, registered as the other game (left registered if it already was)."""
-    was = "bids" in tuple(games.keys())
-    games.register(tiny.MODULE)
-    yield "bids"
-    if not was:
-        games.unregister("bids")
+def other(bids):
+    """Bids, the contract suite's tiny game, registered as the other game."""
+    return bids.key
 
 
 async def test_two_games_keep_their_own_ratings_boards_stats_and_challenges(store, other):

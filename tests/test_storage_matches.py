@@ -26,7 +26,6 @@ from storage import (
 )
 from storage.matches import MatchPlayed, seat_ranks
 from tests.dbkit import sql
-from tests.games import tiny
 
 GUILD = 1
 SEED = 0xC0FFEE_5EED_1234_ABCD_9876_0F0F_4242_7777
@@ -41,16 +40,6 @@ class Clock:
     def __call__(self) -> float:
         self.now += 1.0
         return self.now
-
-
-@pytest.fixture
-def bids():
-    """Bids registered for the test (left registered if it already was)."""
-    was = "bids" in tuple(games.keys())
-    games.register(tiny.MODULE)
-    yield tiny.MODULE
-    if not was:
-        games.unregister("bids")
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from tests.botkit import World, custom_ids, lobby_message, open_game
-from tests.test_bot_matches import bids, choose, current_prompt, open_table, reply  # noqa: F401  (bids: a fixture)
+from tests.test_bot_matches import choose, current_prompt, open_table, reply
 from tests.test_bot_timers import answer_until_turn_of
 
 HOUR = 3600

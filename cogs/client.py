@@ -6,7 +6,7 @@ that the cogs import one another one way only; the extensions see them whole (`c
 
 from __future__ import annotations
 
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from typing import Any, Protocol
 
 import discord
@@ -42,6 +42,12 @@ class TableDesk(Protocol):
     def forget_levels(self, game_id: int) -> None: ...
 
     def where(self, record: GameRecord) -> str: ...
+
+    def paused(self, record: GameRecord) -> bool: ...
+
+    async def turn_dm(
+        self, record: GameRecord, user_id: int, message: discord.Message, settings: Mapping[str, str]
+    ) -> None: ...
 
     def check_permissions(
         self, channel: discord.TextChannel, permissions: discord.Permissions | None = None

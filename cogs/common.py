@@ -8,6 +8,7 @@ import io
 import discord
 from discord import app_commands
 
+import games
 import i18n
 from i18n import _, ngettext, pgettext
 from storage import GameRecord
@@ -39,6 +40,15 @@ def level_word(level: str) -> str:
         "hard": pgettext("AI level", "hard"),
     }
     return words.get(level, level)
+
+
+def game_name(record: GameRecord) -> str:
+    """The name of a stored game's game, as printed on its box ("Kōhaku"); its key for a game this process does
+    not know."""
+    try:
+        return games.get(record.game).name
+    except KeyError:
+        return record.game
 
 
 def now() -> float:

@@ -1,26 +1,26 @@
 """The daily digest: `/kokeshi notify digest <HH:MM>`, and the one DM a day that lists the games waiting for a player.
 
 Instead of a DM at each turn, a player who asks for it gets one DM a day at their chosen local time ("your turn in
-3 games", each with a link to its prompt); nothing on a day no game waits. The next digest's time is a stored row
-(`storage.notices`), fired by the timer loop, so it survives restarts; it is moved on only once the DM is sent.
+3 games", each with a link to its prompt), games of every kind together; nothing on a day no game waits. The next
+digest's time is a stored row (`storage.notices`), fired by the timer loop, so it survives restarts; it is moved on
+only once the DM is sent.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 import i18n
-from games.kokeshi import vocab
-from games.kokeshi.engine import Game
 from i18n import _, ngettext
 from kit.quiet import next_daily, parse_time, show_time, zone
-from storage import DEFAULT_GAME, GameRecord, Store
+from storage import GameRecord, Glance, Store
 from storage.away import quiet_setting
 from storage.notices import Digest
 
 from .client import Client
-from .common import UserError, duration, now
+from .common import UserError, duration, game_name, now
 from .limits import MESSAGE
 from .quiet import QuietHours, code
 from .reach import Reach
@@ -29,6 +29,13 @@ log = logging.getLogger(__name__)
 
 # A digest that could not be made (not a refused DM: that is final) is tried again this much later, the same day.
 RETRY_SECONDS = 3600
+# What a game's line adds after its name and number (Kokeshi's round), said by whoever knows the game; None: nothing.
+Detail = Callable[[GameRecord], Awaitable[str | None]]
+
+
+async def no_detail(record: GameRecord) -> str | None:
+    """A line with nothing after the game's name and number."""
+    return None
 
 
 class DigestTables(Protocol):
@@ -57,8 +64,10 @@ def prompt_link(record: GameRecord, found: tuple[int, int] | None) -> str:
 class Digests:
     """Daily digests: the setting, and sending the ones that are due (by the process that runs shard 0)."""
 
-    def __init__(self, tables: DigestTables) -> None:
+    def __init__(self, tables: DigestTables, detail: Detail = no_detail) -> None:
         self.tables = tables
+        # What a game's line says after its number: the tables that know a game say it (the platform knows none).
+        self.detail = detail
 
     @property
     def store(self) -> Store:
@@ -126,21 +135,19 @@ class Digests:
                 digest, int(next_daily(max(now(), digest.due_at), digest.minute, digest.where))
             )
 
-    async def waiting(self, user_id: int) -> list[tuple[GameRecord, Game]]:
-        """The player's games in progress where it is their turn, but for the ones they muted, that are paused, or
-        that are played in the DM with the bot (their prompt is in that DM already)."""
+    async def waiting(self, user_id: int) -> list[Glance]:
+        """The player's games in progress of every kind where it is their turn (one of the people it waits for), but
+        for the ones they muted, that are paused, or that are played in the DM with the bot (their prompt is in that
+        DM already)."""
         muted = await self.store.muted_games(user_id)
-        found = []
-        for record in await self.store.games_for_user(user_id, ("active",)):
-            if record.game != DEFAULT_GAME or record.id in muted or record.guild_id is None:
-                continue
-            if self.tables.reach.paused(record):
-                continue
-            game, _version = await self.store.load_game(record.id)
-            seat = record.seat_of(user_id)
-            if game.prompt is not None and seat is not None and not seat.ai and game.prompt.player == seat.name:
-                found.append((record, game))
-        return found
+        return [
+            glance
+            for glance in await self.store.glances(user_id, ("active",))
+            if user_id in glance.waiting
+            and glance.record.id not in muted
+            and glance.record.guild_id is not None
+            and not self.tables.reach.paused(glance.record)
+        ]
 
     async def send(self, digest: Digest) -> None:
         """One digest DM, in the player's language; nothing when no game waits for them. DMs closed to the bot stop
@@ -156,20 +163,22 @@ class Digests:
             if await self.store.user_setting(user_id, "dm_closed") is not None:
                 await self.store.set_digest(user_id, None)
 
-    async def text(self, games: list[tuple[GameRecord, Game]]) -> str:
+    async def text(self, games: list[Glance]) -> str:
         """The digest: how many games wait, then one line per game with its link and the time left."""
-        head = ngettext(
-            "📬 **Your turn in {count} game of Kokeshi:**", "📬 **Your turn in {count} games of Kokeshi:**", len(games)
-        )
+        head = ngettext("📬 **Your turn in {count} game:**", "📬 **Your turn in {count} games:**", len(games))
         lines = [head.format(count=i18n.format_number(len(games)))]
-        for count, (record, game) in enumerate(games):
-            link = prompt_link(record, await self.store.get_message(record.id, "prompt"))
-            line = _("• Kokeshi #{number}, {round}: {link}").format(
-                number=record.id, round=vocab.round_name(game.round_number), link=link
-            )
-            deadline = next((t for t in await self.store.timers(record.id) if t.kind == "deadline"), None)
-            if deadline is not None:
-                line += " — " + _("{duration} left").format(duration=duration(deadline.due_at - now()))
+        for count, glance in enumerate(games):
+            record = glance.record
+            link = prompt_link(record, glance.prompt)
+            detail = await self.detail(record)
+            if detail:
+                line = _("• {game} #{number}, {detail}: {link}").format(
+                    game=game_name(record), number=record.id, detail=detail, link=link
+                )
+            else:
+                line = _("• {game} #{number}: {link}").format(game=game_name(record), number=record.id, link=link)
+            if glance.deadline is not None:
+                line += " — " + _("{duration} left").format(duration=duration(glance.deadline - now()))
             more = ngettext("…and {count} more", "…and {count} more", len(games) - count)
             if len("\n".join((*lines, line))) + len(more) + 12 > MESSAGE:
                 lines.append(more.format(count=i18n.format_number(len(games) - count)))
@@ -178,4 +187,4 @@ class Digests:
         return "\n".join(lines)
 
 
-__all__ = ["Digests", "prompt_link"]
+__all__ = ["Detail", "Digests", "no_detail", "prompt_link"]

@@ -159,6 +159,12 @@ class Games(
         matches = self.bot.matches
         await matches.guard(interaction, matches.resign(interaction))
 
+    # Every game of every kind in one list: a server that plays several games needs one place to look.
+    @app_commands.command(name="status", description="Your games of every kind: links, whose turn, deadlines")
+    async def status(self, interaction: discord.Interaction) -> None:
+        matches = self.bot.matches
+        await matches.guard(interaction, matches.status(interaction))
+
     @app_commands.command(name="leaderboard", description="Who wins most at another game, here")
     @app_commands.describe(game="Which game", board="Wins or rating here, or today's or this week's challenge")
     @app_commands.choices(

@@ -37,6 +37,8 @@ from .wiring import WiredClient
 log = logging.getLogger(__name__)
 
 Choice = app_commands.Choice
+# The commands whose `game` may be a game of any kind (the others are Kokeshi's own).
+ANY_GAME = ("mute", "unmute")
 # Multiplayer lobbies live in servers the bot is in; elsewhere these commands are refused (see `cogs.anywhere`).
 SERVER_ONLY = {anywhere.SERVER: True}
 SIDES = [Choice(name="basic (recommended first)", value="basic"), Choice(name="advanced", value="advanced")]
@@ -84,7 +86,9 @@ def help_text() -> str:
         "**Other games** `/games new` opens a table of another game (Kōhaku, solo against Danny or with up to 4; "
         "`deadline` is each turn's time, with reminders as above), `/games challenge` its daily or weekly "
         "challenge, `/games leaderboard` its boards, `/games stats` a player's record at it; in its thread, the "
-        "buttons or `/games play`, `/games undo` and `/games resign` (the AI plays your seat, you rank last)."
+        "buttons or `/games play`, `/games undo` and `/games resign` (the AI plays your seat, you rank last). "
+        "`/games status` lists all your games, Kokeshi's too, your turns first; turn DMs, quiet hours, `mute` and "
+        "the digest of `/kokeshi notify` cover every game."
     )
     return f"{text}\n{anywhere_text}\n{others_text}"
 
@@ -132,7 +136,11 @@ def status_name(status: str) -> str:
 
 
 def _game_label(g: GameRecord) -> str:
-    """A game as the `game` option lists it: number, status, seats and board side."""
+    """A game as the `game` option lists it: number, status, seats and board side (another game: its name)."""
+    if g.game != DEFAULT_GAME:
+        return _("#{number} — {game}, {status}").format(
+            number=g.id, game=common.game_name(g), status=status_name(g.status)
+        )
     return _("#{number} — {status}, {seated}/{seats} players, {side}").format(
         number=g.id, status=status_name(g.status), seated=len(g.seats), seats=g.players, side=side_name(g.side)
     )
@@ -284,10 +292,12 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         """The caller's games in this server, then the lobbies here they could join; outside a server of the bot's,
         the games of our DM (and no lobby: those of every server would show)."""
         place = anywhere.bot_server(interaction)
+        # Muting takes a game of any kind; every other command, Kokeshi's games.
+        every = interaction.command is not None and interaction.command.name in ANY_GAME
         games = [
             g
             for g in await self.store.games_for_user(interaction.user.id)
-            if g.guild_id == place and g.game == DEFAULT_GAME
+            if g.guild_id == place and (every or g.game == DEFAULT_GAME)
         ]
         lobbies = [] if place is None else await self.store.open_lobbies(place)
         lobbies = [g for g in lobbies if g.seat_of(interaction.user.id) is None and g.game == DEFAULT_GAME]

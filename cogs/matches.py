@@ -28,17 +28,17 @@ from games.base import Event, GameModule, Match, Prompt, Standing, Value
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
-from storage import GameRecord, GameStats, MatchPlayed, Rating, Seat, StaleVersion, Store, challenge_key
+from storage import GameRecord, GameStats, Glance, MatchPlayed, Rating, Seat, StaleVersion, Store, challenge_key
 from storage.away import QUIET, TURN_TIMERS
 
 from .answering import Answer, AnswersFirst
 from .anywhere import bot_server, command_name
 from .away import AWAY_MARK, Aways, stamp
 from .client import ChallengeDesk, Client, TableDesk
-from .common import DAY, UserError, challenge_day, duration, level_word, now, pinging
+from .common import DAY, UserError, challenge_day, duration, game_name, level_word, now, pinging
 from .limits import BUTTON_LABEL, EMBED_FIELD_VALUE, EMBED_TITLE, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
 from .persistent import FromCustomId
-from .quiet import in_quiet_hours
+from .quiet import in_quiet_hours, muted_in
 from .replay_items import ReplayButton
 from .since import recap
 from .speech import escape, speaking
@@ -906,7 +906,7 @@ class Matches:
                 await self._post_end(thread, module, record, match, events)
             elif turn_changed or _asks_openly(match):
                 # A new turn, or the next step of one asked in the thread: its buttons carry the new version.
-                await self._post_turn(thread, module, record, match, events)
+                await self._post_turn(thread, module, record, match, events, new_turn=turn_changed)
             else:
                 story = self._story(module, record, events)
                 chosen = _("Waiting for: {names}.").format(names=self._waiting(record, match, mention=False))
@@ -964,18 +964,19 @@ class Matches:
 
     async def _remind(self, record: GameRecord, late: Sequence[Seat]) -> None:
         """A reminder in the thread to the people the turn still waits for, as Kokeshi's: how long they have left;
-        a ping that comes silently to those in their quiet hours (one post for them, one for the others)."""
+        a ping that comes silently to those in their quiet hours (one post for them, one for the others), and none
+        for those who muted the game (a reminder is nothing but a ping)."""
         thread = await self._channel(record.thread_id)
         if thread is None:
             return
+        people = [s.user_id for s in late if s.user_id is not None]
+        settings = await self.store.ping_settings(people) if people else {}
+        pinged = [u for u in people if not muted_in(settings[u], record.id)]
+        if not pinged:
+            return
         deadline = next((t for t in await self.store.timers(record.id) if t.kind == DEADLINE), None)
-        quiet: list[int] = []
-        loud: list[int] = []
-        for seat in late:
-            if seat.user_id is None:
-                continue
-            setting = await self.store.user_setting(seat.user_id, QUIET)
-            (quiet if in_quiet_hours(setting) else loud).append(seat.user_id)
+        quiet = [u for u in pinged if in_quiet_hours(settings[u].get(QUIET))]
+        loud = [u for u in pinged if u not in quiet]
         module = games.get(record.game)
         for users, silent in ((loud, False), (quiet, True)):
             if not users:
@@ -1054,9 +1055,12 @@ class Matches:
         record: GameRecord,
         match: Match,
         events: Sequence[Event],
+        *,
+        new_turn: bool = False,
     ) -> None:
-        """The turn's post. A turn keeps its reminders and deadline from its first post to its end (the store carries
-        them from a decision within the turn to the next); a new turn that waits for people gets its own."""
+        """The turn's post; `new_turn`: a new turn begins with it (the people asked get their turn DMs). A turn keeps
+        its reminders and deadline from its first post to its end (the store carries them from a decision within
+        the turn to the next); a new turn that waits for people gets its own."""
         names = seat_names(record)
         version = record.version
         public = match.view(None)
@@ -1099,8 +1103,16 @@ class Matches:
             game=module.name, moves=format_number(record.moves), names=self._waiting(record, match, plain=True)
         )
         file = discord.File(_png(picture), filename=f"table-{record.id}.png", description=shorten(alt, 1024))
-        mentions = discord.AllowedMentions(users=True, everyone=False, roles=False)
-        kwargs: dict[str, Any] = {"file": file, "allowed_mentions": mentions}
+        # The people asked, as Kokeshi's prompt pings its player: not those who muted the game, and silently when
+        # one of them is in their quiet hours (one message pings them all).
+        people = [s.user_id for s in record.seats if s.seat in match.waiting() and not s.ai and s.user_id is not None]
+        settings = await self.store.ping_settings(people) if people else {}
+        pinged = [u for u in people if not muted_in(settings[u], record.id)]
+        mentions = discord.AllowedMentions(
+            users=[discord.Object(u) for u in pinged], everyone=False, roles=False, replied_user=False
+        )
+        silent = any(in_quiet_hours(settings[u].get(QUIET)) for u in pinged)
+        kwargs: dict[str, Any] = {"file": file, "allowed_mentions": mentions, "silent": silent}
         if view is not None:
             kwargs["view"] = view
         kept = [t.due_at for t in await self.store.timers(record.id) if t.kind == DEADLINE and t.version == version]
@@ -1124,6 +1136,10 @@ class Matches:
         if before is not None and before[1] != message.id:
             with contextlib.suppress(discord.HTTPException):
                 await thread.get_partial_message(before[1]).edit(view=None)
+        if new_turn:
+            # A new turn: a DM to each person asked who wants one, by the rules of Kokeshi's (`Reach.notify`).
+            for user_id in people:
+                await self.tables.turn_dm(record, user_id, message, settings[user_id])
 
     async def _away_note(self, record: GameRecord) -> str:
         """One line per person at the table who is away (empty when nobody is), as Kokeshi's tables show it."""
@@ -1188,6 +1204,64 @@ class Matches:
                 await thread.get_partial_message(before[1]).edit(view=None)
         await self._refresh_lobby(record)
 
+    # ------------------------------------------------------------------ status
+
+    async def status(self, interaction: discord.Interaction) -> None:
+        """`/games status`: privately, wherever it is asked, every game in progress and open lobby of the caller, of
+        every game (Kokeshi's included), one short line each with a link, most urgent first: their turns by
+        deadline, then the others' by deadline, then the lobbies."""
+        user_id = interaction.user.id
+        glances = await self.store.glances(user_id)
+        if not glances:
+            raise UserError(_("You are in no game and no lobby: `/games new` or `/kokeshi new` opens one."))
+        muted = await self.store.muted_games(user_id)
+        lines = [
+            self._status_line(glance, user_id, interaction.guild_id, muted)
+            for glance in sorted(glances, key=lambda g: urgency(g, user_id))
+        ]
+        mine = sum(user_id in g.waiting for g in glances)
+        head = (
+            ngettext("**Your games** · your turn in {count}", "**Your games** · your turn in {count}", mine).format(
+                count=format_number(mine)
+            )
+            if mine
+            else _("**Your games**")
+        )
+        await self.tell(interaction, fit_status(lines, head), allowed_mentions=discord.AllowedMentions.none())
+
+    def _status_line(self, glance: Glance, user_id: int, guild_id: int | None, muted: frozenset[int]) -> str:
+        """One game of `/games status`: its name and number as a link, where it is when that is another server,
+        whose turn it is and until when, and marks (muted, paused)."""
+        record = glance.record
+        name = f"{game_name(record)} #{record.id}"
+        if record.thread_id or record.channel_id is None:
+            where = self.tables.where(record)
+        else:  # a lobby without its thread yet: its channel
+            where = self.bot.channel_link(record.channel_id, name)
+        guild = self.bot.get_guild(record.guild_id) if record.guild_id not in (None, guild_id) else None
+        if guild is not None:
+            where = _("{game} in {server}").format(game=where, server=escape(guild.name))
+        due = f"<t:{int(glance.deadline)}:R>" if glance.deadline is not None else ""
+        if record.status == "lobby":
+            line = _("• {game} — lobby, {seated}/{seats} seats").format(
+                game=where, seated=format_number(len(record.seats)), seats=format_number(record.players)
+            )
+        elif user_id in glance.waiting:
+            turn = _("**your turn**, due {when}").format(when=due) if due else _("**your turn**")
+            line = f"▶️ {where} — {turn}"
+        else:
+            people = [escape(s.name) for s in record.seats if s.user_id in glance.waiting and not s.ai]
+            if people:
+                whose = _("waiting for {names}").format(names=", ".join(people))
+            else:
+                whose = _("the AI's turn")
+            line = _("• {game} — {whose}").format(game=where, whose=f"{whose}, {due}" if due else whose)
+        if glance.unreachable_at is not None or self.tables.paused(record):
+            line += " · " + _("⚠️ paused")
+        if record.id in muted:
+            line += " · 🔕"
+        return line
+
     # ------------------------------------------------------------------ boards
 
     async def leaderboard(self, interaction: discord.Interaction, key: str, board: str = "wins") -> None:
@@ -1248,6 +1322,31 @@ class Matches:
         for name, value in stats_fields(module, found):
             embed.add_field(name=name, value=shorten(value, EMBED_FIELD_VALUE), inline=False)
         await interaction.followup.send(embed=embed, ephemeral=True)
+
+
+def urgency(glance: Glance, user_id: int) -> tuple[int, float, int]:
+    """How `/games status` orders a person's games: their turns first, then the others' turns, then the lobbies;
+    within each, the soonest deadline first (none last), then the oldest game."""
+    if glance.record.status == "lobby":
+        rank = 2
+    else:
+        rank = 0 if user_id in glance.waiting else 1
+    return rank, glance.deadline if glance.deadline is not None else float("inf"), glance.record.id
+
+
+def fit_status(lines: Sequence[str], head: str) -> str:
+    """The head and as many whole lines as fit in one message, then how many more there are."""
+    shown: list[str] = []
+    for count, line in enumerate(lines):
+        more = ngettext("…and {count} more", "…and {count} more", len(lines) - count).format(
+            count=format_number(len(lines) - count)
+        )
+        rest = "" if count == len(lines) - 1 else more
+        if len("\n".join((head, *shown, line, rest))) > MESSAGE:
+            shown.append(more)
+            break
+        shown.append(line)
+    return "\n".join((head, *shown))
 
 
 def stats_fields(module: GameModule, found: GameStats) -> list[tuple[str, str]]:

@@ -13,7 +13,7 @@ from storage import GameRecord, Store
 from storage.away import QUIET, quiet_setting
 from storage.notices import DIGEST, MUTED, digest_setting, muted_setting
 
-from .common import UserError, now
+from .common import UserError, game_name, now
 
 MAX_CHOICES = 25
 _ZONES: list[str] = []
@@ -80,23 +80,28 @@ class QuietHours:
         return user_id is not None and game_id in await self.store.muted_games(user_id)
 
     async def mute(self, user_id: int, record: GameRecord, on: bool) -> str:
-        """`/kokeshi notify mute|unmute` for a game the player is seated in: the reply, once stored. Games no longer
-        open are dropped from the setting on the way."""
+        """`/kokeshi notify mute|unmute` for a game of any kind the player is seated in: the reply, once stored.
+        Games no longer open are dropped from the setting on the way."""
         muted = await self.store.muted_games(user_id)
         open_games = {g.id for g in await self.store.games_for_user(user_id)}
+        name = game_name(record)
         if on:
             if record.status not in ("lobby", "active"):
-                raise UserError(_("Kokeshi #{number} is over: there is nothing to mute.").format(number=record.id))
+                raise UserError(
+                    _("{game} #{number} is over: there is nothing to mute.").format(game=name, number=record.id)
+                )
             await self.store.set_muted_games(user_id, (muted & open_games) | {record.id})
             return _(
-                "🔕 Kokeshi #{number} muted: no mention that pings you, no reminders and no DMs about it. Its "
+                "🔕 {game} #{number} muted: no mention that pings you, no reminders and no DMs about it. Its "
                 "prompt still says when it is your turn, and the deadline still counts. `/kokeshi notify unmute` "
                 "undoes it."
-            ).format(number=record.id)
+            ).format(game=name, number=record.id)
         if record.id not in muted:
-            return _("Kokeshi #{number} is not muted.").format(number=record.id)
+            return _("{game} #{number} is not muted.").format(game=name, number=record.id)
         await self.store.set_muted_games(user_id, (muted & open_games) - {record.id})
-        return _("🔔 Kokeshi #{number} unmuted: its pings, reminders and DMs reach you again.").format(number=record.id)
+        return _("🔔 {game} #{number} unmuted: its pings, reminders and DMs reach you again.").format(
+            game=name, number=record.id
+        )
 
     async def silent(self, user_id: int | None, at: float | None = None) -> bool:
         """Whether a ping to this player at `at` (default now) falls in their quiet hours."""

@@ -25,7 +25,7 @@ from storage.away import QUIET
 
 from .anywhere import dm_link
 from .client import Client
-from .common import now, pinging
+from .common import game_name, now, pinging
 from .limits import THREAD_NAME, ChannelPace, shorten
 from .narration import turn_key
 from .quiet import in_quiet_hours, turn_dm_in
@@ -85,12 +85,13 @@ class Reach:
         return now()
 
     def where(self, record: GameRecord) -> str:
-        """A clickable pointer to the game's thread."""
+        """A clickable pointer to the game's thread, named by its game and number ("Kōhaku #12")."""
+        name = f"{game_name(record)} #{record.id}"
         if not record.thread_id:
-            return f"Kokeshi #{record.id}"
+            return name
         if record.guild_id is None:  # played in the DM with the bot
-            return dm_link(record.thread_id, f"Kokeshi #{record.id}")
-        return self.bot.channel_link(record.thread_id, f"Kokeshi #{record.id}")
+            return dm_link(record.thread_id, name)
+        return self.bot.channel_link(record.thread_id, name)
 
     # ------------------------------------------------------------------ sending
 
@@ -201,12 +202,15 @@ class Reach:
     ) -> None:
         """A DM to players who asked for one (not for a muted game, nor with the daily digest), in the language they
         asked in, silent in their quiet hours; closed DMs are fine, the thread mention is enough. `settings`: the
-        person's settings about pings (`Store.turn_facts`)."""
+        person's settings about pings (`Store.turn_facts`, `Store.ping_settings`). Any game: it is named by the
+        registry."""
         if not turn_dm_in(settings, record.id) or record.guild_id is None:
             # A game played in the DM with the bot: its prompt is that DM already.
             return
         with i18n.using(settings.get("language") or game_language(record)):
-            text = _("Your turn in Kokeshi #{number}: {link}").format(number=record.id, link=message.jump_url)
+            text = _("Your turn in {game} #{number}: {link}").format(
+                game=game_name(record), number=record.id, link=message.jump_url
+            )
         if not await self.dm(user_id, text, silent=in_quiet_hours(settings.get(QUIET))):
             log.info("game %d: could not DM user %d", record.id, user_id)
 

@@ -270,8 +270,8 @@ class Tables:
         # Players away for a while: their turn timers wait, and the tables say so. Quiet hours: silent pings.
         self.away = Aways(self)
         self.quiet = QuietHours(self)
-        # The daily digest some players take instead of a DM at each turn.
-        self.digests = Digests(self)
+        # The daily digest some players take instead of a DM at each turn; a Kokeshi game's line names its round.
+        self.digests = Digests(self, self.round_of)
         # Time banks, the opponents' choice after a third expired turn, and rejoin.
         self.clocks = Clocks(self)
         self.lobbies = LobbyMessages(bot, self.reach, self.names, self.away, self.clocks)
@@ -1084,6 +1084,23 @@ class Tables:
     async def dm(self, user_id: int, text: str, *, silent: bool = False) -> bool:
         """A direct message (see `Reach.dm`); False if it could not be sent."""
         return await self.reach.dm(user_id, text, silent=silent)
+
+    async def turn_dm(
+        self, record: GameRecord, user_id: int, message: discord.Message, settings: Mapping[str, str]
+    ) -> None:
+        """The "your turn" DM of any game, to a person who asked for them (see `Reach.notify`)."""
+        await self.reach.notify(record, user_id, message, settings)
+
+    def paused(self, record: GameRecord) -> bool:
+        """Whether the game's server removed the bot: nothing is posted for it (see `Reach.paused`)."""
+        return self.reach.paused(record)
+
+    async def round_of(self, record: GameRecord) -> str | None:
+        """A Kokeshi game's round as its digest line names it ("Round 3"); None for another game."""
+        if record.game != DEFAULT_GAME:
+            return None
+        game, _version = await self.store.load_game(record.id)
+        return vocab.round_name(game.round_number)
 
     async def dm_notice(self, interaction: discord.Interaction) -> None:
         """Once, after DMs to this person were refused: say that turn DMs are off and how to get them back."""

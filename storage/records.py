@@ -237,6 +237,19 @@ class TurnFacts:
 
 
 @dataclass(frozen=True, slots=True)
+class Glance:
+    """One open game of a person at a glance (`Store.glances`), of any game: its record, the people it waits for
+    (user ids; computer players left out), its turn deadline and its live prompt (channel id, message id), and since
+    when it is marked unreachable (Discord refuses its posts), each None when there is none."""
+
+    record: GameRecord
+    waiting: tuple[int, ...] = ()
+    deadline: float | None = None
+    prompt: tuple[int, int] | None = None
+    unreachable_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class GameReach:
     """A run of refusals: since when Discord has refused the bot's posts for a game, how often, the last refusal
     (HTTP status and Discord's JSON code), and when the game was marked unreachable and its host told."""

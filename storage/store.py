@@ -36,6 +36,7 @@ from .records import (
     GameNotFound,
     GameReach,
     GameRecord,
+    Glance,
     LoggedAction,
     Result,
     Seat,
@@ -274,6 +275,70 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             (user_id, *statuses),
             "ORDER BY id",
         )
+
+    async def glances(self, user_id: int, statuses: Sequence[str] = ("lobby", "active")) -> list[Glance]:
+        """Every game of any kind in which this user holds a seat, at a glance (`Glance`): who each waits for, its
+        turn deadline, its live prompt and whether it is unreachable, read together. A game that cannot be loaded
+        waits for nobody here."""
+        records = await self.games_for_user(user_id, statuses)
+        if not records:
+            return []
+        ids = [r.id for r in records]
+        marks = ",".join("?" * len(ids))
+        deadlines = {
+            r["game_id"]: float(r["due_at"])
+            for r in await self._all(
+                f"SELECT game_id, due_at FROM timers WHERE kind = 'deadline' AND game_id IN ({marks})", ids
+            )
+        }
+        prompts = {
+            r["game_id"]: (int(r["channel_id"]), int(r["message_id"]))
+            for r in await self._all(
+                f"SELECT game_id, channel_id, message_id FROM messages WHERE kind = 'prompt' AND game_id IN ({marks})",
+                ids,
+            )
+        }
+        unreachable = {
+            r["game_id"]: float(r["unreachable_at"])
+            for r in await self._all(
+                f"SELECT game_id, unreachable_at FROM turn_posts WHERE unreachable_at IS NOT NULL "
+                f"AND refused_since IS NOT NULL AND game_id IN ({marks})",
+                ids,
+            )
+        }
+        found_: list[Glance] = []
+        for record in records:
+            waiting: tuple[int, ...] = ()
+            if record.status == "active":
+                try:
+                    async with self._game_lock(record.id):
+                        waiting = await self._waiting_users(record.id)
+                except (StoreRefusal, GameNotFound):
+                    log.warning("game %d: cannot say whom it waits for", record.id)
+            found_.append(
+                Glance(record, waiting, deadlines.get(record.id), prompts.get(record.id), unreachable.get(record.id))
+            )
+        return found_
+
+    async def ping_settings(self, user_ids: Iterable[int]) -> dict[int, dict[str, str]]:
+        """The settings about pings (DMs, language, quiet hours, muted games, the daily digest) of these people, by
+        user id, in one read: what a turn's post and its DMs need of the people it asks."""
+        return await self._ping_settings(user_ids)
+
+    async def _ping_settings(self, user_ids: Iterable[int]) -> dict[int, dict[str, str]]:
+        ids = sorted(set(user_ids))
+        out: dict[int, dict[str, str]] = {user_id: {} for user_id in ids}
+        if not ids:
+            return out
+        keys = PING_SETTINGS
+        rows = await self._all(
+            f"SELECT user_id, key, value FROM user_settings WHERE user_id IN ({', '.join('?' * len(ids))}) "
+            f"AND key IN ({', '.join('?' * len(keys))})",
+            (*ids, *keys),
+        )
+        for r in rows:
+            out[int(r["user_id"])][r["key"]] = r["value"]
+        return out
 
     async def open_lobbies(self, guild_id: int | None = None) -> list[GameRecord]:
         """Lobbies waiting for players, in one guild or everywhere."""
@@ -1130,12 +1195,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         seat = record.seat_named(player)
         settings: dict[str, str] = {}
         if seat is not None and seat.user_id is not None and not seat.ai:
-            keys = PING_SETTINGS
-            rows = await self._all(
-                f"SELECT key, value FROM user_settings WHERE user_id = ? AND key IN ({', '.join('?' * len(keys))})",
-                (seat.user_id, *keys),
-            )
-            settings = {r["key"]: r["value"] for r in rows}
+            settings = (await self._ping_settings([seat.user_id]))[seat.user_id]
         people = [s.user_id for s in record.seats if s.user_id is not None and not s.ai]
         return TurnFacts(
             settings=settings,

@@ -250,7 +250,6 @@ COGS_WITH_A_GAME = {
     "cogs/clock.py",
     "cogs/community.py",
     "cogs/components.py",
-    "cogs/digest.py",
     "cogs/kokeshi.py",
     "cogs/names.py",
     "cogs/narration.py",

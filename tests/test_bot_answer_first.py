@@ -427,6 +427,12 @@ async def _games_stats(w) -> Act:
     return lambda: w.members[0].slash(w.channel, "games stats", game="kohaku")
 
 
+async def _games_status(w) -> Act:
+    await kohaku_table(w)
+    await two_player_game(w)
+    return lambda: w.members[0].slash(w.channel, "games status")
+
+
 async def _games_play(w) -> Act:
     game_id, thread, _post = await kohaku_table(w)
     match, _version, _record = await w.store.load_match(game_id)
@@ -589,6 +595,7 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "games challenge": _games_challenge,
     "games leaderboard": _games_leaderboard,
     "games stats": _games_stats,
+    "games status": _games_status,
     "games play": _games_play,
     "MatchAction": _match_action,
     "MatchSelect": _match_select,
@@ -653,7 +660,7 @@ def _subclasses(cls) -> list[type]:
 
 async def test_every_handler_of_the_bot_has_a_scenario(world):
     assert handlers(world.bot) == set(SCENARIOS)
-    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 39
+    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 40
 
 
 @pytest.mark.parametrize("handler", [*SCENARIOS, *OTHER_PATHS])

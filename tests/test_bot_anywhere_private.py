@@ -34,7 +34,7 @@ PRIVATE_PERMISSIONS = discord.Permissions(attach_files=True, embed_links=True, m
 FOLLOWUPS = 5
 ALLOWED = (
     "kokeshi solo", "kokeshi daily", "kokeshi weekly", "kokeshi stats", "kokeshi leaderboard", "games replay",
-    "kokeshi rules", "kokeshi help",
+    "kokeshi rules", "kokeshi help", "games status",
 )  # fmt: skip
 MULTIPLAYER = (
     ("kokeshi new", {}), ("kokeshi join", {}), ("kokeshi leave", {}), ("kokeshi start", {}),
@@ -244,6 +244,20 @@ async def test_the_commands_about_a_game_in_our_dm_reach_it_from_there(place):
         assert f"Kokeshi #{record.id} muted" in private_answer(await place.slash("kokeshi notify mute"))
         offered = await place.autocomplete("kokeshi table", "game", "")
         assert [c["value"] for c in offered] == [record.id]
+
+
+async def test_every_game_of_every_kind_is_listed_there_with_links_and_its_server(place):
+    """`/games status` lists the games of every server and of our DM, privately, touching nothing of the place."""
+    world, user = place.world, place.user
+    aiko = world.members[0]
+    await place.slash("kokeshi solo")  # waits in our DM
+    await aiko.slash(world.channel, "games new", game="kohaku", players=2, ai=1, level="easy")
+    kohaku = next(g for g in await world.store.games_for_user(user.id) if g.game == "kohaku")
+    with only_the_interaction(place):
+        said = private_answer(await place.slash("games status"))
+    assert said.startswith("**Your games** · your turn in 2"), said
+    assert f"<#{kohaku.thread_id}> in Kokeshi Club — **your turn**" in said
+    assert "](https://discord.com/channels/@me/" in said and "Kokeshi #" in said
 
 
 async def test_a_server_game_or_lobby_is_out_of_reach_from_there_and_the_refusal_says_what_is_within(place):

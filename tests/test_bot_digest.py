@@ -124,7 +124,7 @@ async def test_the_daily_digest_lists_three_games_with_links_once_a_day_at_local
     await world.env.advance_time(1)
     [digest] = dms(aiko)
     lines = digest.splitlines()
-    assert lines[0] == "📬 **Your turn in 3 games of Kokeshi:**"
+    assert lines[0] == "📬 **Your turn in 3 games:**"
     for (game_id, thread), line in zip(tables, lines[1:], strict=True):
         prompt = await prompt_message(world, game_id, thread)
         assert line.startswith(f"• Kokeshi #{game_id}, ") and line.endswith(link(world, thread, prompt)), line
@@ -154,7 +154,7 @@ async def test_the_daily_digest_lists_three_games_with_links_once_a_day_at_local
     await aiko.slash(world.channel, "kokeshi notify unmute", game=tables[0][0])
     await world.env.advance_time(DAY)
     assert len(dms(aiko)) == 3
-    assert dms(aiko)[-1].splitlines()[0] == "📬 **Your turn in 1 game of Kokeshi:**"
+    assert dms(aiko)[-1].splitlines()[0] == "📬 **Your turn in 1 game:**"
     assert dms(aiko)[-1].splitlines()[1].startswith(f"• Kokeshi #{tables[0][0]}, ")
     # She plays there too: nothing waits for her, so the next day's digest is not sent, and its time moves on.
     await plays(*tables[0])

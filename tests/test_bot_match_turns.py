@@ -162,6 +162,22 @@ async def test_no_reminder_comes_once_the_turn_is_over(world, bids):
     assert w.env.errors == []
 
 
+async def test_a_muted_game_reminds_only_the_people_who_did_not_mute_it(world, bids):
+    w = world
+    aiko, botan = w.members[:2]
+    game_id, thread = await open_table(w, "bids", players=2, joiners=1, deadline=HOUR)
+    muted = await botan.slash(thread, "kokeshi notify mute")
+    assert muted.ephemeral and "muted" in reply(muted).content
+    await w.env.advance_time(HOUR / 2)
+    [half] = reminders(thread)
+    assert aiko.mention in half.content and botan.mention not in half.content
+    # Aiko bids: the late reminder would be botan's alone, and botan muted the game.
+    await bid(w, aiko, game_id, thread)
+    await w.env.advance_time(0.4 * HOUR)
+    assert len(reminders(thread)) == 1
+    assert w.env.errors == []
+
+
 async def test_reminders_are_stored_so_a_restart_keeps_them(world, bids, db_path):
     w = world
     aiko, botan = w.members[:2]

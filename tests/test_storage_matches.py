@@ -14,7 +14,16 @@ import games
 from games.base import Match
 from games.kokeshi.engine import RandomPolicy
 from service.play import Refused
-from storage import ChallengeRecord, ScoreItem, StaleVersion, Store, StoreRefusal, open_store, scope_of
+from storage import (
+    ChallengeRecord,
+    GameReach,
+    ScoreItem,
+    StaleVersion,
+    Store,
+    StoreRefusal,
+    open_store,
+    scope_of,
+)
 from storage.matches import MatchPlayed, seat_ranks
 from tests.dbkit import sql
 
@@ -289,6 +298,45 @@ async def test_each_path_refuses_the_other_games(store, bids):
         assert refused.value.code == "other_game"
     assert (await store.load_game(kokeshi))[1] == (await store.get_game(kokeshi)).version
     assert await store.verify() == []
+
+
+async def test_a_persons_games_of_every_kind_at_a_glance(store, bids):
+    kokeshi = await store.create_game(guild_id=GUILD, channel_id=10, host_id=100, host_name="Ana", players=2)
+    await store.add_seat(kokeshi, 101, "Bo")
+    game, _version = await store.start_game(kokeshi, 3)
+    mover = {"Ana": 100, "Bo": 101}[game.prompt.player]
+    table = await lobby(store, "bids", 2)
+    match, version = await store.start_match(table, SEED)
+    due = await store.set_match_deadline(table, version, 2_000_000.0)
+    await store.set_message(table, "prompt", 77, 88)
+    open_lobby = await store.create_game(
+        guild_id=GUILD, channel_id=10, host_id=100, host_name="Ana", players=2, game="bids"
+    )
+    other = await lobby(store, "bids", 2, host=300)  # not Ana's
+    glances = await store.glances(100)
+    assert [g.record.id for g in glances] == [kokeshi, table, open_lobby] and other not in (kokeshi, table)
+    by_id = {g.record.id: g for g in glances}
+    assert by_id[kokeshi].waiting == (mover,)
+    assert by_id[table].waiting == (100, 101)
+    assert (by_id[table].deadline, by_id[table].prompt, by_id[table].unreachable_at) == (due, (77, 88), None)
+    assert by_id[open_lobby].waiting == () and by_id[open_lobby].deadline is None
+    # Ana bids: the table waits for Bo alone; Discord refuses its posts long enough to be marked unreachable.
+    await store.play_match(table, version, 0, match.legal_actions(0)[0])
+    await store.set_reach(GameReach(table, since=1.0, unreachable_at=2.0))
+    [_k, after, _l] = await store.glances(100)
+    assert after.waiting == (101,) and after.unreachable_at == 2.0
+    assert [g.record.id for g in await store.glances(100, ("active",))] == [kokeshi, table]
+    assert await store.glances(999) == []
+    # The ping settings of several people in one read; someone who set nothing has none.
+    await store.set_user_setting(100, "notify", "on")
+    await store.set_user_setting(101, "quiet", "23:00-08:00 Europe/Lisbon")
+    await store.set_user_setting(101, "unrelated", "x")
+    await store.set_muted_games(101, {table})
+    assert await store.ping_settings([101, 100, 999]) == {
+        100: {"notify": "on"},
+        101: {"quiet": "23:00-08:00 Europe/Lisbon", "muted": str(table)},
+        999: {},
+    }
 
 
 async def test_a_contract_lobby_is_checked_against_its_game(store, database, bids):

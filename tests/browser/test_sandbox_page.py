@@ -291,6 +291,12 @@ def test_the_way_back_to_kokeshi_is_visible_in_every_thread_and_links_move_the_p
     command(page, "kokeshi status")
     follow_link(page, page.locator("#channel-message-list a", has_text=game.split(" —")[0]).last)
     assert channel_name(page) == game
+    # So does its link in /games status, the list of every game, asked from the channel.
+    follow_link(page, back)
+    assert channel_name(page) == "kokeshi"
+    command(page, "games status")
+    follow_link(page, page.locator("#channel-message-list a", has_text=game.split(" —")[0]).last)
+    assert channel_name(page) == game
 
 
 @pytest.mark.journey

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
@@ -27,7 +29,15 @@ class CatalogTranslator(app_commands.Translator):
 
 def translate(message: str, locale: discord.Locale | str, where: Where) -> str | None:
     """`message` in `locale` where it stands in a command (a name, a description, a choice), or None."""
-    target = i18n.supported(locale)
-    if target is None or target == i18n.DEFAULT:
+    target = _catalog_of(locale)
+    if target is None:
         return None
     return i18n.gettext_in(target, message, _CONTEXTS.get(where))
+
+
+@functools.cache
+def _catalog_of(locale: discord.Locale | str) -> str | None:
+    """The catalog a Discord locale reads, or None for English and for a locale without one. Discord asks for each of
+    its thirty-odd locales for every word of every command at each sync: the answer is worked out once per locale."""
+    target = i18n.supported(locale)
+    return None if target is None or target == i18n.DEFAULT else target

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import functools
 import inspect
 import random
+import sqlite3
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +27,29 @@ NAMES = ("aiko", "botan", "chiyo", "daichi")
 
 @pytest.fixture
 def db_path(tmp_path) -> str:
-    return str(tmp_path / "kokeshi.sqlite3")
+    """A new SQLite database for the bot, already migrated (a copy of one migrated once per process); its challenge
+    secret is made when the bot first opens it, as on a new database."""
+    path = tmp_path / "kokeshi.sqlite3"
+    path.write_bytes(_migrated())
+    return str(path)
+
+
+@functools.cache
+def _migrated() -> bytes:
+    """An empty database with every migration applied and no secret, made by the store itself."""
+
+    async def make(path: str) -> None:
+        store = await storage.open_store(path)
+        await store.close()
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "template.sqlite3")
+        # In a thread of its own: a test's event loop may already run in this one.
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, make(path)).result()
+        with sqlite3.connect(path) as db:
+            db.execute("DELETE FROM meta WHERE key = 'challenge_secret'")
+        return Path(path).read_bytes()
 
 
 @pytest.fixture

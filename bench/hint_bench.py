@@ -17,7 +17,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.common import percentile  # noqa: E402
-from cogs.thinking import HINT_BUDGET, HINT_LEVEL, Thinker, workers  # noqa: E402
+from cogs.kokeshi_ai import HINT_BUDGET, HINT_LEVEL, KokeshiThinker  # noqa: E402
+from cogs.thinking import workers  # noqa: E402
 from games.kokeshi.engine import GreedyPolicy, new_game  # noqa: E402
 
 GOAL_P95_S = 2.0
@@ -45,7 +46,7 @@ def positions(count: int, seed: int) -> list:
 
 
 async def measure(games: list, budgets: list[int]) -> tuple[float, dict[int, list[float]]]:
-    thinker = Thinker()
+    thinker = KokeshiThinker()
     # The first hint after a start also starts the pool's worker processes: reported on its own.
     t0 = time.perf_counter()
     await thinker.explain(HINT_LEVEL, 1, games[0], budget=budgets[0])

@@ -31,6 +31,7 @@ from .clock import Clocks, clock_options, settings_with_clock
 from .common import UserError, challenge_day, duration, level_word, min_finish, now, pinging
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .digest import Digests
+from .kokeshi_ai import HINT_BUDGET, HINT_LEVEL, KokeshiThinker
 from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
 from .names import Names
 from .narration import turn_key
@@ -38,7 +39,7 @@ from .posting import Played, Poster, home
 from .quiet import QuietHours
 from .reach import Reach, turn_timers
 from .speech import escape, game_language, speaking
-from .thinking import DEFAULT_LEVEL, HINT_BUDGET, HINT_LEVEL, Thinker
+from .thinking import DEFAULT_LEVEL
 
 log = logging.getLogger(__name__)
 
@@ -280,7 +281,7 @@ class Tables:
         # One timer at a time per game, so a deadline fired twice at once plays the turn once.
         self._firing: KeyedLocks[int] = KeyedLocks()
         # AI decisions run in a process pool; one AI turn at a time per game in this process.
-        self.thinker = Thinker()
+        self.thinker: KokeshiThinker = KokeshiThinker()
         self._driving: KeyedLocks[int] = KeyedLocks()
         self._resuming: asyncio.Task | None = None
 

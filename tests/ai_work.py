@@ -12,7 +12,7 @@ BUDGET = 200
 
 
 def quick(level: str, seed: int, state: str, budget: int | None = None) -> tuple[str, float]:
-    """What `cogs.thinking.decide` returns, on a small budget (whatever budget it is asked for)."""
+    """What `cogs.kokeshi_ai.decide` returns, on a small budget (whatever budget it is asked for)."""
     hint = policy(level, seed=seed, budget=None if level == "easy" else BUDGET).explain(load_game(state))
     return hint.action, hint.gain
 

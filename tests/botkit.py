@@ -17,7 +17,7 @@ import pytest
 
 import storage.store
 from bot import create_bot
-from cogs.thinking import Thinker
+from cogs.kokeshi_ai import KokeshiThinker
 from tests import ai_work
 
 _AI_THREADS = ThreadPoolExecutor(2)
@@ -56,7 +56,7 @@ def _migrated() -> bytes:
 async def simcord_bot(db_path, request):
     bot = create_bot(db_path)
     # AI seats decide on a small budget in a thread, so games stay quick; tests of the process pool set their own.
-    bot.tables.thinker = Thinker(work=ai_work.quick, pool=_AI_THREADS)
+    bot.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=_AI_THREADS)
     try:
         yield bot
     finally:

@@ -251,6 +251,7 @@ COGS_WITH_A_GAME = {
     "cogs/community.py",
     "cogs/components.py",
     "cogs/kokeshi.py",
+    "cogs/kokeshi_ai.py",
     "cogs/names.py",
     "cogs/narration.py",
     "cogs/posting.py",
@@ -258,7 +259,6 @@ COGS_WITH_A_GAME = {
     "cogs/replay.py",
     "cogs/share.py",
     "cogs/tables.py",
-    "cogs/thinking.py",
 }
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot import create_bot
+from cogs.kokeshi_ai import KokeshiThinker
 from cogs.speech import escape
 from cogs.tables import Tables
-from cogs.thinking import Thinker
 from games.kokeshi import vocab
 from games.kokeshi.engine.preview import preview
 from tests import ai_work
@@ -42,11 +42,11 @@ class Recorder:
 
 def recording(world) -> Recorder:
     recorder = Recorder()
-    world.bot.tables.thinker = Thinker(work=recorder, pool=ThreadPoolExecutor(1))
+    world.bot.tables.thinker = KokeshiThinker(work=recorder, pool=ThreadPoolExecutor(1))
     return recorder
 
 
-class Declared(Thinker):
+class Declared(KokeshiThinker):
     """The bot's thinker, its wait declared to SimCord as outside input, so other work may settle meanwhile."""
 
     def __init__(self, env, work) -> None:
@@ -117,7 +117,7 @@ async def test_a_resigned_seat_and_a_timed_out_turn_are_played_by_normal(world):
 
 async def test_while_a_hard_decision_runs_in_a_worker_another_games_click_is_answered(world, tmp_path):
     tables = world.bot.tables
-    tables.thinker = Thinker(work=ai_work.quick)
+    tables.thinker = KokeshiThinker(work=ai_work.quick)
     slow_id, slow_thread = await open_game(world, players=2, ai=1, level="hard")
     fast_id, fast_thread = await open_game(world, players=2, joiners=1)
     # The human of the slow game plays until their next choice ends their turn on a real choice for the AI.
@@ -134,7 +134,7 @@ async def test_while_a_hard_decision_runs_in_a_worker_another_games_click_is_ans
         raise AssertionError("no turn of the human ended on an AI choice")
     # That choice is saved, and the AI's turn starts in the process pool: its search waits for the test.
     await world.store.apply(slow_id, version, human, action)
-    tables.thinker = Thinker(work=functools.partial(ai_work.gated, str(tmp_path)))
+    tables.thinker = KokeshiThinker(work=functools.partial(ai_work.gated, str(tmp_path)))
     slow_turn = asyncio.create_task(tables.drive_ai(await world.store.get_game(slow_id)))
     await wait_for(tmp_path / "started")
 
@@ -169,18 +169,18 @@ async def human_turn_ending_on_an_ai_choice(world, game_id: int, thread) -> tupl
 @pytest.mark.slow
 async def test_an_ai_decision_computed_for_a_version_the_game_has_left_is_dropped(world, tmp_path):
     tables = world.bot.tables
-    tables.thinker = Thinker(work=ai_work.quick)
+    tables.thinker = KokeshiThinker(work=ai_work.quick)
     game_id, thread = await open_game(world, players=2, ai=1, level="hard")
     version, human, action = await human_turn_ending_on_an_ai_choice(world, game_id, thread)
     await world.store.apply(game_id, version, human, action)
     # This process starts the AI's turn; its first decision is still being searched when the bot is restarted.
-    tables.thinker = Thinker(work=functools.partial(ai_work.gated, str(tmp_path)))
+    tables.thinker = KokeshiThinker(work=functools.partial(ai_work.gated, str(tmp_path)))
     old_turn = asyncio.create_task(tables.drive_ai(await world.store.get_game(game_id)))
     await wait_for(tmp_path / "started")
     asked_at = (await world.store.load_game(game_id))[1]
     # The restarted bot (a new Tables on the same store) plays the AI's whole turn.
     restarted = Tables(world.bot)
-    restarted.thinker = Thinker(work=ai_work.quick)
+    restarted.thinker = KokeshiThinker(work=ai_work.quick)
     played = await restarted.drive_ai(await world.store.get_game(game_id))
     after = await world.store.log(game_id)
     assert played and after[-1].source == "ai"
@@ -196,7 +196,7 @@ async def test_an_ai_decision_computed_for_a_version_the_game_has_left_is_droppe
 
 @pytest.mark.slow
 async def test_an_ai_turn_cut_short_by_a_crash_is_finished_once_by_the_restarted_bot(world, db_path, monkeypatch):
-    world.bot.tables.thinker = Thinker(work=ai_work.quick)
+    world.bot.tables.thinker = KokeshiThinker(work=ai_work.quick)
     game_id, thread = await open_game(world, players=2, ai=1, level="normal")
     version, human, action = await human_turn_ending_on_an_ai_choice(world, game_id, thread)
     store = world.store
@@ -233,7 +233,7 @@ async def test_an_ai_turn_cut_short_by_a_crash_is_finished_once_by_the_restarted
 
 
 async def test_hint_tells_the_player_to_move_privately_what_hard_would_do_and_why(world):
-    world.bot.tables.thinker = Thinker(work=ai_work.quick)
+    world.bot.tables.thinker = KokeshiThinker(work=ai_work.quick)
     aiko = world.members[0]
     solo = await aiko.slash(world.channel, "kokeshi solo")
     assert solo.acknowledged
@@ -268,7 +268,7 @@ async def test_hint_tells_the_player_to_move_privately_what_hard_would_do_and_wh
 
 
 async def test_hint_is_refused_in_challenges_rated_games_and_out_of_turn(world):
-    world.bot.tables.thinker = Thinker(work=ai_work.quick)
+    world.bot.tables.thinker = KokeshiThinker(work=ai_work.quick)
     aiko, botan, chiyo = world.members[:3]
     game_id, thread = await open_game(world, players=3, ai=1)
     game, version = await world.store.load_game(game_id)

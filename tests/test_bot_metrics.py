@@ -10,7 +10,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot import create_bot
-from cogs.thinking import Thinker
+from cogs.kokeshi_ai import KokeshiThinker
 from tests import ai_work
 from tests.botkit import _AI_THREADS, answer, new_lobby, open_game
 
@@ -21,7 +21,7 @@ HOUR = 3600
 async def simcord_bot(db_path):
     # Any free port: the bot says which one it took.
     bot = create_bot(db_path, metrics_port=0)
-    bot.tables.thinker = Thinker(work=ai_work.quick, pool=_AI_THREADS)
+    bot.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=_AI_THREADS)
     yield bot
     await bot.close()
 
@@ -119,7 +119,7 @@ async def test_the_ai_queue_counts_decisions_waiting_for_the_pool(world):
         asyncio.run_coroutine_threadsafe(release.wait(), loop).result(10)
         return ai_work.quick(level, seed, state)
 
-    world.bot.tables.thinker = Thinker(work=slow, pool=_AI_THREADS)
+    world.bot.tables.thinker = KokeshiThinker(work=slow, pool=_AI_THREADS)
     from games.kokeshi.engine.game import new_game
 
     game = new_game(["aiko", "botan"], seed=1)

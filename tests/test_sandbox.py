@@ -204,13 +204,13 @@ class Started:
         import simcord
 
         from bot import create_bot
-        from cogs.thinking import Thinker
+        from cogs.kokeshi_ai import KokeshiThinker
         from sandbox_world import SavedWorld, found
         from tests import ai_work
         from tests.botkit import _AI_THREADS, World
 
         bot = create_bot(self.database)
-        bot.tables.thinker = Thinker(work=ai_work.quick, pool=_AI_THREADS)
+        bot.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=_AI_THREADS)
         self.env = simcord.Env(bot)
         self.founding = found(self.env, server="Kokeshi Sandbox", channel="kokeshi", players=sandbox.PLAYERS)
         self.saved = await SavedWorld.open(self.folder, self.database)

@@ -1236,8 +1236,10 @@ class Matches:
         name = f"{game_name(record)} #{record.id}"
         if record.thread_id or record.channel_id is None:
             where = self.tables.where(record)
-        else:  # a lobby without its thread yet: its channel
-            where = self.bot.channel_link(record.channel_id, name)
+        else:  # a lobby without its thread yet: its name, and the channel it is in
+            channel = self.bot.get_channel(record.channel_id)
+            label = f"#{channel.name}" if isinstance(channel, discord.abc.GuildChannel) else name
+            where = f"**{name}** · {self.bot.channel_link(record.channel_id, label)}"
         guild = self.bot.get_guild(record.guild_id) if record.guild_id not in (None, guild_id) else None
         if guild is not None:
             where = _("{game} in {server}").format(game=where, server=escape(guild.name))

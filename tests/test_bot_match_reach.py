@@ -96,13 +96,13 @@ async def test_status_lists_every_game_of_every_kind_most_urgent_first_with_link
         f"▶️ <#{kokeshi_thread.id}> — **your turn**, due <t:{int(deadlines[kokeshi])}:R>",
         f"▶️ <#{kohaku_thread.id}> — **your turn**, due <t:{int(deadlines[kohaku])}:R>",
         f"• <#{bids_thread.id}> — waiting for botan, <t:{int(deadlines[bids_id])}:R>",
-        f"• <#{w.channel.id}> — lobby, 2/3 seats",
+        f"• **Kōhaku #{lobby_id}** · <#{w.channel.id}> — lobby, 2/3 seats",
     ], lines
     assert deadlines[kokeshi] < deadlines[kohaku]
     # botan's own list: his bid first (his turn), the lobby he hosts last; Kokeshi's game is his too.
     his = said(await botan.slash(w.channel, "games status")).splitlines()
     assert his[0] == "**Your games** · your turn in 1" and his[1].startswith(f"▶️ <#{bids_thread.id}>"), his
-    assert his[-1].startswith(f"• <#{w.channel.id}> — lobby") and len(his) == 4
+    assert his[-1].startswith(f"• **Kōhaku #{lobby_id}** · <#{w.channel.id}> — lobby") and len(his) == 4
     assert w.env.errors == []
 
 

@@ -29,7 +29,7 @@ from cogs.clock import CLOCK_ITEMS
 from cogs.common import now
 from cogs.community import Community, PageButton
 from cogs.components import DYNAMIC_ITEMS
-from cogs.matches import ITEMS as MATCH_ITEMS
+from cogs.match_items import ITEMS as MATCH_ITEMS
 from cogs.matches import Matches
 from cogs.metrics import Metrics
 from cogs.rematch import REMATCH_ITEMS, Rematches

@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from . import anywhere
 from .common import DAY, TIMERS
-from .matches import offered, variants
+from .offer import offered, variants
 from .wiring import WiredClient
 
 
@@ -163,7 +163,7 @@ class Games(
     @app_commands.command(name="status", description="Your games of every kind: links, whose turn, deadlines")
     async def status(self, interaction: discord.Interaction) -> None:
         matches = self.bot.matches
-        await matches.guard(interaction, matches.status(interaction))
+        await matches.guard(interaction, matches.boards.status(interaction))
 
     @app_commands.command(name="leaderboard", description="Who wins most at another game, here")
     @app_commands.describe(game="Which game", board="Wins or rating here, or today's or this week's challenge")
@@ -177,7 +177,7 @@ class Games(
     )
     async def leaderboard(self, interaction: discord.Interaction, game: str, board: str = "wins") -> None:
         matches = self.bot.matches
-        await matches.guard(interaction, matches.leaderboard(interaction, game, board))
+        await matches.guard(interaction, matches.boards.leaderboard(interaction, game, board))
 
     @leaderboard.autocomplete("game")
     async def leaderboard_autocomplete(
@@ -189,7 +189,7 @@ class Games(
     @app_commands.describe(game="Which game", user="Whose stats (default: yours)")
     async def stats(self, interaction: discord.Interaction, game: str, user: discord.User | None = None) -> None:
         matches = self.bot.matches
-        await matches.guard(interaction, matches.stats(interaction, game, user or interaction.user))
+        await matches.guard(interaction, matches.boards.stats(interaction, game, user or interaction.user))
 
     @stats.autocomplete("game")
     async def stats_autocomplete(

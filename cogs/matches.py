@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import itertools
 import logging
 import re
 import secrets
@@ -24,20 +23,29 @@ import discord
 
 import games
 import i18n
-from games.base import Event, GameModule, Match, Prompt, Standing, Value
+from games.base import Event, GameModule, Match, Prompt, Standing
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
-from storage import GameRecord, GameStats, Glance, MatchPlayed, Rating, Seat, StaleVersion, Store, challenge_key
+from storage import GameRecord, MatchPlayed, Seat, StaleVersion, Store, challenge_key
 from storage.away import QUIET, TURN_TIMERS
 
-from .answering import Answer, AnswersFirst
-from .anywhere import bot_server, command_name
 from .away import AWAY_MARK, Aways, stamp
 from .client import ChallengeDesk, Client, TableDesk
-from .common import DAY, UserError, challenge_day, duration, game_name, level_word, now, pinging
-from .limits import BUTTON_LABEL, EMBED_FIELD_VALUE, EMBED_TITLE, MESSAGE, SELECT_OPTION, THREAD_NAME, shorten
-from .persistent import FromCustomId
+from .common import DAY, UserError, challenge_day, duration, level_word, now, pinging
+from .limits import MESSAGE, THREAD_NAME, shorten
+from .match_boards import MatchBoards
+from .match_items import (
+    MatchChoose,
+    MatchHint,
+    MatchRematch,
+    MatchShare,
+    MatchSince,
+    MatchUndo,
+    choices_view,
+    lobby_view,
+)
+from .offer import OWN_TABLES, read_variant, table_game
 from .quiet import in_quiet_hours, muted_in
 from .replay_items import ReplayButton
 from .since import recap
@@ -45,12 +53,7 @@ from .speech import escape, speaking
 
 log = logging.getLogger(__name__)
 
-MAX_BUTTONS = 5
-MAX_SELECT = 25
-# Games with a table of their own in the Discord layer, not offered here.
-OWN_TABLES = ("kokeshi",)
 
-_ACTION = r"[A-Za-z0-9:_.\-]{1,40}"
 # The timer of a turn, and the level that decides for a person whose time ran out (or who resigned: an AI seat
 # with no level of its own plays at it).
 DEADLINE = "deadline"
@@ -62,241 +65,6 @@ REMINDERS = (("reminder_half", 0.5), ("reminder_late", 0.9))
 _STAMP = re.compile(r"<t:\d+:f> \(<t:\d+:R>\)")
 
 
-def offered() -> list[GameModule]:
-    """The registry's games this table runs, in the registry's order."""
-    keys = games.keys()  # the registry's function, not a dict's
-    return [games.get(key) for key in keys if key not in OWN_TABLES]
-
-
-def variants(key: str) -> list[tuple[str, str]]:
-    """Every way a game's lobby settings can be set, as (label in the current language, value for
-    `/games new variant:`): "with goal cards", "goals=true". Empty for a game without settings or an unknown
-    key."""
-    try:
-        module = games.get(key)
-    except KeyError:
-        return []
-    if not module.settings or key in OWN_TABLES:
-        return []
-    out = []
-    for values in itertools.product(*(s.choices for s in module.settings)):
-        pairs = list(zip((s.key for s in module.settings), values, strict=True))
-        label = ", ".join(module.setting_label(k, v) for k, v in pairs)
-        out.append((label, ";".join(f"{k}={str(v).lower()}" for k, v in pairs)))
-    return out
-
-
-def read_variant(module: GameModule, text: str) -> dict[str, Value]:
-    """`/games new variant:` read back into lobby settings ("goals=true;…", or one of the labels `variants`
-    offers); UserError naming the game's variants for anything else."""
-    text = text.strip()
-    if not text:
-        return {}
-    for label, encoded in variants(module.key):
-        if text.casefold() == label.casefold():
-            text = encoded
-    out: dict[str, Value] = {}
-    settings = {s.key: s for s in module.settings}
-    for part in filter(None, (p.strip() for p in text.split(";"))):
-        key, _sep, wanted = part.partition("=")
-        setting = settings.get(key.strip())
-        choices = setting.choices if setting is not None else ()
-        value = next((c for c in choices if str(c).lower() == wanted.strip().lower()), None)
-        if setting is None or value is None:
-            offered_labels = "; ".join(label for label, _value in variants(module.key))
-            if not offered_labels:
-                raise UserError(_("{game} has no variants.").format(game=module.name))
-            raise UserError(
-                _("{game} has these variants: {variants}.").format(game=module.name, variants=offered_labels)
-            )
-        out[setting.key] = value
-    return out
-
-
-def _desk(interaction: discord.Interaction) -> Matches:
-    return interaction.client.matches  # type: ignore[attr-defined]  # the bot's; cogs never import bot.py
-
-
-class _MatchButton(
-    FromCustomId,
-    AnswersFirst,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"(?!)",
-):
-    """A button of the other games' table: its custom_id carries the game and what its `FIELDS` name (this base's
-    template matches nothing; each kind of button has its own)."""
-
-    game_id: int
-
-    def __init__(
-        self,
-        custom_id: str,
-        label: str,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
-    ) -> None:
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=shorten(label, BUTTON_LABEL), style=style, emoji=emoji, custom_id=custom_id
-        )
-        super().__init__(button)
-
-
-class MatchAction(_MatchButton, template=rf"mt:a:(?P<game_id>\d+):(?P<version>\d+):(?P<action>{_ACTION})"):
-    """One choice of a contract game's prompt, public in the thread or in a seat's private choices."""
-
-    answer = Answer.UPDATE
-    FIELDS = {"game_id": int, "version": int, "action": str}
-
-    def __init__(self, game_id: int, version: int, action: str, label: str) -> None:
-        super().__init__(f"mt:a:{game_id}:{version}:{action}", label, discord.ButtonStyle.primary)
-        self.game_id, self.version, self.action = game_id, version, action
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        desk = _desk(interaction)
-        await desk.guard(interaction, desk.on_action(interaction, self.game_id, self.version, self.action))
-
-
-class MatchSelect(
-    FromCustomId,
-    AnswersFirst,
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"mt:s:(?P<game_id>\d+):(?P<version>\d+)",
-):
-    """A menu of choices, when there are more than fit as buttons."""
-
-    answer = Answer.UPDATE
-    FIELDS = {"game_id": int, "version": int}
-
-    def __init__(self, game_id: int, version: int, choices: Sequence[tuple[str, str]], placeholder: str) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"mt:s:{game_id}:{version}",
-                placeholder=shorten(placeholder, 150),
-                options=[
-                    discord.SelectOption(label=shorten(label, SELECT_OPTION), value=action)
-                    for action, label in choices[:MAX_SELECT]
-                ],
-            )
-        )
-        self.game_id, self.version = game_id, version
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        desk = _desk(interaction)
-        action = self.item.values[0]
-        await desk.guard(interaction, desk.on_action(interaction, self.game_id, self.version, action))
-
-
-class MatchChoose(_MatchButton, template=r"mt:c:(?P<game_id>\d+):(?P<version>\d+)"):
-    """Opens the clicking seat's own choices privately (secret or simultaneous decisions)."""
-
-    answer = Answer.PRIVATE
-    FIELDS = {"game_id": int, "version": int}
-
-    def __init__(self, game_id: int, version: int) -> None:
-        super().__init__(
-            f"mt:c:{game_id}:{version}", _("Your choice (private)"), discord.ButtonStyle.success, emoji="🔒"
-        )
-        self.game_id, self.version = game_id, version
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        desk = _desk(interaction)
-        await desk.guard(interaction, desk.on_choose(interaction, self.game_id))
-
-
-class MatchLobby(_MatchButton, template=r"mt:l:(?P<game_id>\d+):(?P<op>join|leave|start|cancel)"):
-    """A lobby's Join, Leave, Start and Cancel."""
-
-    answer = Answer.PRIVATE
-    FIELDS = {"game_id": int, "op": str}
-
-    def __init__(self, game_id: int, op: str) -> None:
-        labels = {"join": _("Join"), "leave": _("Leave"), "start": _("Start"), "cancel": _("Cancel")}
-        styles = {"join": discord.ButtonStyle.success, "cancel": discord.ButtonStyle.danger}
-        super().__init__(f"mt:l:{game_id}:{op}", labels[op], styles.get(op, discord.ButtonStyle.secondary))
-        self.game_id, self.op = game_id, op
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        desk = _desk(interaction)
-        await desk.guard(interaction, desk.on_lobby(interaction, self.game_id, self.op))
-
-
-class MatchHint(_MatchButton, template=r"mt:h:(?P<game_id>\d+)"):
-    """Privately, what the strongest AI would choose now for the clicking seat."""
-
-    answer = Answer.PRIVATE
-    FIELDS = {"game_id": int}
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(f"mt:h:{game_id}", _("Hint"), emoji="💡")
-        self.game_id = game_id
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        desk = _desk(interaction)
-        await desk.guard(interaction, desk.on_hint(interaction, self.game_id))
-
-
-class MatchUndo(_MatchButton, template=r"mt:u:(?P<game_id>\d+):(?P<version>\d+)"):
-    """Takes back the clicking seat's last choice of this turn."""
-
-    answer = Answer.PRIVATE
-    FIELDS = {"game_id": int, "version": int}
-
-    def __init__(self, game_id: int, version: int) -> None:
-        super().__init__(f"mt:u:{game_id}:{version}", _("Undo"), emoji="↩️")
-        self.game_id, self.version = game_id, version
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        desk = _desk(interaction)
-        await desk.guard(interaction, desk.undo(interaction, self.game_id))
-
-
-class MatchRematch(_MatchButton, template=r"mt:r:(?P<game_id>\d+)"):
-    """On a finished table's final post: the same game again, with the same settings, seats and AI levels."""
-
-    answer = Answer.PRIVATE
-    FIELDS = {"game_id": int}
-
-    def __init__(self, game_id: int, label: str = "") -> None:
-        super().__init__(f"mt:r:{game_id}", label or _("Rematch"), discord.ButtonStyle.success, emoji="🔁")
-        self.game_id = game_id
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        desk = _desk(interaction)
-        await desk.guard(interaction, desk.rematch(interaction, self.game_id))
-
-
-class MatchShare(_MatchButton, template=r"mt:p:(?P<game_id>\d+)"):
-    """On a finished challenge's final post: its card (score, rank, streak; no board) posted for the channel."""
-
-    answer = Answer.PRIVATE
-    FIELDS = {"game_id": int}
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(f"mt:p:{game_id}", _("Share"), discord.ButtonStyle.success, emoji="📣")
-        self.game_id = game_id
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        desk = _desk(interaction)
-        await desk.guard(interaction, desk.bot.shares.share(interaction, self.game_id))
-
-
-class MatchSince(_MatchButton, template=r"mt:w:(?P<game_id>\d+)"):
-    """Privately, for the clicking seat: what happened since its last turn, the table as it stands with that marked,
-    and its choices when it decides now."""
-
-    answer = Answer.PRIVATE
-    FIELDS = {"game_id": int}
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(f"mt:w:{game_id}", _("Since your last turn"), emoji="🕑")
-        self.game_id = game_id
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        desk = _desk(interaction)
-        await desk.guard(interaction, desk.on_since(interaction, self.game_id))
-
-
-ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint, MatchUndo, MatchRematch, MatchShare, MatchSince)
 # The store's fact naming the rematch opened from a finished table (shared with Kokeshi's tables).
 REMATCH_OF = "rematch_of:{game_id}"
 
@@ -306,25 +74,6 @@ def hints_allowed(record: GameRecord) -> bool:
     among them: the game stays rated)."""
     people = sum(s.user_id is not None and (not s.ai or s.resigned) for s in record.seats)
     return not record.challenge and people < 2
-
-
-def lobby_view(game_id: int) -> discord.ui.View:
-    """The lobby's buttons."""
-    view = discord.ui.View(timeout=None)
-    for op in ("join", "leave", "start", "cancel"):
-        view.add_item(MatchLobby(game_id, op))
-    return view
-
-
-def choices_view(game_id: int, version: int, choices: Sequence[tuple[str, str]], placeholder: str) -> discord.ui.View:
-    """(action, label) choices as buttons (up to five) or a menu."""
-    view = discord.ui.View(timeout=None)
-    if len(choices) <= MAX_BUTTONS:
-        for action, label in choices:
-            view.add_item(MatchAction(game_id, version, action, label))
-    else:
-        view.add_item(MatchSelect(game_id, version, choices, placeholder))
-    return view
 
 
 def seat_names(record: GameRecord) -> list[str]:
@@ -354,6 +103,8 @@ class Matches:
         self.tables = tables
         self.community = community
         self._locks: KeyedLocks[int] = KeyedLocks()
+        # `/games status`, `leaderboard` and `stats`: answers about games rather than in one.
+        self.boards = MatchBoards(bot, tables)
         # One rematch opened at a time per finished table: two clicks at once open one lobby.
         self._opening: KeyedLocks[int] = KeyedLocks()
 
@@ -369,17 +120,6 @@ class Matches:
 
     async def tell(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
         await self.tables.tell(interaction, text, **kwargs)
-
-    @staticmethod
-    def module(key: str) -> GameModule:
-        """The game with this key that this table runs; a player's mistake otherwise."""
-        try:
-            module = games.get(key)
-        except KeyError:
-            raise UserError(_("There is no game called “{key}”.").format(key=key)) from None
-        if key in OWN_TABLES:
-            raise UserError(_("{game} has its own commands: `/kokeshi new`.").format(game=module.name))
-        return module
 
     async def _channel(self, channel_id: int | None) -> Any:
         if channel_id is None:
@@ -449,7 +189,7 @@ class Matches:
     ) -> None:
         """`/games new`: a lobby in this channel (a solo game starts at once), with the game's settings chosen by
         `variant` and the time each turn has (`deadline`, seconds; 0: none), as `/kokeshi new timer:` offers it."""
-        module = self.module(key)
+        module = table_game(key)
         if players not in module.players:
             counts = ", ".join(format_number(n) for n in module.players)
             raise UserError(_("{game} is played by {counts} players.").format(game=module.name, counts=counts))
@@ -652,7 +392,7 @@ class Matches:
 
     async def challenge(self, interaction: discord.Interaction, key: str, kind: str) -> None:
         """`/games challenge`: the game's daily (or weekly) solo challenge, on the seed everyone gets."""
-        module = self.module(key)
+        module = table_game(key)
         offer = next((c for c in module.challenges if c.kind == kind), None)
         if offer is None:
             raise UserError(_("{game} has no such challenge.").format(game=module.name))
@@ -1204,203 +944,6 @@ class Matches:
                 await thread.get_partial_message(before[1]).edit(view=None)
         await self._refresh_lobby(record)
 
-    # ------------------------------------------------------------------ status
-
-    async def status(self, interaction: discord.Interaction) -> None:
-        """`/games status`: privately, wherever it is asked, every game in progress and open lobby of the caller, of
-        every game (Kokeshi's included), one short line each with a link, most urgent first: their turns by
-        deadline, then the others' by deadline, then the lobbies."""
-        user_id = interaction.user.id
-        glances = await self.store.glances(user_id)
-        if not glances:
-            raise UserError(_("You are in no game and no lobby: `/games new` or `/kokeshi new` opens one."))
-        muted = await self.store.muted_games(user_id)
-        lines = [
-            self._status_line(glance, user_id, interaction.guild_id, muted)
-            for glance in sorted(glances, key=lambda g: urgency(g, user_id))
-        ]
-        mine = sum(user_id in g.waiting for g in glances)
-        head = (
-            ngettext("**Your games** · your turn in {count}", "**Your games** · your turn in {count}", mine).format(
-                count=format_number(mine)
-            )
-            if mine
-            else _("**Your games**")
-        )
-        await self.tell(interaction, fit_status(lines, head), allowed_mentions=discord.AllowedMentions.none())
-
-    def _status_line(self, glance: Glance, user_id: int, guild_id: int | None, muted: frozenset[int]) -> str:
-        """One game of `/games status`: its name and number as a link, where it is when that is another server,
-        whose turn it is and until when, and marks (muted, paused)."""
-        record = glance.record
-        name = f"{game_name(record)} #{record.id}"
-        if record.thread_id or record.channel_id is None:
-            where = self.tables.where(record)
-        else:  # a lobby without its thread yet: its name, and the channel it is in
-            channel = self.bot.get_channel(record.channel_id)
-            label = f"#{channel.name}" if isinstance(channel, discord.abc.GuildChannel) else name
-            where = f"**{name}** · {self.bot.channel_link(record.channel_id, label)}"
-        guild = self.bot.get_guild(record.guild_id) if record.guild_id not in (None, guild_id) else None
-        if guild is not None:
-            where = _("{game} in {server}").format(game=where, server=escape(guild.name))
-        due = f"<t:{int(glance.deadline)}:R>" if glance.deadline is not None else ""
-        if record.status == "lobby":
-            line = _("• {game} — lobby, {seated}/{seats} seats").format(
-                game=where, seated=format_number(len(record.seats)), seats=format_number(record.players)
-            )
-        elif user_id in glance.waiting:
-            turn = _("**your turn**, due {when}").format(when=due) if due else _("**your turn**")
-            line = f"▶️ {where} — {turn}"
-        else:
-            people = [escape(s.name) for s in record.seats if s.user_id in glance.waiting and not s.ai]
-            if people:
-                whose = _("waiting for {names}").format(names=", ".join(people))
-            else:
-                whose = _("the AI's turn")
-            line = _("• {game} — {whose}").format(game=where, whose=f"{whose}, {due}" if due else whose)
-        if glance.unreachable_at is not None or self.tables.paused(record):
-            line += " · " + _("⚠️ paused")
-        if record.id in muted:
-            line += " · 🔕"
-        return line
-
-    # ------------------------------------------------------------------ boards
-
-    async def leaderboard(self, interaction: discord.Interaction, key: str, board: str = "wins") -> None:
-        """`/games leaderboard`: a game's wins in this server (outside a server of the bot's, the world's: in a DM,
-        a group DM, a server where only the player installed the app), or today's daily challenge or this week's
-        weekly one (everyone's)."""
-        module = self.module(key)
-        if board in ("daily", "weekly"):
-            day = challenge_key(board, discord.utils.utcnow())
-            rows = await self.store.leaderboard(board, None, day, game=key)
-            if board == "daily":
-                title = _("**{game}: daily challenge of {day}**").format(game=module.name, day=challenge_day(day))
-            else:
-                title = _("**{game}: weekly challenge {week}**").format(game=module.name, week=day)
-        elif board == "rating":
-            rows = await self.store.leaderboard("rating", bot_server(interaction), game=key)
-            title = _("**{game}: rating**").format(game=module.name)
-        else:
-            rows = await self.store.leaderboard("wins", bot_server(interaction), game=key)
-            title = _("**{game}: wins**").format(game=module.name)
-        if not rows:
-            await self.tell(interaction, _("Nobody has finished a game of {game} here yet.").format(game=module.name))
-            return
-        lines = [title]
-        for row in rows[:10]:
-            if board in ("daily", "weekly"):
-                value = ngettext("{n} point", "{n} points", int(row.value)).format(n=format_number(int(row.value)))
-                lines.append(f"{row.rank}. <@{row.user_id}> — {value}")
-                continue
-            games_played = ngettext("{n} game", "{n} games", row.games).format(n=format_number(row.games))
-            lines.append(f"{row.rank}. <@{row.user_id}> — {format_number(round(row.value))} ({games_played})")
-        await self.tell(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
-
-    # ------------------------------------------------------------------ stats
-
-    async def stats(self, interaction: discord.Interaction, key: str, user: discord.abc.User) -> None:
-        """`/games stats`: a player's record at one game, privately wherever it is asked (as `/kokeshi stats`):
-        games and wins, the game's ratings (this server's where the bot is in it, and the world's), its
-        challenges, and each score item's average and best, named in the game's own words."""
-        if key in OWN_TABLES:
-            own = command_name(f"{key} stats", interaction.locale)
-            raise UserError(
-                _("{game} has stats of its own: `/{command}`.").format(game=games.get(key).name, command=own)
-            )
-        module = self.module(key)
-        found = await self.store.game_stats(
-            user.id, module.stat_keys, discord.utils.utcnow(), game=key, guild_id=bot_server(interaction)
-        )
-        player = escape(user.display_name)[:200]
-        if found.empty:
-            raise UserError(
-                _("{player} has no finished game of {game} yet: `/games new` or `/games challenge` starts one.").format(
-                    player=player, game=module.name
-                )
-            )
-        title = _("{player} at {game}").format(player=player, game=module.name)
-        embed = discord.Embed(title=shorten(title, EMBED_TITLE), colour=0x3D7EC8)
-        for name, value in stats_fields(module, found):
-            embed.add_field(name=name, value=shorten(value, EMBED_FIELD_VALUE), inline=False)
-        await interaction.followup.send(embed=embed, ephemeral=True)
-
-
-def urgency(glance: Glance, user_id: int) -> tuple[int, float, int]:
-    """How `/games status` orders a person's games: their turns first, then the others' turns, then the lobbies;
-    within each, the soonest deadline first (none last), then the oldest game."""
-    if glance.record.status == "lobby":
-        rank = 2
-    else:
-        rank = 0 if user_id in glance.waiting else 1
-    return rank, glance.deadline if glance.deadline is not None else float("inf"), glance.record.id
-
-
-def fit_status(lines: Sequence[str], head: str) -> str:
-    """The head and as many whole lines as fit in one message, then how many more there are."""
-    shown: list[str] = []
-    for count, line in enumerate(lines):
-        more = ngettext("…and {count} more", "…and {count} more", len(lines) - count).format(
-            count=format_number(len(lines) - count)
-        )
-        rest = "" if count == len(lines) - 1 else more
-        if len("\n".join((head, *shown, line, rest))) > MESSAGE:
-            shown.append(more)
-            break
-        shown.append(line)
-    return "\n".join((head, *shown))
-
-
-def stats_fields(module: GameModule, found: GameStats) -> list[tuple[str, str]]:
-    """The fields of a player's stats at a game, in the current language: (name, value)."""
-    number = format_number
-    fields = []
-    if found.games:
-        if found.solo_games:
-            text = _("{played} played, {solo} of them solo · {won} won ({rate})")
-        else:
-            text = _("{played} played · {won} won ({rate})")
-        counts = {"played": number(found.games), "solo": number(found.solo_games), "won": number(found.wins)}
-        fields.append((_("Games"), text.format(**counts, rate=i18n.format_percent(found.win_rate))))
-    if found.world.games:  # rated only by games played with others
-        ratings = [_("world {rating}").format(rating=_rating(found.world))]
-        if found.server is not None:
-            ratings.insert(0, _("this server {rating}").format(rating=_rating(found.server)))
-        fields.append((_("Rating"), "\n".join(ratings)))
-    lines = []
-    for kind, record in found.challenges.items():
-        if not record.attempts:
-            continue
-        attempts = ngettext("{n} attempt", "{n} attempts", record.attempts).format(n=number(record.attempts))
-        best = "—" if record.best is None else number(record.best)
-        if kind == "daily":
-            run = ngettext("{count} day", "{count} days", record.streak).format(count=number(record.streak))
-            text = _("daily: {attempts}, {won} won · best {best} · streak {run}")
-        else:
-            run = ngettext("{count} week", "{count} weeks", record.streak).format(count=number(record.streak))
-            text = _("weekly: {attempts}, {won} won · best {best} · streak {run}")
-        lines.append(text.format(attempts=attempts, won=number(record.won), best=best, run=run))
-    if lines:
-        fields.append((_("Challenges"), "\n".join(lines)))
-    items = [
-        _("{item}: average {average} · best {best}").format(
-            item=module.stat_label(key),
-            average=number(figures.average, format="#,##0.0"),
-            best=number(figures.best),
-        )
-        for key, figures in found.items.items()
-        # An item never scored says nothing; the total (every game's score has one) always shows.
-        if key == "total" or figures.best or figures.average
-    ]
-    if items:
-        fields.append((_("Scores"), "\n".join(items)))
-    return fields
-
-
-def _rating(rating: Rating) -> str:
-    shown = format_number(rating.display)
-    return _("{rating} (provisional)").format(rating=shown) if rating.provisional else shown
-
 
 def fit_story(story: Sequence[str], tail: Sequence[str], limit: int = MESSAGE) -> str:
     """A post's story and what follows it (whose turn, the end) in one message: when a long run of events (a game
@@ -1442,4 +985,4 @@ def _refusal(code: str) -> str:
     }.get(code, _("That choice is not possible now."))
 
 
-__all__ = ["ITEMS", "Matches", "offered", "places_text", "read_variant", "stats_fields", "variants"]
+__all__ = ["Matches", "hints_allowed", "places_text", "seat_names"]

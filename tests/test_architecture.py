@@ -274,7 +274,19 @@ def test_only_kokeshis_own_table_in_the_discord_layer_imports_a_game():
 
 
 @pytest.mark.parametrize(
-    "name", ["matches.py", "games.py", "since.py", "match_replay.py", "replay_items.py", "speech.py"]
+    "name",
+    [
+        "matches.py",
+        "match_items.py",
+        "match_boards.py",
+        "offer.py",
+        "games.py",
+        "since.py",
+        "match_replay.py",
+        "replay_items.py",
+        "speech.py",
+        "thinking.py",
+    ],
 )
 def test_the_table_of_every_other_game_knows_no_game(name):
     # `/games new` and its table reach a game only through the registry, the contract, the service and the store.

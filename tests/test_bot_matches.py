@@ -9,7 +9,7 @@ import pytest
 import games
 import i18n
 from bot import create_bot
-from cogs.matches import stats_fields
+from cogs.match_boards import stats_fields
 from tests.botkit import World, components, custom_ids, lobby_message, restart
 from tests.games import tiny
 

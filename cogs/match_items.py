@@ -1,0 +1,269 @@
+"""The buttons and menus of the platform's own table: what each carries in its `custom_id` (so it works after a
+restart) and which handler of the table (`cogs.matches.Matches`) it calls."""
+
+from __future__ import annotations
+
+from collections.abc import Coroutine, Sequence
+from typing import Any, Protocol
+
+import discord
+
+from i18n import _
+
+from .answering import Answer, AnswersFirst
+from .client import ShareDesk
+from .limits import BUTTON_LABEL, SELECT_OPTION, shorten
+from .persistent import FromCustomId
+
+MAX_BUTTONS = 5
+MAX_SELECT = 25
+_ACTION = r"[A-Za-z0-9:_.\-]{1,40}"
+
+
+class _Bot(Protocol):
+    shares: ShareDesk
+
+
+class Desk(Protocol):
+    """The table as its buttons call it (`cogs.matches.Matches`)."""
+
+    @property
+    def bot(self) -> _Bot: ...
+
+    async def guard(self, interaction: discord.Interaction, coro: Coroutine[Any, Any, Any]) -> None: ...
+
+    async def on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None: ...
+
+    async def on_choose(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def on_since(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def on_lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None: ...
+
+    async def on_hint(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def undo(self, interaction: discord.Interaction, game_id: int | None = None) -> None: ...
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+
+def _desk(interaction: discord.Interaction) -> Desk:
+    return interaction.client.matches  # type: ignore[attr-defined]  # the bot's; cogs never import bot.py
+
+
+class _MatchButton(
+    FromCustomId,
+    AnswersFirst,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"(?!)",
+):
+    """A button of the other games' table: its custom_id carries the game and what its `FIELDS` name (this base's
+    template matches nothing; each kind of button has its own)."""
+
+    game_id: int
+
+    def __init__(
+        self,
+        custom_id: str,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+    ) -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=shorten(label, BUTTON_LABEL), style=style, emoji=emoji, custom_id=custom_id
+        )
+        super().__init__(button)
+
+
+class MatchAction(_MatchButton, template=rf"mt:a:(?P<game_id>\d+):(?P<version>\d+):(?P<action>{_ACTION})"):
+    """One choice of a contract game's prompt, public in the thread or in a seat's private choices."""
+
+    answer = Answer.UPDATE
+    FIELDS = {"game_id": int, "version": int, "action": str}
+
+    def __init__(self, game_id: int, version: int, action: str, label: str) -> None:
+        super().__init__(f"mt:a:{game_id}:{version}:{action}", label, discord.ButtonStyle.primary)
+        self.game_id, self.version, self.action = game_id, version, action
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.on_action(interaction, self.game_id, self.version, self.action))
+
+
+class MatchSelect(
+    FromCustomId,
+    AnswersFirst,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"mt:s:(?P<game_id>\d+):(?P<version>\d+)",
+):
+    """A menu of choices, when there are more than fit as buttons."""
+
+    answer = Answer.UPDATE
+    FIELDS = {"game_id": int, "version": int}
+
+    def __init__(self, game_id: int, version: int, choices: Sequence[tuple[str, str]], placeholder: str) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"mt:s:{game_id}:{version}",
+                placeholder=shorten(placeholder, 150),
+                options=[
+                    discord.SelectOption(label=shorten(label, SELECT_OPTION), value=action)
+                    for action, label in choices[:MAX_SELECT]
+                ],
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        action = self.item.values[0]
+        await desk.guard(interaction, desk.on_action(interaction, self.game_id, self.version, action))
+
+
+class MatchChoose(_MatchButton, template=r"mt:c:(?P<game_id>\d+):(?P<version>\d+)"):
+    """Opens the clicking seat's own choices privately (secret or simultaneous decisions)."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int, "version": int}
+
+    def __init__(self, game_id: int, version: int) -> None:
+        super().__init__(
+            f"mt:c:{game_id}:{version}", _("Your choice (private)"), discord.ButtonStyle.success, emoji="🔒"
+        )
+        self.game_id, self.version = game_id, version
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.on_choose(interaction, self.game_id))
+
+
+class MatchLobby(_MatchButton, template=r"mt:l:(?P<game_id>\d+):(?P<op>join|leave|start|cancel)"):
+    """A lobby's Join, Leave, Start and Cancel."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int, "op": str}
+
+    def __init__(self, game_id: int, op: str) -> None:
+        labels = {"join": _("Join"), "leave": _("Leave"), "start": _("Start"), "cancel": _("Cancel")}
+        styles = {"join": discord.ButtonStyle.success, "cancel": discord.ButtonStyle.danger}
+        super().__init__(f"mt:l:{game_id}:{op}", labels[op], styles.get(op, discord.ButtonStyle.secondary))
+        self.game_id, self.op = game_id, op
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.on_lobby(interaction, self.game_id, self.op))
+
+
+class MatchHint(_MatchButton, template=r"mt:h:(?P<game_id>\d+)"):
+    """Privately, what the strongest AI would choose now for the clicking seat."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int}
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"mt:h:{game_id}", _("Hint"), emoji="💡")
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.on_hint(interaction, self.game_id))
+
+
+class MatchUndo(_MatchButton, template=r"mt:u:(?P<game_id>\d+):(?P<version>\d+)"):
+    """Takes back the clicking seat's last choice of this turn."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int, "version": int}
+
+    def __init__(self, game_id: int, version: int) -> None:
+        super().__init__(f"mt:u:{game_id}:{version}", _("Undo"), emoji="↩️")
+        self.game_id, self.version = game_id, version
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.undo(interaction, self.game_id))
+
+
+class MatchRematch(_MatchButton, template=r"mt:r:(?P<game_id>\d+)"):
+    """On a finished table's final post: the same game again, with the same settings, seats and AI levels."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int}
+
+    def __init__(self, game_id: int, label: str = "") -> None:
+        super().__init__(f"mt:r:{game_id}", label or _("Rematch"), discord.ButtonStyle.success, emoji="🔁")
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.rematch(interaction, self.game_id))
+
+
+class MatchShare(_MatchButton, template=r"mt:p:(?P<game_id>\d+)"):
+    """On a finished challenge's final post: its card (score, rank, streak; no board) posted for the channel."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int}
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"mt:p:{game_id}", _("Share"), discord.ButtonStyle.success, emoji="📣")
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.bot.shares.share(interaction, self.game_id))
+
+
+class MatchSince(_MatchButton, template=r"mt:w:(?P<game_id>\d+)"):
+    """Privately, for the clicking seat: what happened since its last turn, the table as it stands with that marked,
+    and its choices when it decides now."""
+
+    answer = Answer.PRIVATE
+    FIELDS = {"game_id": int}
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"mt:w:{game_id}", _("Since your last turn"), emoji="🕑")
+        self.game_id = game_id
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        await desk.guard(interaction, desk.on_since(interaction, self.game_id))
+
+
+ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint, MatchUndo, MatchRematch, MatchShare, MatchSince)
+
+
+def lobby_view(game_id: int) -> discord.ui.View:
+    """The lobby's buttons."""
+    view = discord.ui.View(timeout=None)
+    for op in ("join", "leave", "start", "cancel"):
+        view.add_item(MatchLobby(game_id, op))
+    return view
+
+
+def choices_view(game_id: int, version: int, choices: Sequence[tuple[str, str]], placeholder: str) -> discord.ui.View:
+    """(action, label) choices as buttons (up to five) or a menu."""
+    view = discord.ui.View(timeout=None)
+    if len(choices) <= MAX_BUTTONS:
+        for action, label in choices:
+            view.add_item(MatchAction(game_id, version, action, label))
+    else:
+        view.add_item(MatchSelect(game_id, version, choices, placeholder))
+    return view
+
+
+__all__ = [
+    "ITEMS",
+    "MAX_BUTTONS",
+    "MatchAction",
+    "MatchChoose",
+    "MatchHint",
+    "MatchLobby",
+    "MatchRematch",
+    "MatchSelect",
+    "MatchShare",
+    "MatchSince",
+    "MatchUndo",
+    "choices_view",
+    "lobby_view",
+]

@@ -98,7 +98,7 @@ class Games(
         deadline: int = DAY,
     ) -> None:
         matches = self.bot.matches
-        await matches.guard(interaction, matches.new(interaction, game, players, ai, level, variant, deadline))
+        await matches.guard(interaction, matches.lobbies.new(interaction, game, players, ai, level, variant, deadline))
 
     @new.autocomplete("game")
     async def new_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -128,7 +128,7 @@ class Games(
     )
     async def challenge(self, interaction: discord.Interaction, game: str, kind: str = "daily") -> None:
         matches = self.bot.matches
-        await matches.guard(interaction, matches.challenge(interaction, game, kind))
+        await matches.guard(interaction, matches.lobbies.challenge(interaction, game, kind))
 
     @challenge.autocomplete("game")
     async def challenge_autocomplete(

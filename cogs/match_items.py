@@ -24,6 +24,14 @@ class _Bot(Protocol):
     shares: ShareDesk
 
 
+class LobbyDesk(Protocol):
+    """The lobbies (`cogs.match_lobbies.MatchLobbies`) as a lobby's buttons and a final post's Rematch call them."""
+
+    async def on_lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None: ...
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+
 class Desk(Protocol):
     """The table as its buttons call it (`cogs.matches.Matches`)."""
 
@@ -38,13 +46,12 @@ class Desk(Protocol):
 
     async def on_since(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
-    async def on_lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None: ...
-
     async def on_hint(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
     async def undo(self, interaction: discord.Interaction, game_id: int | None = None) -> None: ...
 
-    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
+    @property
+    def lobbies(self) -> LobbyDesk: ...
 
 
 def _desk(interaction: discord.Interaction) -> Desk:
@@ -151,7 +158,7 @@ class MatchLobby(_MatchButton, template=r"mt:l:(?P<game_id>\d+):(?P<op>join|leav
 
     async def callback(self, interaction: discord.Interaction) -> None:
         desk = _desk(interaction)
-        await desk.guard(interaction, desk.on_lobby(interaction, self.game_id, self.op))
+        await desk.guard(interaction, desk.lobbies.on_lobby(interaction, self.game_id, self.op))
 
 
 class MatchHint(_MatchButton, template=r"mt:h:(?P<game_id>\d+)"):
@@ -196,7 +203,7 @@ class MatchRematch(_MatchButton, template=r"mt:r:(?P<game_id>\d+)"):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         desk = _desk(interaction)
-        await desk.guard(interaction, desk.rematch(interaction, self.game_id))
+        await desk.guard(interaction, desk.lobbies.rematch(interaction, self.game_id))
 
 
 class MatchShare(_MatchButton, template=r"mt:p:(?P<game_id>\d+)"):

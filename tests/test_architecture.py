@@ -279,6 +279,7 @@ def test_only_kokeshis_own_table_in_the_discord_layer_imports_a_game():
         "matches.py",
         "match_items.py",
         "match_boards.py",
+        "match_lobbies.py",
         "offer.py",
         "games.py",
         "since.py",

@@ -1,0 +1,373 @@
+"""The platform's tables before their first turn: lobbies (`/games new`), challenges (`/games challenge`) and
+rematches, each ending in a thread opened from its message and the match dealt; the turns are `cogs.matches`'."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import discord
+
+import games
+import i18n
+from games.base import GameModule, Match
+from i18n import _, format_number, ngettext
+from kit.locks import KeyedLocks
+from storage import GameRecord, Store, challenge_key
+
+from .client import Client, TableDesk
+from .common import DAY, UserError, challenge_day, duration, level_word
+from .limits import THREAD_NAME, shorten
+from .match_items import lobby_view
+from .offer import read_variant, table_game
+from .speech import speaking
+
+log = logging.getLogger(__name__)
+
+# The store's fact naming the rematch opened from a finished table (shared with Kokeshi's tables).
+REMATCH_OF = "rematch_of:{game_id}"
+
+
+class TurnDesk(Protocol):
+    """The turns of the tables (`cogs.matches.Matches`), as a lobby hands its match over."""
+
+    async def begin(self, record: GameRecord, match: Match) -> None: ...
+
+
+async def find_channel(bot: Client, channel_id: int | None) -> Any:
+    """A channel or thread by its id: the bot's cache, else Discord; None when it cannot be reached."""
+    if channel_id is None:
+        return None
+    channel = bot.get_channel(channel_id)
+    if channel is None:
+        with contextlib.suppress(discord.HTTPException):
+            channel = await bot.fetch_channel(channel_id)
+    return channel
+
+
+class MatchLobbies:
+    """Opens tables, seats their people and deals them; then hands each match to the turns."""
+
+    def __init__(self, bot: Client, tables: TableDesk, turns: TurnDesk) -> None:
+        self.bot = bot
+        self.tables = tables
+        self.turns = turns
+        # One rematch opened at a time per finished table: two clicks at once open one lobby.
+        self._opening: KeyedLocks[int] = KeyedLocks()
+
+    @property
+    def store(self) -> Store:
+        return self.bot.store
+
+    async def tell(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+        await self.tables.tell(interaction, text, **kwargs)
+
+    def text(self, module: GameModule, record: GameRecord) -> str:
+        seats = []
+        for seat in sorted(record.seats, key=lambda s: s.seat):
+            if seat.ai:
+                seats.append(
+                    _("{name} (AI, {level})").format(name=seat.name, level=level_word(seat.ai_level or "normal"))
+                )
+            else:
+                seats.append(f"<@{seat.user_id}>")
+        status = {
+            "lobby": _("Open: join with the button below."),
+            "active": _("Started: the game is played in its thread."),
+            "finished": _("Finished."),
+            "cancelled": _("Cancelled."),
+        }.get(record.status, record.status)
+        head = _("**{game} #{number}** — {seated} of {players} seats").format(
+            game=module.name,
+            number=record.id,
+            seated=format_number(len(record.seats)),
+            players=format_number(record.players),
+        )
+        chosen = [
+            module.setting_label(s.key, record.settings[s.key]) for s in module.settings if s.key in record.settings
+        ]
+        if chosen:
+            head += " · " + ", ".join(chosen)
+        if not record.challenge:
+            timer = record.turn_timer
+            head += " · " + (_("{duration} per turn").format(duration=duration(timer)) if timer else _("no turn timer"))
+        return f"{head}\n{', '.join(seats)}\n{status}"
+
+    async def refresh(self, record: GameRecord) -> None:
+        found = await self.store.get_message(record.id, "lobby")
+        channel = await find_channel(self.bot, found[0]) if found else None
+        if channel is None or found is None:
+            return
+        with speaking(record):
+            text = self.text(games.get(record.game), record)
+        view = lobby_view(record.id) if record.status == "lobby" else None
+        try:
+            message = channel.get_partial_message(found[1])
+            await message.edit(content=text, view=view, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("game %d: its lobby message could not be updated: %s", record.id, exc)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        key: str,
+        players: int,
+        ai: int = 0,
+        level: str = "normal",
+        variant: str = "",
+        deadline: int = DAY,
+    ) -> None:
+        """`/games new`: a lobby in this channel (a solo game starts at once), with the game's settings chosen by
+        `variant` and the time each turn has (`deadline`, seconds; 0: none), as `/kokeshi new timer:` offers it."""
+        module = table_game(key)
+        if players not in module.players:
+            counts = ", ".join(format_number(n) for n in module.players)
+            raise UserError(_("{game} is played by {counts} players.").format(game=module.name, counts=counts))
+        if not 0 <= ai < players:
+            raise UserError(_("At least one seat must be a person's."))
+        if level not in module.levels:
+            raise UserError(_("The AI levels are {levels}.").format(levels=", ".join(module.levels)))
+        settings = read_variant(module, variant)
+        try:
+            # The game says whether it is played so: a deal that is thrown away.
+            module.deal(module.options(settings), secrets.randbits(64), players)
+        except ValueError:
+            label = ", ".join(module.setting_label(k, v) for k, v in settings.items())
+            raise UserError(
+                ngettext(
+                    "{game} is not played {variant} by {count} player.",
+                    "{game} is not played {variant} by {count} players.",
+                    players,
+                ).format(game=module.name, variant=label, count=format_number(players))
+            ) from None
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise UserError(_("Open a table in a server's text channel."))
+        await self.tables.check_limits(interaction, channel)
+        game_id = await self.store.create_game(
+            guild_id=interaction.guild_id,
+            channel_id=channel.id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            players=players,
+            solo=players == 1,
+            ai_seats=ai,
+            ai_level=level,
+            language=i18n.current() if i18n.current() != "en" else None,
+            game=key,
+            settings=settings,
+            turn_timer=deadline or None,
+        )
+        await self.open(interaction, module, channel, await self.store.get_game(game_id))
+
+    async def open(
+        self,
+        interaction: discord.Interaction,
+        module: GameModule,
+        channel: discord.TextChannel,
+        record: GameRecord,
+        invited: Sequence[int] = (),
+        head: str = "",
+    ) -> None:
+        """Post a new table's lobby (with `head` above it, and the `invited` people mentioned once), or start the
+        game at once when every seat is taken (the others are AI)."""
+        with speaking(record):
+            text = self.text(module, record)
+        if invited:
+            with speaking(record):
+                call = _("{invited}: press **Join** to take your seat.").format(
+                    invited=", ".join(f"<@{u}>" for u in invited)
+                )
+            text = f"{head}\n{call}\n{text}" if head else f"{call}\n{text}"
+        elif head:
+            text = f"{head}\n{text}"
+        full = len(record.seats) >= record.players
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in invited], replied_user=False
+        )
+        if full:
+            message = await channel.send(text, allowed_mentions=mentions)
+        else:
+            message = await channel.send(text, view=lobby_view(record.id), allowed_mentions=mentions)
+        await self.store.set_message(record.id, "lobby", channel.id, message.id)
+        if full:
+            await self.start(record, message)
+            await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=record.id))
+            return
+        await self.tell(
+            interaction,
+            _("Your {game} table #{number} is open: others join with its button, and you start it.").format(
+                game=module.name, number=record.id
+            ),
+        )
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Rematch button: a finished table's game again in the same channel, with its settings, its AI seats
+        at their levels and the clicker as host; the other people are invited to join. A second click points to
+        the rematch already opened."""
+        record = await self.store.get_game(game_id)
+        module = games.get(record.game)
+        if record.status != "finished" or record.challenge:
+            raise UserError(_("Only a finished game that is not a challenge can be played again."))
+        if record.seat_of(interaction.user.id) is None:
+            raise UserError(
+                _("Only the players of {game} #{number} can ask for its rematch.").format(
+                    game=module.name, number=record.id
+                )
+            )
+        async with self._opening(game_id):
+            found = await self.store.meta(REMATCH_OF.format(game_id=game_id))
+            again = await self.store.get_game(int(found)) if found and found.isdigit() else None
+            if again is not None and again.status != "cancelled":
+                name = f"{module.name} #{again.id}"
+                where = self.bot.channel_link(again.channel_id, name) if again.channel_id else name
+                if again.status != "lobby":
+                    text = _("The rematch is already being played, or over: {lobby}.")
+                elif again.seat_of(interaction.user.id) is not None:
+                    text = _("The rematch is already open: {lobby}. You have your seat; the host starts it.")
+                else:
+                    text = _("The rematch is already open: {lobby}. Press its Join button to take your seat.")
+                await self.tell(interaction, text.format(lobby=where or name))
+                return
+            channel = await find_channel(self.bot, record.channel_id)
+            if not isinstance(channel, discord.TextChannel):
+                raise UserError(_("The channel this game was played from is gone."))
+            await self.tables.check_limits(interaction, channel)
+            robots = sorted((s for s in record.seats if s.ai), key=lambda s: s.seat)
+            user = interaction.user
+            again_id = await self.store.create_game(
+                guild_id=record.guild_id,
+                channel_id=channel.id,
+                host_id=user.id,
+                host_name=user.display_name,
+                players=record.players,
+                solo=record.players == 1,
+                turn_timer=record.turn_timer,
+                ai_seats=len(robots),
+                ai_level=robots[0].ai_level if robots else None,
+                language=record.language,
+                game=record.game,
+                settings={k: v for k, v in record.settings.items() if k != "rematch"} | {"rematch": {"of": game_id}},
+            )
+            await self.store.set_meta(REMATCH_OF.format(game_id=game_id), str(again_id))
+        again_record = await self.store.get_game(again_id)
+        invited = [s.user_id for s in record.seats if s.user_id is not None and not s.ai and s.user_id != user.id]
+        with speaking(again_record):
+            head = _("🔁 **Rematch of {game} #{number}**, asked for by {host}.").format(
+                game=module.name, number=game_id, host=user.mention
+            )
+        await self.open(interaction, module, channel, again_record, invited, head)
+
+    async def on_lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
+        record = await self.store.get_game(game_id)
+        module = games.get(record.game)
+        if record.status != "lobby":
+            raise UserError(_("This game has already started."))
+        user = interaction.user
+        if op == "join":
+            if record.seat_of(user.id) is not None:
+                raise UserError(_("You are already seated at this table."))
+            record = await self.store.add_seat(game_id, user.id, user.display_name)
+            await self.tell(interaction, _("You joined {game} #{number}.").format(game=module.name, number=game_id))
+        elif op == "leave":
+            if user.id == record.host_id:
+                raise UserError(_("The host cannot leave: cancel the table instead."))
+            if record.seat_of(user.id) is None:
+                raise UserError(_("You are not seated at this table."))
+            record = await self.store.remove_seat(game_id, user.id)
+            await self.tell(interaction, _("You left {game} #{number}.").format(game=module.name, number=game_id))
+        elif op == "cancel":
+            if user.id != record.host_id:
+                raise UserError(_("Only the host can cancel the table."))
+            record = await self.store.cancel_game(game_id)
+            await self.tell(interaction, _("The table is cancelled."))
+        else:
+            if user.id != record.host_id:
+                raise UserError(_("Only the host can start the game."))
+            if len(record.seats) not in module.players or (record.players > 1 and len(record.seats) < 2):
+                raise UserError(_("Wait for at least one more player (or create the game with AI players)."))
+            found = await self.store.get_message(game_id, "lobby")
+            channel = await find_channel(self.bot, found[0]) if found else None
+            if channel is None or found is None:
+                raise UserError(_("I cannot reach this table's channel any more."))
+            message = await channel.fetch_message(found[1])
+            await self.start(record, message)
+            await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=game_id))
+            return
+        await self.refresh(record)
+
+    async def start(self, record: GameRecord, message: discord.Message) -> None:
+        module = games.get(record.game)
+        with speaking(record):
+            name = _("{game} #{number}").format(game=module.name, number=record.id)
+        try:
+            thread = await message.create_thread(name=shorten(name, THREAD_NAME), auto_archive_duration=10080)
+        except discord.HTTPException as exc:
+            # No thread, no table: the game ends before it began, and the host is told why.
+            await self.store.cancel_game(record.id)
+            await self.refresh(await self.store.get_game(record.id))
+            raise UserError(
+                _("I could not create the game's thread here ({reason}).").format(reason=exc.text or exc)
+            ) from None
+        await self.store.set_thread(record.id, thread.id)
+        # A challenge is dealt on the seed everyone gets that day (or week); any other table on a fresh one.
+        seed = self.store.challenge_seed(record.challenge) if record.challenge else secrets.randbits(128)
+        match, _version = await self.store.start_match(record.id, seed)
+        record = await self.store.get_game(record.id)
+        await self.refresh(record)
+        await self.turns.begin(record, match)
+        # Shown to the person who started it where the bot can (the sandbox's page); nothing to do on Discord.
+        self.bot.follow_channel(thread.id)
+
+    async def challenge(self, interaction: discord.Interaction, key: str, kind: str) -> None:
+        """`/games challenge`: the game's daily (or weekly) solo challenge, on the seed everyone gets."""
+        module = table_game(key)
+        offer = next((c for c in module.challenges if c.kind == kind), None)
+        if offer is None:
+            raise UserError(_("{game} has no such challenge.").format(game=module.name))
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise UserError(_("Open a table in a server's text channel."))
+        await self.tables.check_limits(interaction, channel)
+        user = interaction.user
+        day = challenge_key(kind, discord.utils.utcnow())
+        game_id, rated = await self.store.create_challenge(
+            kind=kind,
+            key=day,
+            guild_id=interaction.guild_id,
+            channel_id=channel.id,
+            user_id=user.id,
+            name=user.display_name,
+            language=i18n.current() if i18n.current() != "en" else None,
+            game=key,
+            settings=dict(offer.options),
+        )
+        record = await self.store.get_game(game_id)
+        with speaking(record):
+            if kind == "daily":
+                text = _("{player} takes on the daily challenge of {day} (ranked): {game} #{number}.")
+                practice = _(
+                    "{player} takes on the daily challenge of {day} (practice: your first attempt is the one that "
+                    "counts): {game} #{number}."
+                )
+            else:
+                text = _("{player} takes on the weekly challenge {week} (ranked): {game} #{number}.")
+                practice = _(
+                    "{player} takes on the weekly challenge {week} (practice: your first attempt is the one that "
+                    "counts): {game} #{number}."
+                )
+            text = (text if rated else practice).format(
+                player=user.mention, day=challenge_day(day), week=day, game=module.name, number=game_id
+            )
+        message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        await self.store.set_message(game_id, "lobby", channel.id, message.id)
+        await self.start(record, message)
+        await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=game_id))
+
+
+__all__ = ["REMATCH_OF", "MatchLobbies", "TurnDesk", "find_channel"]

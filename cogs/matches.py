@@ -1,11 +1,13 @@
-"""Any game of the registry at a table, through the game contract only: lobby, thread, choices, AI seats, the end.
+"""Any game of the registry played in its thread, through the game contract only: turns, timers, AI seats, the end.
 
-The Discord layer knows these games by `games.get(key)` and the store's matches (`Store.start_match`,
-`play_match`): nothing here names a game. A turn is one post in the game's thread: what happened since the last
-post (the game's own narration), who must decide, the table's picture and the choices. A choice is a public
-button when the deciding seat sees nothing a spectator does not; otherwise, and when several seats choose at once
-and in secret, each seat opens its own choices privately. AI seats decide on a copy in which everything they
-cannot see is redrawn (`Match.determinized`), in the bot's pool of worker processes (`cogs.thinking`).
+The Discord layer knows these games by `games.get(key)` and the store's matches (`Store.play_match`): nothing here
+names a game. A table reaches its first turn through `cogs.match_lobbies`; its buttons are `cogs.match_items`'; the
+answers about games rather than in one (status, boards, stats) are `cogs.match_boards`'. A turn is one post in the
+game's thread: what happened since the last post (the game's own narration), who must decide, the table's picture
+and the choices. A choice is a public button when the deciding seat sees nothing a spectator does not; otherwise,
+and when several seats choose at once and in secret, each seat opens its own choices privately. AI seats decide on
+a copy in which everything they cannot see is redrawn (`Match.determinized`), in the bot's pool of worker
+processes (`cogs.thinking`).
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from games.kokeshi import vocab
-from games.kokeshi.engine import LEVELS
+from collections.abc import Callable
+
+from games.base import LEVELS
 from i18n import _
 from storage import GameRecord, Store
 
@@ -17,8 +18,10 @@ class Names:
     """The level of every AI seat, per game, as stored (a seat's level never changes once it is the AI's), and the
     names shown from them."""
 
-    def __init__(self, bot: Client) -> None:
+    def __init__(self, bot: Client, seat_word: Callable[[str], str] = str) -> None:
         self.bot = bot
+        # A seat's name as players read it (a game's own opponent has a word of its own: Kokeshi's automa).
+        self.seat_word = seat_word
         self._levels: dict[int, dict[int, str]] = {}
 
     @property
@@ -50,7 +53,7 @@ class Names:
 
     def label(self, record: GameRecord, name: str, bold: bool = False) -> str:
         """A seat's name as shown, with the AI level beside an AI's name: "Hana (AI, hard)"."""
-        shown = escape(vocab.seat_name(name))
+        shown = escape(self.seat_word(name))
         shown = f"**{shown}**" if bold else shown
         level = self.level_of(record, name)
         if level is None:

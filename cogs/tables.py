@@ -267,7 +267,7 @@ class Tables:
         # and the servers the bot left.
         self.reach = Reach(bot)
         # The seats' names as shown, with the AI levels (read once per game).
-        self.names = Names(bot)
+        self.names = Names(bot, vocab.seat_name)
         # Players away for a while: their turn timers wait, and the tables say so. Quiet hours: silent pings.
         self.away = Aways(self)
         self.quiet = QuietHours(self)

@@ -252,7 +252,6 @@ COGS_WITH_A_GAME = {
     "cogs/components.py",
     "cogs/kokeshi.py",
     "cogs/kokeshi_ai.py",
-    "cogs/names.py",
     "cogs/narration.py",
     "cogs/posting.py",
     "cogs/rematch.py",

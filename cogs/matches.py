@@ -130,12 +130,7 @@ class Matches:
     async def on_choose(self, interaction: discord.Interaction, game_id: int) -> None:
         """A seat's own choices, privately: its picture and its options."""
         match, version, record = await self.store.load_match(game_id)
-        seat = record.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserError(_("You are not playing in this game."))
-        prompt = next((p for p in match.prompts() if p.seat == seat.seat), None)
-        if prompt is None:
-            raise UserError(_("You have nothing to choose right now: the thread shows whose turn it is."))
+        seat, prompt = asked(record, match, interaction.user.id)
         module = games.get(record.game)
         view = match.view(seat.seat)
         names = seat_names(record)
@@ -179,12 +174,7 @@ class Matches:
         match, _version, record = await self.store.load_match(game_id)
         if not hints_allowed(record):
             raise UserError(_("Hints are off in rated games (games with two or more people)."))
-        seat = record.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserError(_("You are not playing in this game."))
-        prompt = next((p for p in match.prompts() if p.seat == seat.seat), None)
-        if prompt is None:
-            raise UserError(_("You have nothing to choose right now: the thread shows whose turn it is."))
+        seat, prompt = asked(record, match, interaction.user.id)
         module = games.get(record.game)
         level = module.levels[-1]
         action = await self.tables.thinker.decide(record.game, match, seat.seat, level)
@@ -227,12 +217,7 @@ class Matches:
         """`/games play`: a choice by command, in the game's thread (the autocomplete offers them)."""
         record = await self._game_here(interaction)
         match, version, record = await self.store.load_match(record.id)
-        seat = record.seat_of(interaction.user.id)
-        prompt = next((p for p in match.prompts() if seat is not None and p.seat == seat.seat), None)
-        if seat is None:
-            raise UserError(_("You are not playing in this game."))
-        if prompt is None:
-            raise UserError(_("You have nothing to choose right now: the thread shows whose turn it is."))
+        _seat, prompt = asked(record, match, interaction.user.id)
         if choice not in {o.id for o in prompt.options}:
             raise UserError(_("That choice is not possible now."))
         await self.on_action(interaction, record.id, version, choice)
@@ -647,6 +632,18 @@ def fit_story(story: Sequence[str], tail: Sequence[str], limit: int = MESSAGE) -
         if len(text) <= limit:
             return text
     return shorten("\n".join(tail), limit)
+
+
+def asked(record: GameRecord, match: Match, user_id: int) -> tuple[Seat, Prompt]:
+    """The caller's seat and the decision the match waits for from it; a player's mistake when they are not seated
+    or have nothing to decide."""
+    seat = record.seat_of(user_id)
+    if seat is None:
+        raise UserError(_("You are not playing in this game."))
+    prompt = next((p for p in match.prompts() if p.seat == seat.seat), None)
+    if prompt is None:
+        raise UserError(_("You have nothing to choose right now: the thread shows whose turn it is."))
+    return seat, prompt
 
 
 def _png(data: bytes) -> io.BytesIO:

@@ -3,28 +3,16 @@ them, carried from a decision within the turn to the next, gone when the turn en
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
 from storage import Store, open_store
 from storage.away import QUIET
+from tests.test_storage_away_matches import MIDNIGHT, Clock  # a still clock, from midnight (Lisbon's too)
 from tests.test_storage_matches import lobby
 
 SEED = 0x5EED_7123
 HOUR = 3600
-MIDNIGHT = dt.datetime(2026, 1, 1, tzinfo=dt.UTC).timestamp()  # midnight in Lisbon too (winter)
 KINDS = ("reminder_half", "reminder_late", "deadline")
-
-
-class Clock:
-    """A clock that moves only when the test moves it."""
-
-    def __init__(self) -> None:
-        self.now = MIDNIGHT
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -8,14 +8,12 @@ from .ratings import PROVISIONAL_GAMES, Rating, challenge_key, challenge_seed, s
 from .records import (
     DEFAULT_GAME,
     REFUSALS,
-    Applied,
     BrokenGame,
     GameNotFound,
     GameReach,
     GameRecord,
     GameStateError,
     Glance,
-    LoggedAction,
     Result,
     Seat,
     StaleVersion,
@@ -28,7 +26,7 @@ from .records import (
     UndoRefused,
 )
 from .sqlite import backup_file
-from .store import Store, clean_name
+from .store import Applied, LoggedAction, Store, clean_name
 
 __all__ = [
     "BOARDS",

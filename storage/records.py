@@ -6,8 +6,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.kokeshi.engine import Event, Game
-
 # The key of the game of every row stored before games were keyed (`migrations/*_game_keyed.sql`), and of a game
 # created without naming one.
 DEFAULT_GAME = "kokeshi"
@@ -144,18 +142,6 @@ class GameRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class LoggedAction:
-    """One action of a game's log, with the events it caused."""
-
-    seq: int
-    player: str
-    action: str
-    source: str
-    created_at: float
-    events: tuple[Event, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class Result:
     """One seat's line in a finished game's results."""
 
@@ -201,28 +187,6 @@ class ThreadPosts:
     prompt: tuple[int, int] | None = None  # (channel id, message id)
     refused: bool = False
     lobby: tuple[int, int] | None = None  # the game's lobby message, in the channel it was opened in
-
-
-@dataclass(frozen=True, slots=True)
-class Applied:
-    """One action saved, with what the store computed on the way, so that nobody has to read or replay it again:
-    the game's record after the commit, the engine state (a private copy) and version, the action's events, the
-    game's whole log, the states right after its latest finished turns (by the seq of the action that ended each;
-    the current one under its own seq; read-only, shared with the store), and the results of a game it ended."""
-
-    record: GameRecord
-    game: Game
-    version: int
-    events: tuple[Event, ...]
-    # True when the commit also set the timers of the turn it leaves the game in (none for an AI seat or an end).
-    timers_set: bool
-    # The earliest of the timers that commit set, if it set any.
-    first_timer: float | None = None
-    log: tuple[LoggedAction, ...] = ()
-    states: Mapping[int, Game] = field(default_factory=dict)
-    results: tuple[Result, ...] = ()
-    # When the action began a person's turn: what its prompt says of the people at the table (`TurnFacts`).
-    facts: TurnFacts | None = None
 
 
 @dataclass(frozen=True, slots=True)

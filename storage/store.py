@@ -31,13 +31,11 @@ from .notices import DIGEST, MUTED, NoticeStore
 from .ratings import CHALLENGE_SIDES, challenge_seed
 from .records import (
     DEFAULT_GAME,
-    Applied,
     BrokenGame,
     GameNotFound,
     GameReach,
     GameRecord,
     Glance,
-    LoggedAction,
     Result,
     Seat,
     StaleVersion,
@@ -70,6 +68,41 @@ _GAME_COLUMNS = (
     f"id, guild_id, channel_id, thread_id, host_id, status, players, side, solo, turn_timer, {_SEED}, version, "
     "moves, broken_reason, created_at, updated_at, finished_at, challenge, language, game, settings"
 )
+
+
+# The records of Kokeshi's own path through the store: its log names players and holds the engine's events.
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """One action of a game's log, with the events it caused."""
+
+    seq: int
+    player: str
+    action: str
+    source: str
+    created_at: float
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """One action saved, with what the store computed on the way, so that nobody has to read or replay it again:
+    the game's record after the commit, the engine state (a private copy) and version, the action's events, the
+    game's whole log, the states right after its latest finished turns (by the seq of the action that ended each;
+    the current one under its own seq; read-only, shared with the store), and the results of a game it ended."""
+
+    record: GameRecord
+    game: Game
+    version: int
+    events: tuple[Event, ...]
+    # True when the commit also set the timers of the turn it leaves the game in (none for an AI seat or an end).
+    timers_set: bool
+    # The earliest of the timers that commit set, if it set any.
+    first_timer: float | None = None
+    log: tuple[LoggedAction, ...] = ()
+    states: Mapping[int, Game] = field(default_factory=dict)
+    results: tuple[Result, ...] = ()
+    # When the action began a person's turn: what its prompt says of the people at the table (`TurnFacts`).
+    facts: TurnFacts | None = None
 
 
 def clean_name(name: str, taken: Iterable[str] = ()) -> str:

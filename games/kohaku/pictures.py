@@ -599,7 +599,22 @@ def _pond(
 
 
 def _sheet_height(view: Mapping[str, Any]) -> int:
-    return 60 + 44 * (len(_sheet_rows(view)) + 1) + 12
+    kept = [k for k in _kept_goals(view) if k]
+    return 60 + 44 * (len(_sheet_rows(view)) + 1) + (GOAL_LINE * len(kept) + 10 if kept else 0) + 12
+
+
+# Under a finished game's score sheet, one line per player names the goal card they kept (its points are in the
+# sheet's goal row; a card's name does not fit a column of four).
+GOAL_LINE = 38
+
+
+def _kept_goals(view: Mapping[str, Any]) -> list[str | None]:
+    """The goal card each seat kept, once the game is over and they are shown to all; empty before (or without)."""
+    cards = view.get("goal_cards")
+    if not cards or view.get("phase") != "over":
+        return []
+    kept = list(cards.get("kept") or ())
+    return kept if any(kept) else []
 
 
 def _sheet_rows(view: Mapping[str, Any]) -> list[str]:
@@ -639,6 +654,12 @@ def _sheet(img: Image.Image, top: int, view: Mapping[str, Any], names: list[str]
                 bold=last,
                 anchor="mm",
             )
+    y = y0 + 44 * (len(_sheet_rows(view)) + 1) + 10
+    for s, goal in enumerate(_kept_goals(view)):
+        if goal:
+            line = _("{player}'s goal card: {goal}").format(player=names[s], goal=words.goal_name(goal))
+            _text(img, (box[0] + 16, y + GOAL_LINE / 2), line, TEXT, pal.INK_SOFT, anchor="lm", max_width=INNER - 32)
+            y += GOAL_LINE
     return top + height
 
 

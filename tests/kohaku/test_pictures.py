@@ -93,3 +93,32 @@ def test_every_tile_in_hand_shows_its_whole_name_and_rule(locale):
         rows = [pictures._hand_rows({"hand": [words._tile(t.id)]})[0] for t in TILES]
         assert max(len(rule) for _t, _n, rule, _h in rows) == 2
         assert max(h for *_rest, h in rows) > pictures.HAND_TILE + 16
+
+
+def test_the_final_score_sheet_names_each_players_kept_goal_card_in_full(monkeypatch):
+    m = deal(4, seed=7, goals=True)
+    rng = random.Random(1)
+    while not m.is_over:
+        seat = m.waiting()[0]
+        m.apply(seat, rng.choice(m.legal_actions(seat)))
+    view = m.view(None)
+    kept = view["goal_cards"]["kept"]
+    assert all(kept)
+    drawn: list[str] = []
+    draw = pictures._text
+    monkeypatch.setattr(
+        pictures, "_text", lambda img, xy, text, *a, **k: (drawn.append(text), draw(img, xy, text, *a, **k))
+    )
+    for language in ("en", "pt_BR"):
+        drawn.clear()
+        with using(language):
+            pictures.draw_table(view, NAMES)
+            lines = [f"{NAMES[s]}'s goal card: {words.goal_name(g)}" for s, g in enumerate(kept)]
+            if language == "pt_BR":
+                lines = [f"Carta de objetivo de {NAMES[s]}: {words.goal_name(g)}" for s, g in enumerate(kept)]
+        assert all(line in drawn for line in lines), (language, drawn[-6:])
+    # Before the end nobody's card is named to the table.
+    m2 = deal(4, seed=7, goals=True)
+    drawn.clear()
+    pictures.draw_table(m2.view(None), NAMES)
+    assert not any("goal card:" in text for text in drawn)

@@ -16,14 +16,13 @@ import logging
 
 import discord
 
-from games.kokeshi import vocab
 from i18n import _
 from kit.locks import KeyedLocks
 from storage import GameNotFound, GameRecord
 
 from .answering import Answer, AnswersFirst
 from .client import Client
-from .common import UserError, pinging
+from .common import UserError, game_name, pinging
 from .limits import BUTTON_LABEL, shorten
 from .persistent import FromCustomId
 from .speech import escape, speaking
@@ -91,10 +90,9 @@ class Rematches:
             raise UserError(_("Only a finished game with other players can be played again."))
         if record.seat_of(interaction.user.id) is None:
             raise UserError(
-                _(
-                    "Only the players of Kokeshi #{number} can ask for its rematch. `/kokeshi new` opens a lobby of "
-                    "your own."
-                ).format(number=record.id)
+                _("Only the players of {game} #{number} can ask for its rematch.").format(
+                    game=game_name(record), number=record.id
+                )
             )
         async with self._opening(game_id):
             if await self._point_to_open(interaction, record):
@@ -114,18 +112,17 @@ class Rematches:
             return False
         tables = self.bot.tables
         if rematch.status == "lobby":
-            where = self.bot.channel_link(rematch.channel_id, f"Kokeshi #{rematch.id}") if rematch.channel_id else ""
+            named = f"{game_name(rematch)} #{rematch.id}"
+            where = self.bot.channel_link(rematch.channel_id, named) if rematch.channel_id else ""
             if rematch.seat_of(interaction.user.id) is not None:
                 text = _("The rematch is already open: {lobby}. You have your seat; the host starts it.")
             else:
                 text = _("The rematch is already open: {lobby}. Press its Join button to take your seat.")
-            await tables.tell(interaction, text.format(lobby=where or f"Kokeshi #{rematch.id}"))
+            await tables.tell(interaction, text.format(lobby=where or named))
             return True
         await tables.tell(
             interaction,
-            _("The rematch of Kokeshi #{number} is already being played, or over: {game}.").format(
-                number=record.id, game=tables.where(rematch)
-            ),
+            _("The rematch is already being played, or over: {lobby}.").format(lobby=tables.where(rematch)),
         )
         return True
 
@@ -133,7 +130,7 @@ class Rematches:
         tables = self.bot.tables
         channel = self.bot.get_channel(record.channel_id) if record.channel_id else None
         if not isinstance(channel, discord.TextChannel):
-            raise UserError(_("The channel Kokeshi #{number} was played from is gone.").format(number=record.id))
+            raise UserError(_("The channel this game was played from is gone."))
         tables.check_permissions(channel)
         await tables.check_limits(interaction, channel)
         levels = await tables.load_levels(record)
@@ -159,7 +156,7 @@ class Rematches:
             turn_timer=record.turn_timer,
             ai_seats=len(robots),
             language=record.language,
-            # `/kokeshi new` gives every AI seat of a table the same level.
+            # A table's AI seats all play at one level.
             ai_level=levels.get(robots[0].seat) if robots else None,
             game=record.game,
             settings=settings,
@@ -170,11 +167,9 @@ class Rematches:
         invited = [s.user_id for s in record.seats if s.user_id is not None and s.user_id != user.id]
         with speaking(lobby):
             # The order in plain names: each person is mentioned once, in the invitation.
-            order = " → ".join(
-                escape(vocab.seat_name(name)) for name in reversed_order([s.name for s in record.seats], host.name)
-            )
-            head = _("🔁 **Rematch of Kokeshi #{number}**, asked for by {host}.").format(
-                number=record.id, host=user.mention
+            order = " → ".join(escape(name) for name in reversed_order([s.name for s in record.seats], host.name))
+            head = _("🔁 **Rematch of {game} #{number}**, asked for by {host}.").format(
+                game=game_name(record), number=record.id, host=user.mention
             )
             parts = [head]
             if invited:

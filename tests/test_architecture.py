@@ -254,7 +254,6 @@ COGS_WITH_A_GAME = {
     "cogs/kokeshi_ai.py",
     "cogs/narration.py",
     "cogs/posting.py",
-    "cogs/rematch.py",
     "cogs/replay.py",
     "cogs/share.py",
     "cogs/tables.py",

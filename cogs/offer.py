@@ -26,6 +26,22 @@ def table_game(key: str) -> GameModule:
     return module
 
 
+def challenge_hint(module: GameModule, kind: str) -> str:
+    """How a person plays the same daily or weekly challenge, in the current language: the command of the game's
+    table."""
+    if module.key in OWN_TABLES:
+        return (
+            _("Same draws for everyone: `/kokeshi daily`")
+            if kind == "daily"
+            else _("Same draws for everyone: `/kokeshi weekly`")
+        )
+    return (
+        _("Same draws for everyone today: `/games challenge` with {game}.")
+        if kind == "daily"
+        else _("Same draws for everyone this week: `/games challenge` with {game}, weekly.")
+    ).format(game=module.name)
+
+
 def offered() -> list[GameModule]:
     """The registry's games this table runs, in the registry's order."""
     keys = games.keys()  # the registry's function, not a dict's
@@ -77,4 +93,4 @@ def read_variant(module: GameModule, text: str) -> dict[str, Value]:
     return out
 
 
-__all__ = ["OWN_TABLES", "offered", "read_variant", "table_game", "variants"]
+__all__ = ["OWN_TABLES", "challenge_hint", "offered", "read_variant", "table_game", "variants"]

@@ -17,24 +17,22 @@ import discord
 import games
 import i18n
 import render
-from games.kokeshi import vocab
 from i18n import _, ngettext
 from render import ShareCard
-from storage import DEFAULT_GAME, GameRecord, Result, challenge_key
+from storage import GameRecord, Result, challenge_key
 
 from . import common
 from .answering import Answer, AnswersFirst
 from .client import Client
 from .common import UserError, challenge_day
 from .limits import BUTTON_LABEL, MESSAGE, shorten
+from .offer import challenge_hint
 from .persistent import FromCustomId
 from .speech import speaking
 
 log = logging.getLogger(__name__)
 
 BUTTON_TEMPLATE = r"kk:h:(?P<game_id>\d+)"
-# One emoji per score item, in the score sheet's order (`vocab.SCORE_ITEMS`): the card's one-line summary.
-ITEM_EMOJI = {"in_play": "🔝", "tracks": "🪆", "quality": "💎", "animals": "🐼", "leads": "👑", "adjacency": "🔗"}
 
 
 class ShareButton(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
@@ -90,10 +88,7 @@ class Shares:
         if interaction.user.id != record.host_id:
             raise UserError(_("Only the player of this challenge can share its result."))
         with speaking(record):
-            if record.game == DEFAULT_GAME:
-                card = await self.card(record, interaction.user.mention, interaction.user.display_name)
-            else:
-                card = await self.match_card(record, interaction.user.mention, interaction.user.display_name)
+            card = await self.card(record, interaction.user.mention, interaction.user.display_name)
         data = await asyncio.to_thread(render.share_card, card.picture)
         channel = self.bot.get_channel(record.channel_id) if record.channel_id else None
         if not isinstance(channel, discord.abc.Messageable):
@@ -141,34 +136,10 @@ class Shares:
         return Standing(mine, kind, title, rank, streak)
 
     async def card(self, record: GameRecord, mention: str, name: str) -> Card:
-        """The card of a finished Kokeshi challenge game, in the current language: the score, the rank (or that it
-        was a practice run), the streak and each score item's points; nothing of the moves or the board."""
-        at = await self.standing(record)
-        mine = at.result
-        items = _items(mine)
-        points = ngettext("point", "points", mine.total)
-        lines = [at.rank, at.streak]
-        if mine.rank == 1:
-            lines.append(_("beat the automa"))
-        summary = " · ".join(f"{ITEM_EMOJI[k]} {vocab.signed(v)}" for k, v in items)
-        score = ngettext("**{total}** point", "**{total}** points", mine.total).format(total=vocab.number(mine.total))
-        text = "\n".join(
-            (
-                f"🎎 **Kokeshi** · {at.title}",
-                " · ".join([f"{mention}: {score}", at.rank, f"🔥 {at.streak}", *lines[2:]]),
-                summary,
-                _("Same draws for everyone: `/kokeshi daily`")
-                if at.kind == "daily"
-                else _("Same draws for everyone: `/kokeshi weekly`"),
-            )
-        )
-        named = tuple((vocab.score_item(k), v) for k, v in items)
-        picture = ShareCard(at.title, name, vocab.number(mine.total), points, tuple(lines), named)
-        return _card(text, picture, named, mine.total, vocab.signed)
-
-    async def match_card(self, record: GameRecord, mention: str, name: str) -> Card:
-        """The card of a finished challenge of another game: as Kokeshi's, its score items named by the game
-        (`GameModule.stat_label`), in the order of its `stat_keys`, those its variant cannot score left out."""
+        """The card of a finished challenge game, in the current language: the score, the rank (or that it was a
+        practice run), the streak and each score item's points, named by the game (`GameModule.stat_label`, or its
+        `stat_symbol` in the one-line summary) in the order of its `stat_keys`, those its variant cannot score left
+        out; nothing of the moves or the board."""
         module = games.get(record.game)
         at = await self.standing(record)
         mine = at.result
@@ -177,22 +148,27 @@ class Shares:
             for k in module.scored_keys(record.settings)
             if k != "total"
         )
-        total = i18n.format_number(mine.total)
+        summary = " · ".join(
+            f"{module.stat_symbol(k) or module.stat_label(k)} {_signed(int(mine.details.get(k, 0)))}"
+            for k in module.scored_keys(record.settings)
+            if k != "total"
+        )
+        lines = [at.rank, at.streak]
+        won = module.solo_win() if mine.rank == 1 else None
+        if won:
+            lines.append(won)
+        total = _signed(mine.total)
         score = ngettext("**{total}** point", "**{total}** points", mine.total).format(total=total)
         text = "\n".join(
             (
-                f"**{module.name}** · {at.title}",
-                " · ".join([f"{mention}: {score}", at.rank, f"🔥 {at.streak}"]),
-                " · ".join(f"{label} {_signed(v)}" for label, v in named),
-                (
-                    _("Same draws for everyone today: `/games challenge` with {game}.")
-                    if at.kind == "daily"
-                    else _("Same draws for everyone this week: `/games challenge` with {game}, weekly.")
-                ).format(game=module.name),
+                " ".join(part for part in (module.emoji, f"**{module.name}**") if part) + f" · {at.title}",
+                " · ".join([f"{mention}: {score}", at.rank, f"🔥 {at.streak}", *lines[2:]]),
+                summary,
+                challenge_hint(module, at.kind),
             )
         )
         points = ngettext("point", "points", mine.total)
-        picture = ShareCard(at.title, name, total, points, (at.rank, at.streak), named, game=module.name)
+        picture = ShareCard(at.title, name, total, points, tuple(lines), named, game=module.name)
         return _card(text, picture, named, mine.total, _signed)
 
 
@@ -226,9 +202,4 @@ def _signed(value: int) -> str:
     return "\u2212" + i18n.format_number(-value) if value < 0 else i18n.format_number(value)
 
 
-def _items(result: Result) -> list[tuple[str, int]]:
-    """(score item, points) in the score sheet's order, the total left out."""
-    return [(key, int(result.details.get(key, 0))) for key in vocab.SCORE_ITEMS if key != "total"]
-
-
-__all__ = ["ITEM_EMOJI", "SHARE_ITEMS", "Card", "ShareButton", "Shares"]
+__all__ = ["SHARE_ITEMS", "Card", "ShareButton", "Shares"]

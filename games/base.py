@@ -239,6 +239,7 @@ class GameModule(ABC):
     challenges: ClassVar[tuple[Challenge, ...]] = ()  # the solo challenges it offers
     levels: ClassVar[tuple[str, ...]] = LEVELS  # its computer players
     stat_keys: ClassVar[tuple[str, ...]] = ()  # the score details its stats add up, besides games and wins
+    emoji: ClassVar[str] = ""  # a sign put before its name where a post names it (a share card's first line)
     # The languages its words and pictures are complete in (gettext locale names); in any other, English shows.
     locales: ClassVar[tuple[str, ...]] = ("en",)
 
@@ -331,6 +332,15 @@ class GameModule(ABC):
         """One of `stat_keys` as a player reads it in the current language (a score item's heading: "Frogs",
         "Total"). The default only makes the key readable, in English: a game with words of its own says them."""
         return key.replace("_", " ").capitalize()
+
+    def stat_symbol(self, key: str) -> str | None:
+        """One of `stat_keys` as one emoji, for a one-line summary of a score (a share card); None: its label."""
+        return None
+
+    def solo_win(self) -> str | None:
+        """What a solo challenge's share card adds when the player ranked first ("beat the automa"), in the current
+        language; None when a first place says it all."""
+        return None
 
     def scored_keys(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         """The `stat_keys` a match dealt with these lobby options can score: all of them, unless a variant that

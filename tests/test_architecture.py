@@ -255,7 +255,6 @@ COGS_WITH_A_GAME = {
     "cogs/narration.py",
     "cogs/posting.py",
     "cogs/replay.py",
-    "cogs/share.py",
     "cogs/tables.py",
 }
 

@@ -8,7 +8,6 @@ import io
 from PIL import Image
 
 from cogs.community import Streaks, _daily_results, streak_lines
-from cogs.share import ITEM_EMOJI
 from games.kokeshi import vocab
 from games.kokeshi.engine import KOKESHI
 from storage import BoardRow
@@ -79,7 +78,7 @@ async def test_a_daily_result_is_shared_as_a_card_with_the_score_rank_and_streak
         " · beat the automa" if mine.rank == 1 else ""
     )
     # One line of emoji, one per score item with its points.
-    summary = " · ".join(f"{ITEM_EMOJI[k]} {vocab.signed(mine.details[k])}" for k in vocab.SCORE_ITEMS[:-1])
+    summary = " · ".join(f"{vocab.SCORE_EMOJI[k]} {vocab.signed(mine.details[k])}" for k in vocab.SCORE_ITEMS[:-1])
     assert lines[2] == summary
     assert lines[3] == "Same draws for everyone: `/kokeshi daily`"
     stored = world.env.backend.get_message(card.channel.id, card.id)

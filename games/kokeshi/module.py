@@ -183,6 +183,7 @@ class Kokeshi(GameModule):
 
     key = "kokeshi"
     name = "Kokeshi"
+    emoji = "🎎"
     players = (1, 2, 3, 4)
     rules_versions = tuple(RULES_VERSIONS)
     current_rules = int(CURRENT_RULES)
@@ -226,6 +227,12 @@ class Kokeshi(GameModule):
 
     def stat_label(self, key: str) -> str:
         return vocab.score_item(key)
+
+    def stat_symbol(self, key: str) -> str | None:
+        return vocab.SCORE_EMOJI.get(key)
+
+    def solo_win(self) -> str | None:
+        return _("beat the automa")
 
     def decision_picture(
         self, view: Mapping[str, Any], names: Sequence[str], seat: int, events: Sequence[Event] = ()

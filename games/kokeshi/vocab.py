@@ -104,6 +104,8 @@ RETIRED_WORDS: tuple[str, ...] = ("purple", "adjacency", "in play")
 
 # Score items in the order the pictures' score tables show them, then the total.
 SCORE_ITEMS: tuple[str, ...] = ("in_play", "tracks", "quality", "animals", "leads", "adjacency", "total")
+# One emoji per score item (the total aside): a score's one-line summary (a share card).
+SCORE_EMOJI = {"in_play": "🔝", "tracks": "🪆", "quality": "💎", "animals": "🐼", "leads": "👑", "adjacency": "🔗"}
 
 
 AUTOMA_SEAT = "automa"  # the engine's name for the solo opponent's seat

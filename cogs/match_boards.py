@@ -134,7 +134,8 @@ class MatchBoards:
     async def stats(self, interaction: discord.Interaction, key: str, user: discord.abc.User) -> None:
         """`/games stats`: a player's record at one game, privately wherever it is asked (as `/kokeshi stats`):
         games and wins, the game's ratings (this server's where the bot is in it, and the world's), its
-        challenges, and each score item's average and best, named in the game's own words."""
+        challenges, each score item's average and best, and the favourite where the game keeps one, named in the game's
+        own words."""
         if key in OWN_TABLES:
             own = command_name(f"{key} stats", interaction.locale)
             raise UserError(
@@ -226,6 +227,8 @@ def stats_fields(module: GameModule, found: GameStats) -> list[tuple[str, str]]:
     ]
     if items:
         fields.append((_("Scores"), "\n".join(items)))
+    if found.favourite is not None:  # a game that keeps a favourite, once one is counted: in its own words
+        fields.append((module.favourite_heading(), module.favourite_label(found.favourite)))
     return fields
 
 

@@ -33,6 +33,10 @@ Gaps found by the games and platform features added since, and filled here:
 - a score item of a variant (Kōhaku's goal card) means nothing in a match dealt without it:
   `GameModule.scored_keys` says which items a match dealt with given options can score, so a share card leaves
   the others out.
+- a player's favourite (Kokeshi's most advanced kokeshi) was counted by the store from Kokeshi's own action ids:
+  `GameModule.favourite_of` says which item a player's own action counts towards, `favourite_items` lists the items
+  in the order that breaks a tie, and `favourite_heading` and `favourite_label` word them; a game that keeps no
+  favourite leaves them be.
 """
 
 from __future__ import annotations
@@ -240,6 +244,7 @@ class GameModule(ABC):
     levels: ClassVar[tuple[str, ...]] = LEVELS  # its computer players
     stat_keys: ClassVar[tuple[str, ...]] = ()  # the score details its stats add up, besides games and wins
     emoji: ClassVar[str] = ""  # a sign put before its name where a post names it (a share card's first line)
+    favourite_items: ClassVar[tuple[str, ...]] = ()  # what `favourite_of` may name; the earlier wins a tie
     # The languages its words and pictures are complete in (gettext locale names); in any other, English shows.
     locales: ClassVar[tuple[str, ...]] = ("en",)
 
@@ -346,6 +351,27 @@ class GameModule(ABC):
         """The `stat_keys` a match dealt with these lobby options can score: all of them, unless a variant that
         was not played has an item of its own (a goal card's points without goal cards), which is left out."""
         return self.stat_keys
+
+    def favourite_of(self, action: str) -> str | None:
+        """The item of `favourite_items` a player's own `action` (not a computer's) counts towards their favourite,
+        or None: the default, for a game that keeps no favourite."""
+        return None
+
+    def favourite_heading(self) -> str:
+        """What a player's favourite is called in the current language (a stats heading: "Favourite kokeshi")."""
+        return "Favourite"
+
+    def favourite_label(self, item: str) -> str:
+        """One of `favourite_items` as a player reads it in the current language; the default makes the key
+        readable, in English."""
+        return item.replace("_", " ").capitalize()
+
+    def favourite(self, counts: Mapping[str, int]) -> str | None:
+        """The favourite among these counts of items (item -> times): the most counted; a tie goes to the item
+        earlier in `favourite_items`, then (an item no longer listed) to the first by name. None if none counts."""
+        order = {item: i for i, item in enumerate(self.favourite_items)}
+        counted = [(-n, order.get(item, len(order)), item) for item, n in counts.items() if n > 0]
+        return min(counted)[2] if counted else None
 
     def tallies(self, standing: Standing, seat: int) -> dict[str, int]:
         """What one finished match adds to `seat`'s stats: `played`, `won` and each of `stat_keys`."""

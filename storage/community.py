@@ -10,7 +10,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from games.kokeshi.engine import KOKESHI
+import games
 
 from .database import Database, Row, Transaction
 from .ratings import DEFAULT_MU, DEFAULT_SIGMA, Rating, challenge_key, human_ranks, rate, streak, week_streak
@@ -194,7 +194,8 @@ class ChallengeRecord:
 @dataclass(frozen=True, slots=True)
 class GameStats:
     """A player's record at one game, everywhere: finished games (with others, solo and challenges), wins, each
-    score item's average and best, the game's ratings (the world's, and a server's), and its challenges by kind."""
+    score item's average and best, the game's ratings (the world's, and a server's), its challenges by kind, and the
+    player's favourite (`GameModule.favourite_of`; None for a game that keeps none, or before one is counted)."""
 
     games: int
     wins: int
@@ -203,6 +204,7 @@ class GameStats:
     world: Rating
     server: Rating | None
     challenges: dict[str, ChallengeRecord]
+    favourite: str | None = None
 
     @property
     def win_rate(self) -> float:
@@ -359,33 +361,42 @@ class CommunityStore:
             (scope, board, added),
         )
 
-    async def _add_kokeshi_counts(
+    async def _add_favourites(
         self,
         db: Transaction,
         guild_id: int | None,
-        seats: dict[Any, Any],
-        actions: Sequence[tuple[Any, ...]],
+        chosen: Sequence[tuple[int | None, str]],
         game: str = DEFAULT_GAME,
     ) -> None:
-        """Count the kokeshi each person chose to advance in a finished game (the favourite in stats)."""
-        counts: dict[int, dict[str, int]] = {}
-        for _, player, action, source, _, _ in actions:
-            seat = seats.get(player)
-            if seat is None or seat["user_id"] is None or source != "player" or not action.startswith("advance:"):
-                continue
-            kokeshi = action.split(":", 1)[1]
-            if kokeshi in KOKESHI:
-                mine = counts.setdefault(seat["user_id"], dict.fromkeys(KOKESHI, 0))
-                mine[kokeshi] += 1
-        scopes = scopes_of(guild_id, game)
-        columns = ", ".join(KOKESHI)  # one column each (migration 0008)
-        adds = ", ".join(f"{k} = kokeshi_choices.{k} + excluded.{k}" for k in KOKESHI)
+        """Count, for a finished game, the items each person's own decisions ((user_id, action), a computer's left
+        out by the caller) count towards their favourite (`GameModule.favourite_of`), in the game's scopes."""
+        module = games.get(game)
+        counts: dict[tuple[int, str], int] = {}
+        for user_id, action in chosen:
+            item = module.favourite_of(action) if user_id is not None else None
+            if user_id is not None and item is not None:
+                counts[user_id, item] = counts.get((user_id, item), 0) + 1
         await self._run_many(
             db,
-            f"INSERT INTO kokeshi_choices (scope, user_id, {columns}) VALUES (?, ?{', ?' * len(KOKESHI)}) "
-            f"ON CONFLICT (scope, user_id) DO UPDATE SET {adds}",
-            [(scope, user_id, *mine.values()) for user_id, mine in sorted(counts.items()) for scope in scopes],
+            "INSERT INTO favourites (scope, user_id, item, times) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (scope, user_id, item) DO UPDATE SET times = favourites.times + excluded.times",
+            [
+                (scope, user_id, item, n)
+                for (user_id, item), n in sorted(counts.items())
+                for scope in scopes_of(guild_id, game)
+            ],
         )
+
+    async def _favourite(self, user_id: int, scope: str, game: str) -> str | None:
+        """A player's favourite at a game in one scope (`GameModule.favourite`), or None before any is counted."""
+        rows = await self._all("SELECT item, times FROM favourites WHERE scope = ? AND user_id = ?", (scope, user_id))
+        if not rows:
+            return None
+        counts = {str(r["item"]): int(r["times"]) for r in rows}
+        try:
+            return games.get(game).favourite(counts)
+        except KeyError:  # a game no longer known: its items by name
+            return min((-n, item) for item, n in counts.items())[1]
 
     # ------------------------------------------------------------------ written when a game ends
 
@@ -677,12 +688,7 @@ class CommunityStore:
         solo = [r for r in rows if r["solo"]]
         # The average of each score item the game counts, over the games played with others.
         breakdown = {item: figures.average for item, figures in score_items(multi).items()}
-        chosen = await self._one(
-            f"SELECT {', '.join(KOKESHI)} FROM kokeshi_choices WHERE scope = ? AND user_id = ?",
-            (scope_of(guild_id, game), user_id),
-        )
-        counts = {k: chosen[k] for k in KOKESHI} if chosen else {}
-        favourite = max(KOKESHI, key=lambda k: (counts[k], -KOKESHI.index(k))) if any(counts.values()) else None
+        favourite = await self._favourite(user_id, scope_of(guild_id, game), game)
         return Stats(
             games=len(multi),
             wins=sum(r["rank"] == 1 for r in multi),
@@ -706,7 +712,7 @@ class CommunityStore:
     ) -> GameStats:
         """A player's record at one game, everywhere (see `GameStats`): the average and best of each score item
         `keys` names, over every finished game (solo and challenges included); the server's rating too when
-        `guild_id` is given; the challenges' streaks as they stand at `now`."""
+        `guild_id` is given; the challenges' streaks as they stand at `now`; the favourite, everywhere."""
         rows = await self._finished_rows(user_id, None, game)
         attempts = await self._all(
             "SELECT kind, key, score, won FROM challenge_attempts WHERE user_id = ? AND game = ?", (user_id, game)
@@ -735,6 +741,7 @@ class CommunityStore:
             world=await self.rating(scope_of(None, game), user_id),
             server=await self.rating(scope_of(guild_id, game), user_id) if guild_id is not None else None,
             challenges=challenges,
+            favourite=await self._favourite(user_id, scope_of(None, game), game),
         )
 
     async def endings(self, user_id: int, *, game: str = DEFAULT_GAME) -> Endings:

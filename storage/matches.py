@@ -189,6 +189,15 @@ class MatchStore:
     ) -> None:
         raise NotImplementedError
 
+    async def _add_favourites(  # provided by CommunityStore
+        self,
+        db: Transaction,
+        guild_id: int | None,
+        chosen: Sequence[tuple[int | None, str]],
+        game: str = DEFAULT_GAME,
+    ) -> None:
+        raise NotImplementedError
+
     async def _add_totals(  # provided by CommunityStore
         self,
         db: Transaction,
@@ -544,6 +553,10 @@ class MatchStore:
         else:
             await self._add_totals(db, info["guild_id"], bool(info["solo"]), rows, info["game"])
         actions = await self._action_rows(game_id)
+        # A person's own decisions count towards their favourite; a timed-out seat's or the AI's do not.
+        people = {str(row[1]): row[3] for row in rows}
+        chosen = [(people.get(player), action) for _, player, action, source, _, _ in actions if source == "player"]
+        await self._add_favourites(db, info["guild_id"], chosen, info["game"])
         await self._run(
             db,
             "UPDATE games SET log = ?, snapshot = NULL WHERE id = ?",

@@ -313,7 +313,7 @@ COPIED_TABLES = (
     "daily_posts",
     "player_totals",
     "board_counts",
-    "kokeshi_choices",
+    "favourites",
     "board_steps",
     "aways",
     "clocks",

@@ -1005,7 +1005,13 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             await self._add_totals(db, info["guild_id"], bool(info["solo"]), rows, info["game"])
         # The log is packed into the game's row: a finished game then takes a few KB, not one row per action.
         actions = await self._action_rows(game_id)
-        await self._add_kokeshi_counts(db, info["guild_id"], seats, actions, info["game"])
+        # A person's own choices count towards their favourite; a timed-out seat's or the AI's do not.
+        chosen = [
+            (seats[player]["user_id"], action)
+            for _, player, action, source, _, _ in actions
+            if source == "player" and player in seats
+        ]
+        await self._add_favourites(db, info["guild_id"], chosen, info["game"])
         await self._run(
             db,
             "UPDATE games SET log = ?, snapshot = NULL WHERE id = ?",

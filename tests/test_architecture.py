@@ -298,7 +298,7 @@ def test_the_table_of_every_other_game_knows_no_game(name):
 
 # The store's modules that still reach a game package of their own (Kokeshi's path); the others ask the store which
 # people a game waits for, and know the games only through the contract and the registry.
-STORAGE_WITH_A_GAME = {"storage/community.py", "storage/store.py"}
+STORAGE_WITH_A_GAME = {"storage/store.py"}
 
 
 def test_no_more_of_storage_imports_a_game_package_than_kokeshis_own_path():

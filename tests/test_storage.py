@@ -87,7 +87,7 @@ async def test_migrations_build_every_table_from_an_empty_file_and_rerunning_the
         "actions",
         "results",
         "player_totals",
-        "kokeshi_choices",
+        "favourites",
         "board_steps",
         "timers",
         "messages",
@@ -107,7 +107,7 @@ async def test_the_postgresql_migrations_build_every_table_and_rerunning_them_ch
     await again.close()
     assert sorted(sql(url, columns)) == schema
     tables = {t for t, _, _ in schema}
-    expected = {"games", "seats", "actions", "results", "player_totals", "kokeshi_choices", "board_steps", "turn_posts"}
+    expected = {"games", "seats", "actions", "results", "player_totals", "favourites", "board_steps", "turn_posts"}
     assert expected <= tables
     assert ("games", "language", "text") in schema and ("games", "log", "bytea") in schema
     assert ("games", "guild_id", "bigint") in schema and ("results", "finished_at", "double precision") in schema

@@ -287,7 +287,7 @@ async def test_the_migration_leaves_every_scope_led_by_a_game_key(empty):
     rows, _ = _old_rows()
     _build(empty, rows)
     await (await open_store(empty)).close()
-    for table in ("ratings", "rating_changes", "player_totals", "board_counts", "board_steps", "kokeshi_choices"):
+    for table in ("ratings", "rating_changes", "player_totals", "board_counts", "board_steps", "favourites"):
         scopes = {r[0] for r in sql(empty, f"SELECT DISTINCT scope FROM {table}")}
         assert scopes == {"kokeshi:global", f"kokeshi:guild:{GUILD}"}, table
 

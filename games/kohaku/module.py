@@ -9,7 +9,7 @@ from games.base import Challenge, Event, GameModule, Match, Option, Prompt, Refu
 from i18n import _
 
 from . import ai, pictures, words
-from .data import CURRENT_RULES, RULES_VERSIONS
+from .data import CURRENT_RULES, GOALS, RULES_VERSIONS
 from .model import GOAL, SCORE_KEYS, IllegalAction
 from .persist import load_match
 from .rules import Match as Rules
@@ -111,6 +111,7 @@ class Kohaku(GameModule):
     settings = (Setting("goals", (False, True), False),)
     challenges = (Challenge("daily", {"goals": False}), Challenge("weekly", {"goals": False}))
     stat_keys = SCORE_KEYS
+    favourite_items = GOALS  # the goal card a player keeps most often, of the two dealt (goal-card games only)
     locales = ("en", "pt_BR")
 
     def deal(self, options: Mapping[str, Any], seed: int, seats: int, rules: int | None = None) -> KohakuMatch:
@@ -144,6 +145,16 @@ class Kohaku(GameModule):
 
     def stat_label(self, key: str) -> str:
         return words.score_item(key)
+
+    def favourite_of(self, action: str) -> str | None:
+        kind, _sep, card = action.partition(":")
+        return card if kind == "g" and card in GOALS else None
+
+    def favourite_heading(self) -> str:
+        return _("Favourite goal card")
+
+    def favourite_label(self, item: str) -> str:
+        return words.goal_name(item)
 
     def decision_picture(
         self, view: Mapping[str, Any], names: Sequence[str], seat: int, events: Sequence[Event] = ()

@@ -17,6 +17,7 @@ from games.kokeshi import vocab
 from games.kokeshi.engine import (
     AUTOMA,
     CURRENT_RULES,
+    KOKESHI,
     LEVELS,
     RULES_VERSIONS,
     Game,
@@ -192,6 +193,7 @@ class Kokeshi(GameModule):
     levels = tuple(LEVELS)
     locales = ("en", "pt_BR")
     stat_keys = ("in_play", "tracks", "quality", "animals", "leads", "adjacency", "total")
+    favourite_items = KOKESHI  # the kokeshi a player chooses to advance most often
 
     def deal(self, options: Mapping[str, Any], seed: int, seats: int, rules: int | None = None) -> KokeshiMatch:
         side = str(self.options(options)["side"])
@@ -233,6 +235,16 @@ class Kokeshi(GameModule):
 
     def solo_win(self) -> str | None:
         return _("beat the automa")
+
+    def favourite_of(self, action: str) -> str | None:
+        kind, _sep, kokeshi = action.partition(":")
+        return kokeshi if kind == "advance" and kokeshi in KOKESHI else None
+
+    def favourite_heading(self) -> str:
+        return _("Favourite kokeshi")
+
+    def favourite_label(self, item: str) -> str:
+        return vocab.kokeshi(item)
 
     def decision_picture(
         self, view: Mapping[str, Any], names: Sequence[str], seat: int, events: Sequence[Event] = ()

@@ -296,6 +296,29 @@ def test_the_stats_read_in_portuguese_with_the_games_own_words():
     assert fields["Nível de habilidade"].startswith("no mundo ")
 
 
+def test_the_stats_name_a_games_favourite_in_its_own_words_and_only_where_it_keeps_one(bids):
+    from storage import GameStats, Rating
+
+    found = GameStats(
+        games=2,
+        wins=1,
+        solo_games=0,
+        items={},
+        world=Rating(1),
+        server=None,
+        challenges={},
+        favourite="frogs_and_turtles",
+    )
+    kohaku = games.get("kohaku")
+    assert dict(stats_fields(kohaku, found))["Favourite goal card"] == "Frogs and turtles"
+    with i18n.using("pt_BR"):
+        assert dict(stats_fields(kohaku, found))["Carta de objetivo favorita"] == "Sapos e tartarugas"
+    # Before a favourite is counted, or at a game that keeps none, there is no such field.
+    plain = GameStats(games=2, wins=1, solo_games=0, items={}, world=Rating(1), server=None, challenges={})
+    assert [name for name, _ in stats_fields(kohaku, plain)] == ["Games"]
+    assert [name for name, _ in stats_fields(bids, plain)] == ["Games"]
+
+
 async def test_a_person_who_lets_the_time_run_out_is_played_for_and_the_game_goes_on(world, bids):
     w = world
     game_id, thread = await open_table(w, "bids", players=2, joiners=1)

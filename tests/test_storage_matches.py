@@ -264,6 +264,14 @@ async def test_kohaku_two_players_and_solo_end_with_results_ratings_and_boards_o
     assert (await store.stats(200, GUILD)).games == 0
     assert (await store.stats(300, GUILD, game="kohaku")).solo_games == 1
     assert (await store.stats(100, GUILD)).games == 1 and (await store.stats(100, GUILD, game="kohaku")).games == 0
+    # The goal card a person kept is their favourite at Kōhaku (a card the AI kept for them counts for nobody);
+    # Kokeshi's favourites stay Kokeshi's.
+    kept = {seat: action[2:] for seat, action in decisions if action.startswith("g:")}
+    assert sorted(kept) == [0, 1]
+    for seat, card in kept.items():
+        assert (await store.stats(200 + seat, GUILD, game="kohaku")).favourite in (card, None)
+    assert (await store.stats(100, GUILD, game="kohaku")).favourite is None
+    assert (await store.stats(100, GUILD)).favourite in games.get("kokeshi").favourite_items
 
     # A cold store loads both finished matches from their packed logs, and the whole database verifies.
     other = await open_store(database, clock=Clock())

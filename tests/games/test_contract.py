@@ -180,6 +180,21 @@ def test_a_finished_game_stands_with_places_scores_and_tallies(table):
 
 
 @BY_TABLE
+def test_a_favourite_counts_only_the_games_own_items_from_its_own_actions(table):
+    module = table.module
+    record = played(table)
+    counted = [module.favourite_of(action) for _, action in record.actions]
+    items = set(module.favourite_items)
+    assert len(items) == len(module.favourite_items)
+    assert {item for item in counted if item is not None} <= items
+    # Every whole game of Kokeshi advances a kokeshi; every Kōhaku game with goal cards keeps one.
+    options = module.options(dict(table.options))
+    if table.key == "kokeshi" or (table.key == "kohaku" and options["goals"]):
+        assert any(counted), table
+    assert module.favourite_of("not-an-action") is None
+
+
+@BY_TABLE
 def test_refused_decisions_change_nothing(table):
     for match in positions(table, 3):
         before = match.to_json()
@@ -341,6 +356,11 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
             labels = [module.stat_label(key) for key in module.stat_keys]
             assert all(label and "{" not in label for label in labels), labels
             assert len(set(labels)) == len(labels), labels
+            # A favourite, where the game keeps one, is headed and named, each item with a name of its own.
+            if module.favourite_items:
+                labels = [module.favourite_label(item) for item in module.favourite_items]
+                assert module.favourite_heading() and all(label and "{" not in label for label in labels), labels
+                assert len(set(labels)) == len(labels), labels
     # Every language the game says it speaks has every message it used, translated.
     assert {locale: sorted(missing[locale]) for locale in module.locales if locale != "en"} == {
         locale: [] for locale in module.locales if locale != "en"

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 
 import discord
 
+import games
 import i18n
 import render
-from games.kokeshi import vocab
-from games.kokeshi.vocab import N_
-from i18n import _, ngettext
+from games.base import GameModule
+from i18n import N_, _, ngettext
 from storage import DEFAULT_GAME, BoardRow, challenge_key, scope_of
 
 from . import common
@@ -22,6 +22,7 @@ from .anywhere import bot_server
 from .client import Client
 from .common import UserError, challenge_day
 from .limits import MESSAGE
+from .offer import daily_waiting, first_game_hint
 from .persistent import FromCustomId
 from .speech import escape
 
@@ -188,12 +189,13 @@ class Community:
     # ------------------------------------------------------------------ stats
 
     async def stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
+        module = games.get(DEFAULT_GAME)
         record = await self.store.stats(user.id)
         guild_id = bot_server(interaction)
         server = await self.store.rating(scope_of(guild_id), user.id) if guild_id is not None else None
         world = await self.store.rating(scope_of(None), user.id)
         streak = await self.store.streak(user.id, utcnow().date())
-        title = _("{player} at Kokeshi").format(player=escape(user.display_name)[:200])
+        title = _("{player} at {game}").format(player=escape(user.display_name)[:200], game=module.name)
         embed = discord.Embed(title=title, colour=0xC8553D)
         number = i18n.format_number
         if record.games or record.solo_games:
@@ -209,7 +211,7 @@ class Community:
                     ),
                 )
                 b = record.breakdown
-                embed.add_field(name=_("Average score"), value=_breakdown(b))
+                embed.add_field(name=_("Average score"), value=_breakdown(module, b))
                 ratings = [_("world {rating}").format(rating=_rating(world))]
                 if server is not None:  # in a server of the bot's
                     ratings.insert(0, _("this server {rating}").format(rating=_rating(server)))
@@ -225,7 +227,7 @@ class Community:
                 ),
             )
             if record.favourite:
-                embed.add_field(name=_("Favourite kokeshi"), value=vocab.kokeshi(record.favourite))
+                embed.add_field(name=module.favourite_heading(), value=module.favourite_label(record.favourite))
             endings = record.endings
             if endings.played:
                 embed.add_field(
@@ -240,7 +242,7 @@ class Community:
                     ),
                 )
         else:
-            embed.description = _("No finished games yet. `/kokeshi new`, `/kokeshi solo` or `/kokeshi daily`!")
+            embed.description = first_game_hint(module)
         picture = await asyncio.to_thread(render.history, user.display_name, record.history)
         embed.set_image(url="attachment://history.png")
         await interaction.followup.send(
@@ -414,7 +416,7 @@ def _daily_results(
     lines = [line(row, True) + (" ⭐" if row.user_id in local else "") for row in rows[:10]]
     lines += [line(row, False) + " ⭐" for row in rows[10:] if row.user_id in local]
     head = _("**Daily challenge of {day} — results** (⭐ = this server)").format(day=challenge_day(day))
-    tail = _("Today's challenge is waiting: `/kokeshi daily`.")
+    tail = daily_waiting(games.get(DEFAULT_GAME))
     runs = streak_lines(streaks or Streaks(), names)
     # The streaks and the invitation stay; the server's own lines past the top ten go first when it is too long.
     while len(lines) > 1 and len("\n".join([head, *lines, *runs, tail])) > MESSAGE - 10:
@@ -422,9 +424,9 @@ def _daily_results(
     return "\n".join([head, *lines, *runs, tail])[: MESSAGE - 10]
 
 
-def _breakdown(averages: dict[str, float]) -> str:
+def _breakdown(module: GameModule, averages: dict[str, float]) -> str:
     """The average of each score item, named as in the pictures, two to a line."""
     items = [
-        f"{vocab.score_item(key)} {_decimal(averages.get(key, 0.0))}" for key in vocab.SCORE_ITEMS if key != "total"
+        f"{module.stat_label(key)} {_decimal(averages.get(key, 0.0))}" for key in module.stat_keys if key != "total"
     ]
     return "\n".join(" · ".join(items[i : i + 2]) for i in range(0, len(items), 2))

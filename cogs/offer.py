@@ -42,6 +42,20 @@ def challenge_hint(module: GameModule, kind: str) -> str:
     ).format(game=module.name)
 
 
+def first_game_hint(module: GameModule) -> str:
+    """What someone without a finished game of `module` can start with, in the current language."""
+    if module.key in OWN_TABLES:
+        return _("No finished games yet. `/kokeshi new`, `/kokeshi solo` or `/kokeshi daily`!")
+    return _("No finished games yet. `/games new` or `/games challenge` with {game}!").format(game=module.name)
+
+
+def daily_waiting(module: GameModule) -> str:
+    """The invitation closing a day's challenge results, in the current language."""
+    if module.key in OWN_TABLES:
+        return _("Today's challenge is waiting: `/kokeshi daily`.")
+    return _("Today's challenge is waiting: `/games challenge` with {game}.").format(game=module.name)
+
+
 def offered() -> list[GameModule]:
     """The registry's games this table runs, in the registry's order."""
     keys = games.keys()  # the registry's function, not a dict's
@@ -93,4 +107,13 @@ def read_variant(module: GameModule, text: str) -> dict[str, Value]:
     return out
 
 
-__all__ = ["OWN_TABLES", "challenge_hint", "offered", "read_variant", "table_game", "variants"]
+__all__ = [
+    "OWN_TABLES",
+    "challenge_hint",
+    "daily_waiting",
+    "first_game_hint",
+    "offered",
+    "read_variant",
+    "table_game",
+    "variants",
+]

@@ -127,6 +127,11 @@ def fingerprint() -> str:
     return digest.hexdigest()
 
 
+def N_(message: str) -> str:
+    """Marks a message for the catalogs without translating it (words kept in data, translated when read)."""
+    return message
+
+
 def _(message: str) -> str:
     """`message` (English) in the current locale."""
     return translations(current()).gettext(message)

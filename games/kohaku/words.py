@@ -10,17 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from i18n import _, format_list, ngettext, pgettext
+from i18n import N_, _, format_list, ngettext, pgettext
 
 from .data import COLOURS, GOAL_VALUES, GOALS, KINDS, MISSING_GOALS, TILE_BY_ID, TILES
 from .model import GOAL, PLACE, SCORE_KEYS, TAKE, ZONE, Event, Option
 
 LABEL_LIMIT = 80  # Discord's limit for a button or select option label
-
-
-def N_(text: str) -> str:
-    """Marks a message for the catalog without translating it (for words kept in tables, translated when read)."""
-    return text
 
 
 _COLOUR = {

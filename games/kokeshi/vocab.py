@@ -38,13 +38,7 @@ from games.kokeshi.engine.data import (
     TRACK_SCORE,
     Atom,
 )
-from i18n import _, format_number, ngettext, pgettext
-
-
-def N_(text: str) -> str:
-    """Marks a message for the catalog without translating it (for words kept in data, translated when read)."""
-    return text
-
+from i18n import N_, _, format_number, ngettext, pgettext
 
 # The names kept in `engine/components.toml`, marked here so that the catalog carries them.
 _NAMES = (

@@ -11,7 +11,8 @@ from PIL import Image, ImageChops, ImageStat
 import games.kokeshi.pictures.replay as replay
 from bench.replay_bench import played
 from games.kokeshi.pictures import palette as pal
-from games.kokeshi.pictures.replay import FRAME_WIDTH, ReplayTurn, animation, draw_animation, draw_turn_record
+from games.kokeshi.pictures.replay import ReplayTurn, animation, draw_animation, draw_turn_record
+from render.animation import FRAME_MS, FRAME_WIDTH, LAST_FRAME_MS, PROGRESS_H
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ def test_every_frame_of_the_gif_shows_its_turn_record_picture_scaled_to_a_phone(
         for i in range(img.n_frames):
             img.seek(i)
             durations.append(img.info["duration"])
-    assert durations == [replay.FRAME_MS] * (len(turns) - 1) + [replay.LAST_FRAME_MS]
+    assert durations == [FRAME_MS] * (len(turns) - 1) + [LAST_FRAME_MS]
     shown = frames_of(data)
     assert len(shown) == len(turns)
     for turn, frame in zip(turns, shown, strict=True):
@@ -45,7 +46,7 @@ def test_every_frame_of_the_gif_shows_its_turn_record_picture_scaled_to_a_phone(
         expected = record.resize(frame.size, Image.Resampling.BOX)
         # Only the changed part of a frame is stored; decoded, each frame is its own turn's picture (give or take
         # the shared palette), with the progress bar at its foot.
-        body = (0, 0, frame.width, frame.height - replay.PROGRESS_H)
+        body = (0, 0, frame.width, frame.height - PROGRESS_H)
         diff = ImageStat.Stat(ImageChops.difference(frame.crop(body), expected.crop(body))).mean
         assert max(diff) < 3, diff
     assert shown[0].width == FRAME_WIDTH

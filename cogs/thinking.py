@@ -90,18 +90,22 @@ class Thinker:
     async def decide(self, key: str, match: Match, seat: int, level: str) -> str:
         """The action `level` takes for `seat` in a match of the game `key`, computed off the loop on a copy in
         which everything the seat cannot see is redrawn. A game the workers cannot import by its key (one
-        registered at run time, not built in) decides in a thread of this process instead."""
+        registered at run time, not built in) decides in a thread of this process instead (`run_for`)."""
         prompt = next((p for p in match.prompts() if p.seat == seat), None)
         if prompt is None:
             raise ValueError(f"seat {seat} has nothing to decide")
         if len(prompt.options) == 1:
             return prompt.options[0].id
         state = match.determinized(seat, secrets.randbits(64)).to_json()
-        args = (key, state, seat, level, secrets.randbits(64))
+        return await self.run_for(key, self.match_work, key, state, seat, level, secrets.randbits(64))
+
+    async def run_for(self, key: str, work: Callable[..., T], *args: Any) -> T:
+        """`work(*args)` for the game `key`, off the loop: in the pool, or, for a game the workers cannot import by
+        its key (one registered at run time, not built in), in a thread of this process."""
         pool = self.pool or shared_pool()
         if key not in games.BUILTIN and isinstance(pool, ProcessPoolExecutor):
-            return await asyncio.to_thread(self.match_work, *args)
-        return await self.run(self.match_work, *args)
+            return await asyncio.to_thread(work, *args)
+        return await self.run(work, *args)
 
 
 __all__ = ["DEFAULT_LEVEL", "Thinker", "decide_match", "shared_pool", "workers"]

@@ -124,7 +124,7 @@ def captioned(picture: Image.Image, title: str, caption: str, width: int, height
     picture = scaled(picture.convert("RGB"), width)
     size = max(CAPTION_MIN, round(width * CAPTION_SHARE))
     band = caption_height(width)
-    frame = Image.new("RGB", (width, height), picture.getpixel((0, picture.height - 1)))  # type: ignore[arg-type]
+    frame = Image.new("RGB", (width, height), picture.getpixel((0, picture.height - 1)))
     d = ImageDraw.Draw(frame)
     d.rectangle((0, 0, width - 1, band - 1), fill=pal.WOOD_DARK)
     pad = size // 2

@@ -4,33 +4,15 @@ from __future__ import annotations
 
 import io
 import pickle
-import random
 
 import pytest
 from PIL import Image, ImageChops
 
 import games
 import render.animation as animation
+from bench.replay_bench import contract_played
 from render import palette as pal
 from render.animation import FRAME_MS, FRAME_WIDTH, LAST_FRAME_MS, PROGRESS_H, caption_height, captioned, film
-from tests.games import tiny
-
-NAMES = ("aiko", "botan")
-
-
-def steps_of(module, seed: int, options=None, seats: int = 2) -> list[tuple]:
-    """A match played at random to its end: after each turn (the turn key changed, or the match ended), the
-    arguments of the game's table picture: the spectator's view, the names, the turn's events."""
-    match = module.deal(module.options(options), seed, seats)
-    rng = random.Random(seed)
-    steps, events, key = [], [], match.turn_key()
-    while not match.is_over:
-        seat = match.waiting()[0]
-        events += match.apply(seat, rng.choice(match.legal_actions(seat)))
-        if match.turn_key() != key or match.is_over:
-            steps.append((match.view(None), NAMES[:seats], tuple(events)))
-            events, key = [], match.turn_key()
-    return steps
 
 
 def frames_of(data: bytes) -> list[Image.Image]:
@@ -64,7 +46,7 @@ def picture(png: bytes, width: int) -> Image.Image:
 
 @pytest.fixture(scope="module")
 def kohaku_steps() -> list[tuple]:
-    return steps_of(games.get("kohaku"), 3)[:5]
+    return contract_played("kohaku", 2, 3)[:5]
 
 
 def test_every_frame_is_its_steps_table_picture_under_its_caption_looping(kohaku_steps):
@@ -92,12 +74,12 @@ def test_every_frame_is_its_steps_table_picture_under_its_caption_looping(kohaku
     assert same(shown[0].crop(band), alone.crop(band))
 
 
-def test_a_small_picture_is_not_blown_up_and_the_progress_bar_fills_at_the_end():
-    steps = steps_of(tiny.MODULE, 5)
+def test_a_small_picture_is_not_blown_up_and_the_progress_bar_fills_at_the_end(bids):
+    steps = contract_played("bids", 2, 5)
     captions = [f"turn {n}" for n in range(1, len(steps) + 1)]
-    shown = frames_of(film(tiny.MODULE.table_picture, steps, "Bids #1", captions, "en"))
-    first = picture(tiny.MODULE.table_picture(*steps[0]), FRAME_WIDTH)
-    last = picture(tiny.MODULE.table_picture(*steps[-1]), FRAME_WIDTH)
+    shown = frames_of(film(bids.table_picture, steps, "Bids #1", captions, "en"))
+    first = picture(bids.table_picture(*steps[0]), FRAME_WIDTH)
+    last = picture(bids.table_picture(*steps[-1]), FRAME_WIDTH)
     assert shown[0].width == first.width == 240
     assert same(body(shown[0], first), first) and same(body(shown[-1], last), last)
     assert not same(first, last)  # the points changed: the test can tell the frames apart

@@ -39,7 +39,6 @@ from .match_replay import film as match_film
 from .match_replay import page as match_page
 from .narration import record_alt, split_turns, turn_record
 from .replay_items import REPLAY_ITEMS, ReplayButton, ReplaySelect, replay_view
-from .thinking import shared_pool
 
 log = logging.getLogger(__name__)
 
@@ -274,8 +273,7 @@ class Replays:
                 return self._films[key]
             if record.game == DEFAULT_GAME:
                 frames = await self.frames(record.id)
-                pool = self.bot.tables.thinker.pool or shared_pool()
-                data = await asyncio.get_running_loop().run_in_executor(pool, animation, frames, locale)
+                data = await self.bot.tables.thinker.run_for(record.game, animation, frames, locale)
                 turns = len(frames)
             else:
                 data, turns = await self._match_animation(record, locale)

@@ -3,7 +3,9 @@
 A turn is the decisions up to the one that ended it (`Match.turn_key` changed, or the match ended): a round of
 simultaneous bids is one turn. Each step shows the game's narration of the turn and the table as anyone saw it
 after the turn, the turn's events marked: the views come from a replay of the log from the deal in the store, and
-only public ones leave it. The viewer's buttons are every game's (`cogs.replay_items`); `cogs.replay` calls here.
+only public ones leave it. The whole game animated is cut the same way, a frame per turn, each the game's own table
+picture (`film`), and drawn by the replays off the event loop. The viewer's buttons are every game's
+(`cogs.replay_items`); `cogs.replay` calls here.
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
 import games
-from games.base import GameModule
+from games.base import Event, GameModule
 from i18n import _, format_number
 from storage import GameRecord, MatchDecision, Store
 
@@ -57,16 +60,21 @@ class MatchPage:
     whose: tuple[str, ...]
 
 
-async def page(store: Store, record: GameRecord, number: int) -> MatchPage:
-    """Turn `number` (kept between the first and the last) of a finished contract game."""
+async def _turns(store: Store, record: GameRecord) -> tuple[GameModule, list[list[MatchDecision]], list[str]]:
+    """The game's module, its turns and its players' names, or a refusal in words."""
     try:
         module: GameModule = games.get(record.game)
     except KeyError:
         raise common.UserError(_("This bot does not know that game.")) from None
     turns = split_turns(await store.match_decisions(record.id))
-    names = seat_names(record)
     if not turns:
         raise common.UserError(_("This game has no turns to replay."))
+    return module, turns, seat_names(record)
+
+
+async def page(store: Store, record: GameRecord, number: int) -> MatchPage:
+    """Turn `number` (kept between the first and the last) of a finished contract game."""
+    module, turns, names = await _turns(store, record)
     number = min(max(number, 1), len(turns))
     turn = turns[number - 1]
     last = turn[-1].seq
@@ -89,4 +97,28 @@ async def page(store: Store, record: GameRecord, number: int) -> MatchPage:
     return MatchPage(fit(head, story(module, turn, names), tail), file, number, len(turns), whose)
 
 
-__all__ = ["MatchPage", "deciders", "page", "split_turns"]
+@dataclass(frozen=True)
+class MatchFilm:
+    """What a finished contract game's animation is drawn from: the game, its title, and for every turn the
+    arguments of the game's table picture (the public view after it, the names, its events) and the turn's caption.
+    Nothing of it is secret: views are a spectator's, events are what the thread told."""
+
+    module: GameModule
+    title: str
+    steps: tuple[tuple[dict[str, Any], tuple[str, ...], tuple[Event, ...]], ...]
+    captions: tuple[str, ...]
+
+
+async def film(store: Store, record: GameRecord) -> MatchFilm:
+    """Every turn of a finished contract game as its animation shows it, captioned in the current language."""
+    module, turns, names = await _turns(store, record)
+    views = await store.match_views(record.id, [turn[-1].seq for turn in turns])
+    count = format_number(len(turns))
+    steps = tuple((views[turn[-1].seq], tuple(names), tuple(e for d in turn for e in d.events)) for turn in turns)
+    captions = tuple(
+        _("turn {turn} of {count}").format(turn=format_number(n), count=count) for n in range(1, len(turns) + 1)
+    )
+    return MatchFilm(module, f"{module.name} #{record.id}", steps, captions)
+
+
+__all__ = ["MatchFilm", "MatchPage", "deciders", "film", "page", "split_turns"]

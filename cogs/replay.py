@@ -4,7 +4,7 @@ Every turn is rebuilt from the stored log (the store replays it) and shown exact
 played: the turn's record and its picture, from public views only. A replay opens once the game is over, so it
 shows nothing the players had not seen by then; the seed and the bag's order never leave the store. Kokeshi's
 games are told here; every other game's turns come through its contract (`cogs.match_replay`), in the same viewer
-(without the animation, which is Kokeshi's).
+and with the same animation (`render.animation`), a frame per turn.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from discord import app_commands
 import games as registry
 import i18n
 import render
+import render.animation
 from games.kokeshi import vocab
 from games.kokeshi.engine import Game
-from games.kokeshi.pictures.replay import ReplayTurn, animation, draw_turn_record, extension
+from games.kokeshi.pictures.replay import ReplayTurn, animation, draw_turn_record
 from i18n import _
 from kit.locks import KeyedLocks
 from storage import DEFAULT_GAME, GameNotFound, GameRecord, LoggedAction, challenge_key
@@ -34,10 +35,10 @@ from .choices import game_choices
 from .client import Client
 from .common import UserError
 from .limits import MESSAGE, SELECT_OPTION, shorten
+from .match_replay import film as match_film
 from .match_replay import page as match_page
 from .narration import record_alt, split_turns, turn_record
 from .replay_items import REPLAY_ITEMS, ReplayButton, ReplaySelect, replay_view
-from .thinking import shared_pool
 
 log = logging.getLogger(__name__)
 
@@ -209,16 +210,16 @@ class Replays:
         return content, common.picture(picture, name, alt), self._controls(record.id, shown)
 
     async def _match_page(self, record: GameRecord, number: int) -> tuple[str, discord.File, discord.ui.View]:
-        """A turn of another game's replay, with the same steps and menu (no animation)."""
+        """A turn of another game's replay, with the same steps, menu and animation."""
         shown = await match_page(self.store, record, number)
-        view = self._steps(record.id, shown.number, shown.count, shown.whose, film=False)
+        view = self._steps(record.id, shown.number, shown.count, shown.whose)
         return shown.content, shown.file, view
 
     def _controls(self, game_id: int, shown: Shown) -> discord.ui.View:
         whose = tuple(vocab.seat_name(player) for player in shown.whose)
-        return self._steps(game_id, shown.number, shown.count, whose, film=True)
+        return self._steps(game_id, shown.number, shown.count, whose)
 
-    def _steps(self, game_id: int, n: int, count: int, whose: tuple[str, ...], *, film: bool) -> discord.ui.View:
+    def _steps(self, game_id: int, n: int, count: int, whose: tuple[str, ...]) -> discord.ui.View:
         """First, previous, next and last; the turn menu (`whose` names who played each turn); the animation."""
         view = discord.ui.View(timeout=None)
         steps = (
@@ -237,46 +238,65 @@ class Replays:
         menu = ReplaySelect(game_id, options)
         menu.item.row = 1
         view.add_item(menu)
-        if film:
-            animated = ReplayButton(game_id, 0, "film", _("Whole game, animated"))
-            animated.item.row = 2
-            view.add_item(animated)
+        animated = ReplayButton(game_id, 0, "film", _("Whole game, animated"))
+        animated.item.row = 2
+        view.add_item(animated)
         return view
 
     # ------------------------------------------------------------------ the animation
 
     async def film(self, interaction: discord.Interaction, game_id: int) -> None:
-        """The whole game as one animated picture, drawn in a worker process, sent privately."""
+        """The whole game as one animated picture, drawn in a worker, sent privately."""
         record = await self.finished_game(interaction, game_id)
-        if record.game != DEFAULT_GAME:
-            raise UserError(_("Only Kokeshi's replays have an animation: step through this one turn by turn."))
         locale = i18n.current()
-        data = await self.animation(record.id, locale)
+        data = await self.animation(record, locale)
+        game = _game_name(record)
         await interaction.followup.send(
-            _("Kokeshi #{number}, turn by turn.").format(number=record.id),
+            _("{game} #{number}, turn by turn.").format(game=game, number=record.id),
             file=common.picture(
                 data,
-                f"kokeshi-{record.id}-replay.{extension()}",
-                _("Kokeshi #{number}, the whole game animated, one turn after another.").format(number=record.id),
+                f"{record.game}-{record.id}-replay.{render.animation.extension()}",
+                _("{game} #{number}, the whole game animated, one turn after another.").format(
+                    game=game, number=record.id
+                ),
             ),
             ephemeral=True,
         )
 
-    async def animation(self, game_id: int, locale: str) -> bytes:
-        """The game's animation in `locale`: drawn once off the event loop, then kept for a while."""
-        key = (game_id, locale)
+    async def animation(self, record: GameRecord, locale: str) -> bytes:
+        """The game's animation in `locale`: drawn once off the event loop, then kept for a while (it is made of
+        public views only, and a finished game no longer changes)."""
+        key = (record.id, locale)
         async with self._drawing(key):
             if key in self._films:
                 self._films.move_to_end(key)
                 return self._films[key]
-            frames = await self.frames(game_id)
-            pool = self.bot.tables.thinker.pool or shared_pool()
-            data = await asyncio.get_running_loop().run_in_executor(pool, animation, frames, locale)
-            log.info("game %d: replay animation drawn, %d turns, %d bytes", game_id, len(frames), len(data))
+            if record.game == DEFAULT_GAME:
+                frames = await self.frames(record.id)
+                data = await self.bot.tables.thinker.run_for(record.game, animation, frames, locale)
+                turns = len(frames)
+            else:
+                data, turns = await self._match_animation(record, locale)
+            log.info("game %d: replay animation drawn, %d turns, %d bytes", record.id, turns, len(data))
             self._films[key] = data
             while len(self._films) > FILMS_KEPT:
                 self._films.popitem(last=False)
         return data
+
+    async def _match_animation(self, record: GameRecord, locale: str) -> tuple[bytes, int]:
+        """Another game's animation: its table picture after every turn, captioned, drawn through its contract in
+        the pool (a thread for a game registered at run time); and how many turns it has."""
+        shown = await match_film(self.store, record)
+        draw = shown.module.table_picture
+        try:
+            data = await self.bot.tables.thinker.run_for(
+                record.game, render.animation.film, draw, shown.steps, shown.title, shown.captions, locale
+            )
+        except render.animation.TooLarge:
+            raise UserError(
+                _("This game is too long to send as one animation: step through it turn by turn.")
+            ) from None
+        return data, len(shown.steps)
 
     async def frames(self, game_id: int) -> list[ReplayTurn]:
         """Every turn of the game as plain data for the worker: public views and event dicts, nothing hidden."""

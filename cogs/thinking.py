@@ -4,7 +4,8 @@ A decision is rebuilt in a worker from (game, state, seat, level, seed): the sta
 everything the deciding seat cannot see is redrawn (`Match.determinized`), so the hidden order of anything never
 leaves the bot's process, and the worker's choice is the one the level would make on the real match (the levels
 never depend on what the seat cannot see). Forced choices are answered at once, without the pool. The pool is shared
-by every bot of the process and started on first use. Kokeshi's own table asks it through `cogs.kokeshi_ai`.
+by every bot of the process and started on first use. Kokeshi's own table asks it through `cogs.kokeshi_ai`; the
+replays draw another game's animation in it too (`Thinker.run_for`).
 """
 
 from __future__ import annotations
@@ -90,18 +91,22 @@ class Thinker:
     async def decide(self, key: str, match: Match, seat: int, level: str) -> str:
         """The action `level` takes for `seat` in a match of the game `key`, computed off the loop on a copy in
         which everything the seat cannot see is redrawn. A game the workers cannot import by its key (one
-        registered at run time, not built in) decides in a thread of this process instead."""
+        registered at run time, not built in) decides in a thread of this process instead (`run_for`)."""
         prompt = next((p for p in match.prompts() if p.seat == seat), None)
         if prompt is None:
             raise ValueError(f"seat {seat} has nothing to decide")
         if len(prompt.options) == 1:
             return prompt.options[0].id
         state = match.determinized(seat, secrets.randbits(64)).to_json()
-        args = (key, state, seat, level, secrets.randbits(64))
+        return await self.run_for(key, self.match_work, key, state, seat, level, secrets.randbits(64))
+
+    async def run_for(self, key: str, work: Callable[..., T], *args: Any) -> T:
+        """`work(*args)` for the game `key`, off the loop: in the pool, or, for a game the workers cannot import by
+        its key (one registered at run time, not built in), in a thread of this process."""
         pool = self.pool or shared_pool()
         if key not in games.BUILTIN and isinstance(pool, ProcessPoolExecutor):
-            return await asyncio.to_thread(self.match_work, *args)
-        return await self.run(self.match_work, *args)
+            return await asyncio.to_thread(work, *args)
+        return await self.run(work, *args)
 
 
 __all__ = ["DEFAULT_LEVEL", "Thinker", "decide_match", "shared_pool", "workers"]

@@ -7,37 +7,23 @@ plain data, so the animation can be drawn in another process.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 import games.kokeshi.story as story
 import games.kokeshi.vocab as vocab
 import i18n
 from i18n import _
+from render.animation import FORMAT, FRAME_WIDTH, MAX_BYTES, SMALLER_WIDTHS, encode, extension, progress, scaled
 
-from . import palette as pal
 from .phone import draw_table_phone
 
-# The animation's frames: the 900 px phone picture scaled to two thirds. Its smallest text (28 px) stays at about
-# 19 px, readable once the picture is opened on a phone, and a 4-player game stays far under Discord's 8 MiB.
-FRAME_WIDTH = 600
-# For a game too long to fit 8 MiB at that size (none of the measured games comes near).
-SMALL_WIDTH = 450
-# How long each turn shows, and the last one (the end) before the animation starts again.
-FRAME_MS = 1200
-LAST_FRAME_MS = 4000
-# A thin bar at the foot of every frame shows how far into the game the turn is.
-PROGRESS_H = 8
-# GIF, chosen by measurement (`bench/replay_bench.py`): every Discord client animates it, and this flat-coloured art
-# with a shared palette and only the changed part of each frame stored is small; animated WebP is not animated by
-# every Discord client, and its lossy form blurs the small text.
-FORMAT = "gif"
-EXTENSIONS = {"gif": "gif", "webp": "webp"}
-MAX_BYTES = 8 * 1024 * 1024
+# The animation's frames are 600 px wide (`render.animation.FRAME_WIDTH`), or 450 for a game too long to fit 8 MiB
+# at that size (none of the measured games comes near); GIF, a turn a frame, as every game's animation.
+SMALL_WIDTH = SMALLER_WIDTHS[0]
 
 
 @dataclass(frozen=True)
@@ -65,15 +51,8 @@ def draw_turn_record(turn: ReplayTurn) -> Image.Image:
 
 def _frame(turn: ReplayTurn, index: int, count: int, width: int) -> Image.Image:
     """A turn's picture scaled to `width`, with the game's progress along its foot."""
-    img = draw_turn_record(turn).convert("RGB")
-    if img.width != width:
-        # An area average: as sharp as Lanczos at this two-thirds scale (side by side), and about 3 times faster.
-        img = img.resize((width, round(img.height * width / img.width)), Image.Resampling.BOX)
-    d = ImageDraw.Draw(img)
-    top = img.height - PROGRESS_H
-    filled = round(img.width * (index + 1) / max(count, 1))
-    d.rectangle((0, top, img.width - 1, img.height - 1), fill=pal.INK_SOFT)
-    d.rectangle((0, top, filled - 1, img.height - 1), fill=pal.GOLD)  # both corners inclusive
+    img = scaled(draw_turn_record(turn).convert("RGB"), width)
+    progress(img, index, count)
     return img
 
 
@@ -84,38 +63,7 @@ def draw_animation(
     GIF bytes, or animated WebP with `kind="webp"` (lossy at `quality`, or lossless at 100)."""
     if not turns:
         raise ValueError("a replay needs at least one turn")
-    frames = [_frame(turn, i, len(turns), width) for i, turn in enumerate(turns)]
-    if kind == "webp":
-        lossless = quality >= 100
-        return _saved(frames, "WEBP", lossless=lossless, quality=100 if lossless else quality, method=4)
-    if kind != "gif":
-        raise ValueError(f"unknown animation format {kind!r}")
-    # One palette for the whole game, taken from the first and the last frame (between them, every colour of the
-    # boards and tiles has appeared), so a colour never flickers from frame to frame.
-    sample = Image.new("RGB", (width, frames[0].height + frames[-1].height))
-    sample.paste(frames[0], (0, 0))
-    sample.paste(frames[-1], (0, frames[0].height))
-    palette = sample.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
-    indexed = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
-    # Pillow stores only what changed since the previous frame, the rest left transparent: about a third of the size
-    # of whole frames.
-    return _saved(indexed, "GIF", optimize=True, disposal=1)
-
-
-def _saved(frames: Sequence[Image.Image], fmt: str, **options: Any) -> bytes:
-    """The frames as one looping animation in Pillow's format `fmt`: each turn for `FRAME_MS`, the last one for
-    `LAST_FRAME_MS`."""
-    out = io.BytesIO()
-    frames[0].save(
-        out,
-        fmt,
-        save_all=True,
-        append_images=list(frames[1:]),
-        duration=[FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS],
-        loop=0,
-        **options,
-    )
-    return out.getvalue()
+    return encode([_frame(turn, i, len(turns), width) for i, turn in enumerate(turns)], kind, quality)
 
 
 def animation(turns: Sequence[ReplayTurn], locale: str, kind: str = FORMAT) -> bytes:
@@ -126,11 +74,6 @@ def animation(turns: Sequence[ReplayTurn], locale: str, kind: str = FORMAT) -> b
         if len(data) > MAX_BYTES:
             data = draw_animation(turns, kind=kind, width=SMALL_WIDTH)
         return data
-
-
-def extension(kind: str = FORMAT) -> str:
-    """The attachment extension of an animation of this kind."""
-    return EXTENSIONS[kind]
 
 
 __all__ = [

@@ -116,7 +116,7 @@ async def film(store: Store, record: GameRecord) -> MatchFilm:
     count = format_number(len(turns))
     steps = tuple((views[turn[-1].seq], tuple(names), tuple(e for d in turn for e in d.events)) for turn in turns)
     captions = tuple(
-        _("turn {turn} of {count}").format(turn=format_number(n), count=count) for n in range(1, len(turns) + 1)
+        _("after turn {turn} of {count}").format(turn=format_number(n), count=count) for n in range(1, len(turns) + 1)
     )
     return MatchFilm(module, f"{module.name} #{record.id}", steps, captions)
 

@@ -23,7 +23,7 @@ from i18n import _
 from storage import DEFAULT_GAME, GameReach, GameRecord, Store, TurnPosts
 from storage.away import QUIET
 
-from .anywhere import dm_link
+from .anywhere import command_name, dm_link
 from .client import Client
 from .common import game_name, now, pinging
 from .limits import THREAD_NAME, ChannelPace, shorten
@@ -422,7 +422,9 @@ class Reach:
         since = f"<t:{int(reach.since)}:f>"
         if for_host:
             # The command that plays a choice without the thread's buttons: Kokeshi's, or the platform's.
-            command = "/kokeshi play" if record.game == DEFAULT_GAME else "/games play"
+            command = "/" + command_name(
+                "kokeshi play" if record.game == DEFAULT_GAME else "games play", i18n.current()
+            )
             return _(
                 "⚠️ <@{host}>, your game is paused since {since}: {why} Nothing is lost: every move is saved, "
                 "`{command}` works meanwhile, and the game picks up where it stopped."

@@ -371,6 +371,9 @@ class Matches:
         is replaced at once by a new one, where the whole turn is posted. False when Discord refused: the turn's
         clock stops and the thread is tried again later, later each time (`Reach.failed`)."""
         module = games.get(record.game)
+        # A thread behind (its last posts were refused, its turn's clock stopped) shows the whole turn again.
+        behind = await self.store.reach(record.id) is not None
+        full = full or behind
         for _attempt in range(2):
             thread = await self._thread(record)
             if thread is None:
@@ -391,7 +394,7 @@ class Matches:
                     sent = await self._send(record, thread, text, allowed_mentions=discord.AllowedMentions.none())
                     shown = sent is not None
             if shown:
-                await self.reach.succeeded(record)
+                await self.reach.succeeded(record, refused=behind)
                 return True
             if thread.id not in self.reach.lost:
                 break

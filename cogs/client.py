@@ -84,9 +84,12 @@ class ShareDesk(Protocol):
 
 
 class MatchDesk(Protocol):
-    """The other games' tables (`cogs.matches.Matches`) as away calls them once it moved their deadlines."""
+    """The other games' tables (`cogs.matches.Matches`) as away calls them once it moved their deadlines, and as the
+    tables call them when a server adds the bot back."""
 
     async def show_deadline(self, record: GameRecord) -> None: ...
+
+    async def show_again(self, game_id: int) -> bool: ...
 
 
 class Places(Protocol):

@@ -12,22 +12,24 @@ import games
 import i18n
 from games.base import GameModule
 from i18n import _, format_number, ngettext
-from storage import GameStats, Glance, Rating, Store, challenge_key
+from storage import GameReach, GameStats, Glance, Rating, Store, challenge_key
 
 from .anywhere import bot_server, command_name
 from .client import Client, TableDesk
 from .common import UserError, challenge_day, game_name
 from .limits import EMBED_FIELD_VALUE, EMBED_TITLE, MESSAGE, shorten
 from .offer import OWN_TABLES, table_game
+from .reach import Reach
 from .speech import escape
 
 
 class MatchBoards:
     """The answers about games rather than in one: each private, each a few store reads."""
 
-    def __init__(self, bot: Client, tables: TableDesk) -> None:
+    def __init__(self, bot: Client, tables: TableDesk, reach: Reach) -> None:
         self.bot = bot
         self.tables = tables
+        self.reach = reach
 
     @property
     def store(self) -> Store:
@@ -47,8 +49,10 @@ class MatchBoards:
         if not glances:
             raise UserError(_("You are in no game and no lobby: `/games new` or `/kokeshi new` opens one."))
         muted = await self.store.muted_games(user_id)
+        # Why a game Discord refuses is paused, and what would free it (read only for those).
+        stuck = {g.record.id: await self.store.reach(g.record.id) for g in glances if g.unreachable_at is not None}
         lines = [
-            self._status_line(glance, user_id, interaction.guild_id, muted)
+            self._status_line(glance, user_id, interaction.guild_id, muted, stuck.get(glance.record.id))
             for glance in sorted(glances, key=lambda g: urgency(g, user_id))
         ]
         mine = sum(user_id in g.waiting for g in glances)
@@ -61,9 +65,12 @@ class MatchBoards:
         )
         await self.tell(interaction, fit_status(lines, head), allowed_mentions=discord.AllowedMentions.none())
 
-    def _status_line(self, glance: Glance, user_id: int, guild_id: int | None, muted: frozenset[int]) -> str:
+    def _status_line(
+        self, glance: Glance, user_id: int, guild_id: int | None, muted: frozenset[int], stuck: GameReach | None
+    ) -> str:
         """One game of `/games status`: its name and number as a link, where it is when that is another server,
-        whose turn it is and until when, and marks (muted, paused)."""
+        whose turn it is and until when, and marks (muted; paused, with why and what would free it, as Kokeshi's
+        `status` says it: `stuck`, the run of refusals of a game marked unreachable)."""
         record = glance.record
         name = f"{game_name(record)} #{record.id}"
         if record.thread_id or record.channel_id is None:
@@ -90,8 +97,10 @@ class MatchBoards:
             else:
                 whose = _("the AI's turn")
             line = _("• {game} — {whose}").format(game=where, whose=f"{whose}, {due}" if due else whose)
-        if glance.unreachable_at is not None or self.tables.paused(record):
-            line += " · " + _("⚠️ paused")
+        if self.reach.paused(record):
+            line += " · " + self.reach.away_text()
+        elif stuck is not None:
+            line += " · " + self.reach.stuck_text(record, stuck)
         if record.id in muted:
             line += " · 🔕"
         return line

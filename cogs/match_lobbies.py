@@ -1,5 +1,6 @@
 """The platform's tables before their first turn: lobbies (`/games new`), challenges (`/games challenge`) and
-rematches, each ending in a thread opened from its message and the match dealt; the turns are `cogs.matches`'."""
+rematches, each ending in a thread opened from its message and the match dealt; the turns are `cogs.matches`'.
+Their posts, edits and threads go out through `cogs.reach.Reach`, as every table's do."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 import discord
 
@@ -20,12 +21,14 @@ from storage import GameRecord, Store, challenge_key
 
 from .client import Client, TableDesk
 from .common import DAY, UserError, challenge_day, duration, level_word
-from .limits import THREAD_NAME, shorten
 from .match_items import lobby_view
 from .offer import read_variant, table_game
+from .reach import Reach
 from .speech import speaking
 
 log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
 
 # The store's fact naming the rematch opened from a finished table (shared with Kokeshi's tables).
 REMATCH_OF = "rematch_of:{game_id}"
@@ -51,10 +54,11 @@ async def find_channel(bot: Client, channel_id: int | None) -> Any:
 class MatchLobbies:
     """Opens tables, seats their people and deals them; then hands each match to the turns."""
 
-    def __init__(self, bot: Client, tables: TableDesk, turns: TurnDesk) -> None:
+    def __init__(self, bot: Client, tables: TableDesk, turns: TurnDesk, reach: Reach) -> None:
         self.bot = bot
         self.tables = tables
         self.turns = turns
+        self.reach = reach
         # One rematch opened at a time per finished table: two clicks at once open one lobby.
         self._opening: KeyedLocks[int] = KeyedLocks()
 
@@ -104,11 +108,7 @@ class MatchLobbies:
         with speaking(record):
             text = self.text(games.get(record.game), record)
         view = lobby_view(record.id) if record.status == "lobby" else None
-        try:
-            message = channel.get_partial_message(found[1])
-            await message.edit(content=text, view=view, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as exc:
-            log.info("game %d: its lobby message could not be updated: %s", record.id, exc)
+        await self.reach.edit(record, channel, found[1], content=text, view=view, allowed_mentions=NO_PINGS)
 
     # ------------------------------------------------------------------ lobby
 
@@ -191,9 +191,13 @@ class MatchLobbies:
             everyone=False, roles=False, users=[discord.Object(u) for u in invited], replied_user=False
         )
         if full:
-            message = await channel.send(text, allowed_mentions=mentions)
+            message = await self.reach.send(record, channel, text, allowed_mentions=mentions)
         else:
-            message = await channel.send(text, view=lobby_view(record.id), allowed_mentions=mentions)
+            message = await self.reach.send(
+                record, channel, text, view=lobby_view(record.id), allowed_mentions=mentions
+            )
+        if message is None:
+            await self._refused(record)
         await self.store.set_message(record.id, "lobby", channel.id, message.id)
         if full:
             await self.start(record, message)
@@ -204,6 +208,16 @@ class MatchLobbies:
             _("Your {game} table #{number} is open: others join with its button, and you start it.").format(
                 game=module.name, number=record.id
             ),
+        )
+
+    async def _refused(self, record: GameRecord) -> NoReturn:
+        """Discord refused the table's first post in its channel (noted): no table, and the person is told why."""
+        await self.store.cancel_game(record.id)
+        raise UserError(
+            _(
+                "I could not post the table in this channel, so it is cancelled. A server admin can give me Send "
+                "Messages, Create Public Threads and Attach Files here."
+            )
         )
 
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -306,7 +320,7 @@ class MatchLobbies:
         with speaking(record):
             name = _("{game} #{number}").format(game=module.name, number=record.id)
         try:
-            thread = await message.create_thread(name=shorten(name, THREAD_NAME), auto_archive_duration=10080)
+            thread = await self.reach.open_thread(record, message, name)
         except discord.HTTPException as exc:
             # No thread, no table: the game ends before it began, and the host is told why.
             await self.store.cancel_game(record.id)
@@ -364,7 +378,9 @@ class MatchLobbies:
             text = (text if rated else practice).format(
                 player=user.mention, day=challenge_day(day), week=day, game=module.name, number=game_id
             )
-        message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        message = await self.reach.send(record, channel, text, allowed_mentions=NO_PINGS)
+        if message is None:
+            await self._refused(record)
         await self.store.set_message(game_id, "lobby", channel.id, message.id)
         await self.start(record, message)
         await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=game_id))

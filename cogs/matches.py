@@ -8,6 +8,11 @@ and the choices. A choice is a public button when the deciding seat sees nothing
 and when several seats choose at once and in secret, each seat opens its own choices privately. AI seats decide on
 a copy in which everything they cannot see is redrawn (`Match.determinized`), in the bot's pool of worker
 processes (`cogs.thinking`).
+
+Everything a table posts, edits or opens goes out through `cogs.reach.Reach`, as Kokeshi's does: nothing for a server
+that removed the bot (its timers stop; its tables show their turn again when it is added back), a sleeping thread
+woken, a deleted one replaced by a new thread showing the live turn, and a refused turn tried again later (never on a
+fixed clock) with its turn clock stopped until it is seen.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from storage.away import QUIET, TURN_TIMERS
 
 from .away import AWAY_MARK, Aways, stamp
 from .client import ChallengeDesk, Client, TableDesk
-from .common import UserError, duration, level_word, now, pinging
+from .common import UserError, duration, game_name, level_word, now, pinging
 from .limits import MESSAGE, shorten
 from .match_boards import MatchBoards
 from .match_items import (
@@ -44,9 +49,10 @@ from .match_items import (
     MatchUndo,
     choices_view,
 )
-from .match_lobbies import MatchLobbies, find_channel
+from .match_lobbies import MatchLobbies
 from .offer import OWN_TABLES
 from .quiet import in_quiet_hours, muted_in
+from .reach import Reach
 from .replay_items import ReplayButton
 from .since import recap
 from .speech import escape, speaking
@@ -57,6 +63,8 @@ log = logging.getLogger(__name__)
 # The timer of a turn, and the level that decides for a person whose time ran out (or who resigned: an AI seat
 # with no level of its own plays at it).
 DEADLINE = "deadline"
+# The timer that tries a table's thread again after Discord refused a post (`Reach.failed`).
+REPOST = "repost"
 TIMEOUT_LEVEL = "normal"
 # The reminders before a turn's deadline, as Kokeshi's: a ping at half the time and near its end (parts of the turn's
 # time); with the deadline, the turn's timers (`storage.away.TURN_TIMERS`).
@@ -94,15 +102,17 @@ def places_text(module: GameModule, record: GameRecord, standing: Standing) -> s
 class Matches:
     """The tables of every contract game: created by `/games new`, played in their threads."""
 
-    def __init__(self, bot: Client, tables: TableDesk, community: ChallengeDesk) -> None:
+    def __init__(self, bot: Client, tables: TableDesk, community: ChallengeDesk, reach: Reach) -> None:
         self.bot = bot
         self.tables = tables
         self.community = community
+        # Where the bot can be heard, shared with Kokeshi's tables: paused servers, refusals, sleeping threads.
+        self.reach = reach
         self._locks: KeyedLocks[int] = KeyedLocks()
         # `/games status`, `leaderboard` and `stats`: answers about games rather than in one.
-        self.boards = MatchBoards(bot, tables)
+        self.boards = MatchBoards(bot, tables, reach)
         # Lobbies, challenges and rematches: the tables before their first turn.
-        self.lobbies = MatchLobbies(bot, tables, self)
+        self.lobbies = MatchLobbies(bot, tables, self, reach)
 
     @property
     def store(self) -> Store:
@@ -117,8 +127,18 @@ class Matches:
     async def tell(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
         await self.tables.tell(interaction, text, **kwargs)
 
-    async def _channel(self, channel_id: int | None) -> Any:
-        return await find_channel(self.bot, channel_id)
+    async def _thread(self, record: GameRecord) -> Any:
+        """Where the table is posted: its thread, or a new one when it was deleted (its record then names the new
+        thread); None while its server has removed the bot, or when Discord refuses (noted)."""
+        if self.reach.paused(record):
+            return None
+        thread = await self.reach.game_channel(record)
+        self.reach.moved.pop(record.id, None)  # the record says where it moved
+        return thread
+
+    async def _send(self, record: GameRecord, thread: Any, text: str, **kwargs: Any) -> discord.Message | None:
+        """A post in the table's thread (`Reach.send`): None when Discord refused it (noted)."""
+        return await self.reach.send(record, thread, text, **kwargs)
 
     async def begin(self, record: GameRecord, match: Match) -> None:
         """A table just dealt (`MatchLobbies`): its first turn posted, the AI seats' decisions before it made."""
@@ -234,13 +254,14 @@ class Matches:
         async with self._locks(record.id):
             match, _version = await self.store.undo_match(record.id, seat.seat)
             record = await self.store.get_game(record.id)
-            thread = await self._channel(record.thread_id)
+            thread = await self._thread(record)
             if thread is not None:
                 with speaking(record):
                     note = _("{player} took back their last choice.").format(player=f"**{seat.name}**")
-                    await thread.send(note, allowed_mentions=discord.AllowedMentions.none())
-                    await self._post_turn(thread, games.get(record.game), record, match, [])
+                await self._send(record, thread, note, allowed_mentions=discord.AllowedMentions.none())
+            shown = await self._show(record, match, [], turn_changed=False, full=True)
         await self.tell(interaction, _("Your last choice is taken back."))
+        await self._tell_unshown(interaction, record, shown)
 
     async def resign(self, interaction: discord.Interaction) -> None:
         """`/games resign` in the thread, as `/kokeshi resign`: the caller's seat goes to the AI at the table's
@@ -259,16 +280,19 @@ class Matches:
         async with self._locks(record.id):
             await self.store.update_seat(record.id, seat.name, ai=True, resigned=True)
             match, _version, record = await self.store.load_match(record.id)
-            thread = await self._channel(record.thread_id)
+            thread = await self._thread(record)
             if thread is not None:
                 with speaking(record):
                     if record.players == 1:
                         note = _("🏳️ **{player}** resigned; the AI plays on to the end, and the game counts as lost.")
                     else:
                         note = _("🏳️ **{player}** resigned; the AI plays their seat, and they rank last.")
-                    await thread.send(
-                        note.format(player=escape(seat.name)), allowed_mentions=discord.AllowedMentions.none()
-                    )
+                await self._send(
+                    record,
+                    thread,
+                    note.format(player=escape(seat.name)),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
             if seat.seat in match.waiting():
                 # The AI takes the decision the seat was asked for; the turn's post follows (or the end).
                 await self._advance(record, match, [])
@@ -292,13 +316,38 @@ class Matches:
             if _private(interaction):
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.edit_original_response(content=_("Your choice is in."), view=None, attachments=[])
-            await self._advance(played.record, played.match, list(played.outcome.events), played)
+            shown = await self._advance(played.record, played.match, list(played.outcome.events), played)
+        await self._tell_unshown(interaction, record, shown)
+
+    async def _tell_unshown(self, interaction: discord.Interaction, record: GameRecord, shown: bool) -> None:
+        """After a choice, privately: that the thread could not show it (why, and that it is tried again), or that
+        the game goes on in a new thread (its old one was deleted); nothing when the thread shows it as usual."""
+        if not shown:
+            reach = await self.store.reach(record.id)
+            why = self.reach.reason(record, reach) if reach is not None else ""
+            await self.tell(
+                interaction,
+                _(
+                    "Your move is saved, but {why} I try again later, less often each time; nothing is lost and the "
+                    "game picks up where it stopped."
+                ).format(why=why),
+            )
+            return
+        now_record = await self.store.get_game(record.id)
+        if now_record.thread_id != record.thread_id:
+            await self.tell(
+                interaction,
+                _(
+                    "Your move is saved. The game's thread was deleted, so {game} #{number} goes on in a new "
+                    "one: {thread}."
+                ).format(game=game_name(now_record), number=record.id, thread=self.tables.where(now_record)),
+            )
 
     async def _advance(
         self, record: GameRecord, match: Match, events: list[Event], played: MatchPlayed | None = None
-    ) -> None:
-        """AI seats decide while the match waits for them; then the thread shows the turn, or the end."""
-        module = games.get(record.game)
+    ) -> bool:
+        """AI seats decide while the match waits for them; then the thread shows the turn, or the end. False when
+        the thread could not show it (tried again later)."""
         turn_changed = played is None or played.outcome.turn_changed
         while not match.is_over:
             ai_seats = {s.seat: s for s in record.seats if s.ai}
@@ -312,28 +361,77 @@ class Matches:
             record, match = played.record, played.match
             events += played.outcome.events
             turn_changed = turn_changed or played.outcome.turn_changed
-        thread = await self._channel(record.thread_id)
-        if thread is None:
-            log.warning("game %d: its thread cannot be reached", record.id)
-            return
-        with speaking(record):
-            if match.is_over:
-                await self._post_end(thread, module, record, match, events)
-            elif turn_changed or _asks_openly(match):
-                # A new turn, or the next step of one asked in the thread: its buttons carry the new version.
-                await self._post_turn(thread, module, record, match, events, new_turn=turn_changed)
-            else:
-                story = self._story(module, record, events)
-                chosen = _("Waiting for: {names}.").format(names=self._waiting(record, match, mention=False))
-                await thread.send(fit_story(story, [chosen]), allowed_mentions=discord.AllowedMentions.none())
+        return await self._show(record, match, events, turn_changed=turn_changed)
+
+    async def _show(
+        self, record: GameRecord, match: Match, events: Sequence[Event], *, turn_changed: bool, full: bool = False
+    ) -> bool:
+        """The thread shows the table as it is now: its end; its turn (a new turn, the next step of one asked in the
+        thread, or `full`: the live prompt posted anew); else whom it still waits for. A thread Discord says is gone
+        is replaced at once by a new one, where the whole turn is posted. False when Discord refused: the turn's
+        clock stops and the thread is tried again later, later each time (`Reach.failed`)."""
+        module = games.get(record.game)
+        # A thread behind (its last posts were refused, its turn's clock stopped) shows the whole turn again.
+        behind = await self.store.reach(record.id) is not None
+        full = full or behind
+        for _attempt in range(2):
+            thread = await self._thread(record)
+            if thread is None:
+                break
+            if thread.id != record.thread_id:
+                # A new thread (the old one was deleted): it shows nothing yet, so the whole turn goes there.
+                record, full = await self.store.get_game(record.id), True
+            with speaking(record):
+                if match.is_over:
+                    shown = await self._post_end(thread, module, record, match, events)
+                elif turn_changed or full or _asks_openly(match):
+                    # A new turn, or the next step of one asked in the thread: its buttons carry the new version.
+                    shown = await self._post_turn(thread, module, record, match, events, new_turn=turn_changed)
+                else:
+                    story = self._story(module, record, events)
+                    chosen = _("Waiting for: {names}.").format(names=self._waiting(record, match, mention=False))
+                    text = fit_story(story, [chosen])
+                    sent = await self._send(record, thread, text, allowed_mentions=discord.AllowedMentions.none())
+                    shown = sent is not None
+            if shown:
+                await self.reach.succeeded(record, refused=behind)
+                return True
+            if thread.id not in self.reach.lost:
+                break
+        if not self.reach.paused(record):
+            await self.reach.failed(await self.store.get_game(record.id))
+        return False
+
+    async def show_again(self, game_id: int) -> bool:
+        """The thread shows the table again as it is now: its live prompt posted anew (its buttons for the same
+        version, its deadline kept, or a fresh one when the turn has none) or its end; in a new thread when the old
+        one was deleted. After a refused post, a deleted thread, or the bot added back to the table's server."""
+        async with self._locks(game_id):
+            match, _version, record = await self.store.load_match(game_id)
+            if record.status not in ("active", "finished") or self.reach.paused(record):
+                return False
+            return await self._show(record, match, [], turn_changed=False, full=True)
+
+    async def reopen(self, record: GameRecord) -> None:
+        """Discord says the table's thread was deleted: the game goes on at once in a new thread of its channel."""
+        await self.show_again(record.id)
 
     async def fire(self, game_id: int, kind: str, version: int) -> None:
         """A turn's timer came due. A reminder pings the people the turn still waits for; at the deadline the AI
         decides for every one of them (at the default level) until the turn is theirs no more, and the thread goes
         on. A timer set for an older turn does nothing, and one due while someone it waits for is away waits."""
         record = await self.store.get_game(game_id)
+        if kind == REPOST:
+            # Set by a refused post (`Reach.failed`) or a change Discord announced: the thread is tried again.
+            await self.store.clear_timer(game_id, kind, version)
+            await self.show_again(game_id)
+            return
         if record.status != "active" or kind not in TURN_TIMERS:
             await self.store.clear_timer(game_id, kind, version)
+            return
+        if self.reach.paused(record):
+            # Its server removed the bot: no timer runs (its turn gets fresh ones if the bot is added back).
+            await self.store.clear_timers(game_id)
             return
         async with self._locks(game_id):
             match, current, record = await self.store.load_match(game_id)
@@ -368,12 +466,12 @@ class Matches:
             if played is None or not played.outcome.turn_changed:
                 # The late are done and the turn waits for the AI alone: its timers have nothing left to do.
                 await self.store.clear_timers(game_id, TURN_TIMERS)
-            thread = await self._channel(record.thread_id)
+            thread = await self._thread(record)
             if thread is not None:
                 with speaking(record):
                     names = ", ".join(f"**{people[s].name}**" for s in late)
                     note = _("Time ran out for {names}: the AI decided in their place.").format(names=names)
-                await thread.send(note, allowed_mentions=discord.AllowedMentions.none())
+                await self._send(record, thread, note, allowed_mentions=discord.AllowedMentions.none())
             if played is not None:
                 await self._advance(record, match, events, played)
 
@@ -381,7 +479,7 @@ class Matches:
         """A reminder in the thread to the people the turn still waits for, as Kokeshi's: how long they have left;
         a ping that comes silently to those in their quiet hours (one post for them, one for the others), and none
         for those who muted the game (a reminder is nothing but a ping)."""
-        thread = await self._channel(record.thread_id)
+        thread = await self._thread(record)
         if thread is None:
             return
         people = [s.user_id for s in late if s.user_id is not None]
@@ -414,7 +512,7 @@ class Matches:
                 number=record.id,
                 duration=duration(deadline.due_at - now()) if deadline is not None else "",
             )
-            await thread.send(shorten(text, MESSAGE), allowed_mentions=pinging(*users), silent=silent)
+            await self._send(record, thread, shorten(text, MESSAGE), allowed_mentions=pinging(*users), silent=silent)
 
     async def _hold(self, record: GameRecord, late: Sequence[Seat], version: int, kind: str = DEADLINE) -> bool:
         """A turn's timer came due while someone it waits for is away (set in the instant the away began): it waits
@@ -455,13 +553,8 @@ class Matches:
     async def show_lost(self, game_id: int) -> None:
         """Post the turn of an active table again (its post was lost: the sandbox's world saved just before a
         crash), with its buttons for the same version and its deadline unchanged."""
-        async with self._locks(game_id):
-            match, _version, record = await self.store.load_match(game_id)
-            thread = await self._channel(record.thread_id)
-            if thread is None or match.is_over:
-                return
-            with speaking(record):
-                await self._post_turn(thread, games.get(record.game), record, match, [])
+        if (await self.store.get_game(game_id)).status == "active":
+            await self.show_again(game_id)
 
     async def _post_turn(
         self,
@@ -472,10 +565,10 @@ class Matches:
         events: Sequence[Event],
         *,
         new_turn: bool = False,
-    ) -> None:
+    ) -> bool:
         """The turn's post; `new_turn`: a new turn begins with it (the people asked get their turn DMs). A turn keeps
         its reminders and deadline from its first post to its end (the store carries them from a decision within
-        the turn to the next); a new turn that waits for people gets its own."""
+        the turn to the next); a new turn that waits for people gets its own. False when Discord refused it."""
         names = seat_names(record)
         version = record.version
         public = match.view(None)
@@ -545,16 +638,22 @@ class Matches:
         away = await self._away_note(record)
         if away:
             lines.append(away)
-        message = await thread.send(fit_story(lines[:told], lines[told:]), **kwargs)
+        message = await self._send(record, thread, fit_story(lines[:told], lines[told:]), **kwargs)
+        if message is None:
+            return False
         before = await self.store.get_message(record.id, "prompt")
         await self.store.set_message(record.id, "prompt", thread.id, message.id)
-        if before is not None and before[1] != message.id:
-            with contextlib.suppress(discord.HTTPException):
-                await thread.get_partial_message(before[1]).edit(view=None)
+        await self._retire(record, thread, before, message.id)
         if new_turn:
             # A new turn: a DM to each person asked who wants one, by the rules of Kokeshi's (`Reach.notify`).
             for user_id in people:
                 await self.tables.turn_dm(record, user_id, message, settings[user_id])
+        return True
+
+    async def _retire(self, record: GameRecord, thread: Any, before: tuple[int, int] | None, after: int) -> None:
+        """The previous prompt loses its buttons once its successor is up (one in a deleted thread is gone with it)."""
+        if before is not None and before[0] == thread.id and before[1] != after:
+            await self.reach.edit(record, thread, before[1], view=None)
 
     async def _away_note(self, record: GameRecord) -> str:
         """One line per person at the table who is away (empty when nobody is), as Kokeshi's tables show it."""
@@ -567,8 +666,8 @@ class Matches:
         if record.status != "active" or record.thread_id is None:
             return
         found = await self.store.get_message(record.id, "prompt")
-        thread = await self._channel(record.thread_id)
-        if found is None or thread is None:
+        thread = await self.reach.thread_of(record) if not self.reach.paused(record) else None
+        if found is None or thread is None or found[0] != thread.id:  # type: ignore[attr-defined]
             return
         deadline = next((t for t in await self.store.timers(record.id) if t.kind == DEADLINE), None)
         try:
@@ -582,13 +681,15 @@ class Matches:
             if away:
                 text = f"{text}\n{away}"
             if text != message.content:
-                await message.edit(content=shorten(text, MESSAGE))
+                await self.reach.edit(record, thread, message.id, content=shorten(text, MESSAGE))
         except discord.HTTPException as exc:
             log.info("game %d: its prompt could not show the moved deadline: %s", record.id, exc)
 
     async def _post_end(
         self, thread: Any, module: GameModule, record: GameRecord, match: Match, events: Sequence[Event]
-    ) -> None:
+    ) -> bool:
+        """The end's post: the final story, places and picture, with its Rematch (or Share) and Replay buttons; the
+        lobby message then says it is finished. False when Discord refused it."""
         names = seat_names(record)
         standing = match.standing()
         picture = await asyncio.to_thread(module.record_picture, match.view(None), names, standing)
@@ -612,12 +713,12 @@ class Matches:
         # The whole game, turn by turn, is one tap away (`/games replay` too).
         after.add_item(ReplayButton(record.id, 0, "open", _("Replay")))
         kwargs["view"] = after
-        await thread.send(fit_story(lines[:told], lines[told:]), **kwargs)
-        before = await self.store.get_message(record.id, "prompt")
-        if before is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await thread.get_partial_message(before[1]).edit(view=None)
+        message = await self._send(record, thread, fit_story(lines[:told], lines[told:]), **kwargs)
+        if message is None:
+            return False
+        await self._retire(record, thread, await self.store.get_message(record.id, "prompt"), message.id)
         await self.lobbies.refresh(record)
+        return True
 
 
 def fit_story(story: Sequence[str], tail: Sequence[str], limit: int = MESSAGE) -> str:

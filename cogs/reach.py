@@ -20,10 +20,10 @@ import discord
 
 import i18n
 from i18n import _
-from storage import GameReach, GameRecord, Store, TurnPosts
+from storage import DEFAULT_GAME, GameReach, GameRecord, Store, TurnPosts
 from storage.away import QUIET
 
-from .anywhere import dm_link
+from .anywhere import command_name, dm_link
 from .client import Client
 from .common import game_name, now, pinging
 from .limits import THREAD_NAME, ChannelPace, shorten
@@ -124,18 +124,23 @@ class Reach:
             # The channel the game was opened in is gone too: nowhere to open a thread until someone moves it.
             self.note_code(record.id, 404, UNKNOWN_CHANNEL)
             return None
+        game = game_name(record)
         with speaking(record):
-            text = _("The thread of Kokeshi #{number} was deleted, so the game goes on in a new one. Nothing was lost.")
-            name = _("Kokeshi #{number} (continued)").format(number=record.id)
+            text = _("The thread of {game} #{number} was deleted, so the game goes on in a new one. Nothing was lost.")
+            name = _("{game} #{number} (continued)").format(game=game, number=record.id)
         assert isinstance(parent, discord.abc.Messageable)  # a server text channel, where games are opened
         try:
             note = await parent.send(
-                text.format(number=record.id),
+                text.format(game=game, number=record.id),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            thread = await note.create_thread(name=shorten(name, THREAD_NAME), auto_archive_duration=10080)
         except discord.HTTPException as exc:
             self.note(record.id, exc)
+            log.warning("game %d: could not say in its channel that its thread is gone: %s", record.id, exc)
+            return None
+        try:
+            thread = await self.open_thread(record, note, name)
+        except discord.HTTPException as exc:  # noted by `open_thread`
             log.warning("game %d: could not open a new thread: %s", record.id, exc)
             return None
         log.info("game %d: its thread was deleted; continuing in %d", record.id, thread.id)
@@ -181,6 +186,33 @@ class Reach:
             self.pace.sent(channel.id, self.clock())
             return message
         return None
+
+    async def edit(self, record: GameRecord, channel, message_id: int, **fields) -> bool:
+        """Edit one of the game's messages (in its thread, or its lobby in the channel); False when Discord refused
+        (noted). A thread that went to sleep (archived) is woken and the edit made again; nothing is edited for a
+        paused game."""
+        if self.paused(record):
+            return False
+        for attempt in range(2):
+            try:
+                await channel.get_partial_message(message_id).edit(**fields)
+            except discord.HTTPException as exc:
+                kind = self.note(record.id, exc)
+                if kind is Refusal.ARCHIVED and attempt == 0 and await self.wake(record, channel):
+                    continue
+                log.info("game %d: could not edit message %d: %s", record.id, message_id, exc)
+                return False
+            return True
+        return False
+
+    async def open_thread(self, record: GameRecord, message: discord.Message, name: str) -> discord.Thread:
+        """The game's thread, opened from one of its messages (its lobby, or the note that its thread was deleted);
+        a refusal is noted, then raised."""
+        try:
+            return await message.create_thread(name=shorten(name, THREAD_NAME), auto_archive_duration=10080)
+        except discord.HTTPException as exc:
+            self.note(record.id, exc)
+            raise
 
     async def wake(self, record: GameRecord, channel) -> bool:
         """Unarchive the game's thread (it falls asleep after a week without posts); False if Discord refuses."""
@@ -307,7 +339,8 @@ class Reach:
 
     async def restart_turn_timers(self, record: GameRecord) -> None:
         """Fresh reminders and deadline for the turn the thread shows (a turn not shown yet gets them when it is)."""
-        if record.status != "active" or not record.turn_timer:
+        if record.status != "active" or not record.turn_timer or record.game != DEFAULT_GAME:
+            # Another game's table gives its turn fresh timers itself, when it shows the turn again.
             return
         game, _version = await self.store.load_game(record.id)
         posts = await self.store.turn_posts(record.id)
@@ -355,26 +388,32 @@ class Reach:
         """Why the game cannot be shown and what would free it, in the current language."""
         thread = self.where(record)
         kind = classify(reach.status, reach.code)
-        if kind is Refusal.GONE:
+        if kind is Refusal.GONE and record.game != DEFAULT_GAME:
+            # Only Kokeshi's commands take a game's number to move it to another channel.
             why = _(
-                "the channel of Kokeshi #{number} was deleted. Use `/kokeshi play` (or `/kokeshi status`) with "
+                "the channel of {game} #{number} was deleted. Every move is saved, but the game has nowhere to go "
+                "on until the channel is back."
+            )
+        elif kind is Refusal.GONE:
+            why = _(
+                "the channel of {game} #{number} was deleted. Use `/kokeshi play` (or `/kokeshi status`) with "
                 "`game:{number}` in another channel and the game goes on there, in a new thread."
             )
         elif kind is Refusal.LOCKED:
-            why = _("the thread of Kokeshi #{number}, {thread}, is locked. Unlocking it lets the game go on.")
+            why = _("the thread of {game} #{number}, {thread}, is locked. Unlocking it lets the game go on.")
         elif reach.code == MISSING_ACCESS:
             why = _(
-                "I can no longer see the thread of Kokeshi #{number}, {thread}. A server admin can give me View "
+                "I can no longer see the thread of {game} #{number}, {thread}. A server admin can give me View "
                 "Channel there (and in its channel) to let the game go on."
             )
         elif kind is Refusal.FORBIDDEN:
             why = _(
-                "I may no longer post in the thread of Kokeshi #{number}, {thread}. A server admin can give me "
+                "I may no longer post in the thread of {game} #{number}, {thread}. A server admin can give me "
                 "Send Messages in Threads, Attach Files and Embed Links there to let the game go on."
             )
         else:
-            why = _("Discord keeps refusing my posts in the thread of Kokeshi #{number}, {thread}.")
-        return why.format(number=record.id, thread=thread)
+            why = _("Discord keeps refusing my posts in the thread of {game} #{number}, {thread}.")
+        return why.format(game=game_name(record), number=record.id, thread=thread)
 
     def stuck_text(self, record: GameRecord, reach: GameReach, *, for_host: bool = False) -> str:
         """A stuck game as `status` shows it, or as its host is told (once), in the current language."""
@@ -382,11 +421,22 @@ class Reach:
         # Discord shows a timestamp in each reader's own time zone and language.
         since = f"<t:{int(reach.since)}:f>"
         if for_host:
+            # The command that plays a choice without the thread's buttons: Kokeshi's, or the platform's.
+            command = "/" + command_name(
+                "kokeshi play" if record.game == DEFAULT_GAME else "games play", i18n.current()
+            )
             return _(
                 "⚠️ <@{host}>, your game is paused since {since}: {why} Nothing is lost: every move is saved, "
-                "`/kokeshi play` works meanwhile, and the game picks up where it stopped."
-            ).format(host=record.host_id, since=since, why=why)
+                "`{command}` works meanwhile, and the game picks up where it stopped."
+            ).format(host=record.host_id, since=since, why=why, command=command)
         return _("⚠️ Paused since {since}: {why}").format(since=since, why=why)
+
+    def away_text(self) -> str:
+        """A game of a server that removed the bot, as `status` shows it, in the current language."""
+        return _(
+            "⚠️ Paused: I was removed from its server. Nothing is lost: the game goes on where it stopped once a "
+            "server admin adds me back."
+        )
 
     # ------------------------------------------------------------------ resuming
 

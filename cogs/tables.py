@@ -939,9 +939,9 @@ class Tables:
                 await self.tell(
                     interaction,
                     _(
-                        "Your move is saved. The game's thread was deleted, so Kokeshi #{number} goes on in a new "
+                        "Your move is saved. The game's thread was deleted, so {game} #{number} goes on in a new "
                         "one: {thread}."
-                    ).format(number=record.id, thread=self.where(moved)),
+                    ).format(game="Kokeshi", number=record.id, thread=self.where(moved)),
                 )
                 told = True
         if not told and interaction.message is not None and interaction.message.flags.ephemeral:
@@ -962,7 +962,11 @@ class Tables:
 
     async def _show_safely(self, game_id: int) -> None:
         try:
-            await self.poster.show(game_id)
+            if (await self.store.get_game(game_id)).game != DEFAULT_GAME:
+                # Another game's table: its live prompt posted again, its turn with fresh timers.
+                await self.bot.matches.show_again(game_id)
+            else:
+                await self.poster.show(game_id)
         except Exception:
             log.exception("game %d: could not be shown on return", game_id)
 

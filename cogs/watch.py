@@ -66,9 +66,12 @@ class Watch(commands.Cog):
         # A game's thread is gone: the game goes on at once in a new thread of its channel.
         tables = self.bot.tables
         for record in await self.bot.store.active_games():
-            if record.thread_id == thread.id and record.game == DEFAULT_GAME:
-                tables.lost.add(thread.id)
-                await self._safely(tables.reopen(record), "game %d lost its thread", record.id)
+            if record.thread_id != thread.id:
+                continue
+            tables.lost.add(thread.id)
+            # Kokeshi's table, or another game's (its live prompt is posted in the new thread).
+            reopen = tables.reopen(record) if record.game == DEFAULT_GAME else self.bot.matches.reopen(record)
+            await self._safely(reopen, "game %d lost its thread", record.id)
 
     async def _changed(self, guild_id: int) -> None:
         await self._safely(self.reach.changed(guild_id), "retrying the stuck games of server %d", guild_id)

@@ -497,9 +497,11 @@ class Matches:
                 view = choices_view(record.id, version, choices, question)
                 if hints_allowed(record):
                     view.add_item(MatchHint(record.id))
-                last = await self.store.match_events(record.id, since=max(0, record.moves - 1))
-                if last and last[-1][1] == prompt.seat and not any(e.reveals for e in last[-1][3]):
-                    # The same seat goes on with its turn: its last choice may still be taken back.
+                last = (await self.store.match_decisions(record.id))[-1:]
+                # The same seat goes on with its turn (a solo seat's next turn is another turn): its last choice may
+                # still be taken back, unless it drew something at random.
+                mine = [d for d in last if d.seat == prompt.seat and not d.ends_turn]
+                if mine and not any(e.reveals for e in mine[0].events):
                     view.add_item(MatchUndo(record.id, version))
         else:
             picture = await asyncio.to_thread(module.table_picture, public, names, list(events))

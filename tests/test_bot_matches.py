@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 
@@ -56,8 +58,16 @@ async def choose(member, message, rng: random.Random):
     return await member.click(message, custom_id=rng.choice(parts)["custom_id"])
 
 
-async def play_through(w: World, game_id: int, thread, rng: random.Random, limit: int = 200) -> int:
-    """Every person seated answers what the thread asks (privately when it asks so) until the game is over."""
+async def play_through(
+    w: World,
+    game_id: int,
+    thread,
+    rng: random.Random,
+    limit: int = 200,
+    look: Callable[[Any], Awaitable[None]] | None = None,
+) -> int:
+    """Every person seated answers what the thread asks (privately when it asks so) until the game is over; `look`
+    is shown each message a person answers, before the answer."""
     by_id = {m.user.id: m for m in w.members}
     for decisions in range(limit):
         record = await w.store.get_game(game_id)
@@ -76,8 +86,12 @@ async def play_through(w: World, game_id: int, thread, rng: random.Random, limit
             opened = await member.click(prompt, custom_id=ids[0])
             private = reply(opened)
             assert opened.ephemeral and private.attachments, private
+            if look is not None:
+                await look(private)
             chosen = await choose(member, private, rng)
         else:
+            if look is not None:
+                await look(prompt)
             chosen = await choose(member, prompt, rng)
         assert chosen.acknowledged
         assert not chosen.followups or not chosen.ephemeral or "not" not in reply(chosen).content.lower()

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import pytest
 
 import games
-from games.kokeshi import vocab
+from games.kokeshi import engine, vocab
 from games.kokeshi.module import Kokeshi, KokeshiMatch
 from tests.botkit import World, components, custom_ids, is_png
 from tests.test_bot_matches import current_prompt, open_table, play_through, reply
@@ -179,3 +179,18 @@ async def test_a_solo_turn_that_starts_offers_no_undo_of_the_turn_before(world, 
     assert not [c for c in custom_ids(prompt) if c.startswith("mt:u:")]
     refused = await aiko.slash(thread, "games undo")
     assert refused.ephemeral and "not made a move yet this turn" in reply(refused).content
+
+
+async def test_the_question_says_how_many_idle_turns_are_left_once_the_end_is_near(
+    world, kokeshi_at_the_platform, monkeypatch
+):
+    # A limit of one idle turn: the end against stalling is one idle turn away from the start.
+    monkeypatch.setattr(engine.game, "IDLE_LIMIT", 1)
+    game_id, thread = await open_table(world, KEY, players=1, joiners=0)
+    prompt = await current_prompt(world, game_id, thread)
+    assert "(⏳ 1 idle turn left before the end is triggered)**" in prompt.content
+
+
+async def test_the_question_is_quiet_while_the_end_is_far(world, kokeshi_at_the_platform):
+    game_id, thread = await open_table(world, KEY, players=1, joiners=0)
+    assert "idle turn" not in (await current_prompt(world, game_id, thread)).content

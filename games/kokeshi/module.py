@@ -26,6 +26,7 @@ from games.kokeshi.engine import (
     RULES_VERSIONS,
     Game,
     IllegalAction,
+    idle_warning,
     load_game,
     new_game,
     policy,
@@ -289,7 +290,16 @@ class Kokeshi(GameModule):
         return _cut(vocab.option_button(shown, outcome, brief), _LABEL)
 
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
-        return vocab.question(prompt.kind)
+        asked = vocab.question(prompt.kind)
+        player = (view.get("prompt") or {}).get("player")
+        near = idle_warning(view, player) if player is not None else None
+        if near is None or near[0] not in (None, player):
+            # Far from the end against stalling, or nearer for another seat (the picture names it).
+            return asked
+        # Near it, for the whole table or for the deciding seat: said with the question, as /kokeshi's prompt says it.
+        return _("{question} (⏳ {left} before the end is triggered)").format(
+            question=asked, left=vocab.idle_left(near[1])
+        )
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return describe(engine_event(event, names))

@@ -29,6 +29,7 @@ from kit.locks import KeyedLocks
 from service import Refused
 from storage import GameRecord, MatchPlayed, Seat, StaleVersion, Store
 from storage.away import QUIET, TURN_TIMERS
+from storage.matches import seat_ranks
 
 from .away import AWAY_MARK, Aways, stamp
 from .client import ChallengeDesk, Client, TableDesk
@@ -78,16 +79,20 @@ def seat_names(record: GameRecord) -> list[str]:
 
 
 def places_text(module: GameModule, record: GameRecord, standing: Standing) -> str:
-    """The final places, best first: "1. Aiko — 12 points"."""
+    """The final places, best first: "1. Aiko — 12 points"; a seat that resigned ranks after those that did not,
+    as its result does (`storage.matches.seat_ranks`), whatever its score."""
     names = seat_names(record)
-    order = sorted(range(len(names)), key=lambda s: (standing.places[s], s))
+    resigned = [s.resigned for s in sorted(record.seats, key=lambda s: s.seat)]
+    ranks = seat_ranks(standing, resigned)
+    order = sorted(range(len(names)), key=lambda s: (ranks[s], s))
     lines = []
     for s in order:
         total = int(standing.scores[s].get("total", 0))
         points = ngettext("{n} point", "{n} points", total).format(n=format_number(total))
         # Alone at the table, a place says nothing the game's own words (against its opponent) do not.
-        place = "" if len(names) == 1 else f"{standing.places[s]}. "
-        lines.append(f"{place}**{names[s]}** — {points}")
+        place = "" if len(names) == 1 else f"{ranks[s]}. "
+        line = f"{place}**{names[s]}** — {points}"
+        lines.append(_("{line} — resigned").format(line=line) if resigned[s] else line)
     return "\n".join(lines)
 
 

@@ -15,8 +15,11 @@ from dataclasses import dataclass, field
 import pytest
 
 import games
+from games.base import Match
 from games.kokeshi import engine, vocab
+from games.kokeshi.engine import policy
 from games.kokeshi.module import Kokeshi, KokeshiMatch
+from tests import ai_work
 from tests.botkit import World, components, custom_ids, is_png
 from tests.test_bot_matches import current_prompt, open_table, play_through, reply
 
@@ -33,6 +36,12 @@ class PlatformKokeshiMatch(KokeshiMatch):
 class PlatformKokeshi(Kokeshi):
     key = KEY
     match_type = PlatformKokeshiMatch
+
+    def decide(self, match: Match, seat: int, level: str, seed: int) -> str:
+        # The searching levels on the small budget Kokeshi's own table has in the tests (`tests.ai_work`).
+        assert isinstance(match, KokeshiMatch) and seat in match.waiting()
+        budget = None if level == "easy" else ai_work.BUDGET
+        return str(policy(level, seed=seed, budget=budget).choose(match.engine))
 
 
 @pytest.fixture
@@ -194,3 +203,18 @@ async def test_the_question_says_how_many_idle_turns_are_left_once_the_end_is_ne
 async def test_the_question_is_quiet_while_the_end_is_far(world, kokeshi_at_the_platform):
     game_id, thread = await open_table(world, KEY, players=1, joiners=0)
     assert "idle turn" not in (await current_prompt(world, game_id, thread)).content
+
+
+@pytest.mark.slow  # the AI plays both seats to the end
+async def test_a_player_who_resigns_is_ranked_last_in_the_final_post_as_in_the_results(world, kokeshi_at_the_platform):
+    w = world
+    game_id, thread = await open_table(w, KEY, players=2, joiners=0, ai=1, level="easy")
+    resigned = await w.members[0].slash(thread, "games resign")
+    assert "You resigned" in reply(resigned).content
+    assert (await w.store.get_game(game_id)).status == "finished"
+    final = thread.history()[-1].content
+    # Whatever the scores, the seat that resigned is last, and the post says why.
+    assert re.search(r"^1\. \*\*AI 1\*\* — ", final, re.M), final
+    assert re.search(r"^2\. \*\*aiko\*\* — .* — resigned$", final, re.M), final
+    ranks = {r.name: r.rank for r in await w.store.results(game_id)}
+    assert ranks == {"AI 1": 1, "aiko": 2}

@@ -218,3 +218,28 @@ async def test_a_player_who_resigns_is_ranked_last_in_the_final_post_as_in_the_r
     assert re.search(r"^2\. \*\*aiko\*\* — .* — resigned$", final, re.M), final
     ranks = {r.name: r.rank for r in await w.store.results(game_id)}
     assert ranks == {"AI 1": 1, "aiko": 2}
+
+
+@pytest.mark.slow  # a whole game through SimCord
+async def test_kokeshis_daily_at_the_platforms_table_is_ranked_and_shared_in_kokeshis_words(
+    world, kokeshi_at_the_platform
+):
+    w = world
+    aiko = w.members[0]
+    started = await aiko.slash(w.channel, "games challenge", game=KEY, kind="daily")
+    assert "has started" in reply(started).content
+    record = (await w.store.games_in_channel(w.channel.id, statuses=("active",)))[-1]
+    assert record.solo and record.challenge.startswith("daily:")
+    thread = next(t for t in w.channel.threads if t.id == record.thread_id)
+    await play_through(w, record.id, thread, random.Random(7), limit=400, look=Reader(w, record.id))
+    final = thread.history()[-1]
+    assert "Daily challenge of" in final.content and "#1 of 1" in final.content
+    shared = await aiko.click(final, custom_id=next(c for c in custom_ids(final) if c.startswith("mt:p:")))
+    assert shared.ephemeral and "Shared" in reply(shared).content
+    card = w.channel.history()[-1].content
+    # The card's score items are Kokeshi's, in its words; Kokeshi's own daily board is another board.
+    assert "Daily challenge" in card and all(vocab.score_item(k) in card for k in ("tracks", "animals", "leads"))
+    board = await aiko.slash(w.channel, "games leaderboard", game=KEY, board="daily")
+    assert f"<@{aiko.user.id}>" in reply(board).content
+    kokeshi = await aiko.slash(w.channel, "kokeshi leaderboard", board="daily")
+    assert f"<@{aiko.user.id}>" not in reply(kokeshi).content

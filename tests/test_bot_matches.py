@@ -126,6 +126,48 @@ async def test_bids_is_played_from_the_lobby_to_the_leaderboard(world, bids):
     assert await w.store.leaderboard("wins", w.guild.id) == []
 
 
+class ManyBids(tiny.Bids):
+    game = "manybids"
+
+
+class ManyBidsModule(tiny.BidsModule):
+    """Bids with forty cards in each hand: more choices than one menu holds."""
+
+    key = "manybids"
+    name = "Many bids"
+
+    def deal(self, options, seed, seats, rules=None):
+        match = super().deal(options, seed, seats, rules)
+        match.s["hands"] = [list(range(1, 41)) for _ in range(seats)]
+        return ManyBids(match.s)
+
+    def load(self, text):
+        return ManyBids(super().load(text).s)
+
+
+async def test_more_choices_than_a_menu_holds_are_offered_in_several_menus(world):
+    w = world
+    games.register(ManyBidsModule())
+    try:
+        game_id, thread = await open_table(w, "manybids", players=2, joiners=1)
+        prompt = await current_prompt(w, game_id, thread)
+        opened = await w.members[0].click(prompt, custom_id=custom_ids(prompt)[0])
+        private = reply(opened)
+        menus = [c for c in components(private) if c.get("type") == 3]
+        version = (await w.store.get_game(game_id)).version
+        # Every card, in the hand's order, 25 to a menu; each menu says which part of the choices it holds.
+        assert [m["custom_id"] for m in menus] == [f"mt:s:{game_id}:{version}", f"mt:s:{game_id}:{version}:1"]
+        assert [len(m["options"]) for m in menus] == [25, 15]
+        assert [o["value"] for m in menus for o in m["options"]] == [f"bid:{n}" for n in range(1, 41)]
+        assert [m["placeholder"] for m in menus] == ["Your secret bid · 1–25/40", "Your secret bid · 26–40/40"]
+        chosen = await w.members[0].select(private, ["bid:33"], custom_id=menus[1]["custom_id"])
+        assert chosen.acknowledged
+        logged = [(seat, action) for _seq, seat, action, _events in await w.store.match_events(game_id)]
+        assert logged == [(0, "bid:33")]
+    finally:
+        games.unregister("manybids")
+
+
 async def test_a_stale_or_foreign_click_is_refused_privately_and_changes_nothing(world, bids):
     w = world
     game_id, thread = await open_table(w, "bids", players=2, joiners=1)

@@ -75,7 +75,8 @@ class Reader:
                 assert len(part["label"]) <= BUTTON
                 offered[part["custom_id"].split(":", 4)[4]] = part["label"]
         match, _version, record = await self.w.store.load_match(self.game_id)
-        seat = next(s for s in match.waiting() if not record.seats[s].ai)
+        ai = {s.seat for s in record.seats if s.ai}
+        seat = next(s for s in match.waiting() if s not in ai)
         # Every choice the rules give is offered (none lost past a menu's 25), each with a label of its own.
         assert sorted(offered) == sorted(match.legal_actions(seat)), message.content
         assert len(set(offered.values())) == len(offered), sorted(offered.values())

@@ -3,6 +3,7 @@ restart) and which handler of the table (`cogs.matches.Matches`) it calls."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Coroutine, Sequence
 from typing import Any, Protocol
 
@@ -15,8 +16,12 @@ from .client import ShareDesk
 from .limits import BUTTON_LABEL, SELECT_OPTION, shorten
 from .persistent import FromCustomId
 
+log = logging.getLogger(__name__)
+
 MAX_BUTTONS = 5
 MAX_SELECT = 25
+# Menus one message may hold for one decision: a message has five rows, and one is left for Hint, Undo and the like.
+MAX_MENUS = 4
 _ACTION = r"[A-Za-z0-9:_.\-]{1,40}"
 
 
@@ -101,17 +106,20 @@ class MatchSelect(
     FromCustomId,
     AnswersFirst,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"mt:s:(?P<game_id>\d+):(?P<version>\d+)",
+    template=r"mt:s:(?P<game_id>\d+):(?P<version>\d+)(?::(?P<part>\d))?",
 ):
-    """A menu of choices, when there are more than fit as buttons."""
+    """A menu of choices, when there are more than fit as buttons; `part` numbers the menus after the first when the
+    choices need several (a message's custom_ids differ)."""
 
     answer = Answer.UPDATE
     FIELDS = {"game_id": int, "version": int}
 
-    def __init__(self, game_id: int, version: int, choices: Sequence[tuple[str, str]], placeholder: str) -> None:
+    def __init__(
+        self, game_id: int, version: int, choices: Sequence[tuple[str, str]], placeholder: str, part: int = 0
+    ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"mt:s:{game_id}:{version}",
+                custom_id=f"mt:s:{game_id}:{version}" + (f":{part}" if part else ""),
                 placeholder=shorten(placeholder, 150),
                 options=[
                     discord.SelectOption(label=shorten(label, SELECT_OPTION), value=action)
@@ -249,13 +257,23 @@ def lobby_view(game_id: int) -> discord.ui.View:
 
 
 def choices_view(game_id: int, version: int, choices: Sequence[tuple[str, str]], placeholder: str) -> discord.ui.View:
-    """(action, label) choices as buttons (up to five) or a menu."""
+    """(action, label) choices as buttons (up to five) or a menu; more than a menu holds, in several menus of 25 in
+    the choices' order (up to `MAX_MENUS`, a row being left for the table's own buttons), each placeholder saying
+    which part of the choices it holds."""
     view = discord.ui.View(timeout=None)
     if len(choices) <= MAX_BUTTONS:
         for action, label in choices:
             view.add_item(MatchAction(game_id, version, action, label))
-    else:
+    elif len(choices) <= MAX_SELECT:
         view.add_item(MatchSelect(game_id, version, choices, placeholder))
+    else:
+        if len(choices) > MAX_SELECT * MAX_MENUS:
+            log.warning("game %d: %d choices, more than %d menus hold", game_id, len(choices), MAX_MENUS)
+        parts = [choices[i : i + MAX_SELECT] for i in range(0, len(choices), MAX_SELECT)][:MAX_MENUS]
+        for part, chunk in enumerate(parts):
+            first = part * MAX_SELECT + 1
+            where = f"{placeholder} · {first}–{first + len(chunk) - 1}/{len(choices)}"
+            view.add_item(MatchSelect(game_id, version, chunk, where, part))
     return view
 
 

@@ -34,6 +34,7 @@ from kit.locks import KeyedLocks
 from service import Refused
 from storage import GameRecord, MatchPlayed, Seat, StaleVersion, Store
 from storage.away import QUIET, TURN_TIMERS
+from storage.matches import seat_ranks
 
 from .away import AWAY_MARK, Aways, stamp
 from .client import ChallengeDesk, Client, TableDesk
@@ -86,16 +87,20 @@ def seat_names(record: GameRecord) -> list[str]:
 
 
 def places_text(module: GameModule, record: GameRecord, standing: Standing) -> str:
-    """The final places, best first: "1. Aiko — 12 points"."""
+    """The final places, best first: "1. Aiko — 12 points"; a seat that resigned ranks after those that did not,
+    as its result does (`storage.matches.seat_ranks`), whatever its score."""
     names = seat_names(record)
-    order = sorted(range(len(names)), key=lambda s: (standing.places[s], s))
+    resigned = [s.resigned for s in sorted(record.seats, key=lambda s: s.seat)]
+    ranks = seat_ranks(standing, resigned)
+    order = sorted(range(len(names)), key=lambda s: (ranks[s], s))
     lines = []
     for s in order:
         total = int(standing.scores[s].get("total", 0))
         points = ngettext("{n} point", "{n} points", total).format(n=format_number(total))
         # Alone at the table, a place says nothing the game's own words (against its opponent) do not.
-        place = "" if len(names) == 1 else f"{standing.places[s]}. "
-        lines.append(f"{place}**{names[s]}** — {points}")
+        place = "" if len(names) == 1 else f"{ranks[s]}. "
+        line = f"{place}**{names[s]}** — {points}"
+        lines.append(_("{line} — resigned").format(line=line) if resigned[s] else line)
     return "\n".join(lines)
 
 
@@ -590,9 +595,11 @@ class Matches:
                 view = choices_view(record.id, version, choices, question)
                 if hints_allowed(record):
                     view.add_item(MatchHint(record.id))
-                last = await self.store.match_events(record.id, since=max(0, record.moves - 1))
-                if last and last[-1][1] == prompt.seat and not any(e.reveals for e in last[-1][3]):
-                    # The same seat goes on with its turn: its last choice may still be taken back.
+                last = (await self.store.match_decisions(record.id))[-1:]
+                # The same seat goes on with its turn (a solo seat's next turn is another turn): its last choice may
+                # still be taken back, unless it drew something at random.
+                mine = [d for d in last if d.seat == prompt.seat and not d.ends_turn]
+                if mine and not any(e.reveals for e in mine[0].events):
                     view.add_item(MatchUndo(record.id, version))
         else:
             picture = await asyncio.to_thread(module.table_picture, public, names, list(events))

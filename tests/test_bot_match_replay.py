@@ -137,7 +137,11 @@ async def test_a_finished_bids_game_animated_is_one_frame_per_turn_each_its_step
     assert not same(first, last)
     # What went off the loop: a spectator's view after each turn, never a seat's own (its bid) nor the seed.
     [(draw, steps, title, captions, locale)] = recorder.sent
-    assert (title, captions, locale) == (f"Bids #{game_id}", ("after turn 1 of 3", "after turn 2 of 3", "after turn 3 of 3"), "en")
+    assert (title, captions, locale) == (
+        f"Bids #{game_id}",
+        ("after turn 1 of 3", "after turn 2 of 3", "after turn 3 of 3"),
+        "en",
+    )
     views = await w.store.match_views(game_id, [t[-1].seq for t in split_turns(await w.store.match_decisions(game_id))])
     assert [s[0] for s in steps] == list(views.values())
     assert all(s[0]["mine"] is None for s in steps)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 
@@ -56,8 +58,16 @@ async def choose(member, message, rng: random.Random):
     return await member.click(message, custom_id=rng.choice(parts)["custom_id"])
 
 
-async def play_through(w: World, game_id: int, thread, rng: random.Random, limit: int = 200) -> int:
-    """Every person seated answers what the thread asks (privately when it asks so) until the game is over."""
+async def play_through(
+    w: World,
+    game_id: int,
+    thread,
+    rng: random.Random,
+    limit: int = 200,
+    look: Callable[[Any], Awaitable[None]] | None = None,
+) -> int:
+    """Every person seated answers what the thread asks (privately when it asks so) until the game is over; `look`
+    is shown each message a person answers, before the answer."""
     by_id = {m.user.id: m for m in w.members}
     for decisions in range(limit):
         record = await w.store.get_game(game_id)
@@ -76,8 +86,12 @@ async def play_through(w: World, game_id: int, thread, rng: random.Random, limit
             opened = await member.click(prompt, custom_id=ids[0])
             private = reply(opened)
             assert opened.ephemeral and private.attachments, private
+            if look is not None:
+                await look(private)
             chosen = await choose(member, private, rng)
         else:
+            if look is not None:
+                await look(prompt)
             chosen = await choose(member, prompt, rng)
         assert chosen.acknowledged
         assert not chosen.followups or not chosen.ephemeral or "not" not in reply(chosen).content.lower()
@@ -110,6 +124,48 @@ async def test_bids_is_played_from_the_lobby_to_the_leaderboard(world, bids):
     assert "rating" in rated and rated.count("<@") == 2
     # Kokeshi's boards know nothing of it.
     assert await w.store.leaderboard("wins", w.guild.id) == []
+
+
+class ManyBids(tiny.Bids):
+    game = "manybids"
+
+
+class ManyBidsModule(tiny.BidsModule):
+    """Bids with forty cards in each hand: more choices than one menu holds."""
+
+    key = "manybids"
+    name = "Many bids"
+
+    def deal(self, options, seed, seats, rules=None):
+        match = super().deal(options, seed, seats, rules)
+        match.s["hands"] = [list(range(1, 41)) for _ in range(seats)]
+        return ManyBids(match.s)
+
+    def load(self, text):
+        return ManyBids(super().load(text).s)
+
+
+async def test_more_choices_than_a_menu_holds_are_offered_in_several_menus(world):
+    w = world
+    games.register(ManyBidsModule())
+    try:
+        game_id, thread = await open_table(w, "manybids", players=2, joiners=1)
+        prompt = await current_prompt(w, game_id, thread)
+        opened = await w.members[0].click(prompt, custom_id=custom_ids(prompt)[0])
+        private = reply(opened)
+        menus = [c for c in components(private) if c.get("type") == 3]
+        version = (await w.store.get_game(game_id)).version
+        # Every card, in the hand's order, 25 to a menu; each menu says which part of the choices it holds.
+        assert [m["custom_id"] for m in menus] == [f"mt:s:{game_id}:{version}", f"mt:s:{game_id}:{version}:1"]
+        assert [len(m["options"]) for m in menus] == [25, 15]
+        assert [o["value"] for m in menus for o in m["options"]] == [f"bid:{n}" for n in range(1, 41)]
+        assert [m["placeholder"] for m in menus] == ["Your secret bid · 1–25/40", "Your secret bid · 26–40/40"]
+        chosen = await w.members[0].select(private, ["bid:33"], custom_id=menus[1]["custom_id"])
+        assert chosen.acknowledged
+        logged = [(seat, action) for _seq, seat, action, _events in await w.store.match_events(game_id)]
+        assert logged == [(0, "bid:33")]
+    finally:
+        games.unregister("manybids")
 
 
 async def test_a_stale_or_foreign_click_is_refused_privately_and_changes_nothing(world, bids):

@@ -4,12 +4,17 @@ The engine names its seats; the contract numbers them. Seat s is the s-th name t
 engine's `seating`, before its seeded rotation into turn order), and the automa is `NOBODY`. New matches are dealt
 with the names `seat1`, `seat2`, … (the platform keeps the players' names); a game stored with real names loads
 the same way, by its seating. Words and pictures put the platform's names back in.
+
+The deciding seat's view carries what each of its options does at once (`previews`, the rules' own preview, which
+stops before any draw): its labels say it ("Advance the Princess → tile: …", "Buy 2 → Samurai track, height 3") and
+its picture marks it, as `/kokeshi`'s buttons and pictures do.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from games.base import NOBODY, Challenge, Event, GameModule, Match, Option, Prompt, Refusal, Setting, Standing
 from games.kokeshi import pictures as render
@@ -22,11 +27,14 @@ from games.kokeshi.engine import (
     RULES_VERSIONS,
     Game,
     IllegalAction,
+    idle_warning,
     load_game,
     new_game,
     policy,
 )
 from games.kokeshi.engine import Event as EngineEvent
+from games.kokeshi.engine import Option as EngineOption
+from games.kokeshi.engine.preview import DiscStep, Landing, LeadChange, Outcome, Placement, Purchase, preview_all
 from games.kokeshi.narrate import describe
 from i18n import _
 
@@ -34,6 +42,8 @@ from i18n import _
 _SEAT_FIELDS = ("next",)
 _SEAT_LISTS = ("ranking",)
 _REFUSAL = {"unknown_player": "unknown_seat"}
+# A label's room: a button's (what a choice does must show whole there), and a menu option's (all of it).
+_BUTTON, _LABEL = 80, 100
 
 
 class KokeshiMatch(Match):
@@ -47,6 +57,8 @@ class KokeshiMatch(Match):
         self._seat[AUTOMA] = NOBODY
         # The engine's own events of the last decision applied (its store and its thread keep and word those).
         self.engine_events: list[EngineEvent] = []
+        # What each option of the current prompt does (`engine.preview`), as JSON, kept for the version it is of.
+        self._previews: tuple[int, dict[str, Any]] | None = None
 
     # ---------------------------------------------------------------- names and seats
 
@@ -102,10 +114,23 @@ class KokeshiMatch(Match):
     def view(self, seat: int | None) -> dict[str, Any]:
         # Nothing of Kokeshi is secret but the bag's order and the seed, which the engine's view never holds.
         view = self.engine.view()
-        view["game"] = "kokeshi"
+        view["game"] = self.game
         view["seating"] = list(self.engine.seating)
         view["turn_key"] = self.turn_key()
+        if seat is not None and seat in self.waiting():
+            # The deciding seat's view says what each of its options does at once (where a kokeshi lands, where a
+            # tile goes, the pairs and points it makes): the rules' own preview, which stops before any draw, so it
+            # holds nothing the seat cannot see. Its labels and its picture read it.
+            view["previews"] = self.previews()
         return view
+
+    def previews(self) -> dict[str, Any]:
+        """What each option of the current prompt does at once (`engine.preview.preview_all`), by action id, as
+        JSON-safe dicts in the engine's names (empty once the match is over)."""
+        version = int(self.engine.version)
+        if self._previews is None or self._previews[0] != version:
+            self._previews = (version, {a: dataclasses.asdict(o) for a, o in preview_all(self.engine).items()})
+        return self._previews[1]
 
     def standing(self) -> Standing:
         game = self.engine
@@ -129,7 +154,7 @@ class KokeshiMatch(Match):
 
     def determinized(self, seat: int | None, seed: int) -> KokeshiMatch:
         # Every seat sees the same: only the future draws are hidden, and the copy draws them from `seed`.
-        return KokeshiMatch(self.engine.determinized(seed))
+        return type(self)(self.engine.determinized(seed))
 
 
 def _engine(match: Match) -> KokeshiMatch:
@@ -159,6 +184,48 @@ def named_view(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
         counts = out["idle"]["counts"]
         out["idle"] = {**out["idle"], "counts": {to.get(n, n): c for n, c in counts.items()}}
     return out
+
+
+def outcomes(view: Mapping[str, Any], to: Mapping[str, str] | None = None) -> dict[str, Outcome]:
+    """The previews a deciding seat's view holds, as `engine.preview.Outcome`s for the words and pictures; `to`
+    renames the engine's seats (the pictures show the platform's names)."""
+    to = to or {}
+
+    def who(name: Any) -> Any:
+        return to.get(name, name) if isinstance(name, str) else name
+
+    out = {}
+    for action, d in (view.get("previews") or {}).items():
+        out[action] = Outcome(
+            action=d["action"],
+            kind=d["kind"],
+            player=who(d["player"]),
+            rules=d["rules"],
+            landings=tuple(Landing(**x) for x in d["landings"]),
+            purchases=tuple(Purchase(**{**x, "quality": tuple(x["quality"])}) for x in d["purchases"]),
+            discs=tuple(DiscStep(**{**x, "player": who(x["player"])}) for x in d["discs"]),
+            placements=tuple(Placement(**{**x, "player": who(x["player"])}) for x in d["placements"]),
+            leads=tuple(LeadChange(x["animal"], who(x["before"]), who(x["after"])) for x in d["leads"]),
+            recognitions=d["recognitions"],
+            recognitions_total=d["recognitions_total"],
+            recognitions_goal=d["recognitions_goal"],
+            points=d["points"],
+            items=tuple((k, v) for k, v in d["items"]),
+            skipped=tuple(tuple((k, v) for k, v in pairs) for pairs in d["skipped"]),
+            draw=d["draw"],
+            next=d["next"],
+            next_options=tuple(d["next_options"]),
+        )
+    return out
+
+
+def _cut(text: str, limit: int) -> str:
+    """`text` cut at a word to fit `limit` characters, with "…" when cut."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    space = head.rfind(" ")
+    return (head[:space] if space > limit // 2 else head).rstrip(" ·,") + "…"
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -194,6 +261,8 @@ class Kokeshi(GameModule):
     locales = ("en", "pt_BR")
     stat_keys = ("in_play", "tracks", "quality", "animals", "leads", "adjacency", "total")
     favourite_items = KOKESHI  # the kokeshi a player chooses to advance most often
+    # The match class it deals and loads: a module registered under another key deals matches of that key.
+    match_type: ClassVar[type[KokeshiMatch]] = KokeshiMatch
 
     def deal(self, options: Mapping[str, Any], seed: int, seats: int, rules: int | None = None) -> KokeshiMatch:
         side = str(self.options(options)["side"])
@@ -201,10 +270,10 @@ class Kokeshi(GameModule):
             raise ValueError(f"Kokeshi seats 1 to 4 players, not {seats!r}")
         names = [f"seat{s + 1}" for s in range(seats)]
         version = CURRENT_RULES if rules is None else rules
-        return KokeshiMatch(new_game(names, seed=seed, side=side, solo=seats == 1, rules=version))
+        return self.match_type(new_game(names, seed=seed, side=side, solo=seats == 1, rules=version))
 
     def load(self, text: str) -> KokeshiMatch:
-        return KokeshiMatch(load_game(text))
+        return self.match_type(load_game(text))
 
     def decide(self, match: Match, seat: int, level: str, seed: int) -> str:
         m = _engine(match)
@@ -214,10 +283,26 @@ class Kokeshi(GameModule):
         return str(policy(level, seed=seed).choose(m.engine))
 
     def label(self, view: Mapping[str, Any], option: Option) -> str:
-        return vocab.label_of(option.code)
+        # As Kokeshi's own buttons say it: the choice and what it does (briefly when a button could not hold it
+        # whole), then the tile it is about, which may be cut.
+        outcome = outcomes(view).get(option.id)
+        if outcome is None:
+            return _cut(vocab.label_of(option.code), _LABEL)
+        shown = EngineOption(option.id, tuple(option.code))
+        brief = len(vocab.option_core(shown, outcome)) > _BUTTON
+        return _cut(vocab.option_button(shown, outcome, brief), _LABEL)
 
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
-        return vocab.question(prompt.kind)
+        asked = vocab.question(prompt.kind)
+        player = (view.get("prompt") or {}).get("player")
+        near = idle_warning(view, player) if player is not None else None
+        if near is None or near[0] not in (None, player):
+            # Far from the end against stalling, or nearer for another seat (the picture names it).
+            return asked
+        # Near it, for the whole table or for the deciding seat: said with the question, as /kokeshi's prompt says it.
+        return _("{question} (⏳ {left} before the end is triggered)").format(
+            question=asked, left=vocab.idle_left(near[1])
+        )
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return describe(engine_event(event, names))
@@ -250,7 +335,8 @@ class Kokeshi(GameModule):
         self, view: Mapping[str, Any], names: Sequence[str], seat: int, events: Sequence[Event] = ()
     ) -> bytes:
         shown = named_view(view, names)
-        return render.turn(shown, None, _name(names, seat), [engine_event(e, names) for e in events])
+        marked = outcomes(view, _display(view, names))
+        return render.turn(shown, None, _name(names, seat), [engine_event(e, names) for e in events], marked)
 
     def table_picture(self, view: Mapping[str, Any], names: Sequence[str], events: Sequence[Event] = ()) -> bytes:
         return render.table_phone(named_view(view, names), [engine_event(e, names) for e in events])

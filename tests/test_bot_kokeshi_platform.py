@@ -237,9 +237,12 @@ async def test_kokeshis_daily_at_the_platforms_table_is_ranked_and_shared_in_kok
     assert "Daily challenge of" in final.content and "#1 of 1" in final.content
     shared = await aiko.click(final, custom_id=next(c for c in custom_ids(final) if c.startswith("mt:p:")))
     assert shared.ephemeral and "Shared" in reply(shared).content
-    card = w.channel.history()[-1].content
-    # The card's score items are Kokeshi's, in its words; Kokeshi's own daily board is another board.
-    assert "Daily challenge" in card and all(vocab.score_item(k) in card for k in ("tracks", "animals", "leads"))
+    posted = w.channel.history()[-1]
+    card, alt = posted.content, posted.attachments[0].description
+    # The card's score items are Kokeshi's: its emoji in the text, its words in the picture's alt text; Kokeshi's
+    # own daily board is another board.
+    assert "Daily challenge" in card and all(vocab.SCORE_EMOJI[k] in card for k in ("tracks", "animals", "leads"))
+    assert all(vocab.score_item(k) in alt for k in ("tracks", "animals", "leads"))
     board = await aiko.slash(w.channel, "games leaderboard", game=KEY, board="daily")
     assert f"<@{aiko.user.id}>" in reply(board).content
     kokeshi = await aiko.slash(w.channel, "kokeshi leaderboard", board="daily")

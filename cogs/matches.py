@@ -2,10 +2,12 @@
 
 The Discord layer knows these games by `games.get(key)` and the store's matches (`Store.play_match`): nothing here
 names a game. A table reaches its first turn through `cogs.match_lobbies`; its buttons are `cogs.match_items`'; the
-answers about games rather than in one (status, boards, stats) are `cogs.match_boards`'. A turn is one post in the
-game's thread: what happened since the last post (the game's own narration), who must decide, the table's picture
-and the choices. A choice is a public button when the deciding seat sees nothing a spectator does not; otherwise,
-and when several seats choose at once and in secret, each seat opens its own choices privately. AI seats decide on
+answers about games rather than in one (status, boards, stats) are `cogs.match_boards`'. A turn has one live prompt
+in the game's thread: the turn's story so far (the game's own narration), who must decide, the table's picture and
+the choices, edited in place at each step of the turn and posted anew when a new turn starts (`Match.turn_key`); a
+finished turn stays in the thread as its record (its narration and the table after it). A choice is a public
+button when the deciding seat sees nothing a spectator does not; otherwise, and when several seats choose at once
+and in secret, each seat opens its own choices privately. AI seats decide on
 a copy in which everything they cannot see is redrawn (`Match.determinized`), in the bot's pool of worker
 processes (`cogs.thinking`).
 

@@ -482,7 +482,7 @@ class Matches:
             posts = dataclasses.replace(posts, recorded_seq=turn[-1].seq, turn_key="")
             await self.store.set_turn_posts(posts)
         untold = [e for turn in finished[len(kept) :] for d in turn for e in d.events]
-        done = dataclasses.replace(posts, recorded_seq=finished[-1][-1].seq if finished else posts.recorded_seq)
+        done = dataclasses.replace(posts, recorded_seq=finished[-1][-1].seq if finished else recorded)
         if match.is_over:
             if not await self._post_end(thread, module, record, match, untold):
                 return False

@@ -195,3 +195,29 @@ async def test_a_secret_choice_made_edits_the_live_prompt_to_wait_for_the_others
     assert second.id == (await current_prompt(w, game_id, thread)).id
     assert sorted(pinged(w, second)) == sorted([aiko.user.id, botan.user.id])
     assert w.env.errors == []
+
+
+async def test_a_table_its_thread_showed_before_it_kept_records_records_only_the_turns_from_then_on(world):
+    from storage import TurnPosts
+
+    w = world
+    game_id, thread = await kohaku_against_the_ai(w)
+    rng = random.Random(8)
+    for _ in range(3):
+        await finish_the_turn(w, game_id, thread, rng)
+    # As a table shown before: its live prompt stored, nothing of how far its thread goes.
+    await w.store.set_turn_posts(TurnPosts(game_id))
+    await a_step_within_the_turn(w, game_id, thread, rng)
+    ended = max(d.seq for d in await w.store.match_decisions(game_id) if d.ends_turn)
+    assert (await w.store.turn_posts(game_id)).recorded_seq == ended
+    asked = await current_prompt(w, game_id, thread)
+    before = posts_in(w, thread)
+    await finish_the_turn(w, game_id, thread, rng)
+    # Its turn from then on is kept, and the AI's after it: no record of the turns the thread showed already.
+    made = posts_in(w, thread) - before
+    assert 1 <= made <= 2, made
+    assert (await current_prompt(w, game_id, thread)).id != asked.id
+    posts = await w.store.turn_posts(game_id)
+    assert posts.turn_key == await turn_key(w, game_id)
+    assert posts.recorded_seq == max(d.seq for d in await w.store.match_decisions(game_id) if d.ends_turn)
+    assert w.env.errors == []

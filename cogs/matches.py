@@ -400,6 +400,9 @@ class Matches:
                     text = fit_story(story, [chosen])
                     sent = await self._send(record, thread, text, allowed_mentions=discord.AllowedMentions.none())
                     shown = sent is not None
+                    if shown and bank_of(dict(record.settings)) is not None:
+                        # The turn goes on for fewer people, on their banks: the prompt shows its new deadline.
+                        await self.show_deadline(record)
             if shown:
                 await self.reach.succeeded(record, refused=behind)
                 return True

@@ -11,7 +11,7 @@ import pytest
 from bot import create_bot
 from cogs.clock import CHOICE_SECONDS
 from tests.botkit import components, custom_ids, lobby_message, restart, texts
-from tests.test_bot_match_turns import bid, timeouts
+from tests.test_bot_match_turns import bid, stamp, timeouts
 from tests.test_bot_matches import choose, current_prompt, open_table, reply
 
 HOUR = 3600
@@ -116,6 +116,7 @@ async def test_a_bank_table_says_its_bank_charges_each_bid_and_a_turn_left_to_on
     assert await waiting(w, game_id) == (1,)
     assert (await w.store.banks(game_id))["aiko"] == STEP
     assert await deadline(w, game_id) == clock(w) + 30 * MINUTE
+    assert f"Decide by {stamp(clock(w) + 30 * MINUTE)}." in (await current_prompt(w, game_id, thread)).content
     assert (await seat_of(w, game_id, aiko)).expired == 1 and (await seat_of(w, game_id, botan)).expired == 0
     await w.env.advance_time(30 * MINUTE - 1)
     assert len(timeouts(thread)) == 1
@@ -180,11 +181,15 @@ async def test_the_other_person_may_hand_the_seat_to_the_ai_and_its_player_rejoi
     w = world
     game_id, thread, sleeper, player = await three_expired(w)
     seat = await seat_of(w, game_id, sleeper)
+    # Answered while the game waits for the seat again: the AI takes that decision at once, and the game goes on.
+    await answer_all(w, game_id, thread, player, random.Random(2))
+    assert await waiting(w, game_id) == (seat.seat,)
     handed = await player.click(asked(thread), custom_id=choice_id(game_id, seat, "ai"))
     assert "the AI plays" in reply(handed).content
     assert (await seat_of(w, game_id, sleeper)).ai
-    # The AI took the decisions the seat had to make: the game waits for the other player alone.
     assert seat.seat not in await waiting(w, game_id)
+    assert player.mention in (await current_prompt(w, game_id, thread)).content
+    assert any("chose to let the AI play" in t for t in texts(thread))
     offered = await sleeper.autocomplete(w.channel, "games rejoin", "game", "")
     assert [c["value"] for c in offered] == [game_id] and offered[0]["name"] == f"Kōhaku #{game_id}"
 

@@ -36,7 +36,8 @@ from .speech import escape, speaking
 log = logging.getLogger(__name__)
 
 Choice = app_commands.Choice
-# `/kokeshi new clock:`: the fixed timer per turn (the `timer` option), or one of the banks (`storage.clock.BANKS`).
+# A table's clock (`/kokeshi new clock:`, `/games new clock:`): the fixed time per turn its other option sets, or one
+# of the banks (`storage.clock.BANKS`).
 FIXED = "turn"
 BANK_CHOICES = [
     Choice(name="bank: 1 h, +10 min a turn, at most 2 h", value="1h"),
@@ -44,6 +45,7 @@ BANK_CHOICES = [
     Choice(name="bank: 3 days, +1 day a turn, at most 7 days", value="3d"),
     Choice(name="bank: 7 days, +2 days a turn, at most 14 days", value="7d"),
 ]
+# `/kokeshi new clock:`, beside its `timer` option.
 CLOCKS = [Choice(name="fixed timer per turn (the timer option; default)", value=FIXED), *BANK_CHOICES]
 # `/games new clock:`: the same banks, beside the fixed time per turn its `deadline` option sets.
 DEADLINE_CLOCKS = [Choice(name="fixed deadline per turn (the deadline option; default)", value=FIXED), *BANK_CHOICES]

@@ -381,6 +381,9 @@ class Matches:
         # A thread behind (its last posts were refused, its turn's clock stopped) shows the whole turn again.
         behind = await self.store.reach(record.id) is not None
         full = full or behind
+        if behind and bank_of(dict(record.settings)) is not None:
+            # As Kokeshi's: the banks charge nothing for the time nobody could see the turn.
+            await self.store.restart_bank_turns(record.id)
         for _attempt in range(2):
             thread = await self._thread(record)
             if thread is None:

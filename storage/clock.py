@@ -188,6 +188,16 @@ class ClockStore:
             return float(row["bank"])
         return max(0.0, float(row["bank"]) - await self._spent(db, user_id, float(row["turn_began_at"]), now))
 
+    async def restart_bank_turns(self, game_id: int) -> None:
+        """The running bank turns of a game start again from now: its thread could not show the turn (Discord refused
+        its posts, and the turn's clock stopped), so the time before is charged to nobody."""
+        async with self._tx() as db:
+            await self._run(
+                db,
+                "UPDATE clocks SET turn_began_at = ? WHERE game_id = ? AND turn_began_at IS NOT NULL",
+                (self._clock(), game_id),
+            )
+
     async def clock_charge(self, db: Transaction, game_id: int, player: str) -> None:
         """Inside the transaction of the move that ends `player`'s turn: the turn's time (less time away) comes off
         their bank, never below zero, then the bank's increment is added, never above its cap."""

@@ -11,8 +11,10 @@ import pytest
 from bot import create_bot
 from cogs.clock import CHOICE_SECONDS
 from tests.botkit import components, custom_ids, lobby_message, restart, texts
+from tests.test_bot_match_refusals import bid_round
 from tests.test_bot_match_turns import bid, stamp, timeouts
 from tests.test_bot_matches import choose, current_prompt, open_table, reply
+from tests.test_bot_refusals import lift, refuse, wait
 
 HOUR = 3600
 MINUTE = 60
@@ -136,6 +138,30 @@ async def test_the_bank_survives_a_restart_in_the_middle_of_a_turn(world, bids, 
     await w.env.advance_time(45 * MINUTE)
     assert clock(w) == start + BANK and len(timeouts(thread)) == 1
     assert await w.store.banks(game_id) == {"aiko": STEP, "botan": STEP}
+    assert w.env.errors == []
+
+
+async def test_a_turn_nobody_could_see_while_discord_refused_its_posts_charges_no_bank(world, bids):
+    w = world
+    game_id, thread = await open_table(w, "bids", players=2, joiners=1, clock="1h")
+    for member in w.members[:2]:
+        await bid(w, member, game_id, thread)
+    assert await w.store.banks(game_id) == {"aiko": BANK + STEP, "botan": BANK + STEP}
+    # The next turn's post is refused for two hours: its clock stops, and its banks with it.
+    for method in ("POST", "PATCH"):
+        refuse(w, method, f"/channels/{thread.id}/messages*", 403, 50013, "Missing Permissions")
+    # Both bids land; the thread cannot show what follows.
+    await bid_round(w, game_id, thread, random.Random(1))
+    assert {t.kind for t in await w.store.timers(game_id)} == {"repost"}
+    await wait(w, 2 * HOUR)
+    assert timeouts(thread) == []
+    lift(w)
+    w.env.backend.announce_channel_update(w.channel.id)
+    await w.env.advance_time(10)
+    assert await w.store.reach(game_id) is None
+    left = await w.store.bank_left(game_id, "aiko")
+    assert BANK + 2 * STEP - 10 <= left <= BANK + 2 * STEP
+    assert clock(w) + BANK + 2 * STEP - 10 <= await deadline(w, game_id) <= clock(w) + BANK + 2 * STEP
     assert w.env.errors == []
 
 

@@ -536,9 +536,10 @@ class Matches:
         return asking, handed
 
     async def _remind(self, record: GameRecord, late: Sequence[Seat]) -> None:
-        """A reminder in the thread to the people the turn still waits for, as Kokeshi's: how long they have left;
-        a ping that comes silently to those in their quiet hours (one post for them, one for the others), and none
-        for those who muted the game (a reminder is nothing but a ping)."""
+        """A reminder in the thread to the people the turn still waits for, as Kokeshi's: how long they have left
+        (in a bank game, what is left in each one's bank); a ping that comes silently to those in their quiet hours
+        (one post for them, one for the others), and none for those who muted the game (a reminder is nothing but a
+        ping)."""
         thread = await self._thread(record)
         if thread is None:
             return
@@ -548,13 +549,15 @@ class Matches:
         if not pinged:
             return
         deadline = next((t for t in await self.store.timers(record.id) if t.kind == DEADLINE), None)
+        # A bank game: each person has what is left in their own bank, said after the ping.
+        banked = bank_of(dict(record.settings)) is not None
         quiet = [u for u in pinged if in_quiet_hours(settings[u].get(QUIET))]
         loud = [u for u in pinged if u not in quiet]
         module = games.get(record.game)
         for users, silent in ((loud, False), (quiet, True)):
             if not users:
                 continue
-            if deadline is None:
+            if deadline is None or banked:
                 text = ngettext(
                     "⏰ {people}, {game} #{number} is waiting for you.",
                     "⏰ {people}, {game} #{number} is waiting for you.",
@@ -572,6 +575,9 @@ class Matches:
                 number=record.id,
                 duration=duration(deadline.due_at - now()) if deadline is not None else "",
             )
+            if banked:
+                names = [s.name for s in late if s.user_id in users]
+                text = " ".join(t for t in (text, await self.clocks.prompt_note(record, names)) if t)
             await self._send(record, thread, shorten(text, MESSAGE), allowed_mentions=pinging(*users), silent=silent)
 
     async def _hold(self, record: GameRecord, late: Sequence[Seat], version: int, kind: str = DEADLINE) -> bool:

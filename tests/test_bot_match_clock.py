@@ -112,8 +112,13 @@ async def test_a_bank_table_says_its_bank_charges_each_bid_and_a_turn_left_to_on
     line = next(t for t in reply(status).content.splitlines() if f"#{game_id}" in t)
     assert "⏳ 40 min in your bank" in line
 
-    # Nobody bids: at 40 minutes aiko's bank is empty and the AI bids for aiko alone; botan goes on, on theirs.
-    await w.env.advance_time(40 * MINUTE)
+    # Nobody bids. Halfway to the deadline both are reminded, each of their own bank.
+    await w.env.advance_time(20 * MINUTE)
+    half = [m for m in thread.history() if m.content.startswith("⏰")][-1]
+    assert aiko.mention in half.content and botan.mention in half.content
+    assert "You have" not in half.content and "⏳ Time banks: aiko 20 min · botan 50 min." in half.content
+    # At 40 minutes aiko's bank is empty and the AI bids for aiko alone; botan goes on, on theirs.
+    await w.env.advance_time(20 * MINUTE)
     assert timeouts(thread) == ["Time ran out for **aiko**: the AI decided in their place."]
     assert await waiting(w, game_id) == (1,)
     assert (await w.store.banks(game_id))["aiko"] == STEP

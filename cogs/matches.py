@@ -827,8 +827,7 @@ class MatchClock:
         found = await store.get_message(record.id, "prompt")
         thread = await self.matches._thread(record)
         if found is not None and thread is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await thread.get_partial_message(found[1]).edit(view=None)
+            await self.matches.reach.edit(record, thread, found[1], view=None)
         await self.matches.lobbies.refresh(record)
         return record
 

@@ -133,6 +133,34 @@ async def test_a_bank_table_says_its_bank_charges_each_bid_and_a_turn_left_to_on
     assert w.env.errors == []
 
 
+async def test_a_kohaku_turn_is_charged_once_when_it_ends_and_its_deadline_holds_until_then(world):
+    w = world
+    aiko = w.members[0]
+    game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy", clock="1h")
+    start = clock(w)
+    assert (await seat_of(w, game_id, aiko)).seat in await waiting(w, game_id)
+    assert "⏳ 1 h left in your bank." in (await current_prompt(w, game_id, thread)).content
+    await w.env.advance_time(20 * MINUTE)
+    rng = random.Random(4)
+    steps = 0
+    turn = (await w.store.load_match(game_id))[0].turn_key()
+    while (await w.store.load_match(game_id))[0].turn_key() == turn:
+        # Within the turn (however many steps it has) the bank is not charged yet, and the deadline stays put.
+        assert await w.store.banks(game_id) == {"aiko": BANK}
+        assert await deadline(w, game_id) == start + BANK
+        prompt = await current_prompt(w, game_id, thread)
+        secret = [c for c in custom_ids(prompt) if c.startswith("mt:c:")]
+        where = reply(await aiko.click(prompt, custom_id=secret[0])) if secret else prompt
+        assert (await choose(aiko, where, rng)).acknowledged
+        steps += 1
+    # The turn is over (the AI seat played its own, and it is aiko's again): charged once, the step added once.
+    assert steps >= 1 and (await seat_of(w, game_id, aiko)).seat in await waiting(w, game_id)
+    assert await w.store.banks(game_id) == {"aiko": BANK - 20 * MINUTE + STEP}
+    assert await deadline(w, game_id) == clock(w) + BANK - 20 * MINUTE + STEP
+    assert await w.store.verify() == []
+    assert w.env.errors == []
+
+
 async def test_the_bank_survives_a_restart_in_the_middle_of_a_turn(world, bids, db_path):
     w = world
     game_id, thread = await open_table(w, "bids", players=2, joiners=1, clock="1h")

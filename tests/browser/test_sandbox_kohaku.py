@@ -84,26 +84,35 @@ def slash_games(page: Page, name: str, **options: object) -> None:
     wait_for_change(page, before)
 
 
+# The newest message with a choice to make (not only Hint, Undo or Since your last turn), as its id, its pictures and
+# its words (a step of the same turn edits the same message); "over" once the final scores show.
+_DECISION = """([after, controls, aids]) => {
+    if (document.querySelector('#preview-app').getAttribute('aria-busy') !== 'false') return false;
+    const shown = [...document.querySelectorAll('#channel-message-list article.channel-message')];
+    if (shown.slice(-3).some(m => /Kōhaku #\\d+ is over/.test(m.innerText))) return 'over';
+    const aid = new RegExp(aids);
+    const live = shown.filter(m => [...m.querySelectorAll(controls)].some(c => !aid.test(c.innerText.trim()))).pop();
+    if (!live) return false;
+    const pictures = [...live.querySelectorAll('img')].map(p => p.getAttribute('src')).join(',');
+    const words = live.querySelector('.message-content')?.innerText ?? '';
+    const mark = [live.dataset.messageId, pictures, words].join('|');
+    return mark !== after ? mark : false;
+}"""
+
+
 def next_decision(page: Page, after: str | None) -> str | None:
     """Wait until the page shows a decision other than `after`, ready to be made, or the final scores; returns the
-    decision (its message id, then its picture and words: a step of the same turn edits the same message), or None
-    at the end."""
-    found = page.wait_for_function(
-        """([after, controls]) => {
-            if (document.querySelector('#preview-app').getAttribute('aria-busy') !== 'false') return false;
-            const shown = [...document.querySelectorAll('#channel-message-list article.channel-message')];
-            if (shown.slice(-3).some(m => /Kōhaku #\\d+ is over/.test(m.innerText))) return 'over';
-            const live = shown.filter(m => m.querySelector(controls)).pop();
-            if (!live) return false;
-            const pictures = [...live.querySelectorAll('img')].map(p => p.getAttribute('src')).join(',');
-            const words = live.querySelector('.message-content')?.innerText ?? '';
-            const mark = [live.dataset.messageId, pictures, words].join('|');
-            return mark !== after ? mark : false;
-        }""",
-        arg=[after, CONTROLS],
-        timeout=WAIT,
-    ).json_value()
-    return None if found == "over" else found
+    decision (`_DECISION`'s mark), or None at the end. A message the page draws in steps (its words, then its
+    buttons) is taken once it has stopped changing."""
+    arg = [after, CONTROLS, AIDS.pattern]
+    for _ in range(50):
+        found = page.wait_for_function(_DECISION, arg=arg, timeout=WAIT).json_value()
+        if found == "over":
+            return None
+        page.wait_for_timeout(300)
+        if page.evaluate(_DECISION, arg) == found:
+            return found
+    raise AssertionError("the decision shown kept changing")
 
 
 def message_of(decision: str) -> str:

@@ -328,15 +328,7 @@ class Matches:
         """After a choice, privately: that the thread could not show it (why, and that it is tried again), or that
         the game goes on in a new thread (its old one was deleted); nothing when the thread shows it as usual."""
         if not shown:
-            reach = await self.store.reach(record.id)
-            why = self.reach.reason(record, reach) if reach is not None else ""
-            await self.tell(
-                interaction,
-                _(
-                    "Your move is saved, but {why} I try again later, less often each time; nothing is lost and the "
-                    "game picks up where it stopped."
-                ).format(why=why),
-            )
+            await self.tell(interaction, await self.reach.saved_not_shown(record))
             return
         now_record = await self.store.get_game(record.id)
         if now_record.thread_id != record.thread_id:

@@ -896,15 +896,7 @@ class Tables:
             played = last or played
         told = False
         if not await self.poster.show(record.id, played=played):
-            reach = await self.store.reach(record.id)
-            why = self.reach.reason(record, reach) if reach is not None else ""
-            await self.tell(
-                interaction,
-                _(
-                    "Your move is saved, but {why} I try again later, less often each time; nothing is lost and the "
-                    "game picks up where it stopped."
-                ).format(why=why),
-            )
+            await self.tell(interaction, await self.reach.saved_not_shown(record))
             told = True
         else:
             # A thread replaced since anyone last acted (even before this move, as Discord told the bot it was

@@ -287,6 +287,9 @@ class Community:
         """Post yesterday's daily challenge results in every server that opted in: one post per game with a daily
         challenge that someone in the server played, once per game and day."""
         yesterday = (utcnow() - dt.timedelta(days=1)).date().isoformat()
+        servers = await self.store.guilds_with_setting("daily_channel")
+        if not servers:
+            return
         boards: list[tuple[GameModule, list[BoardRow]]] = []
         for module in daily_games():
             rows = await self.store.leaderboard("daily", None, yesterday, game=module.key)
@@ -294,7 +297,7 @@ class Community:
                 boards.append((module, rows))
         if not boards:
             return
-        for guild_id, channel_value in await self.store.guilds_with_setting("daily_channel"):
+        for guild_id, channel_value in servers:
             channel = self.bot.get_channel(int(channel_value))
             if channel is None:
                 continue

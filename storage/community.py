@@ -179,6 +179,11 @@ def score_items(rows: Sequence[Row], keys: Sequence[str] | None = None) -> dict[
     }
 
 
+def score_history(rows: Sequence[Row]) -> list[tuple[float, int]]:
+    """(UNIX time, total) of each of these results rows, in their order: a player's score history."""
+    return [(r["finished_at"], r["total"]) for r in rows]
+
+
 @dataclass(frozen=True, slots=True)
 class ChallengeRecord:
     """A player's attempts at one kind of a game's challenge (daily or weekly): how many were started, finished
@@ -195,7 +200,8 @@ class ChallengeRecord:
 class GameStats:
     """A player's record at one game, everywhere: finished games (with others, solo and challenges), wins, each
     score item's average and best, the game's ratings (the world's, and a server's), its challenges by kind, and the
-    player's favourite (`GameModule.favourite_of`; None for a game that keeps none, or before one is counted)."""
+    player's favourite (`GameModule.favourite_of`; None for a game that keeps none, or before one is counted), and
+    the score history: (UNIX time, total) of each finished game, oldest first."""
 
     games: int
     wins: int
@@ -205,6 +211,7 @@ class GameStats:
     server: Rating | None
     challenges: dict[str, ChallengeRecord]
     favourite: str | None = None
+    history: list[tuple[float, int]] = field(default_factory=list)
 
     @property
     def win_rate(self) -> float:
@@ -650,17 +657,23 @@ class CommunityStore:
         keys = [r["key"] for r in rows]
         return streak(keys, day) if day.isoformat() in keys else 0
 
-    async def daily_posted(self, guild_id: int, day: str) -> bool:
-        rows = await self._all("SELECT 1 FROM daily_posts WHERE guild_id = ? AND day = ?", (guild_id, day))
+    async def daily_posted(self, guild_id: int, day: str, *, game: str = DEFAULT_GAME) -> bool:
+        """Whether a game's daily results of `day` were posted in the server."""
+        rows = await self._all(
+            "SELECT 1 FROM daily_posts WHERE guild_id = ? AND game = ? AND day = ?", (guild_id, game, day)
+        )
         return bool(rows)
 
-    async def mark_daily_posted(self, guild_id: int, day: str, channel_id: int, now: float) -> None:
+    async def mark_daily_posted(
+        self, guild_id: int, day: str, channel_id: int, now: float, *, game: str = DEFAULT_GAME
+    ) -> None:
+        """Record that a game's daily results of `day` were posted in the server (once: a second record is a no-op)."""
         async with self._tx() as db:
             await self._run(
                 db,
-                "INSERT INTO daily_posts (guild_id, day, channel_id, posted_at) VALUES (?, ?, ?, ?) "
+                "INSERT INTO daily_posts (guild_id, game, day, channel_id, posted_at) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT DO NOTHING",
-                (guild_id, day, channel_id, now),
+                (guild_id, game, day, channel_id, now),
             )
 
     async def guilds_with_setting(self, key: str) -> list[tuple[int, str]]:
@@ -696,7 +709,7 @@ class CommunityStore:
             best=max((r["total"] for r in multi), default=0),
             breakdown=breakdown,
             favourite=favourite,
-            history=[(r["finished_at"], r["total"]) for r in rows],
+            history=score_history(rows),
             solo_games=len(solo),
             solo_wins=sum(r["rank"] == 1 for r in solo),
             solo_best=max((r["total"] for r in solo), default=0),
@@ -742,6 +755,7 @@ class CommunityStore:
             server=await self.rating(scope_of(guild_id, game), user_id) if guild_id is not None else None,
             challenges=challenges,
             favourite=await self._favourite(user_id, scope_of(None, game), game),
+            history=score_history(rows),
         )
 
     async def endings(self, user_id: int, *, game: str = DEFAULT_GAME) -> Endings:

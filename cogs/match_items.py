@@ -4,7 +4,7 @@ restart) and which handler of the table (`cogs.matches.Matches`) it calls."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any, Protocol
 
 import discord
@@ -186,7 +186,8 @@ class MatchGroup(
     def answer_for(self, interaction: discord.Interaction) -> Answer:
         # A choice taken at once, or a group shown in place of the private message it was picked on, updates the
         # clicked message; a group picked in the thread answers privately.
-        values = (interaction.data or {}).get("values") or [""]
+        data: Mapping[str, Any] = interaction.data or {}
+        values = data.get("values") or [""]
         if private_message(interaction) or str(values[0]).startswith(ACTION_MARK):
             return Answer.UPDATE
         return Answer.PRIVATE

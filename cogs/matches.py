@@ -5,7 +5,8 @@ names a game. A table reaches its first turn through `cogs.match_lobbies`; its b
 answers about games rather than in one (status, boards, stats) are `cogs.match_boards`'. A turn is one post in the
 game's thread: what happened since the last post (the game's own narration), who must decide, the table's picture
 and the choices. A choice is a public button when the deciding seat sees nothing a spectator does not; otherwise,
-and when several seats choose at once and in secret, each seat opens its own choices privately. AI seats decide on
+and when several seats choose at once and in secret, each seat opens its own choices privately. Many choices in
+groups (a tile, then its track) are asked group first, each group's choices privately (`offer`). AI seats decide on
 a copy in which everything they cannot see is redrawn (`Match.determinized`), in the bot's pool of worker
 processes (`cogs.thinking`).
 

@@ -257,7 +257,7 @@ class KokeshiBot(WiredClient):
         self.replays = Replays(self)
         self.rematches = Rematches(self)
         self.shares = Shares(self)
-        self.matches = Matches(self, self.tables, self.community, self.tables.reach)
+        self.matches = Matches(self, self.tables, self.community, self.tables.reach, self.tables.clocks)
         self.sandbox = False
         self._store_closed = False
 

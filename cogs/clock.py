@@ -1,22 +1,26 @@
-"""A fair clock: time banks shown in the prompt, the opponents' choice after a third expired turn, and rejoin.
+"""A fair clock at every table: time banks shown in the prompt, the opponents' choice after a third expired turn, and
+rejoin.
 
-A game opened with a bank (`/kokeshi new clock:`) gives each player a bank of time, charged with the time each of
-their turns takes (less time away) and topped up by a fixed amount after each turn, up to a cap; the store keeps the
-banks (`storage.clock`). After a player's third expired turn in a row the other people at the table choose, with
-buttons kept across restarts, whether to wait, let the AI play the seat, or end the game unrated; with no answer in
-a day, the AI plays. A player whose seat the AI took comes back with `/games rejoin`.
+A game opened with a bank (`/kokeshi new clock:`, `/games new clock:`) gives each player a bank of time, charged with
+the time each of their turns takes (less time away) and topped up by a fixed amount after each turn, up to a cap; the
+store keeps the banks (`storage.clock`). After a player's third expired turn in a row the other people at the table
+choose, with buttons kept across restarts, whether to wait, let the AI play the seat, or end the game unrated; with
+no answer in a day, the AI plays. A player whose seat the AI took comes back with `/games rejoin`.
+
+The clock knows no game: each table (Kokeshi's `cogs.tables`, the platform's `cogs.matches`) serves it what differs
+between them (`ClockTable`): where the game is posted, how a seat's name reads, and what handing a seat to the AI or
+ending the game does there.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 
-from games.kokeshi import vocab
 from i18n import _
 from storage import GameNotFound, GameRecord, Seat, Store
 from storage.clock import ANSWERS, BANKS, Bank, bank_of
@@ -24,7 +28,7 @@ from storage.clock import ANSWERS, BANKS, Bank, bank_of
 from .answering import Answer, AnswersFirst
 from .away import stamp
 from .client import Client
-from .common import UserError, duration, now, pinging
+from .common import UserError, duration, game_name, now, pinging
 from .limits import BUTTON_LABEL, MESSAGE, shorten
 from .persistent import FromCustomId
 from .speech import escape, speaking
@@ -32,15 +36,19 @@ from .speech import escape, speaking
 log = logging.getLogger(__name__)
 
 Choice = app_commands.Choice
-# `/kokeshi new clock:`: the fixed timer per turn (the `timer` option), or one of the banks (`storage.clock.BANKS`).
+# A table's clock (`/kokeshi new clock:`, `/games new clock:`): the fixed time per turn its other option sets, or one
+# of the banks (`storage.clock.BANKS`).
 FIXED = "turn"
-CLOCKS = [
-    Choice(name="fixed timer per turn (the timer option; default)", value=FIXED),
+BANK_CHOICES = [
     Choice(name="bank: 1 h, +10 min a turn, at most 2 h", value="1h"),
     Choice(name="bank: 1 day, +6 h a turn, at most 2 days", value="1d"),
     Choice(name="bank: 3 days, +1 day a turn, at most 7 days", value="3d"),
     Choice(name="bank: 7 days, +2 days a turn, at most 14 days", value="7d"),
 ]
+# `/kokeshi new clock:`, beside its `timer` option.
+CLOCKS = [Choice(name="fixed timer per turn (the timer option; default)", value=FIXED), *BANK_CHOICES]
+# `/games new clock:`: the same banks, beside the fixed time per turn its `deadline` option sets.
+DEADLINE_CLOCKS = [Choice(name="fixed deadline per turn (the deadline option; default)", value=FIXED), *BANK_CHOICES]
 # How long the opponents have to choose before the AI takes the seat.
 CHOICE_SECONDS = 24 * 3600
 CHOICE_TEMPLATE = r"kk:c:(?P<game_id>\d+):(?P<seat>\d+):(?P<choice>wait|ai|end)"
@@ -95,9 +103,9 @@ class ChoiceButton(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui
 CLOCK_ITEMS = (ChoiceButton,)
 
 
-def choice_view(game_id: int, seat: Seat) -> discord.ui.View:
-    """The three answers, worded in the current language."""
-    player = vocab.seat_name(seat.name)
+def choice_view(game_id: int, seat: Seat, player: str) -> discord.ui.View:
+    """The three answers about the seat of `player` (its name as the table reads it), worded in the current
+    language."""
     labels = {
         "wait": _("Wait for {player}").format(player=player),
         "ai": _("The AI plays {player}'s seat").format(player=player),
@@ -109,44 +117,63 @@ def choice_view(game_id: int, seat: Seat) -> discord.ui.View:
     return view
 
 
-class ClockPoster(Protocol):
-    """The thread poster (`cogs.posting.Poster`) as the clock calls it."""
+class ClockTable(Protocol):
+    """A table as the clock calls it: Kokeshi's (`cogs.tables`) or the platform's (`cogs.matches`)."""
 
-    async def show(self, game_id: int, *, prompt_lost: bool = False) -> bool: ...
+    def serves(self, record: GameRecord) -> bool:
+        """Whether this table plays the game."""
+        ...
 
+    def seat_word(self, name: str) -> str:
+        """A seat's name as players read it (a game's own opponent has a word of its own)."""
+        ...
 
-class ClockTables(Protocol):
-    """The tables (`cogs.tables.Tables`) as the clock calls them."""
+    def where(self, record: GameRecord) -> str:
+        """A clickable pointer to the game's thread."""
+        ...
 
-    @property
-    def bot(self) -> Client: ...
-    @property
-    def store(self) -> Store: ...
-    @property
-    def poster(self) -> ClockPoster: ...
+    async def game_channel(self, record: GameRecord) -> Any:
+        """Where the game is posted (its thread), or None when it cannot be reached."""
+        ...
 
-    async def tell(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None: ...
+    async def send(self, record: GameRecord, channel: Any, content: str, **kwargs: Any) -> discord.Message | None:
+        """A post in the game's thread; None when Discord refused it."""
+        ...
 
-    async def refresh_lobby(self, record: GameRecord) -> None: ...
+    async def end_unrated(self, record: GameRecord) -> GameRecord:
+        """The game ends now, unrated (nobody's result counts): cancelled, its timers gone, its lobby told."""
+        ...
 
-    async def game_channel(self, record: GameRecord) -> discord.abc.Messageable | None: ...
+    async def hand_over(self, record: GameRecord, seat: Seat) -> None:
+        """The AI now plays this seat (already marked so): it takes any decision the game waits for from it."""
+        ...
 
-    async def send(self, record: GameRecord, channel: Any, content: str, **kwargs: Any) -> discord.Message | None: ...
-
-    async def drive_ai(self, record: GameRecord) -> Any: ...
-
-    def where(self, record: GameRecord) -> str: ...
+    async def seat_back(self, record: GameRecord, seat: Seat) -> None:
+        """The player took their seat back (already marked so): the table shows the game as it is."""
+        ...
 
 
 class Clocks:
-    """Time banks as the players see them, the opponents' choice, and rejoin; the store keeps the banks."""
+    """Time banks as the players see them, the opponents' choice, and rejoin, at every table that serves it; the
+    store keeps the banks."""
 
-    def __init__(self, tables: ClockTables) -> None:
-        self.tables = tables
+    def __init__(self, bot: Client, tell: Callable[..., Awaitable[None]]) -> None:
+        self.bot = bot
+        # A private reply to the person who clicked or asked (`cogs.tables.Tables.tell`).
+        self.tell = tell
+        self._tables: list[ClockTable] = []
+
+    def serve(self, table: ClockTable) -> None:
+        """Serve the games this table plays."""
+        self._tables.append(table)
+
+    def table(self, record: GameRecord) -> ClockTable:
+        """The table that plays this game."""
+        return next(t for t in self._tables if t.serves(record))
 
     @property
     def store(self) -> Store:
-        return self.tables.store
+        return self.bot.store
 
     # ------------------------------------------------------------------ the bank, shown
 
@@ -181,18 +208,38 @@ class Clocks:
             return ""
         return _("⏳ {duration} left in your bank.").format(duration=duration(bank.initial if left is None else left))
 
-    async def status(self, record: GameRecord) -> str:
-        """`/kokeshi status` of a bank game: what is left in each person's bank ("⏳ Time banks: aiko 50 min")."""
+    async def status(self, record: GameRecord, players: list[str] | None = None) -> str:
+        """What is left in each person's bank in a bank game ("⏳ Time banks: aiko 50 min"), as `/kokeshi status`
+        shows it; `players`: only those seats (the people a turn waits for)."""
         bank = bank_of(dict(record.settings))
         if bank is None or record.status != "active":
             return ""
+        word = self.table(record).seat_word
         parts = []
         for seat in record.seats:
-            if seat.user_id is None or seat.ai:
+            if seat.user_id is None or seat.ai or (players is not None and seat.name not in players):
                 continue
             left = await self.store.bank_left(record.id, seat.name)
-            parts.append(f"{escape(vocab.seat_name(seat.name))} {duration(bank.initial if left is None else left)}")
+            parts.append(f"{escape(word(seat.name))} {duration(bank.initial if left is None else left)}")
         return _("⏳ Time banks: {banks}.").format(banks=" · ".join(parts)) if parts else ""
+
+    async def prompt_note(self, record: GameRecord, players: list[str]) -> str:
+        """A turn's line about the banks of the people it waits for: one person's "⏳ 50 min left in your bank.", or
+        each one's when several choose at once; empty for a game without a bank."""
+        banked = [p for p in players if self._banked(record, p)]
+        if len(banked) == 1:
+            return await self.note(record, banked[0])
+        return await self.status(record, banked) if banked else ""
+
+    async def left_for(self, record: GameRecord, user_id: int) -> str:
+        """`/games status`'s words for what is left in the caller's bank in a bank game in progress ("⏳ 50 min in
+        your bank"); empty otherwise."""
+        bank = bank_of(dict(record.settings))
+        seat = record.seat_of(user_id)
+        if bank is None or seat is None or not self._banked(record, seat.name):
+            return ""
+        left = await self.store.bank_left(record.id, seat.name)
+        return _("⏳ {duration} in your bank").format(duration=duration(bank.initial if left is None else left))
 
     # ------------------------------------------------------------------ the opponents' choice
 
@@ -214,6 +261,7 @@ class Clocks:
             return True
         due = now() + CHOICE_SECONDS
         await self.store.ask_choice(record.id, seat.name, due)
+        table = self.table(record)
         if channel is not None:
             with speaking(record):
                 text = _(
@@ -227,8 +275,8 @@ class Clocks:
                     others=", ".join(f"<@{s.user_id}>" for s in others),
                     when=stamp(due),
                 )
-                view = choice_view(record.id, seat)
-            message = await self.tables.send(
+                view = choice_view(record.id, seat, table.seat_word(seat.name))
+            message = await table.send(
                 record,
                 channel,
                 shorten(text, MESSAGE),
@@ -239,7 +287,7 @@ class Clocks:
                 await self.store.set_message(
                     record.id, CHOICE_MESSAGE.format(seat=seat.seat), message.channel.id, message.id
                 )
-        self.tables.bot.wake_timers()
+        self.bot.wake_timers()
         return True
 
     async def answer(self, interaction: discord.Interaction, game_id: int, seat_number: int, choice: str) -> None:
@@ -248,11 +296,12 @@ class Clocks:
         seat = next((s for s in record.seats if s.seat == seat_number), None)
         if seat is None or choice not in ANSWERS:
             raise UserError(_("That game does not exist (any more)."))
+        game = game_name(record)
         me = record.seat_of(interaction.user.id)
         if me is None or me.name == seat.name or me.ai or me.resigned:
             raise UserError(
-                _("Only the other players of Kokeshi #{number} choose what happens to {player}'s seat.").format(
-                    number=record.id, player=escape(seat.name)
+                _("Only the other players of {game} #{number} choose what happens to {player}'s seat.").format(
+                    game=game, number=record.id, player=escape(seat.name)
                 )
             )
         if record.status != "active":
@@ -275,27 +324,26 @@ class Clocks:
         done = {
             "wait": _("Done: {player} keeps their seat."),
             "ai": _("Done: the AI plays {player}'s seat from now on."),
-            "end": _("Done: Kokeshi #{number} is over, unrated."),
+            "end": _("Done: {game} #{number} is over, unrated."),
         }[choice]
-        await self.tables.tell(interaction, done.format(player=escape(seat.name), number=record.id))
+        await self.tell(interaction, done.format(player=escape(seat.name), game=game, number=record.id))
 
     async def _carry_out(self, record: GameRecord, seat: Seat, choice: str, user_id: int | None) -> None:
         """What an answer (or its absence, `none`) does to the seat and the game; then the thread says so."""
+        table = self.table(record)
         if choice == "wait":
             await self.store.update_seat(record.id, seat.name, expired=0)
         elif choice in ("ai", "none"):
             await self.store.update_seat(record.id, seat.name, ai=True)
         elif choice == "end":
-            record = await self.store.cancel_game(record.id)
-            await self.store.clear_timers(record.id)
-            await self.tables.refresh_lobby(record)
+            record = await table.end_unrated(record)
         await self._close(record, seat, choice, user_id)
         if choice in ("ai", "none"):
-            await self.tables.drive_ai(await self.store.get_game(record.id))
-            await self.tables.poster.show(record.id)
+            await table.hand_over(await self.store.get_game(record.id), seat)
 
     async def _close(self, record: GameRecord, seat: Seat, choice: str, user_id: int | None) -> None:
         """The choice's buttons go, and the thread says what was decided (pinging nobody)."""
+        table = self.table(record)
         with speaking(record):
             player = escape(seat.name)
             who = f"<@{user_id}>" if user_id is not None else ""
@@ -304,30 +352,28 @@ class Clocks:
                 "ai": _(
                     "🤖 {who} chose to let the AI play {player}'s seat from now on; `/games rejoin` brings them back."
                 ),
-                "end": _(
-                    "🛑 {who} ended Kokeshi #{number}: it is unrated, and nobody counts as resigned or timed out."
-                ),
+                "end": _("🛑 {who} ended {game} #{number}: it is unrated, and nobody counts as resigned or timed out."),
                 "none": _(
                     "🤖 Nobody chose in time, so the AI plays {player}'s seat from now on; `/games rejoin` brings them "
                     "back."
                 ),
                 "back": _("↩️ {player} is back, so there is nothing to choose."),
-            }[choice].format(who=who, player=player, number=record.id)
+            }[choice].format(who=who, player=player, game=game_name(record), number=record.id)
         found = await self.store.get_message(record.id, CHOICE_MESSAGE.format(seat=seat.seat))
-        channel = await self.tables.game_channel(record)
+        channel = await table.game_channel(record)
         if found is not None:
-            target = self.tables.bot.get_channel(found[0])
+            target = self.bot.get_channel(found[0])
             if target is not None:
                 try:
                     await target.get_partial_message(found[1]).edit(view=None)  # type: ignore[union-attr]
                 except discord.HTTPException as exc:
                     log.info("game %d: the choice's buttons could not be taken away: %s", record.id, exc)
         if channel is not None:
-            await self.tables.send(record, channel, text, allowed_mentions=discord.AllowedMentions.none())
+            await table.send(record, channel, text, allowed_mentions=discord.AllowedMentions.none())
 
     async def fire_due(self) -> None:
         """Open choices nobody answered in time: the AI plays those seats (only games of this process's shards)."""
-        shards = self.tables.bot.timer_shards
+        shards = self.bot.timer_shards
         for asked in await self.store.due_choices(now()):
             try:
                 record = await self.store.get_game(asked.game_id)
@@ -359,23 +405,24 @@ class Clocks:
         record = await self._rejoinable(interaction, game_id)
         seat = record.seat_of(interaction.user.id)
         assert seat is not None  # checked by `_rejoinable`
+        table = self.table(record)
         await self.store.update_seat(record.id, seat.name, ai=False, expired=0)
         asked = await self.store.seat_choice(record.id, seat.name)
         if asked is not None and asked.open and await self.store.answer_choice(record.id, seat.name, "back"):
             await self._close(record, seat, "back", None)
         record = await self.store.get_game(record.id)
-        channel = await self.tables.game_channel(record)
+        channel = await table.game_channel(record)
         if channel is not None:
             with speaking(record):
                 text = _("↩️ {player} is back: the seat is theirs again from their next turn.").format(
                     player=f"<@{interaction.user.id}>"
                 )
-            await self.tables.send(record, channel, text, allowed_mentions=discord.AllowedMentions.none())
-        await self.tables.poster.show(record.id)
-        await self.tables.tell(
+            await table.send(record, channel, text, allowed_mentions=discord.AllowedMentions.none())
+        await table.seat_back(record, seat)
+        await self.tell(
             interaction,
-            _("Welcome back to Kokeshi #{number}: your seat is yours again from your next turn. {thread}").format(
-                number=record.id, thread=self.tables.where(record)
+            _("Welcome back to {game} #{number}: your seat is yours again from your next turn. {thread}").format(
+                game=game_name(record), number=record.id, thread=table.where(record)
             ),
         )
 
@@ -383,17 +430,13 @@ class Clocks:
         """The game the caller may rejoin, or a UserError saying why there is none (nothing is changed)."""
         user_id = interaction.user.id
         if game_id is None:
-            mine = [
-                g
-                for g in await self.store.games_for_user(user_id, ("active",))
-                if g.guild_id == interaction.guild_id and _taken(g.seat_of(user_id))
-            ]
+            mine = await self._taken_here(interaction)
             if not mine:
                 raise UserError(
                     _("The AI plays none of your seats in a game in progress here, so there is nothing to rejoin.")
                 )
             if len(mine) > 1:
-                listed = ", ".join(self.tables.where(g) for g in mine[:10])
+                listed = ", ".join(self.table(g).where(g) for g in mine[:10])
                 raise UserError(
                     _("Several games match ({games}): choose one with the `game` option.").format(games=listed)
                 )
@@ -404,45 +447,53 @@ class Clocks:
             record = None
         if record is None or record.guild_id != interaction.guild_id:
             raise UserError(
-                _("There is no game #{number} in this server. `/kokeshi status` lists your games.").format(
-                    number=game_id
-                )
+                _("There is no game #{number} in this server. `/games status` lists your games.").format(number=game_id)
             )
+        game = game_name(record)
         seat = record.seat_of(user_id)
         if seat is None:
             raise UserError(
-                _("You did not play in Kokeshi #{number}, so there is no seat of yours to rejoin.").format(
-                    number=record.id
+                _("You did not play in {game} #{number}, so there is no seat of yours to rejoin.").format(
+                    game=game, number=record.id
                 )
             )
         if record.status == "lobby":
             raise UserError(_("This game has not started yet."))
         if record.status != "active":
             raise UserError(
-                _("Kokeshi #{number} is over: only a game in progress can be rejoined.").format(number=record.id)
+                _("{game} #{number} is over: only a game in progress can be rejoined.").format(
+                    game=game, number=record.id
+                )
             )
         if seat.resigned:
             raise UserError(
-                _("You resigned from Kokeshi #{number}: a resignation is final, so the AI keeps your seat.").format(
-                    number=record.id
+                _("You resigned from {game} #{number}: a resignation is final, so the AI keeps your seat.").format(
+                    game=game, number=record.id
                 )
             )
         if not seat.ai:
             raise UserError(
-                _("You still hold your seat in Kokeshi #{number}, so there is nothing to rejoin.").format(
-                    number=record.id
+                _("You still hold your seat in {game} #{number}, so there is nothing to rejoin.").format(
+                    game=game, number=record.id
                 )
             )
         return record
 
-    async def rejoin_choices(self, interaction: discord.Interaction) -> list[Choice[int]]:
-        """The caller's games here whose seat the AI took over, for the `game` option's autocomplete."""
+    async def _taken_here(self, interaction: discord.Interaction) -> list[GameRecord]:
+        """The caller's games in progress here, of every table, whose seat the AI took over from them."""
         user_id = interaction.user.id
         return [
-            Choice(name=f"Kokeshi #{g.id}", value=g.id)
+            g
             for g in await self.store.games_for_user(user_id, ("active",))
             if g.guild_id == interaction.guild_id and _taken(g.seat_of(user_id))
-        ][:25]
+        ]
+
+    async def rejoin_choices(self, interaction: discord.Interaction, current: str = "") -> list[Choice[int]]:
+        """The caller's games here whose seat the AI took over, for the `game` option's autocomplete (those whose
+        name or number holds what was typed)."""
+        typed = current.strip().casefold()
+        named = [(f"{game_name(g)} #{g.id}", g.id) for g in await self._taken_here(interaction)]
+        return [Choice(name=name, value=value) for name, value in named if typed in name.casefold()][:25]
 
 
 def _taken(seat: Seat | None) -> bool:
@@ -456,4 +507,13 @@ def settings_with_clock(settings: Mapping[str, Any] | None, clock: Mapping[str, 
     return merged or None
 
 
-__all__ = ["CLOCKS", "CLOCK_ITEMS", "ChoiceButton", "Clocks", "clock_options", "settings_with_clock"]
+__all__ = [
+    "CLOCKS",
+    "CLOCK_ITEMS",
+    "DEADLINE_CLOCKS",
+    "ChoiceButton",
+    "ClockTable",
+    "Clocks",
+    "clock_options",
+    "settings_with_clock",
+]

@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from . import anywhere
+from .clock import DEADLINE_CLOCKS, FIXED
 from .common import DAY, TIMERS
 from .offer import offered, variants
 from .wiring import WiredClient
@@ -69,7 +70,7 @@ class Games(
     async def rejoin_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
-        return await self.bot.tables.clocks.rejoin_choices(interaction)
+        return await self.bot.tables.clocks.rejoin_choices(interaction, current)
 
     # Every game of the registry but those with commands of their own (`/kokeshi`) is played from here.
     @app_commands.command(
@@ -82,11 +83,13 @@ class Games(
         level="How strong the AI plays",
         variant="The game's variant (start typing: the game's own, like its goal cards)",
         deadline="Time each player has for a turn: reminders before it, then the AI decides",
+        clock="A fixed deadline per turn, or a time bank per player: time added after each turn, up to a cap",
     )
     @app_commands.choices(
         level=[app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "hard")],
     )
     @app_commands.choices(deadline=TIMERS)
+    @app_commands.choices(clock=DEADLINE_CLOCKS)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -96,9 +99,12 @@ class Games(
         level: str = "normal",
         variant: app_commands.Range[str, 0, 100] = "",
         deadline: int = DAY,
+        clock: str = FIXED,
     ) -> None:
         matches = self.bot.matches
-        await matches.guard(interaction, matches.lobbies.new(interaction, game, players, ai, level, variant, deadline))
+        await matches.guard(
+            interaction, matches.lobbies.new(interaction, game, players, ai, level, variant, deadline, clock)
+        )
 
     @new.autocomplete("game")
     async def new_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -16,6 +16,7 @@ from storage import GameReach, GameStats, Glance, Rating, Store, challenge_key
 
 from .anywhere import bot_server, command_name
 from .client import Client, TableDesk
+from .clock import Clocks
 from .common import UserError, challenge_day, game_name
 from .limits import EMBED_FIELD_VALUE, EMBED_TITLE, MESSAGE, shorten
 from .offer import OWN_TABLES, table_game
@@ -26,10 +27,12 @@ from .speech import escape
 class MatchBoards:
     """The answers about games rather than in one: each private, each a few store reads."""
 
-    def __init__(self, bot: Client, tables: TableDesk, reach: Reach) -> None:
+    def __init__(self, bot: Client, tables: TableDesk, reach: Reach, clocks: Clocks) -> None:
         self.bot = bot
         self.tables = tables
         self.reach = reach
+        # What is left in a bank game's bank (`cogs.clock`).
+        self.clocks = clocks
 
     @property
     def store(self) -> Store:
@@ -51,10 +54,12 @@ class MatchBoards:
         muted = await self.store.muted_games(user_id)
         # Why a game Discord refuses is paused, and what would free it (read only for those).
         stuck = {g.record.id: await self.store.reach(g.record.id) for g in glances if g.unreachable_at is not None}
-        lines = [
-            self._status_line(glance, user_id, interaction.guild_id, muted, stuck.get(glance.record.id))
-            for glance in sorted(glances, key=lambda g: urgency(g, user_id))
-        ]
+        lines = []
+        for glance in sorted(glances, key=lambda g: urgency(g, user_id)):
+            line = self._status_line(glance, user_id, interaction.guild_id, muted, stuck.get(glance.record.id))
+            # A game on a bank clock: what is left in the caller's bank.
+            bank = await self.clocks.left_for(glance.record, user_id)
+            lines.append(f"{line} · {bank}" if bank else line)
         mine = sum(user_id in g.waiting for g in glances)
         head = (
             ngettext("**Your games** · your turn in {count}", "**Your games** · your turn in {count}", mine).format(

@@ -20,6 +20,7 @@ from kit.locks import KeyedLocks
 from storage import GameRecord, Store, challenge_key
 
 from .client import Client, TableDesk
+from .clock import FIXED, Clocks, clock_options, settings_with_clock
 from .common import DAY, UserError, challenge_day, duration, level_word
 from .match_items import lobby_view
 from .offer import read_variant, table_game
@@ -97,7 +98,8 @@ class MatchLobbies:
             head += " · " + ", ".join(chosen)
         if not record.challenge:
             timer = record.turn_timer
-            head += " · " + (_("{duration} per turn").format(duration=duration(timer)) if timer else _("no turn timer"))
+            per_turn = _("{duration} per turn").format(duration=duration(timer)) if timer else _("no turn timer")
+            head += " · " + (Clocks.lobby_words(record) or per_turn)
         return f"{head}\n{', '.join(seats)}\n{status}"
 
     async def refresh(self, record: GameRecord) -> None:
@@ -121,9 +123,11 @@ class MatchLobbies:
         level: str = "normal",
         variant: str = "",
         deadline: int = DAY,
+        clock: str = FIXED,
     ) -> None:
         """`/games new`: a lobby in this channel (a solo game starts at once), with the game's settings chosen by
-        `variant` and the time each turn has (`deadline`, seconds; 0: none), as `/kokeshi new timer:` offers it."""
+        `variant` and the time each turn has (`deadline`, seconds; 0: none), as `/kokeshi new timer:` offers it, or
+        a time bank per player (`clock`, one of `storage.clock.BANKS`; as Kokeshi's, not for a solo game)."""
         module = table_game(key)
         if players not in module.players:
             counts = ", ".join(format_number(n) for n in module.players)
@@ -133,6 +137,7 @@ class MatchLobbies:
         if level not in module.levels:
             raise UserError(_("The AI levels are {levels}.").format(levels=", ".join(module.levels)))
         settings = read_variant(module, variant)
+        turn_timer, clock_settings = clock_options(None if players == 1 else clock, deadline or None)
         try:
             # The game says whether it is played so: a deal that is thrown away.
             module.deal(module.options(settings), secrets.randbits(64), players)
@@ -160,8 +165,8 @@ class MatchLobbies:
             ai_level=level,
             language=i18n.current() if i18n.current() != "en" else None,
             game=key,
-            settings=settings,
-            turn_timer=deadline or None,
+            settings=settings_with_clock(settings, clock_settings),
+            turn_timer=turn_timer,
         )
         await self.open(interaction, module, channel, await self.store.get_game(game_id))
 

@@ -35,10 +35,12 @@ from kit.locks import KeyedLocks
 from service import Refused
 from storage import GameRecord, MatchPlayed, Seat, StaleVersion, Store
 from storage.away import QUIET, TURN_TIMERS
+from storage.clock import bank_of
 from storage.matches import seat_ranks
 
 from .away import AWAY_MARK, Aways, stamp
 from .client import ChallengeDesk, Client, TableDesk
+from .clock import Clocks
 from .common import UserError, duration, game_name, level_word, now, pinging
 from .limits import MESSAGE, shorten
 from .match_boards import MatchBoards
@@ -76,6 +78,11 @@ TIMEOUT_LEVEL = "normal"
 # The reminders before a turn's deadline, as Kokeshi's: a ping at half the time and near its end (parts of the turn's
 # time); with the deadline, the turn's timers (`storage.away.TURN_TIMERS`).
 REMINDERS = (("reminder_half", 0.5), ("reminder_late", 0.9))
+# After this many expired turns in a row the other people at the table choose what happens to the seat (none there:
+# the AI takes it), as at Kokeshi's tables.
+EXPIRED_TURNS_BEFORE_AI = 3
+# A bank with less than this left (seconds) has run out: the turn's deadline came due for it.
+SPENT = 1.0
 # A moment in a message (`away.stamp`), as Discord shows it to each reader.
 _STAMP = re.compile(r"<t:\d+:f> \(<t:\d+:R>\)")
 
@@ -113,15 +120,18 @@ def places_text(module: GameModule, record: GameRecord, standing: Standing) -> s
 class Matches:
     """The tables of every contract game: created by `/games new`, played in their threads."""
 
-    def __init__(self, bot: Client, tables: TableDesk, community: ChallengeDesk, reach: Reach) -> None:
+    def __init__(self, bot: Client, tables: TableDesk, community: ChallengeDesk, reach: Reach, clocks: Clocks) -> None:
         self.bot = bot
         self.tables = tables
         self.community = community
         # Where the bot can be heard, shared with Kokeshi's tables: paused servers, refusals, sleeping threads.
         self.reach = reach
         self._locks: KeyedLocks[int] = KeyedLocks()
+        # Time banks, the opponents' choice after a third expired turn, and rejoin: the clock every table shares.
+        self.clocks = clocks
+        clocks.serve(MatchClock(self))
         # `/games status`, `leaderboard` and `stats`: answers about games rather than in one.
-        self.boards = MatchBoards(bot, tables, reach)
+        self.boards = MatchBoards(bot, tables, reach, clocks)
         # Lobbies, challenges and rematches: the tables before their first turn.
         self.lobbies = MatchLobbies(bot, tables, self, reach)
 
@@ -357,15 +367,7 @@ class Matches:
         """After a choice, privately: that the thread could not show it (why, and that it is tried again), or that
         the game goes on in a new thread (its old one was deleted); nothing when the thread shows it as usual."""
         if not shown:
-            reach = await self.store.reach(record.id)
-            why = self.reach.reason(record, reach) if reach is not None else ""
-            await self.tell(
-                interaction,
-                _(
-                    "Your move is saved, but {why} I try again later, less often each time; nothing is lost and the "
-                    "game picks up where it stopped."
-                ).format(why=why),
-            )
+            await self.tell(interaction, await self.reach.saved_not_shown(record))
             return
         now_record = await self.store.get_game(record.id)
         if now_record.thread_id != record.thread_id:
@@ -408,6 +410,9 @@ class Matches:
         # A thread behind (its last posts were refused, its turn's clock stopped) shows the whole turn again.
         behind = await self.store.reach(record.id) is not None
         full = full or behind
+        if behind and bank_of(dict(record.settings)) is not None:
+            # As Kokeshi's: the banks charge nothing for the time nobody could see the turn.
+            await self.store.restart_bank_turns(record.id)
         for _attempt in range(2):
             thread = await self._thread(record)
             if thread is None:
@@ -427,6 +432,9 @@ class Matches:
                     text = fit_story(story, [chosen])
                     sent = await self._send(record, thread, text, allowed_mentions=discord.AllowedMentions.none())
                     shown = sent is not None
+                    if shown and bank_of(dict(record.settings)) is not None:
+                        # The turn goes on for fewer people, on their banks: the prompt shows its new deadline.
+                        await self.show_deadline(record)
             if shown:
                 await self.reach.succeeded(record, refused=behind)
                 return True
@@ -453,7 +461,9 @@ class Matches:
     async def fire(self, game_id: int, kind: str, version: int) -> None:
         """A turn's timer came due. A reminder pings the people the turn still waits for; at the deadline the AI
         decides for every one of them (at the default level) until the turn is theirs no more, and the thread goes
-        on. A timer set for an older turn does nothing, and one due while someone it waits for is away waits."""
+        on. In a bank game the deadline is for the people whose bank ran out; the others keep choosing on theirs.
+        After a third expired turn in a row the other people at the table choose what happens to the seat. A timer
+        set for an older turn does nothing, and one due while someone it waits for is away waits."""
         record = await self.store.get_game(game_id)
         if kind == REPOST:
             # Set by a refused post (`Reach.failed`) or a change Discord announced: the thread is tried again.
@@ -484,6 +494,15 @@ class Matches:
                     await self._remind(record, [people[s] for s in late])
                 await self.store.clear_timer(game_id, kind, version)
                 return
+            banked = bank_of(dict(record.settings)) is not None
+            if banked:
+                late = [s for s in late if await self._spent(record, people[s])]
+                if not late:
+                    # No bank ran out (time away came off it since): the turn's timers follow the banks again.
+                    due = await self.store.set_match_timers(game_id, version, [(k, now()) for k in TURN_TIMERS])
+                    self.bot.wake_timers(min(due.values()))
+                    await self.show_deadline(record)
+                    return
             events: list[Event] = []
             played: MatchPlayed | None = None
             # The late decide nothing more this turn: the AI plays each of their steps until the turn moves on.
@@ -497,22 +516,59 @@ class Matches:
                 events += played.outcome.events
                 if played.outcome.turn_changed:
                     break
-            if played is None or not played.outcome.turn_changed:
-                # The late are done and the turn waits for the AI alone: its timers have nothing left to do.
+            still = [s for s in match.waiting() if s in people and s not in late]
+            if (played is None or not played.outcome.turn_changed) and not (banked and still):
+                # The late are done and the turn waits for the AI alone: its timers have nothing left to do. (In a
+                # bank game the people still choosing have the timers of their banks, set with the decision.)
                 await self.store.clear_timers(game_id, TURN_TIMERS)
             thread = await self._thread(record)
+            asking, handed = await self._count_expired(record, [people[s] for s in late])
+            record = await self.store.get_game(game_id)
             if thread is not None:
                 with speaking(record):
                     names = ", ".join(f"**{people[s].name}**" for s in late)
                     note = _("Time ran out for {names}: the AI decided in their place.").format(names=names)
+                    for seat in handed:
+                        note += " " + ngettext(
+                            "After {count} turn in a row, the AI now plays {player}'s seat for good.",
+                            "After {count} turns in a row, the AI now plays {player}'s seat for good.",
+                            EXPIRED_TURNS_BEFORE_AI,
+                        ).format(count=EXPIRED_TURNS_BEFORE_AI, player=f"**{escape(seat.name)}**")
                 await self._send(record, thread, note, allowed_mentions=discord.AllowedMentions.none())
+            for seat in asking:
+                await self.clocks.expired(record, seat, thread, EXPIRED_TURNS_BEFORE_AI)
             if played is not None:
                 await self._advance(record, match, events, played)
 
+    async def _spent(self, record: GameRecord, seat: Seat) -> bool:
+        """Whether this person's bank ran out in the turn (a turn not begun on the bank has its whole bank)."""
+        left = await self.store.bank_left(record.id, seat.name)
+        return left is not None and left < SPENT
+
+    async def _count_expired(self, record: GameRecord, late: Sequence[Seat]) -> tuple[list[Seat], list[Seat]]:
+        """The late whose third expired turn in a row this was (the store counted it with the time-out), as
+        (those the other people at the table are asked about, those the AI takes for good: nobody else is there to
+        ask), the latter marked as the AI's."""
+        record = await self.store.get_game(record.id)
+        seats = {s.seat: s for s in record.seats}
+        asking: list[Seat] = []
+        handed: list[Seat] = []
+        for old in late:
+            seat = seats.get(old.seat)
+            if seat is None or seat.ai or seat.expired < EXPIRED_TURNS_BEFORE_AI:
+                continue
+            if self.clocks.opponents(record, seat):
+                asking.append(seat)
+            else:
+                await self.store.update_seat(record.id, seat.name, ai=True)
+                handed.append(seat)
+        return asking, handed
+
     async def _remind(self, record: GameRecord, late: Sequence[Seat]) -> None:
-        """A reminder in the thread to the people the turn still waits for, as Kokeshi's: how long they have left;
-        a ping that comes silently to those in their quiet hours (one post for them, one for the others), and none
-        for those who muted the game (a reminder is nothing but a ping)."""
+        """A reminder in the thread to the people the turn still waits for, as Kokeshi's: how long they have left
+        (in a bank game, what is left in each one's bank); a ping that comes silently to those in their quiet hours
+        (one post for them, one for the others), and none for those who muted the game (a reminder is nothing but a
+        ping)."""
         thread = await self._thread(record)
         if thread is None:
             return
@@ -522,13 +578,15 @@ class Matches:
         if not pinged:
             return
         deadline = next((t for t in await self.store.timers(record.id) if t.kind == DEADLINE), None)
+        # A bank game: each person has what is left in their own bank, said after the ping.
+        banked = bank_of(dict(record.settings)) is not None
         quiet = [u for u in pinged if in_quiet_hours(settings[u].get(QUIET))]
         loud = [u for u in pinged if u not in quiet]
         module = games.get(record.game)
         for users, silent in ((loud, False), (quiet, True)):
             if not users:
                 continue
-            if deadline is None:
+            if deadline is None or banked:
                 text = ngettext(
                     "⏰ {people}, {game} #{number} is waiting for you.",
                     "⏰ {people}, {game} #{number} is waiting for you.",
@@ -546,6 +604,9 @@ class Matches:
                 number=record.id,
                 duration=duration(deadline.due_at - now()) if deadline is not None else "",
             )
+            if banked:
+                names = [s.name for s in late if s.user_id in users]
+                text = " ".join(t for t in (text, await self.clocks.prompt_note(record, names)) if t)
             await self._send(record, thread, shorten(text, MESSAGE), allowed_mentions=pinging(*users), silent=silent)
 
     async def _hold(self, record: GameRecord, late: Sequence[Seat], version: int, kind: str = DEADLINE) -> bool:
@@ -664,12 +725,18 @@ class Matches:
         elif any(p.seat in humans for p in prompts) and record.turn_timer:
             # The people asked have until then, reminded at half the time and near its end; past it the AI decides
             # for them (`fire`). The timers are stored, so a restart keeps them; the store moves them past their
-            # away periods, and the deadline out of their quiet hours.
+            # away periods, and the deadline out of their quiet hours. In a bank game they come from the banks.
             start = now()
             plan = [(kind, start + part * record.turn_timer) for kind, part in REMINDERS]
             due = await self.store.set_match_timers(record.id, version, [*plan, (DEADLINE, start + record.turn_timer)])
             self.bot.wake_timers(min(due.values()))
             lines.append(_("Decide by {when}.").format(when=stamp(due[DEADLINE])))
+        # A bank game: what is left in the banks of the people asked (their turn's time taken off).
+        banks = await self.clocks.prompt_note(
+            record, [s.name for s in record.seats if s.seat in match.waiting() and not s.ai]
+        )
+        if banks:
+            lines.append(banks)
         away = await self._away_note(record)
         if away:
             lines.append(away)
@@ -754,6 +821,54 @@ class Matches:
         await self._retire(record, thread, await self.store.get_message(record.id, "prompt"), message.id)
         await self.lobbies.refresh(record)
         return True
+
+
+class MatchClock:
+    """The platform's tables as the clock (`cogs.clock.Clocks`) calls them."""
+
+    def __init__(self, matches: Matches) -> None:
+        self.matches = matches
+
+    @staticmethod
+    def serves(record: GameRecord) -> bool:
+        return record.game not in OWN_TABLES
+
+    @staticmethod
+    def seat_word(name: str) -> str:
+        return name
+
+    def where(self, record: GameRecord) -> str:
+        return self.matches.tables.where(record)
+
+    async def game_channel(self, record: GameRecord) -> Any:
+        return await self.matches._thread(record)
+
+    async def send(self, record: GameRecord, channel: Any, content: str, **kwargs: Any) -> discord.Message | None:
+        return await self.matches._send(record, channel, content, **kwargs)
+
+    async def end_unrated(self, record: GameRecord) -> GameRecord:
+        """Cancelled, its timers gone, its turn's buttons taken away and its lobby message told."""
+        store = self.matches.store
+        async with self.matches._locks(record.id):
+            record = await store.cancel_game(record.id)
+            await store.clear_timers(record.id)
+        found = await store.get_message(record.id, "prompt")
+        thread = await self.matches._thread(record)
+        if found is not None and thread is not None:
+            await self.matches.reach.edit(record, thread, found[1], view=None)
+        await self.matches.lobbies.refresh(record)
+        return record
+
+    async def hand_over(self, record: GameRecord, seat: Seat) -> None:
+        """When the game waits for the seat now, the AI decides in its place and the thread goes on."""
+        async with self.matches._locks(record.id):
+            match, _version, record = await self.matches.store.load_match(record.id)
+            if seat.seat in match.waiting() and not match.is_over:
+                await self.matches._advance(record, match, [])
+
+    async def seat_back(self, record: GameRecord, seat: Seat) -> None:
+        """Nothing to show: the AI took every decision the seat was asked, and its next turn pings it as usual."""
+        return None
 
 
 def fit_story(story: Sequence[str], tail: Sequence[str], limit: int = MESSAGE) -> str:

@@ -384,6 +384,16 @@ class Reach:
             text = self.stuck_text(record, reach, for_host=True)
         return await self.dm(record.host_id, text)
 
+    async def saved_not_shown(self, record: GameRecord) -> str:
+        """What a player is told privately when their move is saved but the thread could not show it: why, and that
+        it is tried again, in the current language."""
+        reach = await self.store.reach(record.id)
+        why = self.reason(record, reach) if reach is not None else ""
+        return _(
+            "Your move is saved, but {why} I try again later, less often each time; nothing is lost and the game "
+            "picks up where it stopped."
+        ).format(why=why)
+
     def reason(self, record: GameRecord, reach: GameReach) -> str:
         """Why the game cannot be shown and what would free it, in the current language."""
         thread = self.where(record)

@@ -8,6 +8,7 @@ import dataclasses
 import logging
 import secrets
 from collections.abc import Mapping
+from typing import Any
 
 import discord
 
@@ -21,7 +22,7 @@ from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Outcome, Refused
 from service import play as play_decision
-from storage import DEFAULT_GAME, Applied, GameNotFound, GameRecord, StaleVersion, Store, StoreRefusal
+from storage import DEFAULT_GAME, Applied, GameNotFound, GameRecord, Seat, StaleVersion, Store, StoreRefusal
 from storage.away import TURN_TIMERS, Away
 
 from . import anywhere
@@ -258,6 +259,43 @@ class LobbyMessages:
             log.warning("game %d: could not update the lobby message: %s", record.id, exc)
 
 
+class KokeshiClock:
+    """Kokeshi's tables as the clock (`cogs.clock.Clocks`) calls them."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    @staticmethod
+    def serves(record: GameRecord) -> bool:
+        return record.game == DEFAULT_GAME
+
+    @staticmethod
+    def seat_word(name: str) -> str:
+        return vocab.seat_name(name)
+
+    def where(self, record: GameRecord) -> str:
+        return self.tables.where(record)
+
+    async def game_channel(self, record: GameRecord) -> discord.abc.Messageable | None:
+        return await self.tables.game_channel(record)
+
+    async def send(self, record: GameRecord, channel: Any, content: str, **kwargs: Any) -> discord.Message | None:
+        return await self.tables.send(record, channel, content, **kwargs)
+
+    async def end_unrated(self, record: GameRecord) -> GameRecord:
+        record = await self.tables.store.cancel_game(record.id)
+        await self.tables.store.clear_timers(record.id)
+        await self.tables.refresh_lobby(record)
+        return record
+
+    async def hand_over(self, record: GameRecord, seat: Seat) -> None:
+        await self.tables.drive_ai(record)
+        await self.tables.poster.show(record.id)
+
+    async def seat_back(self, record: GameRecord, seat: Seat) -> None:
+        await self.tables.poster.show(record.id)
+
+
 class Tables:
     """The bot's game logic on top of the store; cogs call it, it talks to Discord."""
 
@@ -273,8 +311,10 @@ class Tables:
         self.quiet = QuietHours(self)
         # The daily digest some players take instead of a DM at each turn; a Kokeshi game's line names its round.
         self.digests = Digests(self, self.round_of)
-        # Time banks, the opponents' choice after a third expired turn, and rejoin.
-        self.clocks = Clocks(self)
+        # Time banks, the opponents' choice after a third expired turn, and rejoin: at this table and the platform's
+        # (`cogs.matches` serves it too).
+        self.clocks = Clocks(bot, self.tell)
+        self.clocks.serve(KokeshiClock(self))
         self.lobbies = LobbyMessages(bot, self.reach, self.names, self.away, self.clocks)
         # The game's thread: handed what it needs up front, it never calls back here.
         self.poster = Poster(bot, self.reach, self.names, self.lobbies)
@@ -920,15 +960,7 @@ class Tables:
             played = last or played
         told = False
         if not await self.poster.show(record.id, played=played):
-            reach = await self.store.reach(record.id)
-            why = self.reach.reason(record, reach) if reach is not None else ""
-            await self.tell(
-                interaction,
-                _(
-                    "Your move is saved, but {why} I try again later, less often each time; nothing is lost and the "
-                    "game picks up where it stopped."
-                ).format(why=why),
-            )
+            await self.tell(interaction, await self.reach.saved_not_shown(record))
             told = True
         else:
             # A thread replaced since anyone last acted (even before this move, as Discord told the bot it was

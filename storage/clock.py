@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .database import Row, Transaction
+from .records import DEFAULT_GAME
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -150,24 +151,52 @@ class ClockStore:
         )
         if seat is None:
             return list(timers)
+        left = await self._turn_left(db, game_id, bank, seat["name"], user_id, now)
+        return [(kind, now + FRACTIONS[kind] * left if kind in FRACTIONS else due_at) for kind, due_at in timers]
+
+    async def clock_people(
+        self, db: Transaction, game_id: int, seats: Sequence[tuple[str, int]], timers: Sequence[tuple[str, float]]
+    ) -> list[tuple[str, float]]:
+        """Inside a transaction that sets the timers of a turn that waits for these seats ((name, user id) of each
+        person; several choose at once in some games): in a bank game, each one's bank turn starts now or goes on
+        from when it began, and the turn's reminders and deadline come from the bank that runs out first; the
+        timers as given otherwise."""
+        bank = await self._bank_game(db, game_id)
+        if bank is None or not timers or not seats:
+            return list(timers)
+        now = self._clock()
+        left = min([await self._turn_left(db, game_id, bank, name, user_id, now) for name, user_id in seats])
+        return [(kind, now + FRACTIONS[kind] * left if kind in FRACTIONS else due_at) for kind, due_at in timers]
+
+    async def _turn_left(self, db: Transaction, game_id: int, bank: Bank, name: str, user_id: int, now: float) -> float:
+        """What is left in this seat's bank for its turn: the turn starts now (the seat's first with the initial
+        bank), or goes on from when it began, less the time spent since (time away not counted)."""
         row = await self._one_on(
-            db, "SELECT bank, turn_began_at FROM clocks WHERE game_id = ? AND name = ?", (game_id, seat["name"])
+            db, "SELECT bank, turn_began_at FROM clocks WHERE game_id = ? AND name = ?", (game_id, name)
         )
         if row is None:
             await self._run(
                 db,
                 "INSERT INTO clocks (game_id, name, bank, turn_began_at) VALUES (?, ?, ?, ?)",
-                (game_id, seat["name"], float(bank.initial), now),
+                (game_id, name, float(bank.initial), now),
             )
-            left = float(bank.initial)
-        elif row["turn_began_at"] is None:
+            return float(bank.initial)
+        if row["turn_began_at"] is None:
             await self._run(
-                db, "UPDATE clocks SET turn_began_at = ? WHERE game_id = ? AND name = ?", (now, game_id, seat["name"])
+                db, "UPDATE clocks SET turn_began_at = ? WHERE game_id = ? AND name = ?", (now, game_id, name)
             )
-            left = float(row["bank"])
-        else:
-            left = max(0.0, float(row["bank"]) - await self._spent(db, user_id, float(row["turn_began_at"]), now))
-        return [(kind, now + FRACTIONS[kind] * left if kind in FRACTIONS else due_at) for kind, due_at in timers]
+            return float(row["bank"])
+        return max(0.0, float(row["bank"]) - await self._spent(db, user_id, float(row["turn_began_at"]), now))
+
+    async def restart_bank_turns(self, game_id: int) -> None:
+        """The running bank turns of a game start again from now: its thread could not show the turn (Discord refused
+        its posts, and the turn's clock stopped), so the time before is charged to nobody."""
+        async with self._tx() as db:
+            await self._run(
+                db,
+                "UPDATE clocks SET turn_began_at = ? WHERE game_id = ? AND turn_began_at IS NOT NULL",
+                (self._clock(), game_id),
+            )
 
     async def clock_charge(self, db: Transaction, game_id: int, player: str) -> None:
         """Inside the transaction of the move that ends `player`'s turn: the turn's time (less time away) comes off
@@ -259,12 +288,14 @@ class ClockStore:
 
     async def verify_clocks(self) -> list[str]:
         """What is wrong with the stored banks and choices: a bank in a game without a bank clock or past its cap, a
-        turn running for two seats of one game, a bank or a choice of a seat the game does not have, a time that is
-        not a number, a choice answered by someone but without an answer. Empty when they are sound."""
+        turn running for two seats of one Kokeshi game (another game may wait for several seats at once), a bank or
+        a choice of a seat the game does not have, a time that is not a number, a choice answered by someone but
+        without an answer. Empty when they are sound."""
         problems = []
         running: dict[int, str] = {}
         rows = await self._all(
-            "SELECT c.game_id, c.name, c.bank, c.turn_began_at, g.settings, g.status, s.name AS seat FROM clocks c "
+            "SELECT c.game_id, c.name, c.bank, c.turn_began_at, g.settings, g.status, g.game, s.name AS seat "
+            "FROM clocks c "
             "JOIN games g ON g.id = c.game_id LEFT JOIN seats s ON s.game_id = c.game_id AND s.name = c.name "
             "ORDER BY c.game_id, c.name"
         )
@@ -279,7 +310,7 @@ class ClockStore:
                 problems.append(f"{where}: a bank in a game without a bank clock")
             elif not 0 <= r["bank"] <= bank.cap:
                 problems.append(f"{where}: the bank ({r['bank']:.0f} s) is outside 0 to its cap ({bank.cap} s)")
-            if r["turn_began_at"] is not None and r["status"] == "active":
+            if r["turn_began_at"] is not None and r["status"] == "active" and r["game"] == DEFAULT_GAME:
                 if r["game_id"] in running:
                     problems.append(f"game {r['game_id']}: turns running for {running[r['game_id']]} and {r['name']}")
                 running[r["game_id"]] = r["name"]

@@ -20,7 +20,7 @@ from games.base import Event, GameModule, Match, Refusal, Standing
 from service.play import Outcome, Refused, play
 
 from .away import TURN_TIMERS
-from .clock import CLOCK
+from .clock import CLOCK, bank_of
 from .community import found
 from .database import Database, Row, Transaction
 from .logs import ENDS_TURN, REVEALS, pack_log, unpack_log
@@ -184,6 +184,18 @@ class MatchStore:
     ) -> list[tuple[str, float]]:
         raise NotImplementedError
 
+    async def clock_people(  # provided by ClockStore
+        self,
+        db: Transaction,
+        game_id: int,
+        seats: Sequence[tuple[str, int]],
+        timers: Sequence[tuple[str, float]],
+    ) -> list[tuple[str, float]]:
+        raise NotImplementedError
+
+    async def clock_charge(self, db: Transaction, game_id: int, player: str) -> None:  # provided by ClockStore
+        raise NotImplementedError
+
     async def _rate_finished(  # provided by CommunityStore
         self, db: Transaction, game_id: int, guild_id: int | None, now: float, game: str = DEFAULT_GAME
     ) -> None:
@@ -254,7 +266,10 @@ class MatchStore:
         row (the seat's number as `player`), the snapshot, the version and move count, and when the decision ends
         the game, its results, ratings, totals and packed log, its timers cleared. The turn's timers (`TURN_TIMERS`:
         its reminders and deadline) follow the turn, not the click: a decision within the turn carries them to the
-        new version, and one that ends the turn clears them (the next turn's are set when it is shown).
+        new version, and one that ends the turn clears them (the next turn's are set when it is shown). In a game on a
+        bank clock, the seats whose part of the turn is over are charged its time, and a turn that goes on for fewer
+        people gets the timers of their banks. A seat's run of expired turns (`Seat.expired`) ends with a decision of
+        its own and grows with a time-out that ends its part of the turn.
 
         `source` is "button" (a person's click, logged as 'player'), "timeout" or "ai". Raises StaleVersion if the
         game moved on, StoreRefusal `not_active` if it is not being played, and `service.play.Refused` as the
@@ -271,6 +286,7 @@ class MatchStore:
             if record.status != "active":
                 raise StoreRefusal("not_active")
             match = held.match
+            waited = match.waiting()
             # Until the commit succeeds the held match may carry an unsaved decision: it leaves the cache.
             self._matches.pop(game_id, None)
             try:
@@ -298,8 +314,15 @@ class MatchStore:
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (game_id, seq, str(seat), action, stored, now, flags),
                 )
+                # The seats whose part of the turn is over: every one the turn waited for when it ends, else
+                # those the match no longer waits for.
+                waited_after = () if over else match.waiting()
+                done = waited if outcome.turn_changed or over else tuple(s for s in waited if s not in waited_after)
+                await self._count_expired(db, record, seat, stored, done)
                 if over:
                     await self._finish_match(db, game_id, match, now)
+                elif bank_of(dict(record.settings)) is not None:
+                    await self._bank_turn(db, record, version, done, waited, waited_after, outcome.turn_changed)
                 elif outcome.turn_changed:
                     await self._clear_turn_timers(db, game_id)
                 else:
@@ -372,9 +395,11 @@ class MatchStore:
         commit, as the people the game waits for would have them (`AwayStore.people_timers`): all later by the rest
         of the away period that ends last, and the deadline out of their quiet hours. Returns when each is due."""
         async with self._game_lock(game_id):
-            users = await self._match_waiting_users(game_id)
+            seats = await self._match_waiting_seats(game_id)
             async with self._tx() as db:
-                moved = await self.people_timers(db, users, timers)
+                # A bank game's turn runs on the banks of the people it waits for (`ClockStore.clock_people`).
+                timers = await self.clock_people(db, game_id, seats, timers)
+                moved = await self.people_timers(db, [user for _name, user in seats], timers)
                 await self._run_many(
                     db,
                     "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?) "
@@ -382,6 +407,59 @@ class MatchStore:
                     [(game_id, kind, at, version) for kind, at in moved],
                 )
         return dict(moved)
+
+    async def _count_expired(
+        self, db: Transaction, record: GameRecord, seat: int, source: str, done: Sequence[int]
+    ) -> None:
+        """In a decision's transaction: a person's own decision ends their run of expired turns; a decision the AI
+        made when their time ran out, that ends their part of the turn, adds one to it (in the same commit, so that
+        a crash loses no expired turn, nor with it the opponents' choice after the third in a row)."""
+        mine = next((s for s in record.seats if s.seat == seat), None)
+        if mine is None:
+            return
+        if source == "player" and mine.expired:
+            await self._run(db, "UPDATE seats SET expired = 0 WHERE game_id = ? AND seat = ?", (record.id, seat))
+        elif source == "timeout" and seat in done:
+            await self._run(
+                db, "UPDATE seats SET expired = expired + 1 WHERE game_id = ? AND seat = ?", (record.id, seat)
+            )
+
+    async def _bank_turn(
+        self,
+        db: Transaction,
+        record: GameRecord,
+        version: int,
+        done: Sequence[int],
+        waited: Sequence[int],
+        after: Sequence[int],
+        turn_changed: bool,
+    ) -> None:
+        """In a decision's transaction, in a game played on a bank clock: the seats whose part of the turn is over
+        are charged its time (`ClockStore.clock_charge`); the turn's timers go with the turn when it ends (the next
+        turn's are set when it is shown), and within it follow the banks of the people it still waits for when they
+        change (a person who chose at once no longer counts) or stay as they were."""
+        names = {s.seat: s.name for s in record.seats}
+        for s in done:
+            if s in names:
+                await self.clock_charge(db, record.id, names[s])
+        if turn_changed:
+            await self._clear_turn_timers(db, record.id)
+            return
+        if set(after) == set(waited):
+            await self._carry_turn_timers(db, record.id, version)
+            return
+        await self._clear_turn_timers(db, record.id)
+        people = [(s.name, s.user_id) for s in record.seats if s.seat in after and not s.ai and s.user_id is not None]
+        if not people:
+            return
+        start = self._clock()
+        timers = await self.clock_people(db, record.id, people, [(kind, start) for kind in TURN_TIMERS])
+        moved = await self.people_timers(db, [user for _name, user in people], timers)
+        await self._run_many(
+            db,
+            "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?)",
+            [(record.id, kind, at, version + 1) for kind, at in moved],
+        )
 
     async def _carry_turn_timers(self, db: Transaction, game_id: int, version: int) -> None:
         """In a decision's transaction that stays within the turn: the turn's timers set for `version` now belong
@@ -440,11 +518,17 @@ class MatchStore:
     async def _match_waiting_users(self, game_id: int) -> tuple[int, ...]:
         """The people (user ids) a contract game waits for: those seated at the seats of `Match.waiting()` (the
         seat's number is its `seats.seat`), computer players left out; the caller holds the game's lock."""
+        return tuple(user for _name, user in await self._match_waiting_seats(game_id))
+
+    async def _match_waiting_seats(self, game_id: int) -> list[tuple[str, int]]:
+        """(seat name, user id) of each person a contract game waits for, as `_match_waiting_users`."""
         waiting = set((await self._held_match(game_id)).match.waiting())
-        rows = await self._all("SELECT seat, user_id, ai FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
-        return tuple(
-            int(r["user_id"]) for r in rows if r["seat"] in waiting and not r["ai"] and r["user_id"] is not None
-        )
+        rows = await self._all("SELECT seat, name, user_id, ai FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        return [
+            (r["name"], int(r["user_id"]))
+            for r in rows
+            if r["seat"] in waiting and not r["ai"] and r["user_id"] is not None
+        ]
 
     # ------------------------------------------------------------------ held matches
 

@@ -6,10 +6,10 @@ import pytest
 
 import games
 from tests.botkit import db_path, simcord_bot, world
-from tests.dbkit import database, pg_server, sqlite_threads, still_running, stop_connections
+from tests.dbkit import database, empty, pg_server, sqlite_threads, still_running, stop_connections
 from tests.games import tiny
 
-__all__ = ["bids", "database", "db_path", "pg_server", "simcord_bot", "world"]
+__all__ = ["bids", "database", "db_path", "empty", "pg_server", "simcord_bot", "world"]
 
 
 @pytest.fixture

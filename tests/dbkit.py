@@ -16,8 +16,8 @@ import asyncpg
 import pytest
 from aiosqlite.core import _connection_worker_thread
 
-from storage import is_url, open_store
-from storage.postgres import to_pg
+from storage import is_url, migrations, open_store
+from storage.postgres import pg_migrations, to_pg
 from tests.pgserver import PgServer
 
 # The PostgreSQL one is marked, so that `-m "not postgresql"` (make check) leaves the server out.
@@ -97,6 +97,43 @@ def database(request, tmp_path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "kokeshi.sqlite3")
     return fresh_pg_database(request.getfixturevalue("pg_server"))
+
+
+@pytest.fixture(params=BACKENDS)
+def empty(request, tmp_path) -> str:
+    """An empty database on each backend, not yet migrated (a migration's tests build an older schema in it)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "old.sqlite3")
+    return fresh_pg_database(request.getfixturevalue("pg_server"), migrated=False)
+
+
+def build_at(database: str, schema: int, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+    """Bring an empty database to `schema` (the first migrations), then run these statements, as the bot of that
+    schema wrote them."""
+    if not is_url(database):
+        db = sqlite3.connect(database)
+        for number, script in migrations()[:schema]:
+            db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+        for statement, params in statements:
+            db.execute(statement, params)
+        db.commit()
+        db.close()
+        return
+
+    async def run() -> None:
+        db = await asyncpg.connect(database)
+        try:
+            async with db.transaction():
+                for _, script in pg_migrations()[:schema]:
+                    await db.execute(script)
+                await db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+                await db.execute("INSERT INTO schema_version (version) VALUES ($1)", schema)
+                for statement, params in statements:
+                    await db.execute(to_pg(statement), *params)
+        finally:
+            await db.close()
+
+    _in_thread(run)
 
 
 def sql(database: str, statement: str, params: Sequence[Any] = ()) -> list[tuple]:

@@ -247,7 +247,6 @@ def test_the_store_holds_a_database_and_storage_imports_run_one_way():
 # The Discord layer's modules that still import a game package: Kokeshi's own table. Every other module of `cogs/`
 # (the platform's table, the commands of `/games`, the language and the limits every table shares) knows no game.
 COGS_WITH_A_GAME = {
-    "cogs/clock.py",
     "cogs/components.py",
     "cogs/kokeshi.py",
     "cogs/kokeshi_ai.py",

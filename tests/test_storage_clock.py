@@ -1,5 +1,6 @@
 """Time banks and the opponents' choices in the store, on both backends: a turn charged less its time away, the step
-and the cap, choices answered once, and `verify`."""
+and the cap, choices answered once, `verify`; and another game's seats each on their bank, their expired turns
+counted."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from games.kokeshi.engine import RandomPolicy
 from storage import Store, open_store
 from storage.clock import BANKS
 from tests.dbkit import sql
+from tests.test_storage_matches import lobby
 
 BANK = BANKS["1h"]
 TIMERS = (("reminder_half", 0.5), ("reminder_late", 0.9), ("deadline", 1.0))
@@ -114,3 +116,55 @@ async def test_verify_reports_a_bank_past_its_cap_or_in_a_game_without_a_bank(st
     sql(database, "UPDATE games SET settings = ? WHERE id = ?", ('{"clock":"1h"}', game_id))
     problems = [p for g, p in await store.verify() if g == 0]
     assert any("outside 0 to its cap" in p for p in problems), problems
+
+
+# ---------------------------------------------------------------------- another game's table (the contract's path)
+
+
+async def test_a_contract_games_people_each_run_their_bank_and_a_turn_that_goes_on_follows_the_banks_left(store, bids):
+    clock = store._clock
+    start = clock.now
+    game_id = await lobby(store, "bids", 2, settings={"clock": BANK.key})  # seat 0 is P100, seat 1 P101
+    match, version = await store.start_match(game_id, 7)
+    # Both bid at once: both banks run, and the turn's timers come from the one that runs out first.
+    due = await store.set_match_timers(game_id, version, timers(store))
+    assert due == {kind: start + part * BANK.initial for kind, part in TIMERS}
+    assert await store.verify() == []  # two turns running at once is this game's way
+
+    # P101 bids after 20 minutes: charged, the step added; the turn goes on for P100 alone, on what P100 has left.
+    clock.now += 1200
+    played = await store.play_match(game_id, version, 1, match.legal_actions(1)[0])
+    assert not played.outcome.turn_changed
+    assert await store.banks(game_id) == {"P100": BANK.initial, "P101": BANK.initial - 1200 + BANK.increment}
+    assert await store.bank_left(game_id, "P100") == BANK.initial - 1200
+    assert {t.kind: (t.due_at, t.version) for t in await store.timers(game_id)} == {
+        kind: (clock.now + part * (BANK.initial - 1200), played.record.version) for kind, part in TIMERS
+    }
+
+    # P100's time runs out: the AI's bid ends the turn, the whole bank is used, and the expired turn is counted.
+    clock.now += BANK.initial - 1200
+    assert await store.bank_left(game_id, "P100") == 0
+    played = await store.play_match(game_id, played.record.version, 0, match.legal_actions(0)[0], source="timeout")
+    assert played.outcome.turn_changed and await store.timers(game_id) == []
+    assert (await store.banks(game_id))["P100"] == BANK.increment
+    assert played.record.seat_named("P100").expired == 1 and played.record.seat_named("P101").expired == 0
+
+    # The next turn runs on the banks as they are now; P100's own bid ends their run of expired turns.
+    due = await store.set_match_timers(game_id, played.record.version, timers(store))
+    assert due["deadline"] == clock.now + BANK.increment
+    match = played.match
+    played = await store.play_match(game_id, played.record.version, 0, match.legal_actions(0)[0])
+    assert played.record.seat_named("P100").expired == 0
+    assert await store.verify() == []
+
+
+async def test_a_contract_game_on_a_fixed_timer_counts_expired_turns_and_keeps_no_bank(store, bids):
+    game_id = await lobby(store, "bids", 2)
+    match, version = await store.start_match(game_id, 7)
+    await store.set_match_timers(game_id, version, timers(store))
+    played = await store.play_match(game_id, version, 1, match.legal_actions(1)[0], source="timeout")
+    # The turn goes on for P100 with its timers as they were; P101's part of it ran out.
+    assert {t.version for t in await store.timers(game_id)} == {played.record.version}
+    assert played.record.seat_named("P101").expired == 1
+    assert await store.banks(game_id) == {}
+    assert await store.verify() == []

@@ -15,9 +15,8 @@ import pytest
 
 import games
 from games.kokeshi.engine import KOKESHI, RandomPolicy
-from storage import is_url, migrations, open_store, scope_of
-from storage.postgres import pg_migrations, to_pg
-from tests.dbkit import BACKENDS, _in_thread, fresh_pg_database, sql
+from storage import migrations, open_store, scope_of
+from tests.dbkit import build_at, sql
 
 BEFORE = 12  # the schema before favourites knew no game
 GUILD = 7
@@ -177,40 +176,8 @@ async def test_a_contract_game_that_keeps_no_favourite_counts_nothing(store, dat
 # ---------------------------------------------------------------- migration 0013
 
 
-@pytest.fixture(params=BACKENDS)
-def empty(request, tmp_path) -> str:
-    """An empty database on each backend, not yet migrated."""
-    if request.param == "sqlite":
-        return str(tmp_path / "old.sqlite3")
-    return fresh_pg_database(request.getfixturevalue("pg_server"), migrated=False)
-
-
 def _build(database: str, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
-    """Bring the database to schema 12, then run these statements, as the bot of that schema wrote them."""
-    if not is_url(database):
-        db = sqlite3.connect(database)
-        for number, script in migrations()[:BEFORE]:
-            db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
-        for statement, params in statements:
-            db.execute(statement, params)
-        db.commit()
-        db.close()
-        return
-
-    async def run() -> None:
-        db = await asyncpg.connect(database)
-        try:
-            async with db.transaction():
-                for _, script in pg_migrations()[:BEFORE]:
-                    await db.execute(script)
-                await db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-                await db.execute("INSERT INTO schema_version (version) VALUES ($1)", BEFORE)
-                for statement, params in statements:
-                    await db.execute(to_pg(statement), *params)
-        finally:
-            await db.close()
-
-    _in_thread(run)
+    build_at(database, BEFORE, statements)
 
 
 # (scope, user_id, princess, batchan, fisherman, samurai, sumotori) as schema 12 kept them.

@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-import asyncpg
 import pytest
 
 from games.kokeshi.engine import GreedyPolicy, RandomPolicy, new_game
-from storage import Store, is_url, migrations, open_store, scope_of
+from storage import Store, migrations, open_store, scope_of
 from storage.community import board_step
-from storage.postgres import pg_migrations, to_pg
 from storage.store import flags_of, pack_log
-from tests.dbkit import BACKENDS, _in_thread, fresh_pg_database, sql
+from tests.dbkit import build_at, sql
 
 PREVIOUS = 9  # the schema before games were keyed
 NOW = 1_700_000_000.0
@@ -24,40 +21,8 @@ FINISHED, ACTIVE, CHALLENGE = 1, 2, 3
 GUILD = 7
 
 
-@pytest.fixture(params=BACKENDS)
-def empty(request, tmp_path) -> str:
-    """An empty database on each backend, not yet migrated."""
-    if request.param == "sqlite":
-        return str(tmp_path / "old.sqlite3")
-    return fresh_pg_database(request.getfixturevalue("pg_server"), migrated=False)
-
-
 def _build(database: str, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
-    """Bring the database to schema 9, then run these statements, as the bot of that schema wrote them."""
-    if not is_url(database):
-        db = sqlite3.connect(database)
-        for number, script in migrations()[:PREVIOUS]:
-            db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
-        for statement, params in statements:
-            db.execute(statement, params)
-        db.commit()
-        db.close()
-        return
-
-    async def run() -> None:
-        db = await asyncpg.connect(database)
-        try:
-            async with db.transaction():
-                for _, script in pg_migrations()[:PREVIOUS]:
-                    await db.execute(script)
-                await db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-                await db.execute("INSERT INTO schema_version (version) VALUES ($1)", PREVIOUS)
-                for statement, params in statements:
-                    await db.execute(to_pg(statement), *params)
-        finally:
-            await db.close()
-
-    _in_thread(run)
+    build_at(database, PREVIOUS, statements)
 
 
 def _played(names: list[str], seed: int, moves: int | None = None) -> tuple[Any, list[tuple[str, str, int]]]:

@@ -1,17 +1,24 @@
-"""Small things several cogs share: user mistakes, Discord's clock, challenge days, pings, turn keys, finish rates."""
+"""Small things several cogs share: user mistakes, Discord's clock, challenge days, pings, turn keys, and what every
+table's lobby offers (its language, the finish rate it asks of joiners) and every player's stats show (their score
+history)."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import io
+from collections.abc import Sequence
 
 import discord
 from discord import app_commands
 
 import games
 import i18n
+import render
 from i18n import _, ngettext, pgettext
-from storage import GameRecord
+from storage import GameRecord, Store
+
+from .speech import game_language, quote
 
 # The time a person has for a turn, as a table's host chooses it (`/kokeshi new timer:`, `/games new deadline:`);
 # 0 is no deadline at all.
@@ -26,6 +33,10 @@ TIMERS = [
     app_commands.Choice(name="7 days", value=7 * DAY),
     app_commands.Choice(name="no timer", value=0),
 ]
+
+
+# The languages a table can speak (`/kokeshi new language:`, `/games new language:`), each named in itself.
+LANGUAGES = [app_commands.Choice(name=i18n.NATIVE_NAMES[locale], value=locale) for locale in i18n.LOCALES]
 
 
 class UserError(Exception):
@@ -102,3 +113,67 @@ def min_finish(record: GameRecord) -> int:
     """The finish rate (a percentage, 0 to 100) a lobby asks of its joiners; 0 when it asks none."""
     value = record.settings.get("min_finish", 0)
     return value if isinstance(value, int) and 0 <= value <= 100 else 0
+
+
+def table_language(chosen: str | None, *defaults: object) -> str:
+    """The language a new table speaks: the one its host chose, else the first of `defaults` the bot speaks (the
+    server's for a lobby, the player's for a solo game), else English. A chosen language the bot does not speak (a
+    Discord client with an older list of them) is the host's mistake, and opens nothing."""
+    if chosen and i18n.supported(chosen) is None:
+        names = ", ".join(i18n.NATIVE_NAMES[locale] for locale in i18n.LOCALES)
+        raise UserError(
+            _("{language} is not a language I speak. Choose one of these for the game's thread: {languages}.").format(
+                language=quote(chosen, 40), languages=names
+            )
+        )
+    return i18n.resolve(chosen, *defaults)
+
+
+def lobby_terms(record: GameRecord) -> list[str]:
+    """What a lobby shows of the terms every table shares, in the current language: the language of its thread and,
+    when it asks one, the finish rate of its joiners."""
+    terms = [i18n.NATIVE_NAMES[game_language(record)]]
+    required = min_finish(record)
+    if required:
+        terms.append(
+            _("players who finish {required} of their games or more").format(
+                required=i18n.format_percent(required / 100)
+            )
+        )
+    return terms
+
+
+async def check_finish_rate(store: Store, user_id: int, record: GameRecord) -> None:
+    """Refuse a joiner who finished a smaller share of their games of this table's game than its lobby asks for (a
+    newcomer, with no game of it ended yet, is welcome)."""
+    required = min_finish(record)
+    if not required:
+        return
+    endings = await store.endings(user_id, game=record.game)
+    rate = endings.finish_rate
+    if rate is None or round(rate * 100) >= required:
+        return
+    raise UserError(
+        _(
+            "{game} #{number} is for players who finish at least {required} of their games. You finished "
+            "{finished} of {played} ({rate}): {resigned} resigned and {timed_out} timed out. Finish a few more "
+            "games, or join another lobby."
+        ).format(
+            game=game_name(record),
+            number=record.id,
+            required=i18n.format_percent(required / 100),
+            finished=i18n.format_number(endings.finished),
+            played=i18n.format_number(endings.played),
+            rate=i18n.format_percent(rate),
+            resigned=i18n.format_number(endings.resigned),
+            timed_out=i18n.format_number(endings.timed_out),
+        )
+    )
+
+
+async def history_picture(embed: discord.Embed, name: str, points: Sequence[tuple[float, int]]) -> discord.File:
+    """A player's score history (`points`: (UNIX time, total) of their finished games, oldest first) drawn off the
+    event loop, as the picture of their stats' `embed`, with the words a screen reader says for it."""
+    data = await asyncio.to_thread(render.history, name, points)
+    embed.set_image(url="attachment://history.png")
+    return picture(data, "history.png", _("{player}'s scores, game after game.").format(player=name))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
 from dataclasses import dataclass
@@ -11,7 +10,6 @@ import discord
 
 import games
 import i18n
-import render
 from games.base import GameModule
 from i18n import N_, _, ngettext
 from storage import DEFAULT_GAME, BoardRow, challenge_key, scope_of
@@ -243,15 +241,8 @@ class Community:
                 )
         else:
             embed.description = first_game_hint(module)
-        picture = await asyncio.to_thread(render.history, user.display_name, record.history)
-        embed.set_image(url="attachment://history.png")
-        await interaction.followup.send(
-            embed=embed,
-            file=common.picture(
-                picture, "history.png", _("{player}'s scores, game after game.").format(player=user.display_name)
-            ),
-            ephemeral=True,
-        )
+        picture = await common.history_picture(embed, user.display_name, record.history)
+        await interaction.followup.send(embed=embed, file=picture, ephemeral=True)
 
     # ------------------------------------------------------------------ challenges
 

@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from . import anywhere
 from .clock import DEADLINE_CLOCKS, FIXED
-from .common import DAY, TIMERS
+from .common import DAY, LANGUAGES, TIMERS
 from .offer import offered, variants
 from .wiring import WiredClient
 
@@ -84,12 +84,15 @@ class Games(
         variant="The game's variant (start typing: the game's own, like its goal cards)",
         deadline="Time each player has for a turn: reminders before it, then the AI decides",
         clock="A fixed deadline per turn, or a time bank per player: time added after each turn, up to a cap",
+        language="The language of the game's thread and pictures (default: the server's)",
+        min_finish="Only players who finished at least this percentage of their games may join (0: anyone)",
     )
     @app_commands.choices(
         level=[app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "hard")],
     )
     @app_commands.choices(deadline=TIMERS)
     @app_commands.choices(clock=DEADLINE_CLOCKS)
+    @app_commands.choices(language=LANGUAGES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -100,11 +103,14 @@ class Games(
         variant: app_commands.Range[str, 0, 100] = "",
         deadline: int = DAY,
         clock: str = FIXED,
+        language: str | None = None,
+        min_finish: app_commands.Range[int, 0, 100] = 0,
     ) -> None:
         matches = self.bot.matches
-        await matches.guard(
-            interaction, matches.lobbies.new(interaction, game, players, ai, level, variant, deadline, clock)
+        opening = matches.lobbies.new(
+            interaction, game, players, ai, level, variant, deadline, clock, language=language, min_finish=min_finish
         )
+        await matches.guard(interaction, opening)
 
     @new.autocomplete("game")
     async def new_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -26,7 +26,7 @@ from .answering import Answer, answered
 from .away import stamp
 from .choices import game_choices, matching_choices
 from .clock import CLOCKS, FIXED
-from .common import TIMERS, UserError, now
+from .common import LANGUAGES, TIMERS, UserError, now
 from .components import QUESTIONS
 from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, shorten
 from .quiet import zone_choices
@@ -42,8 +42,6 @@ ANY_GAME = ("mute", "unmute")
 # Multiplayer lobbies live in servers the bot is in; elsewhere these commands are refused (see `cogs.anywhere`).
 SERVER_ONLY = {anywhere.SERVER: True}
 SIDES = [Choice(name="basic (recommended first)", value="basic"), Choice(name="advanced", value="advanced")]
-# The languages a game can speak, each named in itself.
-LANGUAGES = [Choice(name=i18n.NATIVE_NAMES[locale], value=locale) for locale in i18n.LOCALES]
 LEVELS = [
     Choice(name="easy", value="easy"),
     Choice(name="normal (default)", value="normal"),

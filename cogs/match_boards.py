@@ -17,7 +17,7 @@ from storage import GameReach, GameStats, Glance, Rating, Store, challenge_key
 from .anywhere import bot_server, command_name
 from .client import Client, TableDesk
 from .clock import Clocks
-from .common import UserError, challenge_day, game_name
+from .common import UserError, challenge_day, game_name, history_picture
 from .limits import EMBED_FIELD_VALUE, EMBED_TITLE, MESSAGE, shorten
 from .offer import OWN_TABLES, table_game
 from .reach import Reach
@@ -149,7 +149,7 @@ class MatchBoards:
         """`/games stats`: a player's record at one game, privately wherever it is asked (as `/kokeshi stats`):
         games and wins, the game's ratings (this server's where the bot is in it, and the world's), its
         challenges, each score item's average and best, and the favourite where the game keeps one, named in the game's
-        own words."""
+        own words; below them, the picture of the player's score at each finished game."""
         if key in OWN_TABLES:
             own = command_name(f"{key} stats", interaction.locale)
             raise UserError(
@@ -170,7 +170,9 @@ class MatchBoards:
         embed = discord.Embed(title=shorten(title, EMBED_TITLE), colour=0x3D7EC8)
         for name, value in stats_fields(module, found):
             embed.add_field(name=name, value=shorten(value, EMBED_FIELD_VALUE), inline=False)
-        await interaction.followup.send(embed=embed, ephemeral=True)
+        # The score of each finished game of it, as `/kokeshi stats` draws Kokeshi's.
+        picture = await history_picture(embed, user.display_name, found.history)
+        await interaction.followup.send(embed=embed, file=picture, ephemeral=True)
 
 
 def urgency(glance: Glance, user_id: int) -> tuple[int, float, int]:

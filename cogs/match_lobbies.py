@@ -21,7 +21,16 @@ from storage import GameRecord, Store, challenge_key
 
 from .client import Client, TableDesk
 from .clock import FIXED, Clocks, clock_options, settings_with_clock
-from .common import DAY, UserError, challenge_day, duration, level_word
+from .common import (
+    DAY,
+    UserError,
+    challenge_day,
+    check_finish_rate,
+    duration,
+    level_word,
+    lobby_terms,
+    table_language,
+)
 from .match_items import lobby_view
 from .offer import read_variant, table_game
 from .reach import Reach
@@ -100,6 +109,8 @@ class MatchLobbies:
             timer = record.turn_timer
             per_turn = _("{duration} per turn").format(duration=duration(timer)) if timer else _("no turn timer")
             head += " · " + (Clocks.lobby_words(record) or per_turn)
+        # The language of its thread, and who may join, as every table's lobby shows them.
+        head += " · " + " · ".join(lobby_terms(record))
         return f"{head}\n{', '.join(seats)}\n{status}"
 
     async def refresh(self, record: GameRecord) -> None:
@@ -109,7 +120,8 @@ class MatchLobbies:
             return
         with speaking(record):
             text = self.text(games.get(record.game), record)
-        view = lobby_view(record.id) if record.status == "lobby" else None
+            # Its buttons speak the table's language too, whoever's click changed it.
+            view = lobby_view(record.id) if record.status == "lobby" else None
         await self.reach.edit(record, channel, found[1], content=text, view=view, allowed_mentions=NO_PINGS)
 
     # ------------------------------------------------------------------ lobby
@@ -124,10 +136,15 @@ class MatchLobbies:
         variant: str = "",
         deadline: int = DAY,
         clock: str = FIXED,
+        *,
+        language: str | None = None,
+        min_finish: int = 0,
     ) -> None:
         """`/games new`: a lobby in this channel (a solo game starts at once), with the game's settings chosen by
         `variant` and the time each turn has (`deadline`, seconds; 0: none), as `/kokeshi new timer:` offers it, or
-        a time bank per player (`clock`, one of `storage.clock.BANKS`; as Kokeshi's, not for a solo game)."""
+        a time bank per player (`clock`, one of `storage.clock.BANKS`; as Kokeshi's, not for a solo game). As
+        `/kokeshi new`'s, it speaks `language` (by default the server's; a solo game its player's) and, while a seat
+        is open to people, keeps out joiners who finished less than `min_finish` percent of their games of it."""
         module = table_game(key)
         if players not in module.players:
             counts = ", ".join(format_number(n) for n in module.players)
@@ -138,6 +155,7 @@ class MatchLobbies:
             raise UserError(_("The AI levels are {levels}.").format(levels=", ".join(module.levels)))
         settings = read_variant(module, variant)
         turn_timer, clock_settings = clock_options(None if players == 1 else clock, deadline or None)
+        language = table_language(language, interaction.locale if players == 1 else interaction.guild_locale)
         try:
             # The game says whether it is played so: a deal that is thrown away.
             module.deal(module.options(settings), secrets.randbits(64), players)
@@ -163,9 +181,13 @@ class MatchLobbies:
             solo=players == 1,
             ai_seats=ai,
             ai_level=level,
-            language=i18n.current() if i18n.current() != "en" else None,
+            language=language,
             game=key,
-            settings=settings_with_clock(settings, clock_settings),
+            # The finish rate is asked of joiners only where people may join: not of a solo game, nor of one the AI
+            # fills.
+            settings=settings_with_clock(
+                settings, clock_settings | ({"min_finish": min_finish} if min_finish and ai < players - 1 else {})
+            ),
             turn_timer=turn_timer,
         )
         await self.open(interaction, module, channel, await self.store.get_game(game_id))
@@ -183,6 +205,7 @@ class MatchLobbies:
         game at once when every seat is taken (the others are AI)."""
         with speaking(record):
             text = self.text(module, record)
+            view = lobby_view(record.id)
         if invited:
             with speaking(record):
                 call = _("{invited}: press **Join** to take your seat.").format(
@@ -198,9 +221,7 @@ class MatchLobbies:
         if full:
             message = await self.reach.send(record, channel, text, allowed_mentions=mentions)
         else:
-            message = await self.reach.send(
-                record, channel, text, view=lobby_view(record.id), allowed_mentions=mentions
-            )
+            message = await self.reach.send(record, channel, text, view=view, allowed_mentions=mentions)
         if message is None:
             await self._refused(record)
         await self.store.set_message(record.id, "lobby", channel.id, message.id)
@@ -291,6 +312,7 @@ class MatchLobbies:
         if op == "join":
             if record.seat_of(user.id) is not None:
                 raise UserError(_("You are already seated at this table."))
+            await check_finish_rate(self.store, user.id, record)
             record = await self.store.add_seat(game_id, user.id, user.display_name)
             await self.tell(interaction, _("You joined {game} #{number}.").format(game=module.name, number=game_id))
         elif op == "leave":

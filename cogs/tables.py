@@ -29,7 +29,17 @@ from . import anywhere
 from .away import Aways, stamp
 from .client import Client
 from .clock import Clocks, clock_options, settings_with_clock
-from .common import UserError, challenge_day, duration, level_word, min_finish, now, pinging
+from .common import (
+    UserError,
+    challenge_day,
+    check_finish_rate,
+    duration,
+    level_word,
+    lobby_terms,
+    now,
+    pinging,
+    table_language,
+)
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .digest import Digests
 from .kokeshi_ai import HINT_BUDGET, HINT_LEVEL, KokeshiThinker
@@ -39,7 +49,7 @@ from .narration import turn_key
 from .posting import Played, Poster, home
 from .quiet import QuietHours
 from .reach import Reach, turn_timers
-from .speech import escape, game_language, speaking
+from .speech import escape, speaking
 from .thinking import DEFAULT_LEVEL
 
 log = logging.getLogger(__name__)
@@ -218,15 +228,7 @@ class LobbyMessages:
             value="\n".join(seats),
             inline=True,
         )
-        language = i18n.NATIVE_NAMES[game_language(record)]
-        about = [side_name(record.side), timer, language]
-        required = min_finish(record)
-        if required:
-            about.append(
-                _("players who finish {required} of their games or more").format(
-                    required=i18n.format_percent(required / 100)
-                )
-            )
+        about = [side_name(record.side), timer, *lobby_terms(record)]
         embed.add_field(name=_("Game"), value="\n".join(about), inline=True)
         if record.status == "lobby":
             embed.set_footer(text=_("Press Join to take a seat; the host presses Start."))
@@ -567,7 +569,7 @@ class Tables:
             raise UserError(_("The AI level is easy, normal or hard."))
         if ai_seats >= players:
             raise UserError(_("Leave at least one seat for a person: fewer AI players than seats."))
-        language = i18n.resolve(language, interaction.locale if solo else interaction.guild_locale)
+        language = table_language(language, interaction.locale if solo else interaction.guild_locale)
         await self.check_limits(interaction, channel)
         user = interaction.user
         game_id = await self.store.create_game(
@@ -755,7 +757,7 @@ class Tables:
             raise UserError(
                 _("Kokeshi #{number} is full. `/kokeshi new` opens another lobby.").format(number=record.id)
             )
-        await self.check_finish_rate(interaction, record)
+        await check_finish_rate(self.store, interaction.user.id, record)
         await self.check_limits(interaction, None)
         record = await self.store.add_seat(record.id, interaction.user.id, interaction.user.display_name)
         # A rematch seats its players in its planned order.
@@ -767,32 +769,6 @@ class Tables:
             _("You joined Kokeshi #{number}. Seats: {seated}/{seats}.").format(
                 number=record.id, seated=len(record.seats), seats=record.players
             ),
-        )
-
-    async def check_finish_rate(self, interaction: discord.Interaction, record: GameRecord) -> None:
-        """Refuse a joiner who finished a smaller share of their games than the lobby asks for (a newcomer, with no
-        game ended yet, is welcome)."""
-        required = min_finish(record)
-        if not required:
-            return
-        endings = await self.store.endings(interaction.user.id, game=record.game)
-        rate = endings.finish_rate
-        if rate is None or round(rate * 100) >= required:
-            return
-        raise UserError(
-            _(
-                "Kokeshi #{number} is for players who finish at least {required} of their games. You finished "
-                "{finished} of {played} ({rate}): {resigned} resigned and {timed_out} timed out. Finish a few more "
-                "games, or join another lobby."
-            ).format(
-                number=record.id,
-                required=i18n.format_percent(required / 100),
-                finished=i18n.format_number(endings.finished),
-                played=i18n.format_number(endings.played),
-                rate=i18n.format_percent(rate),
-                resigned=i18n.format_number(endings.resigned),
-                timed_out=i18n.format_number(endings.timed_out),
-            )
         )
 
     async def leave(self, interaction: discord.Interaction, record: GameRecord) -> None:

@@ -179,6 +179,11 @@ def score_items(rows: Sequence[Row], keys: Sequence[str] | None = None) -> dict[
     }
 
 
+def score_history(rows: Sequence[Row]) -> list[tuple[float, int]]:
+    """(UNIX time, total) of each of these results rows, in their order: a player's score history."""
+    return [(r["finished_at"], r["total"]) for r in rows]
+
+
 @dataclass(frozen=True, slots=True)
 class ChallengeRecord:
     """A player's attempts at one kind of a game's challenge (daily or weekly): how many were started, finished
@@ -195,7 +200,8 @@ class ChallengeRecord:
 class GameStats:
     """A player's record at one game, everywhere: finished games (with others, solo and challenges), wins, each
     score item's average and best, the game's ratings (the world's, and a server's), its challenges by kind, and the
-    player's favourite (`GameModule.favourite_of`; None for a game that keeps none, or before one is counted)."""
+    player's favourite (`GameModule.favourite_of`; None for a game that keeps none, or before one is counted), and
+    the score history: (UNIX time, total) of each finished game, oldest first."""
 
     games: int
     wins: int
@@ -205,6 +211,7 @@ class GameStats:
     server: Rating | None
     challenges: dict[str, ChallengeRecord]
     favourite: str | None = None
+    history: list[tuple[float, int]] = field(default_factory=list)
 
     @property
     def win_rate(self) -> float:
@@ -696,7 +703,7 @@ class CommunityStore:
             best=max((r["total"] for r in multi), default=0),
             breakdown=breakdown,
             favourite=favourite,
-            history=[(r["finished_at"], r["total"]) for r in rows],
+            history=score_history(rows),
             solo_games=len(solo),
             solo_wins=sum(r["rank"] == 1 for r in solo),
             solo_best=max((r["total"] for r in solo), default=0),
@@ -742,6 +749,7 @@ class CommunityStore:
             server=await self.rating(scope_of(guild_id, game), user_id) if guild_id is not None else None,
             challenges=challenges,
             favourite=await self._favourite(user_id, scope_of(None, game), game),
+            history=score_history(rows),
         )
 
     async def endings(self, user_id: int, *, game: str = DEFAULT_GAME) -> Endings:

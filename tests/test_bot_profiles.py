@@ -7,17 +7,20 @@ import json
 from tests.botkit import lobby_message, new_lobby
 
 
-async def _record(world, user_id: int, *, finished: int = 0, resigned: int = 0, timed_out: int = 0) -> None:
-    """Games this user has ended: played to the end, resigned, or left to the AI once their turns ran out."""
+async def ended_games(
+    world, user_id: int, *, game: str = "kokeshi", finished: int = 0, resigned: int = 0, timed_out: int = 0
+) -> None:
+    """Games of `game` this user has ended: played to the end, resigned, or left to the AI once their turns ran
+    out."""
     endings = [(0, 0)] * finished + [(1, 1)] * resigned + [(1, 0)] * timed_out
     async with world.store._tx() as db:
         row = await db.fetch_one("SELECT COALESCE(MAX(id), 0) AS n FROM games")
         first = max(int(row["n"]), 5000) + 1
         for i, (ai, quit_) in enumerate(endings):
             await db.execute(
-                "INSERT INTO games (id, status, players, side, solo, created_at, updated_at, finished_at) "
-                "VALUES (?, 'finished', 2, 'basic', 0, 0, 0, ?)",
-                (first + i, i),
+                "INSERT INTO games (id, status, players, side, solo, created_at, updated_at, finished_at, game) "
+                "VALUES (?, 'finished', 2, 'basic', 0, 0, 0, ?, ?)",
+                (first + i, i, game),
             )
             await db.execute(
                 "INSERT INTO results (game_id, seat, name, user_id, ai, resigned, rank, total, details, finished_at) "
@@ -32,7 +35,7 @@ def _fields(embed) -> dict[str, str]:
 
 async def test_stats_show_the_games_finished_resigned_and_timed_out(world):
     aiko = world.members[0]
-    await _record(world, aiko.id, finished=3, resigned=1, timed_out=2)
+    await ended_games(world, aiko.id, finished=3, resigned=1, timed_out=2)
     stats = await aiko.slash(world.channel, "kokeshi stats")
     assert stats.ephemeral
     ended = _fields(stats.response.embeds[0])["Games ended"]
@@ -41,8 +44,8 @@ async def test_stats_show_the_games_finished_resigned_and_timed_out(world):
 
 async def test_a_lobby_asking_for_a_finish_rate_shows_it_and_turns_away_a_joiner_below_it(world):
     host, quitter, regular, newcomer = world.members[:4]
-    await _record(world, quitter.id, finished=1, resigned=1, timed_out=1)
-    await _record(world, regular.id, finished=4, timed_out=1)
+    await ended_games(world, quitter.id, finished=1, resigned=1, timed_out=1)
+    await ended_games(world, regular.id, finished=4, timed_out=1)
     game_id, lobby, _ = await new_lobby(world, host, players=4, min_finish=80)
     game = _fields(lobby.embeds[0])["Game"]
     assert "players who finish 80% of their games or more" in game
@@ -65,7 +68,7 @@ async def test_a_lobby_asking_for_a_finish_rate_shows_it_and_turns_away_a_joiner
 
 async def test_a_lobby_without_a_finish_rate_takes_anyone_and_says_nothing_of_it(world):
     host, quitter = world.members[:2]
-    await _record(world, quitter.id, resigned=3)
+    await ended_games(world, quitter.id, resigned=3)
     game_id, lobby, _ = await new_lobby(world, host, players=2)
     assert "finish" not in _fields(lobby.embeds[0])["Game"]
     assert dict((await world.store.get_game(game_id)).settings) == {}

@@ -7,7 +7,8 @@ in the game's thread: the turn's story so far (the game's own narration), who mu
 the choices, edited in place at each step of the turn and posted anew when a new turn starts (`Match.turn_key`); a
 finished turn stays in the thread as its record (its narration and the table after it). A choice is a public
 button when the deciding seat sees nothing a spectator does not; otherwise, and when several seats choose at once
-and in secret, each seat opens its own choices privately. AI seats decide on
+and in secret, each seat opens its own choices privately. Many choices in
+groups (a tile, then its track) are asked group first, each group's choices privately (`offer`). AI seats decide on
 a copy in which everything they cannot see is redrawn (`Match.determinized`), in the bot's pool of worker
 processes (`cogs.thinking`).
 
@@ -53,7 +54,12 @@ from .match_items import (
     MatchShare,
     MatchSince,
     MatchUndo,
+    action_entry,
     choices_view,
+    group_entry,
+    groups_view,
+    in_two_steps,
+    private_message,
 )
 from .match_lobbies import MatchLobbies
 from .offer import OWN_TABLES
@@ -175,16 +181,42 @@ class Matches:
         names = seat_names(record)
         picture = await asyncio.to_thread(module.decision_picture, view, names, seat.seat)
         question = module.question(view, prompt)
-        choices = [(o.id, module.label(view, o)) for o in prompt.options]
         alt = _("Your choice in {game} #{number}: {question}").format(
             game=module.name, number=game_id, question=question
         )
         await self.tell(
             interaction,
             f"**{question}**",
-            view=choices_view(game_id, version, choices, question),
+            view=offer(module, view, prompt, game_id, version),
             file=discord.File(_png(picture), filename=f"choice-{game_id}.png", description=shorten(alt, 1024)),
         )
+
+    async def on_group(self, interaction: discord.Interaction, game_id: int, version: int, group: str) -> None:
+        """The second step of a choice in two steps (`offer`): the picked group's choices, privately (in place of
+        the private message it was picked on), under the groups to pick another; the choice is then played as any
+        other. A group of another version, or one the seat cannot pick, is refused and changes nothing."""
+        match, current, record = await self.store.load_match(game_id)
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError(_("You are not playing in this game."))
+        if seat.resigned:
+            raise UserError(_("You have already resigned from this game."))
+        if version != current:
+            raise UserError(_("That choice is no longer current: the game has moved on."))
+        _seat, prompt = asked(record, match, interaction.user.id)
+        options = prompt.groups().get(group)
+        if not options:
+            raise UserError(_("That choice is not possible now."))
+        module = games.get(record.game)
+        view = match.view(seat.seat)
+        question = module.question(view, prompt)
+        choices = [(o.id, module.label(view, o)) for o in options]
+        items = groups_view(game_id, version, _entries(module, view, prompt), question, group, choices)
+        text = shorten(f"**{question}**\n{module.group_label(view, prompt, group)}", MESSAGE)
+        if private_message(interaction):
+            await interaction.edit_original_response(content=text, view=items)
+        else:
+            await self.tell(interaction, text, view=items)
 
     async def on_since(self, interaction: discord.Interaction, game_id: int) -> None:
         """The clicking seat's "since your last turn", privately: the game's narration of every event since its
@@ -202,10 +234,7 @@ class Matches:
         file = discord.File(_png(told.picture), filename=f"since-{game_id}.png", description=shorten(told.alt, 1024))
         kwargs: dict[str, Any] = {"file": file}
         if told.prompt is not None:
-            view = match.view(seat.seat)
-            question = module.question(view, told.prompt)
-            choices = [(o.id, module.label(view, o)) for o in told.prompt.options]
-            kwargs["view"] = choices_view(game_id, version, choices, question)
+            kwargs["view"] = offer(module, match.view(seat.seat), told.prompt, game_id, version)
         await self.tell(interaction, told.text, allowed_mentions=discord.AllowedMentions.none(), **kwargs)
 
     async def on_hint(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -344,7 +373,7 @@ class Matches:
                 raise UserError(_("That choice is no longer current: the game has moved on.")) from None
             except Refused as refused:
                 raise UserError(_refusal(refused.code)) from None
-            if _private(interaction):
+            if private_message(interaction):
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.edit_original_response(content=_("Your choice is in."), view=None, attachments=[])
             shown = await self._advance(played.record, played.match, list(played.outcome.events), played)
@@ -768,8 +797,7 @@ class Matches:
             question = module.question(seen, prompt)
             lines.append(f"**{question}**")
             if prompt.seat in humans:
-                choices = [(o.id, module.label(seen, o)) for o in prompt.options]
-                view = choices_view(record.id, version, choices, question)
+                view = offer(module, seen, prompt, record.id, version)
                 if hints_allowed(record):
                     view.add_item(MatchHint(record.id))
                 # The same seat goes on with its turn (a solo seat's next turn is another turn): its last choice may
@@ -1058,6 +1086,28 @@ def asked(record: GameRecord, match: Match, user_id: int) -> tuple[Seat, Prompt]
     return seat, prompt
 
 
+def offer(module: GameModule, view: Mapping[str, Any], prompt: Prompt, game_id: int, version: int) -> discord.ui.View:
+    """A prompt's choices for its deciding seat (`view`, the seat's): in one step, or the group first when its
+    options come in groups and are many (`in_two_steps`)."""
+    question = module.question(view, prompt)
+    if in_two_steps([o.group for o in prompt.options]):
+        return groups_view(game_id, version, _entries(module, view, prompt), question)
+    return choices_view(game_id, version, [(o.id, module.label(view, o)) for o in prompt.options], question)
+
+
+def _entries(module: GameModule, view: Mapping[str, Any], prompt: Prompt) -> list[tuple[str, str, str]]:
+    """The first step of a choice in two steps: each group where its first option stands, and each option in none."""
+    groups = prompt.groups()
+    out = []
+    for option in prompt.options:
+        if not option.group:
+            out.append(action_entry(option.id, module.label(view, option)))
+        elif option is groups[option.group][0]:
+            label = module.group_label(view, prompt, option.group)
+            out.append(group_entry(option.group, label, len(groups[option.group])))
+    return out
+
+
 def _png(data: bytes) -> io.BytesIO:
     return io.BytesIO(data)
 
@@ -1066,12 +1116,6 @@ def _asks_openly(match: Match) -> bool:
     """Whether the match waits for one decision that the thread asks with its own buttons."""
     prompts = match.prompts()
     return len(prompts) == 1 and not prompts[0].secret
-
-
-def _private(interaction: discord.Interaction) -> bool:
-    """Whether the clicked message is a private one (its flags say ephemeral)."""
-    message = interaction.message
-    return bool(message is not None and message.flags.ephemeral)
 
 
 def _refusal(code: str) -> str:

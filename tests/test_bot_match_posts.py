@@ -93,7 +93,7 @@ async def finish_the_turn(w: World, game_id: int, thread, rng: random.Random) ->
 
 
 def actions_of(message) -> list[str]:
-    return [c for c in custom_ids(message) if c.startswith(("mt:a:", "mt:s:"))]
+    return [c for c in custom_ids(message) if c.startswith(("mt:a:", "mt:s:", "mt:g:"))]
 
 
 async def test_a_turns_steps_edit_its_one_live_prompt_and_the_finished_turn_stays_as_its_record(world):

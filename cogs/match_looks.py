@@ -65,9 +65,10 @@ class MatchLooks:
                 record = await self.store.get_game(game_id)
             except GameNotFound:
                 record = None
-            if record is None or (
-                record.guild_id != bot_server(interaction) and record.seat_of(interaction.user.id) is None
-            ):
+            place = bot_server(interaction)
+            # Outside a server of the bot's (our DM, a place only the caller installed the app), only their own games.
+            here = place is not None and record is not None and record.guild_id == place
+            if record is None or not (here or record.seat_of(interaction.user.id) is not None):
                 raise UserError(
                     _("There is no game #{number} here. `/games status` lists your games.").format(number=game_id)
                 )

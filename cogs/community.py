@@ -284,39 +284,62 @@ class Community:
     # ------------------------------------------------------------------ daily results
 
     async def post_daily_results(self) -> None:
-        """Post yesterday's daily challenge results in every server that opted in (once per day)."""
+        """Post yesterday's daily challenge results in every server that opted in: one post per game with a daily
+        challenge that someone in the server played, once per game and day."""
         yesterday = (utcnow() - dt.timedelta(days=1)).date().isoformat()
-        rows = await self.store.leaderboard("daily", None, yesterday)
-        if not rows:
-            return  # a day nobody played is not worth a message
-        for guild_id, channel_value in await self.store.guilds_with_setting("daily_channel"):
-            if await self.store.daily_posted(guild_id, yesterday):
-                continue
+        servers = await self.store.guilds_with_setting("daily_channel")
+        if not servers:
+            return
+        boards: list[tuple[GameModule, list[BoardRow]]] = []
+        for module in daily_games():
+            rows = await self.store.leaderboard("daily", None, yesterday, game=module.key)
+            if rows:  # a day nobody played is not worth a message
+                boards.append((module, rows))
+        if not boards:
+            return
+        for guild_id, channel_value in servers:
             channel = self.bot.get_channel(int(channel_value))
             if channel is None:
                 continue
             assert isinstance(channel, discord.abc.Messageable)  # the setting takes a text channel
-            local = {row.user_id for row in await self.store.leaderboard("daily", guild_id, yesterday)}
-            names = await self.names([row.user_id for row in rows], guild_id)
-            streaks = await self.streaks(guild_id, local, yesterday)
-            # Posted for the whole server: in the server's language.
-            with i18n.using(getattr(getattr(channel, "guild", None), "preferred_locale", None)):
-                text = _daily_results(rows, local, yesterday, names, streaks)
-            try:
-                await channel.send(
-                    text,
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-            except discord.HTTPException as exc:
-                log.warning("could not post daily results in guild %d: %s", guild_id, exc)
-                continue
-            await self.store.mark_daily_posted(guild_id, yesterday, channel.id, utcnow().timestamp())
+            for module, rows in boards:
+                await self._post_daily(channel, int(channel_value), guild_id, module, rows, yesterday)
 
-    async def streaks(self, guild_id: int, local: set[int], day: str) -> Streaks:
-        """The server's streak at the daily challenge up to `day`, and its players' own (the longest first)."""
+    async def _post_daily(
+        self,
+        channel: discord.abc.Messageable,
+        channel_id: int,
+        guild_id: int,
+        module: GameModule,
+        rows: list[BoardRow],
+        day: str,
+    ) -> None:
+        """One game's daily results of `day` in the server's channel, unless posted already or nobody in the server
+        played it."""
+        game = module.key
+        if await self.store.daily_posted(guild_id, day, game=game):
+            return
+        local = {row.user_id for row in await self.store.leaderboard("daily", guild_id, day, game=game)}
+        if not local:
+            return
+        shown = [row.user_id for row in rows[:10]] + sorted(local - {row.user_id for row in rows[:10]})
+        names = await self.names(shown, guild_id)
+        streaks = await self.streaks(guild_id, local, day, game=game)
+        # Posted for the whole server: in the server's language.
+        with i18n.using(getattr(getattr(channel, "guild", None), "preferred_locale", None)):
+            text = _daily_results(module, rows, local, day, names, streaks)
+        try:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning("could not post the daily results of %s in guild %d: %s", game, guild_id, exc)
+            return
+        await self.store.mark_daily_posted(guild_id, day, channel_id, utcnow().timestamp(), game=game)
+
+    async def streaks(self, guild_id: int, local: set[int], day: str, *, game: str) -> Streaks:
+        """The server's streak at a game's daily challenge up to `day`, and its players' own (the longest first)."""
         date = dt.date.fromisoformat(day)
-        server = await self.store.server_streak(guild_id, date)
-        players = [(user_id, await self.store.streak(user_id, date)) for user_id in sorted(local)]
+        server = await self.store.server_streak(guild_id, date, game=game)
+        players = [(user_id, await self.store.streak(user_id, date, game=game)) for user_id in sorted(local)]
         players = sorted((p for p in players if p[1] >= MIN_STREAK), key=lambda p: (-p[1], p[0]))[:STREAKS_NAMED]
         return Streaks(server, tuple(players))
 
@@ -341,7 +364,7 @@ class Community:
         )
 
 
-__all__ = ["Community", "PageButton", "escape"]
+__all__ = ["Community", "PageButton", "daily_games", "escape"]
 
 
 def _decimal(value: float) -> str:
@@ -383,15 +406,21 @@ def streak_lines(streaks: Streaks, names: dict[int, str]) -> list[str]:
     return lines
 
 
+def daily_games() -> list[GameModule]:
+    """The registry's games that offer a daily challenge, in the registry's order."""
+    return [module for module in games.all_games() if any(c.kind == "daily" for c in module.challenges)]
+
+
 def _daily_results(
+    module: GameModule,
     rows: list[BoardRow],
     local: set[int],
     day: str,
     names: dict[int, str] | None = None,
     streaks: Streaks | None = None,
 ) -> str:
-    """Yesterday's daily challenge results for a server (⭐ marks its members), in the current language; players
-    by their names; then the streaks."""
+    """A game's daily challenge results of `day` for a server (⭐ marks its members), in the current language,
+    headed with the game's name; players by their names; then the streaks and the game's invitation."""
     names = names or {}
 
     def line(row: BoardRow, bold: bool) -> str:
@@ -406,8 +435,9 @@ def _daily_results(
 
     lines = [line(row, True) + (" ⭐" if row.user_id in local else "") for row in rows[:10]]
     lines += [line(row, False) + " ⭐" for row in rows[10:] if row.user_id in local]
-    head = _("**Daily challenge of {day} — results** (⭐ = this server)").format(day=challenge_day(day))
-    tail = daily_waiting(games.get(DEFAULT_GAME))
+    title = " ".join(part for part in (module.emoji, f"**{module.name}**") if part)
+    head = title + " · " + _("Daily challenge of {day} — results (⭐ = this server)").format(day=challenge_day(day))
+    tail = daily_waiting(module)
     runs = streak_lines(streaks or Streaks(), names)
     # The streaks and the invitation stay; the server's own lines past the top ten go first when it is too long.
     while len(lines) > 1 and len("\n".join([head, *lines, *runs, tail])) > MESSAGE - 10:

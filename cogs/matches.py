@@ -212,15 +212,26 @@ class Matches:
         seat, prompt = asked(record, match, interaction.user.id)
         module = games.get(record.game)
         level = module.levels[-1]
-        action = await self.tables.thinker.decide(record.game, match, seat.seat, level)
+        # Answer at once, visibly: a search takes a second or two; its choice then replaces these words.
+        thinking = _("🤔 Thinking… the {level} AI is weighing your choices.").format(level=level_word(level))
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=thinking)
+        else:
+            await interaction.response.send_message(thinking, ephemeral=True)
+        action, gain = await self.tables.thinker.advise(record.game, match, seat.seat, level)
         option = next(o for o in prompt.options if o.id == action)
         label = module.label(match.view(seat.seat), option)
-        await self.tell(
-            interaction,
-            _("Hint for {game} #{number} — the {level} AI would choose: **{action}**").format(
-                game=module.name, number=game_id, level=level_word(level), action=label
-            ),
+        text = _("Hint for {game} #{number} — the {level} AI would choose: **{action}**").format(
+            game=module.name, number=game_id, level=level_word(level), action=label
         )
+        if len(prompt.options) == 1:
+            text += "\n" + _("It is the only choice you have.")
+        elif gain is not None:
+            text += "\n" + _(
+                "By its reckoning, it leaves you about {gain} points better off at the end of the game than your other "
+                "choices do on average."
+            ).format(gain=format_number(round(gain, 1)))
+        await interaction.edit_original_response(content=text)
 
     async def _game_here(self, interaction: discord.Interaction) -> GameRecord:
         """The other game played in the thread the command was used in."""

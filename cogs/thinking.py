@@ -38,6 +38,12 @@ def decide_match(key: str, state: str, seat: int, level: str, seed: int) -> str:
     return module.decide(module.load(state), seat, level, seed)
 
 
+def advise_match(key: str, state: str, seat: int, level: str, seed: int) -> tuple[str, float | None]:
+    """In a worker: what `decide_match` chooses, with the points the level expects it to gain (`GameModule.advise`)."""
+    module = games.get(key)
+    return module.advise(module.load(state), seat, level, seed)
+
+
 def _watch_parent() -> None:
     """In a worker: end when the process that started it ends, so a killed bot leaves no worker behind."""
     parent = os.getppid()
@@ -100,6 +106,17 @@ class Thinker:
         state = match.determinized(seat, secrets.randbits(64)).to_json()
         return await self.run_for(key, self.match_work, key, state, seat, level, secrets.randbits(64))
 
+    async def advise(self, key: str, match: Match, seat: int, level: str) -> tuple[str, float | None]:
+        """As `decide`, with the points the level expects the choice to gain over the seat's others (None when it
+        does not measure them, or when there is only one choice)."""
+        prompt = next((p for p in match.prompts() if p.seat == seat), None)
+        if prompt is None:
+            raise ValueError(f"seat {seat} has nothing to decide")
+        if len(prompt.options) == 1:
+            return prompt.options[0].id, None
+        state = match.determinized(seat, secrets.randbits(64)).to_json()
+        return await self.run_for(key, advise_match, key, state, seat, level, secrets.randbits(64))
+
     async def run_for(self, key: str, work: Callable[..., T], *args: Any) -> T:
         """`work(*args)` for the game `key`, off the loop: in the pool, or, for a game the workers cannot import by
         its key (one registered at run time, not built in), in a thread of this process."""
@@ -109,4 +126,4 @@ class Thinker:
         return await self.run(work, *args)
 
 
-__all__ = ["DEFAULT_LEVEL", "Thinker", "decide_match", "shared_pool", "workers"]
+__all__ = ["DEFAULT_LEVEL", "Thinker", "advise_match", "decide_match", "shared_pool", "workers"]

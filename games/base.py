@@ -295,6 +295,12 @@ class GameModule(ABC):
         """The action a computer player of `level` takes for `seat`, from its own `seed`. It must depend only on
         what `seat` sees: the same for any `match.determinized(seat, …)`."""
 
+    def advise(self, match: Match, seat: int, level: str, seed: int) -> tuple[str, float | None]:
+        """What `decide` chooses, and, where the level's search measures it, how many points better off that choice
+        leaves `seat` than its other choices on average (None: no measure). As fair as `decide`: the same for any
+        `match.determinized(seat, …)`."""
+        return self.decide(match, seat, level, seed), None
+
     # ---------------------------------------------------------------- words
 
     @abstractmethod

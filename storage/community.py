@@ -668,17 +668,23 @@ class CommunityStore:
         keys = [r["key"] for r in rows]
         return streak(keys, day) if day.isoformat() in keys else 0
 
-    async def daily_posted(self, guild_id: int, day: str) -> bool:
-        rows = await self._all("SELECT 1 FROM daily_posts WHERE guild_id = ? AND day = ?", (guild_id, day))
+    async def daily_posted(self, guild_id: int, day: str, *, game: str = DEFAULT_GAME) -> bool:
+        """Whether a game's daily results of `day` were posted in the server."""
+        rows = await self._all(
+            "SELECT 1 FROM daily_posts WHERE guild_id = ? AND game = ? AND day = ?", (guild_id, game, day)
+        )
         return bool(rows)
 
-    async def mark_daily_posted(self, guild_id: int, day: str, channel_id: int, now: float) -> None:
+    async def mark_daily_posted(
+        self, guild_id: int, day: str, channel_id: int, now: float, *, game: str = DEFAULT_GAME
+    ) -> None:
+        """Record that a game's daily results of `day` were posted in the server (once: a second record is a no-op)."""
         async with self._tx() as db:
             await self._run(
                 db,
-                "INSERT INTO daily_posts (guild_id, day, channel_id, posted_at) VALUES (?, ?, ?, ?) "
+                "INSERT INTO daily_posts (guild_id, game, day, channel_id, posted_at) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT DO NOTHING",
-                (guild_id, day, channel_id, now),
+                (guild_id, game, day, channel_id, now),
             )
 
     async def guilds_with_setting(self, key: str) -> list[tuple[int, str]]:

@@ -171,6 +171,8 @@ async def test_each_choice_says_what_it_does_and_the_hint_names_one_of_them(worl
     hinted = await w.members[0].click(prompt, custom_id=hint)
     assert hinted.ephemeral and "the hard AI would choose" in reply(hinted).content
     assert any(label in reply(hinted).content for label in labels)
+    # With why: what Kokeshi's search expects the choice to gain over the others.
+    assert re.search(r"about −?[\d.,]+ points better off", reply(hinted).content), reply(hinted).content
 
 
 async def test_a_solo_turn_that_starts_offers_no_undo_of_the_turn_before(world, kokeshi_at_the_platform):

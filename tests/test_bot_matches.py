@@ -190,6 +190,7 @@ async def test_kohaku_against_an_ai_seat_is_played_to_its_end(world):
     assert hinted.ephemeral and "the hard AI would choose" in reply(hinted).content
     labels = [o["label"] for c in components(prompt) for o in c.get("options", [])]
     assert any(label in reply(hinted).content for label in labels)
+    assert "points better off at the end of the game" in reply(hinted).content  # and why, by its own measure
     assert (await w.store.load_match(game_id))[0].to_json() == before
     decisions = await play_through(w, game_id, thread, random.Random(3), limit=400)
     assert decisions > 5

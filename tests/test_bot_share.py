@@ -7,6 +7,7 @@ import io
 
 from PIL import Image
 
+import games
 from cogs.community import Streaks, _daily_results, streak_lines
 from games.kokeshi import vocab
 from games.kokeshi.engine import KOKESHI
@@ -123,8 +124,9 @@ async def test_a_game_that_is_not_a_challenge_has_no_share_button(world):
 def test_the_daily_results_name_the_servers_streak_and_its_players_longest():
     rows = [BoardRow(1, 11, 50.0, 1, False), BoardRow(2, 12, 40.0, 1, False)]
     names = {11: "Aiko", 12: "Botan"}
-    text = _daily_results(rows, {11, 12}, "2026-01-01", names, Streaks(12, ((11, 30), (12, 2))))
+    text = _daily_results(games.get("kokeshi"), rows, {11, 12}, "2026-01-01", names, Streaks(12, ((11, 30), (12, 2))))
     lines = text.splitlines()
+    assert lines[0] == "🎎 **Kokeshi** · Daily challenge of Jan 1, 2026 — results (⭐ = this server)"
     assert lines[-3] == "🔥 The server played 12 days in a row."
     assert lines[-2] == "🔥 Aiko: 30-day streak · Botan: 2-day streak"
     assert lines[-1].startswith("Today's challenge is waiting")

@@ -125,6 +125,10 @@ class Kohaku(GameModule):
     def decide(self, match: Match, seat: int, level: str, seed: int) -> str:
         return ai.policy(level, seed=seed).choose(_inner(match), seat)
 
+    def advise(self, match: Match, seat: int, level: str, seed: int) -> tuple[str, float | None]:
+        hint = ai.policy(level, seed=seed).explain(_inner(match), seat)
+        return hint.action, float(hint.gain)
+
     def label(self, view: Mapping[str, Any], option: Option) -> str:
         prompt = view.get("prompt") or {}
         return words.label({"id": option.id, "code": option.code}, view, prompt.get("seat"))

@@ -282,6 +282,13 @@ class Kokeshi(GameModule):
         # The levels search only copies with draws of their own (`Game.determinized`): never the hidden order.
         return str(policy(level, seed=seed).choose(m.engine))
 
+    def advise(self, match: Match, seat: int, level: str, seed: int) -> tuple[str, float | None]:
+        m = _engine(match)
+        if seat not in m.waiting():
+            raise ValueError(f"seat {seat} has nothing to decide")
+        hint = policy(level, seed=seed).explain(m.engine)
+        return str(hint.action), float(hint.gain)
+
     def label(self, view: Mapping[str, Any], option: Option) -> str:
         # As Kokeshi's own buttons say it: the choice and what it does (briefly when a button could not hold it
         # whole), then the tile it is about, which may be cut.

@@ -405,6 +405,7 @@ def test_computer_players_choose_the_same_whatever_the_hidden_seed(table):
     for match in positions(table, 4, choices=2):
         for seat in match.waiting():
             choice = module.decide(match, seat, "easy", 7)
+            assert module.advise(match, seat, "easy", 7)[0] == choice
             assert choice in match.legal_actions(seat)
             for hidden in (987654321, 1, 2):
                 other = match.determinized(seat, hidden)
@@ -412,6 +413,8 @@ def test_computer_players_choose_the_same_whatever_the_hidden_seed(table):
                 assert other.view(seat) == match.view(seat)  # nothing the seat sees differs
                 assert other.legal_actions(seat) == match.legal_actions(seat)
                 assert module.decide(other, seat, "easy", 7) == choice
+                # A hint's choice is the decision, and its measure as fair as the choice.
+                assert module.advise(other, seat, "easy", 7) == module.advise(match, seat, "easy", 7)
                 # What a search simulates depends only on what the seat sees and the seed it is given.
                 assert other.determinized(seat, 5).to_json() == match.determinized(seat, 5).to_json()
     assert hidden_differs

@@ -4,16 +4,16 @@ restart) and which handler of the table (`cogs.matches.Matches`) it calls."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any, Protocol
 
 import discord
 
-from i18n import _
+from i18n import _, ngettext
 
 from .answering import Answer, AnswersFirst
 from .client import ShareDesk
-from .limits import BUTTON_LABEL, SELECT_OPTION, shorten
+from .limits import BUTTON_LABEL, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
 from .persistent import FromCustomId
 
 log = logging.getLogger(__name__)
@@ -23,6 +23,8 @@ MAX_SELECT = 25
 # Menus one message may hold for one decision: a message has five rows, and one is left for Hint, Undo and the like.
 MAX_MENUS = 4
 _ACTION = r"[A-Za-z0-9:_.\-]{1,40}"
+# What an entry of a first step's menu (`MatchGroup`) is: a group of choices, or a choice in no group, taken at once.
+GROUP_MARK, ACTION_MARK = "g:", "a:"
 
 
 class _Bot(Protocol):
@@ -47,6 +49,8 @@ class Desk(Protocol):
 
     async def on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None: ...
 
+    async def on_group(self, interaction: discord.Interaction, game_id: int, version: int, group: str) -> None: ...
+
     async def on_choose(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
     async def on_since(self, interaction: discord.Interaction, game_id: int) -> None: ...
@@ -61,6 +65,12 @@ class Desk(Protocol):
 
 def _desk(interaction: discord.Interaction) -> Desk:
     return interaction.client.matches  # type: ignore[attr-defined]  # the bot's; cogs never import bot.py
+
+
+def private_message(interaction: discord.Interaction) -> bool:
+    """Whether the clicked message is a private one (its flags say ephemeral)."""
+    message = interaction.message
+    return bool(message is not None and message.flags.ephemeral)
 
 
 class _MatchButton(
@@ -133,6 +143,64 @@ class MatchSelect(
         desk = _desk(interaction)
         action = self.item.values[0]
         await desk.guard(interaction, desk.on_action(interaction, self.game_id, self.version, action))
+
+
+class MatchGroup(
+    FromCustomId,
+    AnswersFirst,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"mt:g:(?P<game_id>\d+):(?P<version>\d+)(?::(?P<part>\d))?",
+):
+    """The first of two steps, when a prompt's choices come in groups (a tile, then where it goes): a menu of the
+    groups, and of the choices in none (taken at once). A group's own choices open privately: in a private message
+    of their own from the thread, in place on a private message; `part` numbers the menus after the first."""
+
+    FIELDS = {"game_id": int, "version": int}
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        entries: Sequence[tuple[str, str, str]],
+        placeholder: str,
+        part: int = 0,
+        chosen: str = "",
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"mt:g:{game_id}:{version}" + (f":{part}" if part else ""),
+                placeholder=shorten(placeholder, SELECT_PLACEHOLDER),
+                options=[
+                    discord.SelectOption(
+                        label=shorten(label, SELECT_OPTION),
+                        value=value,
+                        description=shorten(description, SELECT_OPTION) or None,
+                        default=value == chosen,
+                    )
+                    for value, label, description in entries[:MAX_SELECT]
+                ],
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    def answer_for(self, interaction: discord.Interaction) -> Answer:
+        # A choice taken at once, or a group shown in place of the private message it was picked on, updates the
+        # clicked message; a group picked in the thread answers privately.
+        data: Mapping[str, Any] = interaction.data or {}
+        values = data.get("values") or [""]
+        if private_message(interaction) or str(values[0]).startswith(ACTION_MARK):
+            return Answer.UPDATE
+        return Answer.PRIVATE
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        desk = _desk(interaction)
+        value = self.item.values[0]
+        if value.startswith(ACTION_MARK):
+            action = value.removeprefix(ACTION_MARK)
+            await desk.guard(interaction, desk.on_action(interaction, self.game_id, self.version, action))
+        else:
+            group = value.removeprefix(GROUP_MARK)
+            await desk.guard(interaction, desk.on_group(interaction, self.game_id, self.version, group))
 
 
 class MatchChoose(_MatchButton, template=r"mt:c:(?P<game_id>\d+):(?P<version>\d+)"):
@@ -245,7 +313,18 @@ class MatchSince(_MatchButton, template=r"mt:w:(?P<game_id>\d+)"):
         await desk.guard(interaction, desk.on_since(interaction, self.game_id))
 
 
-ITEMS = (MatchAction, MatchSelect, MatchChoose, MatchLobby, MatchHint, MatchUndo, MatchRematch, MatchShare, MatchSince)
+ITEMS = (
+    MatchAction,
+    MatchSelect,
+    MatchGroup,
+    MatchChoose,
+    MatchLobby,
+    MatchHint,
+    MatchUndo,
+    MatchRematch,
+    MatchShare,
+    MatchSince,
+)
 
 
 def lobby_view(game_id: int) -> discord.ui.View:
@@ -261,19 +340,77 @@ def choices_view(game_id: int, version: int, choices: Sequence[tuple[str, str]],
     the choices' order (up to `MAX_MENUS`, a row being left for the table's own buttons), each placeholder saying
     which part of the choices it holds."""
     view = discord.ui.View(timeout=None)
+    for item in _choice_items(game_id, version, choices, placeholder):
+        view.add_item(item)
+    return view
+
+
+def _choice_items(
+    game_id: int, version: int, choices: Sequence[tuple[str, str]], placeholder: str
+) -> list[discord.ui.Item[Any]]:
     if len(choices) <= MAX_BUTTONS:
-        for action, label in choices:
-            view.add_item(MatchAction(game_id, version, action, label))
-    elif len(choices) <= MAX_SELECT:
-        view.add_item(MatchSelect(game_id, version, choices, placeholder))
-    else:
-        if len(choices) > MAX_SELECT * MAX_MENUS:
-            log.warning("game %d: %d choices, more than %d menus hold", game_id, len(choices), MAX_MENUS)
-        parts = [choices[i : i + MAX_SELECT] for i in range(0, len(choices), MAX_SELECT)][:MAX_MENUS]
-        for part, chunk in enumerate(parts):
-            first = part * MAX_SELECT + 1
-            where = f"{placeholder} · {first}–{first + len(chunk) - 1}/{len(choices)}"
-            view.add_item(MatchSelect(game_id, version, chunk, where, part))
+        return [MatchAction(game_id, version, action, label) for action, label in choices]
+    if len(choices) <= MAX_SELECT:
+        return [MatchSelect(game_id, version, choices, placeholder)]
+    if len(choices) > MAX_SELECT * MAX_MENUS:
+        log.warning("game %d: %d choices, more than %d menus hold", game_id, len(choices), MAX_MENUS)
+    return [
+        MatchSelect(game_id, version, chunk, _part_of(placeholder, part, len(chunk), len(choices)), part)
+        for part, chunk in enumerate(_chunks(choices))
+    ]
+
+
+def _chunks(entries: Sequence[Any]) -> list[Sequence[Any]]:
+    """Entries 25 to a menu, in their order, as many menus as a message holds for one decision."""
+    return [entries[i : i + MAX_SELECT] for i in range(0, len(entries), MAX_SELECT)][:MAX_MENUS]
+
+
+def _part_of(placeholder: str, part: int, size: int, total: int) -> str:
+    first = part * MAX_SELECT + 1
+    return f"{placeholder} · {first}–{first + size - 1}/{total}"
+
+
+def in_two_steps(groups: Sequence[str]) -> bool:
+    """Whether choices in these groups (one per choice, in order; "" for none) are asked in two steps, the group
+    first: when there are more than fit as buttons and their groups (each choice in none counting as one) make a
+    shorter list, of two or more."""
+    entries = len({g for g in groups if g}) + sum(1 for g in groups if not g)
+    return len(groups) > MAX_BUTTONS and 2 <= entries < len(groups)
+
+
+def group_entry(group: str, label: str, count: int) -> tuple[str, str, str]:
+    """A group as an entry of a first step's menu (`MatchGroup`): its value, its label and how many choices it has."""
+    return GROUP_MARK + group, label, ngettext("{n} choice", "{n} choices", count).format(n=count)
+
+
+def action_entry(action: str, label: str) -> tuple[str, str, str]:
+    """A choice in no group as an entry of a first step's menu, taken when picked."""
+    return ACTION_MARK + action, label, ""
+
+
+def groups_view(
+    game_id: int,
+    version: int,
+    entries: Sequence[tuple[str, str, str]],
+    placeholder: str,
+    chosen: str = "",
+    choices: Sequence[tuple[str, str]] = (),
+) -> discord.ui.View:
+    """A choice in two steps. The first: the (value, label, description) entries of `group_entry` and
+    `action_entry` in menus of 25. The second (`chosen`, a group): its (action, label) `choices`, as
+    `choices_view` shows them, under the entries' menu with the group marked, to pick another (when one menu holds
+    them)."""
+    view = discord.ui.View(timeout=None)
+    if not chosen:
+        for part, chunk in enumerate(_chunks(entries)):
+            where = placeholder if len(entries) <= MAX_SELECT else _part_of(placeholder, part, len(chunk), len(entries))
+            view.add_item(MatchGroup(game_id, version, chunk, where, part))
+        return view
+    # The choices take at most `MAX_MENUS` rows: the entries' menu has the fifth.
+    if len(entries) <= MAX_SELECT:
+        view.add_item(MatchGroup(game_id, version, entries, placeholder, chosen=GROUP_MARK + chosen))
+    for item in _choice_items(game_id, version, choices, placeholder):
+        view.add_item(item)
     return view
 
 
@@ -282,6 +419,7 @@ __all__ = [
     "MAX_BUTTONS",
     "MatchAction",
     "MatchChoose",
+    "MatchGroup",
     "MatchHint",
     "MatchLobby",
     "MatchRematch",
@@ -289,6 +427,11 @@ __all__ = [
     "MatchShare",
     "MatchSince",
     "MatchUndo",
+    "action_entry",
     "choices_view",
+    "group_entry",
+    "groups_view",
+    "in_two_steps",
     "lobby_view",
+    "private_message",
 ]

@@ -2,10 +2,13 @@
 
 The Discord layer knows these games by `games.get(key)` and the store's matches (`Store.play_match`): nothing here
 names a game. A table reaches its first turn through `cogs.match_lobbies`; its buttons are `cogs.match_items`'; the
-answers about games rather than in one (status, boards, stats) are `cogs.match_boards`'. A turn is one post in the
-game's thread: what happened since the last post (the game's own narration), who must decide, the table's picture
-and the choices. A choice is a public button when the deciding seat sees nothing a spectator does not; otherwise,
-and when several seats choose at once and in secret, each seat opens its own choices privately. AI seats decide on
+answers about games rather than in one (status, boards, stats) are `cogs.match_boards`'. A turn has one live prompt
+in the game's thread: the turn's story so far (the game's own narration), who must decide, the table's picture and
+the choices, edited in place at each step of the turn and posted anew when a new turn starts (`Match.turn_key`); a
+finished turn stays in the thread as its record (its narration and the table after it). A choice is a public
+button when the deciding seat sees nothing a spectator does not; otherwise, and when several seats choose at once
+and in secret, each seat opens its own choices privately. Many choices in
+groups (a tile, then its track) are asked group first, each group's choices privately (`offer`). AI seats decide on
 a copy in which everything they cannot see is redrawn (`Match.determinized`), in the bot's pool of worker
 processes (`cogs.thinking`).
 
@@ -19,10 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -32,7 +36,7 @@ from games.base import Event, GameModule, Match, Prompt, Standing
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
-from storage import GameRecord, MatchPlayed, Seat, StaleVersion, Store
+from storage import GameRecord, MatchDecision, MatchPlayed, Seat, StaleVersion, Store, ThreadPosts
 from storage.away import QUIET, TURN_TIMERS
 from storage.clock import bank_of
 from storage.matches import seat_ranks
@@ -50,12 +54,18 @@ from .match_items import (
     MatchShare,
     MatchSince,
     MatchUndo,
+    action_entry,
     choices_view,
+    group_entry,
+    groups_view,
+    in_two_steps,
+    private_message,
 )
 from .match_lobbies import MatchLobbies
 from .offer import OWN_TABLES
 from .quiet import in_quiet_hours, muted_in
 from .reach import Reach
+from .refusals import Refusal
 from .replay_items import ReplayButton
 from .since import recap
 from .speech import escape, speaking
@@ -171,16 +181,42 @@ class Matches:
         names = seat_names(record)
         picture = await asyncio.to_thread(module.decision_picture, view, names, seat.seat)
         question = module.question(view, prompt)
-        choices = [(o.id, module.label(view, o)) for o in prompt.options]
         alt = _("Your choice in {game} #{number}: {question}").format(
             game=module.name, number=game_id, question=question
         )
         await self.tell(
             interaction,
             f"**{question}**",
-            view=choices_view(game_id, version, choices, question),
+            view=offer(module, view, prompt, game_id, version),
             file=discord.File(_png(picture), filename=f"choice-{game_id}.png", description=shorten(alt, 1024)),
         )
+
+    async def on_group(self, interaction: discord.Interaction, game_id: int, version: int, group: str) -> None:
+        """The second step of a choice in two steps (`offer`): the picked group's choices, privately (in place of
+        the private message it was picked on), under the groups to pick another; the choice is then played as any
+        other. A group of another version, or one the seat cannot pick, is refused and changes nothing."""
+        match, current, record = await self.store.load_match(game_id)
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError(_("You are not playing in this game."))
+        if seat.resigned:
+            raise UserError(_("You have already resigned from this game."))
+        if version != current:
+            raise UserError(_("That choice is no longer current: the game has moved on."))
+        _seat, prompt = asked(record, match, interaction.user.id)
+        options = prompt.groups().get(group)
+        if not options:
+            raise UserError(_("That choice is not possible now."))
+        module = games.get(record.game)
+        view = match.view(seat.seat)
+        question = module.question(view, prompt)
+        choices = [(o.id, module.label(view, o)) for o in options]
+        items = groups_view(game_id, version, _entries(module, view, prompt), question, group, choices)
+        text = shorten(f"**{question}**\n{module.group_label(view, prompt, group)}", MESSAGE)
+        if private_message(interaction):
+            await interaction.edit_original_response(content=text, view=items)
+        else:
+            await self.tell(interaction, text, view=items)
 
     async def on_since(self, interaction: discord.Interaction, game_id: int) -> None:
         """The clicking seat's "since your last turn", privately: the game's narration of every event since its
@@ -198,10 +234,7 @@ class Matches:
         file = discord.File(_png(told.picture), filename=f"since-{game_id}.png", description=shorten(told.alt, 1024))
         kwargs: dict[str, Any] = {"file": file}
         if told.prompt is not None:
-            view = match.view(seat.seat)
-            question = module.question(view, told.prompt)
-            choices = [(o.id, module.label(view, o)) for o in told.prompt.options]
-            kwargs["view"] = choices_view(game_id, version, choices, question)
+            kwargs["view"] = offer(module, match.view(seat.seat), told.prompt, game_id, version)
         await self.tell(interaction, told.text, allowed_mentions=discord.AllowedMentions.none(), **kwargs)
 
     async def on_hint(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -285,7 +318,8 @@ class Matches:
                 with speaking(record):
                     note = _("{player} took back their last choice.").format(player=f"**{seat.name}**")
                 await self._send(record, thread, note, allowed_mentions=discord.AllowedMentions.none())
-            shown = await self._show(record, match, [], turn_changed=False, full=True)
+            # The live prompt asks the step before again, in place: its buttons for the new version.
+            shown = await self._show(record, match, [], turn_changed=False)
         await self.tell(interaction, _("Your last choice is taken back."))
         await self._tell_unshown(interaction, record, shown)
 
@@ -339,7 +373,7 @@ class Matches:
                 raise UserError(_("That choice is no longer current: the game has moved on.")) from None
             except Refused as refused:
                 raise UserError(_refusal(refused.code)) from None
-            if _private(interaction):
+            if private_message(interaction):
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.edit_original_response(content=_("Your choice is in."), view=None, attachments=[])
             shown = await self._advance(played.record, played.match, list(played.outcome.events), played)
@@ -367,6 +401,12 @@ class Matches:
         """AI seats decide while the match waits for them; then the thread shows the turn, or the end. False when
         the thread could not show it (tried again later)."""
         turn_changed = played is None or played.outcome.turn_changed
+        # Where this call's decisions start in the log, and the table after each one that ended a turn, as it is
+        # played: the pictures of the finished turns' records need no replay of the game.
+        since = played.record.moves - 1 if played is not None else record.moves
+        after: dict[int, dict[str, Any]] = {}
+        if played is not None and played.outcome.turn_changed:
+            after[played.record.moves] = played.match.view(None)
         while not match.is_over:
             ai_seats = {s.seat: s for s in record.seats if s.ai}
             waiting = [s for s in match.waiting() if s in ai_seats]
@@ -378,20 +418,32 @@ class Matches:
             played = await self.store.play_match(record.id, record.version, seat, action, source="ai")
             record, match = played.record, played.match
             events += played.outcome.events
+            if played.outcome.turn_changed:
+                after[record.moves] = match.view(None)
             turn_changed = turn_changed or played.outcome.turn_changed
-        return await self._show(record, match, events, turn_changed=turn_changed)
+        return await self._show(record, match, events, turn_changed=turn_changed, since=since, after=after)
 
     async def _show(
-        self, record: GameRecord, match: Match, events: Sequence[Event], *, turn_changed: bool, full: bool = False
+        self,
+        record: GameRecord,
+        match: Match,
+        events: Sequence[Event],
+        *,
+        turn_changed: bool,
+        full: bool = False,
+        since: int | None = None,
+        after: Mapping[int, dict[str, Any]] | None = None,
     ) -> bool:
-        """The thread shows the table as it is now: its end; its turn (a new turn, the next step of one asked in the
-        thread, or `full`: the live prompt posted anew); else whom it still waits for. A thread Discord says is gone
+        """The thread shows the table as it is now (`_present`): the records of the turns that ended, then the
+        live prompt (edited in place within its turn; `full`: posted anew) or the end. A thread Discord says is gone
         is replaced at once by a new one, where the whole turn is posted. False when Discord refused: the turn's
-        clock stops and the thread is tried again later, later each time (`Reach.failed`)."""
+        clock stops and the thread is tried again later, later each time (`Reach.failed`).
+
+        `since`: the last decision the thread may already have shown (a table shown before its thread kept records
+        starts its records after it); `after`: the spectator's view after decisions that ended a turn, if known."""
         module = games.get(record.game)
-        # A thread behind (its last posts were refused, its turn's clock stopped) shows the whole turn again.
+        # A thread behind (its last posts were refused, its turn's clock stopped) ends its run of refusals when shown.
         behind = await self.store.reach(record.id) is not None
-        full = full or behind
         if behind and bank_of(dict(record.settings)) is not None:
             # As Kokeshi's: the banks charge nothing for the time nobody could see the turn.
             await self.store.restart_bank_turns(record.id)
@@ -402,21 +454,20 @@ class Matches:
             if thread.id != record.thread_id:
                 # A new thread (the old one was deleted): it shows nothing yet, so the whole turn goes there.
                 record, full = await self.store.get_game(record.id), True
+            posted = await self.store.thread_posts(record.id)
             with speaking(record):
-                if match.is_over:
-                    shown = await self._post_end(thread, module, record, match, events)
-                elif turn_changed or full or _asks_openly(match):
-                    # A new turn, or the next step of one asked in the thread: its buttons carry the new version.
-                    shown = await self._post_turn(thread, module, record, match, events, new_turn=turn_changed)
-                else:
-                    story = self._story(module, record, events)
-                    chosen = _("Waiting for: {names}.").format(names=self._waiting(record, match, mention=False))
-                    text = fit_story(story, [chosen])
-                    sent = await self._send(record, thread, text, allowed_mentions=discord.AllowedMentions.none())
-                    shown = sent is not None
-                    if shown and bank_of(dict(record.settings)) is not None:
-                        # The turn goes on for fewer people, on their banks: the prompt shows its new deadline.
-                        await self.show_deadline(record)
+                shown = await self._present(
+                    thread,
+                    module,
+                    record,
+                    match,
+                    events,
+                    posted,
+                    turn_changed=turn_changed,
+                    full=full,
+                    since=record.moves if since is None else since,
+                    after=after or {},
+                )
             if shown:
                 await self.reach.succeeded(record, refused=behind)
                 return True
@@ -425,6 +476,89 @@ class Matches:
         if not self.reach.paused(record):
             await self.reach.failed(await self.store.get_game(record.id))
         return False
+
+    async def _present(
+        self,
+        thread: Any,
+        module: GameModule,
+        record: GameRecord,
+        match: Match,
+        events: Sequence[Event],
+        posted: ThreadPosts,
+        *,
+        turn_changed: bool,
+        full: bool,
+        since: int,
+        after: Mapping[int, dict[str, Any]],
+    ) -> bool:
+        """Bring the thread up to date, as Kokeshi's own table keeps its threads calm: each turn that ended since
+        the thread last showed one is kept as a record (its narration and the table after it); the live prompt,
+        whose turn it was, becomes the first of them. Then the live prompt of the turn under way: edited in place
+        while its turn goes on (its buttons for the new version), posted anew when a new turn begins (pinging whom
+        it asks) or when it cannot be edited (deleted); or the end's post. The store keeps how far the records go
+        and which turn the live prompt shows (`TurnPosts`). False when Discord refused something (what was shown
+        stays shown)."""
+        posts = posted.posts
+        decisions = await self.store.match_decisions(record.id)
+        recorded = posts.recorded_seq
+        prompt = posted.prompt if posted.prompt is not None and posted.prompt[0] == thread.id else None
+        # The live prompt: its turn is the first the records do not tell yet. One made a record shows no turn.
+        live = prompt if posts.turn_key else None
+        if not posts.turn_key and posts.shown_version < 0 and recorded == 0 and posted.prompt is not None:
+            # A table its thread showed before it kept records: its posts told everything up to this call's
+            # decisions, and its prompt is live.
+            recorded = max((d.seq for d in decisions if d.ends_turn and d.seq <= since), default=0)
+            live = prompt
+        turns = _turns([d for d in decisions if d.seq > recorded])
+        finished = [t for t in turns if t[-1].ends_turn]
+        current = turns[-1] if turns and not turns[-1][-1].ends_turn else []
+        # The last turn is told by the end's post; when nobody is left to read turn by turn (every seat is the AI's)
+        # the turns come at once in the next post's story rather than as a burst of records.
+        kept = finished[:-1] if match.is_over else finished
+        if not any(not s.ai for s in record.seats):
+            kept = []
+        missing = [t[-1].seq for t in kept if t[-1].seq not in after]
+        views = {**after, **(await self.store.match_views(record.id, missing) if missing else {})}
+        for turn in kept:
+            if not await self._post_record(thread, module, record, turn, views[turn[-1].seq], live):
+                return False
+            live = None
+            posts = dataclasses.replace(posts, recorded_seq=turn[-1].seq, turn_key="")
+            await self.store.set_turn_posts(posts)
+        untold = [e for turn in finished[len(kept) :] for d in turn for e in d.events]
+        done = dataclasses.replace(posts, recorded_seq=finished[-1][-1].seq if finished else recorded)
+        if match.is_over:
+            if not await self._post_end(thread, module, record, match, untold):
+                return False
+            await self.store.set_turn_posts(dataclasses.replace(done, shown_version=record.version, turn_key=""))
+            if live is not None:
+                await self._retire(record, thread, live[1])
+            return True
+        key = match.turn_key()
+        shown_key = posted.posts.turn_key
+        story = [*untold, *(e for d in current for e in d.events)]
+        asking = await self._turn(module, record, match, events, story, decisions)
+        if live is not None and not full and shown_key == key:
+            edited = await self._edit_turn(record, thread, live[1], asking)
+            if edited is not None:
+                if edited:
+                    await self.store.set_turn_posts(dataclasses.replace(done, shown_version=record.version))
+                return edited
+        # A new turn, or a prompt that could not be edited: posted anew, pinging whom it asks unless they were
+        # already pinged for this turn.
+        message = await self._post_turn(record, thread, asking, ping=turn_changed or shown_key != key)
+        if message is None:
+            return False
+        await self.store.set_turn_posts(
+            dataclasses.replace(done, shown_version=record.version, turn_key=key), prompt=(thread.id, message.id)
+        )
+        if live is not None and live[1] != message.id:
+            await self._retire(record, thread, live[1])
+        if turn_changed:
+            # A new turn: a DM to each person asked who wants one, by the rules of Kokeshi's (`Reach.notify`).
+            for user_id in asking.people:
+                await self.tables.turn_dm(record, user_id, message, asking.settings[user_id])
+        return True
 
     async def show_again(self, game_id: int) -> bool:
         """The thread shows the table again as it is now: its live prompt posted anew (its buttons for the same
@@ -633,25 +767,25 @@ class Matches:
         if (await self.store.get_game(game_id)).status == "active":
             await self.show_again(game_id)
 
-    async def _post_turn(
+    async def _turn(
         self,
-        thread: Any,
         module: GameModule,
         record: GameRecord,
         match: Match,
         events: Sequence[Event],
-        *,
-        new_turn: bool = False,
-    ) -> bool:
-        """The turn's post; `new_turn`: a new turn begins with it (the people asked get their turn DMs). A turn keeps
-        its reminders and deadline from its first post to its end (the store carries them from a decision within
-        the turn to the next); a new turn that waits for people gets its own. False when Discord refused it."""
+        story: Sequence[Event],
+        decisions: Sequence[MatchDecision],
+    ) -> _Turn:
+        """The live prompt of the turn under way: its story so far (`story`), whom it waits for, the picture (with
+        `events`, those since the thread last showed the table, marked) and the choices. A turn keeps its reminders
+        and deadline from its first prompt to its end (the store carries them from a decision within the turn to
+        the next); a new turn that waits for people gets its own."""
         names = seat_names(record)
         version = record.version
         public = match.view(None)
         prompts = match.prompts()
         humans = {s.seat for s in record.seats if not s.ai}
-        lines = self._story(module, record, events)
+        lines = self._story(module, record, story)
         told = len(lines)
         lines.append(_("Your turn: {names}.").format(names=self._waiting(record, match, mention=True)))
         view: discord.ui.View | None = None
@@ -663,14 +797,12 @@ class Matches:
             question = module.question(seen, prompt)
             lines.append(f"**{question}**")
             if prompt.seat in humans:
-                choices = [(o.id, module.label(seen, o)) for o in prompt.options]
-                view = choices_view(record.id, version, choices, question)
+                view = offer(module, seen, prompt, record.id, version)
                 if hints_allowed(record):
                     view.add_item(MatchHint(record.id))
-                last = (await self.store.match_decisions(record.id))[-1:]
                 # The same seat goes on with its turn (a solo seat's next turn is another turn): its last choice may
                 # still be taken back, unless it drew something at random.
-                mine = [d for d in last if d.seat == prompt.seat and not d.ends_turn]
+                mine = [d for d in decisions[-1:] if d.seat == prompt.seat and not d.ends_turn]
                 if mine and not any(e.reveals for e in mine[0].events):
                     view.add_item(MatchUndo(record.id, version))
         else:
@@ -689,19 +821,12 @@ class Matches:
         alt = _("The {game} table, move {moves}. Waiting for: {names}.").format(
             game=module.name, moves=format_number(record.moves), names=self._waiting(record, match, plain=True)
         )
-        file = discord.File(_png(picture), filename=f"table-{record.id}.png", description=shorten(alt, 1024))
         # The people asked, as Kokeshi's prompt pings its player: not those who muted the game, and silently when
         # one of them is in their quiet hours (one message pings them all).
         people = [s.user_id for s in record.seats if s.seat in match.waiting() and not s.ai and s.user_id is not None]
         settings = await self.store.ping_settings(people) if people else {}
         pinged = [u for u in people if not muted_in(settings[u], record.id)]
-        mentions = discord.AllowedMentions(
-            users=[discord.Object(u) for u in pinged], everyone=False, roles=False, replied_user=False
-        )
         silent = any(in_quiet_hours(settings[u].get(QUIET)) for u in pinged)
-        kwargs: dict[str, Any] = {"file": file, "allowed_mentions": mentions, "silent": silent}
-        if view is not None:
-            kwargs["view"] = view
         kept = [t.due_at for t in await self.store.timers(record.id) if t.kind == DEADLINE and t.version == version]
         if kept:
             lines.append(_("Decide by {when}.").format(when=stamp(kept[0])))
@@ -723,22 +848,71 @@ class Matches:
         away = await self._away_note(record)
         if away:
             lines.append(away)
-        message = await self._send(record, thread, fit_story(lines[:told], lines[told:]), **kwargs)
-        if message is None:
-            return False
-        before = await self.store.get_message(record.id, "prompt")
-        await self.store.set_message(record.id, "prompt", thread.id, message.id)
-        await self._retire(record, thread, before, message.id)
-        if new_turn:
-            # A new turn: a DM to each person asked who wants one, by the rules of Kokeshi's (`Reach.notify`).
-            for user_id in people:
-                await self.tables.turn_dm(record, user_id, message, settings[user_id])
-        return True
+        text = fit_story(lines[:told], lines[told:])
+        filename = f"table-{record.id}.png"
+        return _Turn(text, picture, filename, shorten(alt, 1024), view, people, settings, pinged, silent)
 
-    async def _retire(self, record: GameRecord, thread: Any, before: tuple[int, int] | None, after: int) -> None:
-        """The previous prompt loses its buttons once its successor is up (one in a deleted thread is gone with it)."""
-        if before is not None and before[0] == thread.id and before[1] != after:
-            await self.reach.edit(record, thread, before[1], view=None)
+    async def _edit_turn(self, record: GameRecord, thread: Any, message_id: int, turn: _Turn) -> bool | None:
+        """The live prompt edited in place to show `turn` (its new buttons replace the old, nobody is pinged again):
+        True when done, False when Discord refused (a post would be refused just the same), None when it must be
+        posted anew (deleted, or Discord failed the edit)."""
+        none = discord.AllowedMentions.none()
+        fields: dict[str, Any] = {"content": turn.text, "attachments": [turn.file()], "view": turn.view}
+        if await self.reach.edit(record, thread, message_id, allowed_mentions=none, **fields):
+            return True
+        if self.reach.refusal(record.id) in (Refusal.GONE, Refusal.TRANSIENT, None):
+            log.info("game %d: its prompt %d could not be edited; posting it anew", record.id, message_id)
+            return None
+        return False
+
+    async def _post_turn(self, record: GameRecord, thread: Any, turn: _Turn, *, ping: bool) -> discord.Message | None:
+        """The live prompt posted in the thread; `ping`: the people it asks are pinged (a new turn, or one they have
+        not been pinged for). None when Discord refused it."""
+        users = turn.pinged if ping else []
+        mentions = discord.AllowedMentions(
+            users=[discord.Object(u) for u in users], everyone=False, roles=False, replied_user=False
+        )
+        kwargs: dict[str, Any] = {"file": turn.file(), "allowed_mentions": mentions, "silent": turn.silent and ping}
+        if turn.view is not None:
+            kwargs["view"] = turn.view
+        return await self._send(record, thread, turn.text, **kwargs)
+
+    async def _post_record(
+        self,
+        thread: Any,
+        module: GameModule,
+        record: GameRecord,
+        turn: Sequence[MatchDecision],
+        view: Mapping[str, Any],
+        live: tuple[int, int] | None,
+    ) -> bool:
+        """A finished turn kept in the thread: its narration and the table after it, marked with what it changed.
+        `live`: the live prompt of that turn, which becomes its record (its buttons go); a prompt Discord no longer
+        has gives way to a new post. False when Discord refused it."""
+        events = [e for d in turn for e in d.events]
+        text = fit_story(self._story(module, record, events), [])
+        picture = await asyncio.to_thread(module.table_picture, view, seat_names(record), events)
+        alt = _("The {game} table after move {moves}.").format(game=module.name, moves=format_number(turn[-1].seq))
+        filename = f"turn-{record.id}-{turn[-1].seq}.png"
+        none = discord.AllowedMentions.none()
+
+        def file() -> discord.File:
+            return discord.File(_png(picture), filename=filename, description=shorten(alt, 1024))
+
+        if live is not None:
+            if await self.reach.edit(
+                record, thread, live[1], content=text, attachments=[file()], view=None, allowed_mentions=none
+            ):
+                return True
+            if self.reach.refusal(record.id) not in (Refusal.GONE, Refusal.TRANSIENT, None):
+                return False
+        return await self._send(record, thread, text, file=file(), allowed_mentions=none) is not None
+
+    async def _retire(self, record: GameRecord, thread: Any, message_id: int) -> None:
+        """A live prompt no turn shows any more (its turn is told by the end's post, or it was posted anew) goes;
+        when Discord refuses to delete it, it at least loses its buttons (a click on them is refused as stale)."""
+        if not await self.reach.delete(record, thread, message_id):
+            await self.reach.edit(record, thread, message_id, view=None)
 
     async def _away_note(self, record: GameRecord) -> str:
         """One line per person at the table who is away (empty when nobody is), as Kokeshi's tables show it."""
@@ -750,7 +924,10 @@ class Matches:
         "Decide by" time it shows and who is away."""
         if record.status != "active" or record.thread_id is None:
             return
-        found = await self.store.get_message(record.id, "prompt")
+        posted = await self.store.thread_posts(record.id)
+        found = posted.prompt
+        if not posted.posts.turn_key and posted.posts.shown_version >= 0:
+            return  # its last prompt is the record of its turn now; the next turn's is not posted yet
         thread = await self.reach.thread_of(record) if not self.reach.paused(record) else None
         if found is None or thread is None or found[0] != thread.id:  # type: ignore[attr-defined]
             return
@@ -773,8 +950,8 @@ class Matches:
     async def _post_end(
         self, thread: Any, module: GameModule, record: GameRecord, match: Match, events: Sequence[Event]
     ) -> bool:
-        """The end's post: the final story, places and picture, with its Rematch (or Share) and Replay buttons; the
-        lobby message then says it is finished. False when Discord refused it."""
+        """The end's post: the last turn's story (every turn no record told), places and picture, with its Rematch
+        (or Share) and Replay buttons; the lobby message then says it is finished. False when Discord refused it."""
         names = seat_names(record)
         standing = match.standing()
         picture = await asyncio.to_thread(module.record_picture, match.view(None), names, standing)
@@ -801,9 +978,38 @@ class Matches:
         message = await self._send(record, thread, fit_story(lines[:told], lines[told:]), **kwargs)
         if message is None:
             return False
-        await self._retire(record, thread, await self.store.get_message(record.id, "prompt"), message.id)
         await self.lobbies.refresh(record)
         return True
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Turn:
+    """A live prompt as built for the turn under way, to be posted or edited in: its text, picture and buttons,
+    the people it asks (user ids), their settings about pings, those it pings when posted, and whether silently."""
+
+    text: str
+    picture: bytes
+    filename: str
+    alt: str
+    view: discord.ui.View | None
+    people: list[int]
+    settings: Mapping[int, Mapping[str, str]]
+    pinged: list[int]
+    silent: bool
+
+    def file(self) -> discord.File:
+        """The picture as a new attachment (a file is used up by the request that sends it)."""
+        return discord.File(_png(self.picture), filename=self.filename, description=self.alt)
+
+
+def _turns(decisions: Sequence[MatchDecision]) -> list[list[MatchDecision]]:
+    """Decisions cut into turns, each ending with the decision that ended it; the last may be the turn under way."""
+    turns: list[list[MatchDecision]] = [[]]
+    for decision in decisions:
+        turns[-1].append(decision)
+        if decision.ends_turn:
+            turns.append([])
+    return [turn for turn in turns if turn]
 
 
 class MatchClock:
@@ -880,6 +1086,28 @@ def asked(record: GameRecord, match: Match, user_id: int) -> tuple[Seat, Prompt]
     return seat, prompt
 
 
+def offer(module: GameModule, view: Mapping[str, Any], prompt: Prompt, game_id: int, version: int) -> discord.ui.View:
+    """A prompt's choices for its deciding seat (`view`, the seat's): in one step, or the group first when its
+    options come in groups and are many (`in_two_steps`)."""
+    question = module.question(view, prompt)
+    if in_two_steps([o.group for o in prompt.options]):
+        return groups_view(game_id, version, _entries(module, view, prompt), question)
+    return choices_view(game_id, version, [(o.id, module.label(view, o)) for o in prompt.options], question)
+
+
+def _entries(module: GameModule, view: Mapping[str, Any], prompt: Prompt) -> list[tuple[str, str, str]]:
+    """The first step of a choice in two steps: each group where its first option stands, and each option in none."""
+    groups = prompt.groups()
+    out = []
+    for option in prompt.options:
+        if not option.group:
+            out.append(action_entry(option.id, module.label(view, option)))
+        elif option is groups[option.group][0]:
+            label = module.group_label(view, prompt, option.group)
+            out.append(group_entry(option.group, label, len(groups[option.group])))
+    return out
+
+
 def _png(data: bytes) -> io.BytesIO:
     return io.BytesIO(data)
 
@@ -888,12 +1116,6 @@ def _asks_openly(match: Match) -> bool:
     """Whether the match waits for one decision that the thread asks with its own buttons."""
     prompts = match.prompts()
     return len(prompts) == 1 and not prompts[0].secret
-
-
-def _private(interaction: discord.Interaction) -> bool:
-    """Whether the clicked message is a private one (its flags say ephemeral)."""
-    message = interaction.message
-    return bool(message is not None and message.flags.ephemeral)
 
 
 def _refusal(code: str) -> str:

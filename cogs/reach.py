@@ -193,17 +193,48 @@ class Reach:
         paused game."""
         if self.paused(record):
             return False
+        # A file is used up by a request: keep the bytes of new pictures in case the edit is made again.
+        pictures = [
+            (f.filename, f.fp.getvalue(), f.description)
+            for f in fields.get("attachments") or ()
+            if isinstance(f, discord.File) and isinstance(f.fp, io.BytesIO)
+        ]
         for attempt in range(2):
             try:
                 await channel.get_partial_message(message_id).edit(**fields)
             except discord.HTTPException as exc:
                 kind = self.note(record.id, exc)
                 if kind is Refusal.ARCHIVED and attempt == 0 and await self.wake(record, channel):
+                    if pictures:
+                        fields["attachments"] = [
+                            discord.File(io.BytesIO(data), filename=name, description=alt)
+                            for name, data, alt in pictures
+                        ]
                     continue
                 log.info("game %d: could not edit message %d: %s", record.id, message_id, exc)
                 return False
             return True
         return False
+
+    async def delete(self, record: GameRecord, channel, message_id: int) -> bool:
+        """Delete one of the game's messages in its thread; True when it is gone (already, too). Nothing is deleted
+        for a paused game; a refusal is noted."""
+        if self.paused(record):
+            return False
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.NotFound:
+            return True
+        except discord.HTTPException as exc:
+            self.note(record.id, exc)
+            log.info("game %d: could not delete message %d: %s", record.id, message_id, exc)
+            return False
+        return True
+
+    def refusal(self, game_id: int) -> Refusal | None:
+        """What the game's latest refusal means, if one is noted since its last show."""
+        last = self.last.get(game_id)
+        return None if last is None else classify(*last)
 
     async def open_thread(self, record: GameRecord, message: discord.Message, name: str) -> discord.Thread:
         """The game's thread, opened from one of its messages (its lobby, or the note that its thread was deleted);

@@ -37,6 +37,8 @@ Gaps found by the games and platform features added since, and filled here:
   `GameModule.favourite_of` says which item a player's own action counts towards, `favourite_items` lists the items
   in the order that breaks a tie, and `favourite_heading` and `favourite_label` word them; a game that keeps no
   favourite leaves them be.
+- a placement among many (a tile, then its track) read as a flat list of near-identical labels: an `Option` may
+  name its `group`, which `GameModule.group_label` words, and the platform then asks the group first.
 """
 
 from __future__ import annotations
@@ -63,10 +65,13 @@ Value = str | int | bool
 class Option:
     """One answer to a prompt. `id` is the action sent back to `Match.apply`: short (at most 40 characters, so a
     Discord `custom_id` holds it with a game id and a version) and stable across versions of the code. `code` says
-    what the option does, as values the game's words turn into a label (`GameModule.label`)."""
+    what the option does, as values the game's words turn into a label (`GameModule.label`). `group` (at most 40
+    characters, empty: none) gathers options a player picks in two steps, the group then the option (a tile to
+    place, then where), when there are many; `GameModule.group_label` words it."""
 
     id: str
     code: tuple[Any, ...] = field(default=(), compare=False)
+    group: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +85,15 @@ class Prompt:
     kind: str
     options: tuple[Option, ...]
     secret: bool = False
+
+    def groups(self) -> dict[str, tuple[Option, ...]]:
+        """The options' groups, in the order of their first options, each with its options in the prompt's order
+        (empty when no option names a group)."""
+        out: dict[str, list[Option]] = {}
+        for option in self.options:
+            if option.group:
+                out.setdefault(option.group, []).append(option)
+        return {group: tuple(options) for group, options in out.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +325,12 @@ class GameModule(ABC):
     @abstractmethod
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
         """What a prompt asks, as a heading for its buttons."""
+
+    def group_label(self, view: Mapping[str, Any], prompt: Prompt, group: str) -> str:
+        """One of `prompt.groups()` as a player picks it, given the deciding seat's view: at most 100 characters
+        (Kokeshi: the tile to place). The default only makes the group readable, in English: a game that groups
+        its options words its groups."""
+        return group.replace("_", " ").capitalize()
 
     @abstractmethod
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:

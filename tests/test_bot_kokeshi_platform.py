@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 import pytest
 
 import games
+from bot import create_bot
 from games.base import Match
 from games.kokeshi import engine, vocab
 from games.kokeshi.engine import policy
 from games.kokeshi.module import Kokeshi, KokeshiMatch
 from tests import ai_work
-from tests.botkit import World, components, custom_ids, is_png
-from tests.test_bot_matches import current_prompt, open_table, play_through, reply
+from tests.botkit import World, components, custom_ids, is_png, restart
+from tests.test_bot_matches import choose, current_prompt, menus_of_groups, open_table, play_through, reply
 
 # The second key Kokeshi is played under at the platform's table (the store keeps "kokeshi" for its own path).
 KEY = "kokeshiplat"
@@ -60,6 +61,7 @@ class Reader:
     game_id: int
     questions: dict[str, int] = field(default_factory=dict)
     pictures: int = 0
+    grouped: int = 0
 
     async def __call__(self, message) -> None:
         assert len(message.components) <= ROWS, message.content
@@ -77,8 +79,16 @@ class Reader:
         match, _version, record = await self.w.store.load_match(self.game_id)
         ai = {s.seat for s in record.seats if s.ai}
         seat = next(s for s in match.waiting() if s not in ai)
-        # Every choice the rules give is offered (none lost past a menu's 25), each with a label of its own.
-        assert sorted(offered) == sorted(match.legal_actions(seat)), message.content
+        prompt = next(p for p in match.prompts() if p.seat == seat)
+        if menus_of_groups(message):
+            # In two steps: the tiles first, each once with words of its own; every choice is in one of them.
+            assert sorted(offered) == sorted(f"g:{tile}" for tile in prompt.groups()), message.content
+            assert all(o.group for o in prompt.options) and len(prompt.options) > len(offered)
+            self.grouped += 1
+        else:
+            # Every choice the rules give is offered (none lost past a menu's 25).
+            assert sorted(offered) == sorted(match.legal_actions(seat)), message.content
+        # Each with a label of its own.
         assert len(set(offered.values())) == len(offered), sorted(offered.values())
         question = re.findall(r"^\*\*(.+)\*\*$", message.content, re.M)[-1]
         self.questions[question] = self.questions.get(question, 0) + 1
@@ -115,6 +125,7 @@ async def test_kokeshi_against_an_ai_seat_is_played_at_the_platforms_table_to_it
     asked = {"Advance one of your kokeshi", "Choose a tile to buy", "Place the tiles you bought"}
     assert asked <= set(reader.questions)
     assert reader.pictures == 3
+    assert reader.grouped >= 1  # the starting tiles at least: a tile first, then its track
     record = await w.store.get_game(game_id)
     assert record.status == "finished"
     # The AI's turns are told in the thread, move by move, under its name.
@@ -163,9 +174,12 @@ async def test_each_choice_says_what_it_does_and_the_hint_names_one_of_them(worl
     game_id, thread = await open_table(w, KEY, players=2, joiners=0, ai=1, level="easy")
     prompt = await current_prompt(w, game_id, thread)
     await Reader(w, game_id)(prompt)
-    # The starting tiles: every tile on every track, in one menu, each saying the height it goes to.
-    (menu,) = [c for c in components(prompt) if c.get("type") == 3]
-    labels = [o["label"] for o in menu["options"]]
+    # The starting tiles: each tile, then every track it may go on, each saying the height it goes to.
+    (menu,) = menus_of_groups(prompt)
+    labels = []
+    for entry in menu["options"]:
+        picked = reply(await w.members[0].select(prompt, [entry["value"]], custom_id=menu["custom_id"]))
+        labels += [c["label"] for c in components(picked) if c["custom_id"].startswith("mt:a:")]
     assert len(labels) == 10 and all("track · " in label and "→ height 1" in label for label in labels)
     hint = next(c for c in custom_ids(prompt) if c.startswith("mt:h:"))
     hinted = await w.members[0].click(prompt, custom_id=hint)
@@ -180,12 +194,7 @@ async def test_a_solo_turn_that_starts_offers_no_undo_of_the_turn_before(world, 
     game_id, thread = await open_table(w, KEY, players=1, joiners=0)
     aiko = w.members[0]
     for _ in range(2):  # the two starting tiles: the second one ends the setup turn
-        prompt = await current_prompt(w, game_id, thread)
-        parts = components(prompt)
-        if parts[0].get("type") == 3:
-            await aiko.select(prompt, [parts[0]["options"][0]["value"]], custom_id=parts[0]["custom_id"])
-        else:
-            await aiko.click(prompt, custom_id=parts[0]["custom_id"])
+        await choose(aiko, await current_prompt(w, game_id, thread), random.Random(0))
     prompt = await current_prompt(w, game_id, thread)
     assert "Advance one of your kokeshi" in prompt.content
     assert not [c for c in custom_ids(prompt) if c.startswith("mt:u:")]
@@ -249,3 +258,79 @@ async def test_kokeshis_daily_at_the_platforms_table_is_ranked_and_shared_in_kok
     assert f"<@{aiko.user.id}>" in reply(board).content
     kokeshi = await aiko.slash(w.channel, "kokeshi leaderboard", board="daily")
     assert f"<@{aiko.user.id}>" not in reply(kokeshi).content
+
+
+async def test_a_placement_is_chosen_tile_first_then_track_privately(world, kokeshi_at_the_platform):
+    w = world
+    aiko = w.members[0]
+    game_id, thread = await open_table(w, KEY, players=1, joiners=0)
+    prompt = await current_prompt(w, game_id, thread)
+    match, version, _record = await w.store.load_match(game_id)
+    (asked,) = match.prompts()
+    module = games.get(KEY)
+    view = match.view(0)
+    # The thread asks the tile: two starting tiles, named in Kokeshi's words, each with its five tracks.
+    (menu,) = menus_of_groups(prompt)
+    assert menu["custom_id"] == f"mt:g:{game_id}:{version}"
+    tiles = list(asked.groups())
+    assert [(o["value"], o["label"], o["description"]) for o in menu["options"]] == [
+        (f"g:{tile}", module.group_label(view, asked, tile), "5 choices") for tile in tiles
+    ]
+    assert not [c for c in custom_ids(prompt) if c.startswith(("mt:a:", "mt:s:"))]
+    # Picking one answers privately with its tracks, as buttons carrying the rules' own action ids.
+    picked = await aiko.select(prompt, [f"g:{tiles[1]}"], custom_id=menu["custom_id"])
+    private = reply(picked)
+    assert picked.ephemeral and module.group_label(view, asked, tiles[1]) in private.content
+    tracks = [c["custom_id"] for c in components(private) if c["custom_id"].startswith("mt:a:")]
+    assert tracks == [f"mt:a:{game_id}:{version}:{o.id}" for o in asked.groups()[tiles[1]]]
+    assert (await w.store.get_game(game_id)).moves == 0  # nothing is played by picking a tile
+    chosen = await aiko.click(private, custom_id=tracks[2])
+    assert chosen.acknowledged and private.content == "Your choice is in."
+    logged = [(seat, action) for _seq, seat, action, _events in await w.store.match_events(game_id)]
+    assert logged == [(0, asked.groups()[tiles[1]][2].id)]
+
+
+async def test_a_stale_second_step_is_refused_privately_and_changes_nothing(world, kokeshi_at_the_platform):
+    w = world
+    aiko = w.members[0]
+    game_id, thread = await open_table(w, KEY, players=1, joiners=0)
+    prompt = await current_prompt(w, game_id, thread)
+    (menu,) = menus_of_groups(prompt)
+    tile = menu["options"][0]["value"]
+    # The same tile opened twice: two private messages of the same version.
+    first = reply(await aiko.select(prompt, [tile], custom_id=menu["custom_id"]))
+    second = reply(await aiko.select(prompt, [tile], custom_id=menu["custom_id"]))
+    assert first.id != second.id
+    await aiko.click(first, custom_id=custom_ids(first)[-1])
+    before = (await w.store.load_match(game_id))[0].to_json()
+    moves = (await w.store.get_game(game_id)).moves
+    late = await aiko.click(second, custom_id=custom_ids(second)[-1])
+    assert reply(late).ephemeral and "no longer current" in reply(late).content
+    group_menu = menus_of_groups(second)[0]
+    other = group_menu["options"][1]["value"]
+    again = await aiko.select(second, [other], custom_id=group_menu["custom_id"])
+    assert reply(again).ephemeral and "no longer current" in reply(again).content
+    assert (await w.store.load_match(game_id))[0].to_json() == before
+    assert (await w.store.get_game(game_id)).moves == moves
+
+
+async def test_a_restart_between_the_two_steps_loses_neither(world, kokeshi_at_the_platform, db_path):
+    w = world
+    aiko = w.members[0]
+    game_id, thread = await open_table(w, KEY, players=1, joiners=0)
+    prompt = await current_prompt(w, game_id, thread)
+    (menu,) = menus_of_groups(prompt)
+    private = reply(await aiko.select(prompt, [menu["options"][0]["value"]], custom_id=menu["custom_id"]))
+    await restart(w, create_bot(db_path))
+    # The new process reads both steps back from their custom_ids: another tile, in place, then its track.
+    group_menu = menus_of_groups(private)[0]
+    other = group_menu["options"][1]["value"]
+    switched = await aiko.select(private, [other], custom_id=group_menu["custom_id"])
+    assert reply(switched).id == private.id
+    tracks = [c for c in custom_ids(private) if c.startswith("mt:a:")]
+    assert tracks and all(c.split(":")[5] == other.removeprefix("g:") for c in tracks)
+    chosen = await aiko.click(private, custom_id=tracks[0])
+    assert chosen.acknowledged and private.content == "Your choice is in."
+    logged = [action for _seq, _seat, action, _events in await w.store.match_events(game_id)]
+    assert logged == [tracks[0].split(":", 4)[4]]
+    assert w.env.errors == []

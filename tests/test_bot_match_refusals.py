@@ -183,12 +183,14 @@ async def test_a_thread_that_refuses_posts_is_backed_off_from_explained_and_resu
 async def test_a_table_the_ai_plays_to_its_end_posts_it_within_discords_pace(world):
     w = world
     game_id, thread = await open_table(w, "bids", players=2, joiners=0, ai=1, level="easy")
-    before = len(thread.history())
+    before = {m.id for m in thread.history()}
     resigned = await w.members[0].slash(thread, "games resign")
     assert "You resigned" in told(resigned)
-    # Every bid the AI makes to the end comes in one post after the resignation's: no burst to keep to a rate.
-    posted = thread.history()[before:]
+    # Every bid the AI makes to the end comes in one post after the resignation's: no burst to keep to a rate. The
+    # live prompt, whose turn that post tells, is gone.
+    posted = [m for m in thread.history() if m.id not in before]
     assert len(posted) == 2 and "is over" in posted[-1].content, [m.content for m in posted]
+    assert len(thread.history()) == len(before) + 1
     assert (await w.store.get_game(game_id)).status == "finished"
     # Counted by the channel's pace, as every post of Kokeshi's: room is left in the thread now.
     now = w.env.now().timestamp()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -48,9 +49,24 @@ async def current_prompt(w: World, game_id: int, thread):
     return next(m for m in thread.history() if m.id == found[1])
 
 
+def menus_of_groups(message) -> list[dict]:
+    """The first step's menus of a choice in two steps (groups, and choices in none)."""
+    return [c for c in components(message) if c.get("custom_id", "").startswith("mt:g:")]
+
+
 async def choose(member, message, rng: random.Random):
-    """A random one of the message's choices: a button, or an entry of its menu."""
+    """A random one of the message's choices: a button, or an entry of its menu; in two steps, a random entry of
+    the groups' menu, then (a group) one of its choices, on the private message it opened."""
     parts = [c for c in components(message) if c.get("custom_id", "").startswith(("mt:a:", "mt:s:"))]
+    groups = menus_of_groups(message)
+    if groups and not parts:
+        value = rng.choice([o["value"] for o in groups[0]["options"]])
+        picked = await member.select(message, [value], custom_id=groups[0]["custom_id"])
+        if value.startswith("a:"):
+            return picked
+        message = reply(picked)
+        assert message.ephemeral and menus_of_groups(message), message.content
+        parts = [c for c in components(message) if c.get("custom_id", "").startswith(("mt:a:", "mt:s:"))]
     assert parts, message.content
     if parts[0].get("type") == 3:
         values = [o["value"] for o in parts[0]["options"]]
@@ -166,6 +182,113 @@ async def test_more_choices_than_a_menu_holds_are_offered_in_several_menus(world
         assert logged == [(0, "bid:33")]
     finally:
         games.unregister("manybids")
+
+
+class GroupedBids(tiny.Bids):
+    """Bids with twelve cards in each hand: the 1 on its own, the others in two groups, low and high."""
+
+    game = "groupedbids"
+
+    def prompts(self):
+        return tuple(
+            dataclasses.replace(
+                prompt,
+                options=tuple(
+                    dataclasses.replace(o, group="" if o.code[1] == 1 else "low" if o.code[1] <= 6 else "high")
+                    for o in prompt.options
+                ),
+            )
+            for prompt in super().prompts()
+        )
+
+
+class GroupedBidsModule(tiny.BidsModule):
+    key = "groupedbids"
+    name = "Grouped bids"
+
+    def deal(self, options, seed, seats, rules=None):
+        match = super().deal(options, seed, seats, rules)
+        match.s["hands"] = [list(range(1, 13)) for _ in range(seats)]
+        return GroupedBids(match.s)
+
+    def load(self, text):
+        return GroupedBids(super().load(text).s)
+
+    def group_label(self, view, prompt, group):
+        return {"low": "Low cards", "high": "High cards"}[group]
+
+
+@pytest.fixture
+def grouped_bids():
+    module = games.register(GroupedBidsModule())
+    yield module
+    games.unregister(module.key)
+
+
+def entries(menu) -> list[tuple[str, str, str | None, bool]]:
+    return [(o["value"], o["label"], o.get("description"), o.get("default", False)) for o in menu["options"]]
+
+
+async def test_a_secret_choice_in_groups_is_made_group_first_on_the_private_message(world, grouped_bids):
+    w = world
+    aiko, botan = w.members[:2]
+    game_id, thread = await open_table(w, "groupedbids", players=2, joiners=1)
+    prompt = await current_prompt(w, game_id, thread)
+    opened = await aiko.click(prompt, custom_id=custom_ids(prompt)[0])
+    private = reply(opened)
+    version = (await w.store.get_game(game_id)).version
+    # The first step: the card in no group, then each group where its first card stands, saying how many it holds.
+    (menu,) = components(private)
+    assert menu["custom_id"] == f"mt:g:{game_id}:{version}"
+    assert entries(menu) == [
+        ("a:bid:1", "Bid 1", None, False),
+        ("g:low", "Low cards", "5 choices", False),
+        ("g:high", "High cards", "6 choices", False),
+    ]
+    # A group shows its cards in place of the first step (the picture kept), the group marked; nothing is played.
+    high = await aiko.select(private, ["g:high"], custom_id=menu["custom_id"])
+    assert reply(high).id == private.id and not high.followups
+    assert private.attachments and "High cards" in private.content
+    first, second = components(private)
+    assert [e[0] for e in entries(first) if e[3]] == ["g:high"]
+    assert second["custom_id"] == f"mt:s:{game_id}:{version}"
+    assert [o["value"] for o in second["options"]] == [f"bid:{n}" for n in range(7, 13)]
+    # Another group, from the same menu; its five cards are buttons.
+    await aiko.select(private, ["g:low"], custom_id=first["custom_id"])
+    assert [c for c in custom_ids(private) if c.startswith("mt:a:")] == [
+        f"mt:a:{game_id}:{version}:bid:{n}" for n in range(2, 7)
+    ]
+    assert await w.store.match_events(game_id) == []
+    chosen = await aiko.click(private, custom_id=f"mt:a:{game_id}:{version}:bid:4")
+    assert chosen.acknowledged and private.content == "Your choice is in." and components(private) == []
+    # Botan, the one seat left, is asked in the thread; the card in no group is played from the first step at once.
+    prompt = await current_prompt(w, game_id, thread)
+    menu = components(prompt)[0]
+    played = await botan.select(prompt, ["a:bid:1"], custom_id=menu["custom_id"])
+    assert played.acknowledged and not played.followups
+    logged = [(seat, action) for _seq, seat, action, _events in await w.store.match_events(game_id)]
+    assert logged == [(0, "bid:4"), (1, "bid:1")]
+
+
+async def test_a_group_of_another_version_or_picked_by_someone_not_seated_is_refused_privately(world, grouped_bids):
+    w = world
+    aiko, botan, chiyo = w.members[:3]
+    game_id, thread = await open_table(w, "groupedbids", players=2, joiners=1)
+    prompt = await current_prompt(w, game_id, thread)
+    private = reply(await aiko.click(prompt, custom_id=custom_ids(prompt)[0]))
+    menu = components(private)[0]
+    # Botan bids: the match moves on to another version, and aiko's menu is stale.
+    await choose(botan, reply(await botan.click(prompt, custom_id=custom_ids(prompt)[0])), random.Random(2))
+    before = (await w.store.load_match(game_id))[0].to_json()
+    stale = await aiko.select(private, ["g:low"], custom_id=menu["custom_id"])
+    assert "no longer current" in reply(stale).content and reply(stale).ephemeral
+    assert components(private) == [menu]  # the private message is left as it was
+    assert (await w.store.load_match(game_id))[0].to_json() == before
+    # Aiko, the one seat left, is asked in the thread now: someone not seated who picks a group there is refused.
+    post = await current_prompt(w, game_id, thread)
+    outsider = await chiyo.select(post, ["g:high"], custom_id=menus_of_groups(post)[0]["custom_id"])
+    assert outsider.ephemeral and "not playing" in reply(outsider).content
+    assert (await w.store.load_match(game_id))[0].to_json() == before
 
 
 async def test_a_stale_or_foreign_click_is_refused_privately_and_changes_nothing(world, bids):
@@ -460,11 +583,11 @@ async def test_a_choice_is_taken_back_within_the_turn_and_never_past_it(world):
     assert after.moves == before.moves - 1 and after.version == before.version + 1
     assert (await w.store.match_events(game_id))[-1][0] < last[0]
     assert any("took back" in m.content for m in thread.history())
-    # The step before is asked again, with buttons of the new version; the old ones are stale.
+    # The step before is asked again on the same live prompt, edited in place: its buttons are of the new version,
+    # none of the old one is left to click.
     again = await current_prompt(w, game_id, thread)
-    assert again.id != post.id and f":{after.version}" in "".join(custom_ids(again))
-    old = next(m for m in thread.history() if m.id == post.id)
-    assert custom_ids(old) == []
+    assert again.id == post.id and f":{after.version}" in "".join(custom_ids(again))
+    assert not any(f":{before.version}:" in c for c in custom_ids(again))
     # Once the turn is over (the AI played since), there is nothing of aiko's to take back.
     while (await w.store.match_events(game_id))[-1][1] == 0:
         await choose(aiko, await current_prompt(w, game_id, thread), rng)

@@ -8,6 +8,7 @@ import pytest
 from cogs.clock import ChoiceButton
 from cogs.community import PageButton
 from cogs.components import ActionButton, ActionSelect, LobbyButton, TileSelect
+from cogs.match_items import MatchGroup, group_entry
 from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton, ReplaySelect
 from cogs.share import ShareButton
@@ -20,6 +21,7 @@ def made() -> list[tuple[discord.ui.DynamicItem, dict]]:
         (ActionButton(12, 34, options[0]), {"game_id": 12, "version": 34, "action": options[0].id}),
         (ActionSelect(12, 35, options, "Choose"), {"game_id": 12, "version": 35}),
         (TileSelect(13, 36, [("tile", "Tile")]), {"game_id": 13, "version": 36}),
+        (MatchGroup(13, 37, [group_entry("s01", "Tile", 5)], "Place", part=1), {"game_id": 13, "version": 37}),
         (LobbyButton(14, "start"), {"game_id": 14, "op": "start"}),
         (ReplayButton(15, 7, "next", "Next"), {"game_id": 15, "turn": 7, "op": "next"}),
         (ReplaySelect(16), {"game_id": 16}),

@@ -10,7 +10,7 @@ from i18n import _
 
 from . import ai, pictures, words
 from .data import CURRENT_RULES, GOALS, RULES_VERSIONS
-from .model import GOAL, SCORE_KEYS, IllegalAction
+from .model import GOAL, PLACE, SCORE_KEYS, IllegalAction
 from .persist import load_match
 from .rules import Match as Rules
 from .rules import deal as deal_match
@@ -43,9 +43,15 @@ class KohakuMatch(Match):
 
     def prompts(self) -> tuple[Prompt, ...]:
         # The goal cards a seat is dealt are its secret: the seat chooses among them privately, even when the other
-        # seats have chosen already and it is the only one asked.
+        # seats have chosen already and it is the only one asked. A placement is grouped by the tile it places:
+        # with both tiles taken in hand, the tile first, then where.
         return tuple(
-            Prompt(p.seat, p.kind, tuple(Option(o.id, o.code) for o in p.options), secret=p.kind == GOAL)
+            Prompt(
+                p.seat,
+                p.kind,
+                tuple(Option(o.id, o.code, str(o.code[3]) if p.kind == PLACE else "") for o in p.options),
+                secret=p.kind == GOAL,
+            )
             for p in self.inner.prompts()
         )
 
@@ -132,6 +138,11 @@ class Kohaku(GameModule):
     def label(self, view: Mapping[str, Any], option: Option) -> str:
         prompt = view.get("prompt") or {}
         return words.label({"id": option.id, "code": option.code}, view, prompt.get("seat"))
+
+    def group_label(self, view: Mapping[str, Any], prompt: Prompt, group: str) -> str:
+        # A placement's group is the tile it places: named with what a koi carries.
+        name = words.tile_full(group)
+        return name[:1].upper() + name[1:]
 
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
         return words.question(prompt.kind, view)

@@ -98,8 +98,10 @@ class KokeshiMatch(Match):
         prompt = self.engine.prompt
         if prompt is None:
             return ()
-        # An option's code is the engine's own wording key: a vocab function's name and its arguments.
-        return (Prompt(self._seat[prompt.player], prompt.kind, tuple(Option(o.id, o.words) for o in prompt.options)),)
+        # An option's code is the engine's own wording key: a vocab function's name and its arguments. A placement
+        # ("place:<tile>:<kokeshi>") is grouped by its tile: the tile first, then its track.
+        options = tuple(Option(o.id, o.words, _tile_of(o.id)) for o in prompt.options)
+        return (Prompt(self._seat[prompt.player], prompt.kind, options),)
 
     def apply(self, seat: int, action: str) -> list[Event]:
         if not 0 <= seat < self.seats:
@@ -155,6 +157,12 @@ class KokeshiMatch(Match):
     def determinized(self, seat: int | None, seed: int) -> KokeshiMatch:
         # Every seat sees the same: only the future draws are hidden, and the copy draws them from `seed`.
         return type(self)(self.engine.determinized(seed))
+
+
+def _tile_of(action: str) -> str:
+    """The tile a placement's action places ("place:<tile>:<kokeshi>"), or "" for any other action."""
+    kind, _sep, rest = action.partition(":")
+    return rest.partition(":")[0] if kind == "place" else ""
 
 
 def _engine(match: Match) -> KokeshiMatch:
@@ -298,6 +306,11 @@ class Kokeshi(GameModule):
         shown = EngineOption(option.id, tuple(option.code))
         brief = len(vocab.option_core(shown, outcome)) > _BUTTON
         return _cut(vocab.option_button(shown, outcome, brief), _LABEL)
+
+    def group_label(self, view: Mapping[str, Any], prompt: Prompt, group: str) -> str:
+        # The tile, as `/kokeshi`'s tile menu names it: by what it does, under the rules it was dealt with.
+        _name, (index, _track, rules) = next(o.code for o in prompt.options if o.group == group)
+        return _cut(vocab.tile(int(index), int(rules)), _LABEL)
 
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
         asked = vocab.question(prompt.kind)

@@ -84,21 +84,40 @@ def slash_games(page: Page, name: str, **options: object) -> None:
     wait_for_change(page, before)
 
 
+# The newest message with a choice to make (not only Hint, Undo or Since your last turn), as its id, its pictures and
+# its words (a step of the same turn edits the same message); "over" once the final scores show.
+_DECISION = """([after, controls, aids]) => {
+    if (document.querySelector('#preview-app').getAttribute('aria-busy') !== 'false') return false;
+    const shown = [...document.querySelectorAll('#channel-message-list article.channel-message')];
+    if (shown.slice(-3).some(m => /Kōhaku #\\d+ is over/.test(m.innerText))) return 'over';
+    const aid = new RegExp(aids);
+    const live = shown.filter(m => [...m.querySelectorAll(controls)].some(c => !aid.test(c.innerText.trim()))).pop();
+    if (!live) return false;
+    const pictures = [...live.querySelectorAll('img')].map(p => p.getAttribute('src')).join(',');
+    const words = live.querySelector('.message-content')?.innerText ?? '';
+    const mark = [live.dataset.messageId, pictures, words].join('|');
+    return mark !== after ? mark : false;
+}"""
+
+
 def next_decision(page: Page, after: str | None) -> str | None:
-    """Wait until the page shows a decision newer than the message `after` (its id), ready to be made, or the final
-    scores; returns the decision's message id, or None at the end."""
-    found = page.wait_for_function(
-        """([after, controls]) => {
-            if (document.querySelector('#preview-app').getAttribute('aria-busy') !== 'false') return false;
-            const shown = [...document.querySelectorAll('#channel-message-list article.channel-message')];
-            if (shown.slice(-3).some(m => /Kōhaku #\\d+ is over/.test(m.innerText))) return 'over';
-            const live = shown.filter(m => m.querySelector(controls)).pop();
-            return live && live.dataset.messageId !== after ? live.dataset.messageId : false;
-        }""",
-        arg=[after, CONTROLS],
-        timeout=WAIT,
-    ).json_value()
-    return None if found == "over" else found
+    """Wait until the page shows a decision other than `after`, ready to be made, or the final scores; returns the
+    decision (`_DECISION`'s mark), or None at the end. A message the page draws in steps (its words, then its
+    buttons) is taken once it has stopped changing."""
+    arg = [after, CONTROLS, AIDS.pattern]
+    for _ in range(50):
+        found = page.wait_for_function(_DECISION, arg=arg, timeout=WAIT).json_value()
+        if found == "over":
+            return None
+        page.wait_for_timeout(300)
+        if page.evaluate(_DECISION, arg) == found:
+            return found
+    raise AssertionError("the decision shown kept changing")
+
+
+def message_of(decision: str) -> str:
+    """The message id of a decision `next_decision` returned."""
+    return decision.split("|", 1)[0]
 
 
 def swipe_to(page: Page, element) -> None:
@@ -138,7 +157,7 @@ def play_to_the_end(page: Page, number: str, rng: random.Random, shots: str = ""
     decisions, shown_menu = 0, not shots
     at = next_decision(page, None)
     while at is not None:
-        prompt = page.locator(f'{MESSAGES}[data-message-id="{at}"]')
+        prompt = page.locator(f'{MESSAGES}[data-message-id="{message_of(at)}"]')
         # The decision's own choices; its Hint, Undo and Since your last turn buttons are left alone.
         live = prompt.locator(CONTROLS).filter(has_not_text=AIDS)
         in_sight(page, live.first, f"decision-{decisions}")
@@ -218,7 +237,8 @@ def test_kohaku_is_played_to_its_final_scores_on_a_phone(context, sandbox):
     expect(page.locator("#channel-name")).to_have_text(re.compile(rf"Kōhaku #(?!{number}$)\d+$"), timeout=WAIT)
     rematch = next_decision(page, None)
     assert rematch is not None
-    in_sight(page, page.locator(f'{MESSAGES}[data-message-id="{rematch}"]').locator(CONTROLS).first, "rematch-turn")
+    turn = page.locator(f'{MESSAGES}[data-message-id="{message_of(rematch)}"]')
+    in_sight(page, turn.locator(CONTROLS).first, "rematch-turn")
     settled(page)
     shot(page, "kohaku-phone-rematch")
     # A person rarely has to make a click again; a loaded machine may take one now and then.

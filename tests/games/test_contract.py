@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 import games
 import i18n
-from games.base import LEVELS, NOBODY, REFUSALS, GameModule, Match, Refusal, Setting
+from games.base import LEVELS, NOBODY, REFUSALS, GameModule, Match, Option, Prompt, Refusal, Setting
 from i18n import LOCALES, using
 
 from .kit import ALL_TABLES, KEYS, SEED, Table, played, positions, tables
@@ -225,6 +225,33 @@ def test_a_new_seat_is_asked_only_when_a_new_turn_starts(table):
             assert set(match.waiting()) <= waiting, (key, waiting, match.waiting())
 
 
+@pytest.mark.parametrize("key", ["kokeshi", "kohaku"])
+def test_a_placement_is_grouped_by_the_tile_it_places_and_nothing_else_is_grouped(key):
+    table = next(t for t in tables(key) if t.seats == 2)
+    match = table.deal()
+    grouped = 0
+    for seat, action in played(table).actions:
+        for prompt in match.prompts():
+            for option in prompt.options:
+                if key == "kokeshi":
+                    kind, *rest = option.id.split(":")
+                    assert option.group == (rest[0] if kind == "place" else ""), option
+                else:
+                    assert option.group == (option.code[3] if prompt.kind == "place" else ""), option
+            grouped += len(prompt.groups()) > 1
+        match.apply(seat, action)
+    assert grouped  # some placement offered two tiles or more
+
+
+def test_a_prompt_lists_its_groups_in_the_order_of_their_first_options():
+    options = (Option("a:1", group="b"), Option("pass"), Option("a:2", group="a"), Option("a:3", group="b"))
+    prompt = Prompt(0, "any", options)
+    assert prompt.groups() == {"b": (options[0], options[3]), "a": (options[2],)}
+    assert Prompt(0, "any", (Option("x"), Option("y"))).groups() == {}
+    # A game that groups without words of its own reads its groups made readable.
+    assert GameModule.group_label(games.get("bids"), {}, prompt, "white_tiles") == "White tiles"
+
+
 def test_simultaneous_secret_choices_are_one_prompt_per_seat_each_seen_only_by_its_seat():
     table = Table("bids", (), 3)
     match = table.deal()
@@ -332,15 +359,26 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
     for (seat, action), events in zip(record.actions, record.events, strict=True):
         for prompt in match.prompts():
             view = match.view(prompt.seat)
+            groups = prompt.groups()
             for locale in LOCALES:
                 with using(locale):
                     words = [module.label(view, option) for option in prompt.options]
                     question = module.question(view, prompt)
+                    headings = [module.group_label(view, prompt, group) for group in groups]
                 assert all(w and len(w) <= 100 and "{" not in w for w in words), words
                 assert len(set(words)) == len(words), words  # every button says something of its own
                 ids = [option.id for option in prompt.options]
                 assert len(set(ids)) == len(ids) >= 2 and all(0 < len(i) <= 40 for i in ids)
                 assert question and "{" not in question
+                # Every group a first menu lists is worded, each with words of its own.
+                assert all(h and len(h) <= 100 and "{" not in h for h in headings), headings
+                assert len(set(headings)) == len(headings), headings
+            # A group's options are the prompt's, each in one group at most, and its name is short.
+            assert all(0 < len(group) <= 40 for group in groups), list(groups)
+            grouped = [option for options in groups.values() for option in options]
+            assert set(grouped) <= set(prompt.options) and len(set(grouped)) == len(grouped)
+            assert {o.id for o in grouped} == {o.id for o in prompt.options if o.group}
+            assert all(o.group == group for group, options in groups.items() for o in options)
         match.apply(seat, action)
         for event in events:
             for locale in LOCALES:

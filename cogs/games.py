@@ -1,5 +1,5 @@
 """The `/games` slash commands: what the platform offers beside the games' own commands (the server's settings,
-replays of finished games, away, and rejoining a game)."""
+replays of finished games, away, rejoining a game, and a look at a game's table and log)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from discord.ext import commands
 from . import anywhere
 from .clock import DEADLINE_CLOCKS, FIXED
 from .common import DAY, LANGUAGES, TIMERS
+from .match_looks import MOST_STEPS, MatchLooks
 from .offer import offered, variants
 from .wiring import WiredClient
 
@@ -25,6 +26,8 @@ class Games(
 
     def __init__(self, bot: WiredClient) -> None:
         self.bot = bot
+        # `/games table` and `/games log`: a look at a game in progress, privately.
+        self.looks = MatchLooks(bot, bot.tables)
         super().__init__()
 
     settings = app_commands.Group(
@@ -176,6 +179,34 @@ class Games(
     async def status(self, interaction: discord.Interaction) -> None:
         matches = self.bot.matches
         await matches.guard(interaction, matches.boards.status(interaction))
+
+    @app_commands.command(name="table", description="Another game's table as you may see it now, privately")
+    @app_commands.describe(game="The game's number (default: this thread's game, else your newest one here)")
+    async def table(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.bot.tables.guard(interaction, game, self.looks.table(interaction, game))
+
+    @table.autocomplete("game")
+    async def table_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await self.looks.autocomplete(interaction, current)
+
+    @app_commands.command(name="log", description="The last moves of another game, as its thread told them, privately")
+    @app_commands.describe(
+        count="How many steps (default 10; fewer when they do not fit one message)",
+        game="The game's number (default: this thread's game, else your newest one here)",
+    )
+    async def log(
+        self,
+        interaction: discord.Interaction,
+        count: app_commands.Range[int, 1, MOST_STEPS] = 10,
+        game: int | None = None,
+    ) -> None:
+        await self.bot.tables.guard(interaction, game, self.looks.log(interaction, game, count))
+
+    @log.autocomplete("game")
+    async def log_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        return await self.looks.autocomplete(interaction, current)
 
     @app_commands.command(name="leaderboard", description="Who wins most at another game, here")
     @app_commands.describe(game="Which game", board="Wins or rating here, or today's or this week's challenge")

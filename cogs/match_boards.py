@@ -245,6 +245,20 @@ def stats_fields(module: GameModule, found: GameStats) -> list[tuple[str, str]]:
         fields.append((_("Scores"), "\n".join(items)))
     if found.favourite is not None:  # a game that keeps a favourite, once one is counted: in its own words
         fields.append((module.favourite_heading(), module.favourite_label(found.favourite)))
+    endings = found.endings
+    if endings.played:  # in `/kokeshi stats`' words: how the player's games of it ended for them
+        text = _("{finished} finished · {resigned} resigned · {timed_out} timed out\nfinish rate {rate}")
+        fields.append(
+            (
+                _("Games ended"),
+                text.format(
+                    finished=number(endings.finished),
+                    resigned=number(endings.resigned),
+                    timed_out=number(endings.timed_out),
+                    rate=i18n.format_percent(endings.finish_rate or 0.0),
+                ),
+            )
+        )
     return fields
 
 

@@ -313,6 +313,8 @@ class MatchLobbies:
             if record.seat_of(user.id) is not None:
                 raise UserError(_("You are already seated at this table."))
             await check_finish_rate(self.store, user.id, record)
+            # One more open game for the joiner, as at Kokeshi's tables: past the server's limit per person, refused.
+            await self.tables.check_limits(interaction, None)
             record = await self.store.add_seat(game_id, user.id, user.display_name)
             await self.tell(interaction, _("You joined {game} #{number}.").format(game=module.name, number=game_id))
         elif op == "leave":

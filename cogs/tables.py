@@ -492,7 +492,7 @@ class Tables:
             raise UserError(
                 _(
                     "You already have {count} open games in our DM, the most I allow. Finish or cancel one first "
-                    "(`/kokeshi status` lists them)."
+                    "(`/games status` lists them)."
                 ).format(count=i18n.format_number(len(mine)))
             )
         if len(mine) >= limits["open_per_user"]:
@@ -500,9 +500,9 @@ class Tables:
             raise UserError(
                 ngettext(
                     "You are already in {count} open game in this server, the most it allows ({limit}). Finish, "
-                    "leave or cancel one first (`/kokeshi status` lists them).",
+                    "leave or cancel one first (`/games status` lists them).",
                     "You are already in {count} open games in this server, the most it allows ({limit}). Finish, "
-                    "leave or cancel one first (`/kokeshi status` lists them).",
+                    "leave or cancel one first (`/games status` lists them).",
                     count,
                 ).format(count=i18n.format_number(count), limit=i18n.format_number(limits["open_per_user"]))
             )

@@ -184,6 +184,15 @@ def score_history(rows: Sequence[Row]) -> list[tuple[float, int]]:
     return [(r["finished_at"], r["total"]) for r in rows]
 
 
+def endings_of(rows: Sequence[Row]) -> Endings:
+    """How the games of these results rows (their `ai` and `resigned`) ended for the player: see `Endings`."""
+    return Endings(
+        finished=sum(not r["ai"] and not r["resigned"] for r in rows),
+        resigned=sum(bool(r["resigned"]) for r in rows),
+        timed_out=sum(bool(r["ai"]) and not r["resigned"] for r in rows),
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class ChallengeRecord:
     """A player's attempts at one kind of a game's challenge (daily or weekly): how many were started, finished
@@ -200,8 +209,9 @@ class ChallengeRecord:
 class GameStats:
     """A player's record at one game, everywhere: finished games (with others, solo and challenges), wins, each
     score item's average and best, the game's ratings (the world's, and a server's), its challenges by kind, and the
-    player's favourite (`GameModule.favourite_of`; None for a game that keeps none, or before one is counted), and
-    the score history: (UNIX time, total) of each finished game, oldest first."""
+    player's favourite (`GameModule.favourite_of`; None for a game that keeps none, or before one is counted), the
+    score history: (UNIX time, total) of each finished game, oldest first, and how those games ended for the player
+    (`Endings`)."""
 
     games: int
     wins: int
@@ -212,6 +222,7 @@ class GameStats:
     challenges: dict[str, ChallengeRecord]
     favourite: str | None = None
     history: list[tuple[float, int]] = field(default_factory=list)
+    endings: Endings = field(default_factory=Endings)
 
     @property
     def win_rate(self) -> float:
@@ -713,11 +724,7 @@ class CommunityStore:
             solo_games=len(solo),
             solo_wins=sum(r["rank"] == 1 for r in solo),
             solo_best=max((r["total"] for r in solo), default=0),
-            endings=Endings(
-                finished=sum(not r["ai"] and not r["resigned"] for r in rows),
-                resigned=sum(bool(r["resigned"]) for r in rows),
-                timed_out=sum(bool(r["ai"]) and not r["resigned"] for r in rows),
-            ),
+            endings=endings_of(rows),
         )
 
     async def game_stats(
@@ -756,6 +763,7 @@ class CommunityStore:
             challenges=challenges,
             favourite=await self._favourite(user_id, scope_of(None, game), game),
             history=score_history(rows),
+            endings=endings_of(rows),
         )
 
     async def endings(self, user_id: int, *, game: str = DEFAULT_GAME) -> Endings:

@@ -439,6 +439,18 @@ async def _games_play(w) -> Act:
     return lambda: w.members[0].slash(thread, "games play", choice=match.legal_actions(0)[0])
 
 
+async def _games_table(w) -> Act:
+    _game_id, thread, _post = await kohaku_table(w)
+    return lambda: w.members[0].slash(thread, "games table")
+
+
+async def _games_log(w) -> Act:
+    game_id, thread, _post = await kohaku_table(w)
+    match, version, _record = await w.store.load_match(game_id)
+    await w.store.play_match(game_id, version, 0, match.legal_actions(0)[0])
+    return lambda: w.members[0].slash(thread, "games log")
+
+
 async def _match_select(w) -> Act:
     game_id, _thread, post = await kohaku_table(w)
     menu = next(c for c in components(post) if c["custom_id"].startswith("mt:s:"))
@@ -597,6 +609,8 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "games stats": _games_stats,
     "games status": _games_status,
     "games play": _games_play,
+    "games table": _games_table,
+    "games log": _games_log,
     "MatchAction": _match_action,
     "MatchSelect": _match_select,
     "MatchChoose": _match_choose,
@@ -660,7 +674,7 @@ def _subclasses(cls) -> list[type]:
 
 async def test_every_handler_of_the_bot_has_a_scenario(world):
     assert handlers(world.bot) == set(SCENARIOS)
-    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 40
+    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 42
 
 
 @pytest.mark.parametrize("handler", [*SCENARIOS, *OTHER_PATHS])
@@ -708,6 +722,8 @@ async def test_autocomplete_never_writes_and_answers_in_time_on_a_slow_store(wor
             ("kokeshi status", "game", {}),
             ("kokeshi hint", "game", {}),
             ("games replay", "game", {}),
+            ("games table", "game", {}),
+            ("games log", "game", {}),
         ):
             before = world.env.now().timestamp()
             await mover.autocomplete(thread, command, option, "", **filled)

@@ -414,6 +414,8 @@ async def test_a_players_stats_at_another_game_answer_privately_in_the_games_own
         "Games": f"1 played · {int(won)} won ({rate})",
         "Rating": fields_of(asked)["Rating"],
         "Scores": f"Points: average {total}.0 · best {total}",
+        # How the player's games of it ended, in `/kokeshi stats`' words.
+        "Games ended": "1 finished · 0 resigned · 0 timed out\nfinish rate 100%",
     }
     # Rated in this server and in the world, as the game's rating board rates.
     assert fields_of(asked)["Rating"].startswith("this server ") and "\nworld " in fields_of(asked)["Rating"]
@@ -633,3 +635,30 @@ async def test_a_thread_discord_refuses_cancels_the_table_with_a_private_reason(
     record = (await w.store.games_in_channel(w.channel.id, statuses=("lobby", "active", "cancelled")))[-1]
     assert record.status == "cancelled" and w.channel.threads == []
     assert w.env.errors == []
+
+
+async def test_the_stats_at_another_game_say_how_its_games_ended_apart_from_kokeshis(world, bids):
+    from tests.test_bot_profiles import ended_games
+
+    w = world
+    aiko = w.members[0]
+    await ended_games(w, aiko.user.id, game="bids", finished=3, resigned=1, timed_out=2)
+    await ended_games(w, aiko.user.id, finished=4)  # Kokeshi's: not counted at Bids
+    asked = await aiko.slash(w.channel, "games stats", game="bids")
+    assert fields_of(asked)["Games ended"] == "3 finished · 1 resigned · 2 timed out\nfinish rate 50%"
+    # The same words as `/kokeshi stats`, which counts Kokeshi's alone.
+    kokeshi = await aiko.slash(w.channel, "kokeshi stats")
+    assert fields_of(kokeshi)["Games ended"] == "4 finished · 0 resigned · 0 timed out\nfinish rate 100%"
+
+
+def test_how_the_games_ended_reads_in_portuguese():
+    from storage import Endings, GameStats, Rating
+
+    found = GameStats(
+        games=6, wins=1, solo_games=0, items={}, world=Rating(1), server=None, challenges={}, endings=Endings(3, 1, 2)
+    )
+    with i18n.using("pt_BR"):
+        fields = dict(stats_fields(games.get("kohaku"), found))
+    assert fields["Partidas encerradas"] == (
+        "3 terminadas · 1 com desistência · 2 por tempo esgotado\ntaxa de conclusão 50%"
+    )

@@ -123,6 +123,11 @@ async def test_every_command_option_choice_and_localization_follows_discords_reg
     assert by_name["games"]["name_localizations"] == {"pt-BR": "jogos"}
     kokeshi = [o["name"] for o in by_name["kokeshi"]["options"]]
     assert len(kokeshi) == 20 and not {"advance", "place", "board", "settings"} & set(kokeshi)
+    # The shared group stays inside Discord's 25 subcommands (its settings group counts as one), each named in
+    # Portuguese as its `/kokeshi` namesake is.
+    shared = {o["name"]: o for o in by_name["games"]["options"]}
+    assert len(shared) <= 25 and {"table", "log"} <= set(shared)
+    assert [shared[n]["name_localizations"] for n in ("table", "log")] == [{"pt-BR": "mesa"}, {"pt-BR": "lances"}]
 
 
 async def test_install_types_and_contexts_are_discords_and_set_on_top_level_commands_only(world):

@@ -524,6 +524,13 @@ async def _match_undo(w) -> Act:
     return lambda: w.members[0].click(post, custom_id=next(c for c in custom_ids_of(post) if c.startswith("mt:u:")))
 
 
+async def _match_group(w) -> Act:
+    # A step within aiko's turn: her placement, asked tile first (a group menu), then the tile's spaces privately.
+    _game_id, _thread, post = await at_undo(w)
+    menu = next(c for c in components(post) if c.get("custom_id", "").startswith("mt:g:"))
+    return lambda: w.members[0].select(post, [menu["options"][0]["value"]], custom_id=menu["custom_id"])
+
+
 async def bids_table(w):
     """A game of the tests' Bids between aiko and botan, started: (game id, thread)."""
     games.register(tiny.MODULE)
@@ -613,6 +620,7 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "games log": _games_log,
     "MatchAction": _match_action,
     "MatchSelect": _match_select,
+    "MatchGroup": _match_group,
     "MatchChoose": _match_choose,
     "MatchLobby": _match_lobby,
     "MatchHint": _match_hint,

@@ -172,11 +172,18 @@ def play_to_the_end(page: Page, number: str, rng: random.Random, shots: str = ""
             page.keyboard.press("Escape")
             expect(menu_options(page, live.first).first).to_be_hidden(timeout=10_000)
             shown_menu = True
-        if live.first.get_attribute("role") == "combobox":
-            # One of a menu's first few entries: each step down the list is a key press of its own.
-            choose(page, live.first, rng, pick=rng.randrange(3))
+        count = live.count()
+        if count > 1 and live.first.get_attribute("role") == "combobox":
+            # A menu followed by more choices: the group chosen (a tile), marked in its menu, and the choices in it
+            # (its spaces), privately; or a long list in several menus. One of those after the first.
+            control = live.nth(1 + rng.randrange(count - 1))
         else:
-            choose(page, live.nth(rng.randrange(live.count())), rng)
+            control = live.nth(rng.randrange(count))
+        if control.get_attribute("role") == "combobox":
+            # One of a menu's first few entries: each step down the list is a key press of its own.
+            choose(page, control, rng, pick=rng.randrange(3))
+        else:
+            choose(page, control, rng)
         decisions += 1
         assert decisions < 200, "the game did not end"
         at = next_decision(page, at)

@@ -8,6 +8,9 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
 .DEFAULT_GOAL := help
+# Python keeps its compiled modules (and pytest its rewritten tests) beside the sources, in `__pycache__/` (ignored
+# by git), even where the environment asks it not to: a second `make check` then starts in seconds.
+unexport PYTHONDONTWRITEBYTECODE
 .PHONY: help venv $(VENV) check typecheck test test-deps test-browser docs-picture lint format run sandbox bench golden translations catalogs language clean
 
 help:

@@ -210,6 +210,7 @@ async def test_the_whole_help_answers_there_within_the_follow_ups_allowed(place)
     assert "**Anywhere**" in said
 
 
+@pytest.mark.slow  # a whole game stepped through, turn by turn, inside one answer
 async def test_a_replay_opens_there_and_steps_to_the_end_inside_the_answer(place):
     world, user = place.world, place.user
     await user.slash("kokeshi solo")  # in our DM, played there

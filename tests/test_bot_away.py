@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import discord
+import pytest
 
 from bot import create_bot
 from cogs.away import parse_duration
@@ -123,6 +124,7 @@ async def test_a_turn_that_starts_while_away_gets_its_whole_time_after_the_retur
     assert world.env.errors == []
 
 
+@pytest.mark.slow  # away periods taken over a simulated year through SimCord
 async def test_the_yearly_allowance_is_an_admin_setting_and_a_used_up_allowance_is_refused_with_what_is_left(world):
     aiko = world.members[0]
     eiko = world.guild.add_member(

@@ -209,6 +209,7 @@ async def test_a_solo_table_keeps_its_deadline_and_takes_no_bank(world):
 # ---------------------------------------------------------------------- the opponents' choice
 
 
+@pytest.mark.slow  # several turns run out, each played for through SimCord
 async def test_after_a_third_expired_turn_the_other_person_chooses_to_wait_with_buttons_that_survive_a_restart(
     world, db_path
 ):
@@ -236,6 +237,7 @@ async def test_after_a_third_expired_turn_the_other_person_chooses_to_wait_with_
     assert w.env.errors == []
 
 
+@pytest.mark.slow  # several turns run out, each played for through SimCord
 async def test_the_other_person_may_hand_the_seat_to_the_ai_and_its_player_rejoins(world):
     w = world
     game_id, thread, sleeper, player = await three_expired(w)
@@ -267,6 +269,7 @@ async def test_the_other_person_may_hand_the_seat_to_the_ai_and_its_player_rejoi
     assert w.env.errors == []
 
 
+@pytest.mark.slow  # several turns run out, each played for through SimCord
 async def test_the_other_person_may_end_the_game_unrated(world):
     w = world
     game_id, thread, sleeper, player = await three_expired(w)
@@ -280,6 +283,7 @@ async def test_the_other_person_may_end_the_game_unrated(world):
     assert w.env.errors == []
 
 
+@pytest.mark.slow  # several turns run out, each played for through SimCord
 async def test_without_an_answer_in_a_day_the_ai_plays_the_seat(world):
     w = world
     game_id, thread, sleeper, player = await three_expired(w)
@@ -295,6 +299,7 @@ async def test_without_an_answer_in_a_day_the_ai_plays_the_seat(world):
     assert w.env.errors == []
 
 
+@pytest.mark.slow  # several turns run out, each played for through SimCord
 async def test_a_player_who_plays_again_before_anyone_answers_is_back_and_there_is_nothing_to_choose(world):
     w = world
     rng = random.Random(13)

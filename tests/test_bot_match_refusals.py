@@ -117,6 +117,7 @@ async def test_a_thread_discord_says_is_gone_is_replaced_at_once_and_the_player_
     assert {t.kind for t in await w.store.timers(game_id)} == TURN_TIMERS
 
 
+@pytest.mark.slow  # a server removes the bot and adds it back, its table resumed through SimCord
 @pytest.mark.usefixtures("bids")
 async def test_a_server_that_removes_the_bot_pauses_its_tables_until_it_is_added_back(world, refusals):
     w = world

@@ -4,6 +4,8 @@ against the engine's own preview, on the buttons and menus the bot really sends 
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 import games.kokeshi.engine as engine
@@ -73,8 +75,10 @@ def _told(outcome, brief: bool) -> list[str]:
     return need
 
 
-def _positions() -> list[engine.Game]:
-    """Games at decisions of every kind, in 1 to 4 seats, both board sides."""
+@functools.cache
+def positions() -> list[engine.Game]:
+    """Games at decisions of every kind, in 1 to 4 seats, both board sides (played once, when a test first asks:
+    not while the tests are collected)."""
     found: dict[str, list[engine.Game]] = {}
     for seed in range(12):
         for names, solo, side in (
@@ -94,9 +98,6 @@ def _positions() -> list[engine.Game]:
                 step += 1
     assert set(found) == {"setup", "advance", "effect", "kokeshi", "animal", "buy", "place"}
     return [g for games in found.values() for g in games]
-
-
-POSITIONS = _positions()
 
 
 def _components(g: engine.Game) -> dict[str, str]:
@@ -126,7 +127,7 @@ def test_every_choice_of_every_kind_names_its_consequence_as_the_preview_finds_i
     kinds: set[str] = set()
     checked = 0
     with i18n.using(locale):
-        for g in POSITIONS:
+        for g in positions():
             shown = _components(g)
             assert set(shown) == set(g.legal_actions())
             for option in g.prompt.options:

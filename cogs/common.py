@@ -93,6 +93,26 @@ def challenge_day(key: str) -> str:
         return key
 
 
+def challenge_taken(kind: str, rated: bool, player: str, key: str, game: str, number: int) -> str:
+    """The post saying a player takes on a daily (`key`: its day) or weekly (`key`: its ISO week) challenge, ranked
+    or for practice, in the current language."""
+    if kind == "daily":
+        text = _("{player} takes on the daily challenge of {day} (ranked): {game} #{number}.")
+        practice = _(
+            "{player} takes on the daily challenge of {day} (practice: your first attempt is the one that counts): "
+            "{game} #{number}."
+        )
+    else:
+        text = _("{player} takes on the weekly challenge {week} (ranked): {game} #{number}.")
+        practice = _(
+            "{player} takes on the weekly challenge {week} (practice: your first attempt is the one that counts): "
+            "{game} #{number}."
+        )
+    return (text if rated else practice).format(
+        player=player, day=challenge_day(key), week=key, game=game, number=number
+    )
+
+
 def pinging(*user_ids: int) -> discord.AllowedMentions:
     """Allowed mentions for a message meant to ping exactly these users (and never everyone, here or a role)."""
     return discord.AllowedMentions(

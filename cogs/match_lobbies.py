@@ -24,7 +24,7 @@ from .clock import FIXED, Clocks, clock_options, settings_with_clock
 from .common import (
     DAY,
     UserError,
-    challenge_day,
+    challenge_taken,
     check_finish_rate,
     duration,
     level_word,
@@ -392,21 +392,7 @@ class MatchLobbies:
         )
         record = await self.store.get_game(game_id)
         with speaking(record):
-            if kind == "daily":
-                text = _("{player} takes on the daily challenge of {day} (ranked): {game} #{number}.")
-                practice = _(
-                    "{player} takes on the daily challenge of {day} (practice: your first attempt is the one that "
-                    "counts): {game} #{number}."
-                )
-            else:
-                text = _("{player} takes on the weekly challenge {week} (ranked): {game} #{number}.")
-                practice = _(
-                    "{player} takes on the weekly challenge {week} (practice: your first attempt is the one that "
-                    "counts): {game} #{number}."
-                )
-            text = (text if rated else practice).format(
-                player=user.mention, day=challenge_day(day), week=day, game=module.name, number=game_id
-            )
+            text = challenge_taken(kind, rated, user.mention, day, module.name, game_id)
         message = await self.reach.send(record, channel, text, allowed_mentions=NO_PINGS)
         if message is None:
             await self._refused(record)

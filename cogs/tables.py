@@ -31,7 +31,7 @@ from .client import Client
 from .clock import Clocks, clock_options, settings_with_clock
 from .common import (
     UserError,
-    challenge_day,
+    challenge_taken,
     check_finish_rate,
     duration,
     level_word,
@@ -613,21 +613,7 @@ class Tables:
             language=language,
         )
         with i18n.using(language):
-            if kind == "daily":
-                text = _("{player} takes on the daily challenge of {day} (ranked): Kokeshi #{number}.")
-                practice = _(
-                    "{player} takes on the daily challenge of {day} (practice: your first attempt is the one that "
-                    "counts): Kokeshi #{number}."
-                )
-            else:
-                text = _("{player} takes on the weekly challenge {week} (ranked): Kokeshi #{number}.")
-                practice = _(
-                    "{player} takes on the weekly challenge {week} (practice: your first attempt is the one that "
-                    "counts): Kokeshi #{number}."
-                )
-            text = (text if rated else practice).format(
-                player=user.mention, day=challenge_day(key), week=key, number=game_id
-            )
+            text = challenge_taken(kind, rated, user.mention, key, "Kokeshi", game_id)
         await self._open_thread(interaction, game_id, text, start=True)
 
     async def open_rematch_lobby(

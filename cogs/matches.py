@@ -701,7 +701,8 @@ class Matches:
             for seat in asking:
                 await self.clocks.expired(record, seat, thread, EXPIRED_TURNS_BEFORE_AI)
             if played is not None:
-                await self._advance(record, match, events, played)
+                # The timers and seats changed since the time-out was saved: the live prompt reads them again.
+                await self._advance(record, match, events, dataclasses.replace(played, shown=None))
 
     async def _spent(self, record: GameRecord, seat: Seat) -> bool:
         """Whether this person's bank ran out in the turn (a turn not begun on the bank has its whole bank)."""

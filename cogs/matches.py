@@ -400,14 +400,13 @@ class Matches:
         if shown is None:
             await self.tell(interaction, await self.reach.saved_not_shown(record))
             return
-        now_record = shown
-        if now_record.thread_id != record.thread_id:
+        if shown.thread_id != record.thread_id:
             await self.tell(
                 interaction,
                 _(
                     "Your move is saved. The game's thread was deleted, so {game} #{number} goes on in a new "
                     "one: {thread}."
-                ).format(game=game_name(now_record), number=record.id, thread=self.tables.where(now_record)),
+                ).format(game=game_name(shown), number=record.id, thread=self.tables.where(shown)),
             )
 
     async def _advance(

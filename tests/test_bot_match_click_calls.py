@@ -1,7 +1,8 @@
 """One click is a straight line at the platform's table too: per decision of a game already loaded, what the bot
 asks of its store, counted as for Kokeshi's own table (`tests/test_bot_click_calls.py`, `tests.botkit.StoreCalls`):
 few store calls, at most one game load, and no replay of the game from its seed, over whole games of Kōhaku and of
-Kokeshi at the platform, the clicks that end a turn (a record kept, a new live prompt posted) and the game included."""
+Kokeshi at the platform, the clicks that end a turn (a record kept, a new live prompt posted) and the game included;
+and a double click that plays once."""
 
 from __future__ import annotations
 
@@ -94,3 +95,46 @@ async def test_a_click_of_kokeshi_at_the_platform_makes_few_store_calls_one_load
     found = await counted_game(world, KEY, 6)
     assert len(found) > 50
     assert_within_budget(found)
+
+
+def hand_over(w: World, member, message, custom_id: str, values: list[str]) -> None:
+    """A menu choice handed to the bot without waiting for its answer (as Discord delivers a double click)."""
+    from simcord import interactions
+    from simcord.backend import serializers
+
+    stored = w.env.backend.get_message(message.channel.id, message.id)
+    data = {"custom_id": custom_id, "component_type": 3, "values": values}
+    record, payload = interactions.base_payload(
+        w.env.backend, type=3, channel_id=stored.channel_id, guild_id=w.guild.id, user_id=member.id, data=data
+    )
+    payload["message"] = dict(serializers.message_payload(w.env.backend, stored))
+    record.source_message_id = stored.id
+    w.env.backend.emit("INTERACTION_CREATE", payload)
+
+
+async def test_a_double_click_plays_once_and_its_twin_is_told_the_game_moved_on(world):
+    w = world
+    game_id, thread = await open_table(w, "kohaku", players=2, joiners=1)
+    before = await w.store.get_game(game_id)
+    match, _version, _record = await w.store.load_match(game_id)
+    seat = next(s for s in before.seats if s.seat in match.waiting())
+    member = next(m for m in w.members if m.user.id == seat.user_id)
+    prompt = await current_prompt(w, game_id, thread)
+    [menu] = [c for c in components(prompt) if c.get("custom_id", "").startswith("mt:s:")]
+    choice = menu["options"][0]["value"]
+    # The same choice twice at once: the table's lock lets one play, the other finds the game moved on; nothing is
+    # lost or played twice, and the turn's timers are the new version's.
+    for _ in range(2):
+        hand_over(w, member, prompt, menu["custom_id"], [choice])
+    await w.env.settle()
+    assert [(d.seat, d.action) for d in await w.store.match_decisions(game_id)] == [(seat.seat, choice)]
+    told = [r.json.get("content", "") for r in w.env.http_requests if r.method == "POST" and "/webhooks/" in r.path]
+    assert sum("no longer current" in t for t in told) == 1, told
+    after = await w.store.get_game(game_id)
+    assert after.version == before.version + 1
+    assert [t.version for t in await w.store.timers(game_id) if t.kind == "deadline"] == [after.version]
+    shown = await current_prompt(w, game_id, thread)
+    asked = [c.split(":") for c in custom_ids(shown) if c.startswith(("mt:s:", "mt:a:", "mt:g:", "mt:c:"))]
+    assert asked and all(parts[3] == str(after.version) for parts in asked), asked
+    assert await w.store.verify() == []
+    assert w.env.errors == []

@@ -647,8 +647,9 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
 
     def held_version(self, game_id: int) -> int | None:
         """The version of the game as this process last saved or loaded it, if it is held in memory (no read)."""
-        kept = self._cache.get(game_id) or self._matches.get(game_id)
-        return None if kept is None else kept.version
+        # A Kokeshi game read through the contract too is held twice: the later version is the one last seen.
+        versions = [kept.version for kept in (self._cache.get(game_id), self._matches.get(game_id)) if kept is not None]
+        return max(versions, default=None)
 
     @overload
     async def load_game(self, game_id: int) -> tuple[Game, int]: ...

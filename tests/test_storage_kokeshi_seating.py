@@ -101,7 +101,7 @@ async def _read_alike(store: Store, database: str, game_id: int) -> None:
     names = [s.name for s in record.seats]
     game, own_version = await store.load_game(game_id)
     own = module.load(game.to_json())
-    assert version == own_version == record.version
+    assert version == own_version == record.version == store.held_version(game_id)
     assert match.to_json() == game.to_json() and match.rules == game.rules
     for seat in (None, *range(len(names))):
         assert match.view(seat) == own.view(seat)

@@ -733,12 +733,11 @@ def stored_options(module: GameModule, row: Row) -> dict[str, Any]:
 
 
 def _dealt(module: GameModule, row: Row, names: Sequence[str] | None) -> Match:
-    """The game dealt from its row (options, seed, seats, rules): for its seat names when its log names them."""
+    """The game dealt from its row (options, seed, seats, rules): for its seat names when its log names them (their
+    number is the seats', as its own path deals it)."""
     options, seed = stored_options(module, row), int(row["seed"])
     if names is None:
         return module.deal(options, seed, row["players"], row["rules"])
-    if len(names) != row["players"]:
-        raise ValueError(f"{len(names)} seats for a game of {row['players']} players")
     return module.deal_named(options, seed, names, row["rules"])
 
 

@@ -17,7 +17,7 @@ import pytest
 import games
 from bot import create_bot
 from cogs.matches import places_text
-from games.base import Match
+from games.base import Match, Standing
 from games.kokeshi import engine, vocab
 from games.kokeshi.engine import policy
 from games.kokeshi.module import Kokeshi, KokeshiMatch
@@ -286,9 +286,8 @@ async def test_the_final_places_say_the_automas_score_under_the_players(world, k
     assert player.startswith("**aiko** — ")
     assert note.startswith(f"automa — **{automa['total']}** points (") and vocab.score_line(automa) in note
     # A game without an opponent of its own adds nothing.
-    two = await finished_match(w, KEY, w.members[:2], seed=6)
-    record = (await w.store.games_in_channel(w.channel.id, statuses=("finished",)))[-1]
-    assert len(places_text(kokeshi_at_the_platform, record, two.standing()).split("\n")) == 2
+    two = Standing(True, (2, 1), ({"total": 3}, {"total": 5}), {"ranking": [1, 0]})
+    assert kokeshi_at_the_platform.standing_notes(two, ["aiko", "botan"]) == []
 
 
 async def test_the_whole_table_is_shown_beside_the_choice_and_to_whoever_looks_on(world, kokeshi_at_the_platform):

@@ -15,7 +15,9 @@ from cogs.limits import one_emoji
 from cogs.match_items import GROUP_MARK, in_two_steps
 from cogs.matches import offer
 from games.base import GameModule, Match, Option, Prompt
+from games.kohaku import words as kohaku_words
 from games.kohaku.module import MODULE as KOHAKU
+from games.kohaku.module import Kohaku
 from games.kokeshi import vocab
 from games.kokeshi.module import MODULE as KOKESHI
 from games.kokeshi.module import KokeshiMatch
@@ -105,18 +107,47 @@ def test_a_kokeshi_button_carries_the_emoji_of_kokeshis_own_button():
     assert [str(b.emoji) for b in ours] == [vocab.KOKESHI_EMOJI[o.id.split(":")[1]] for o in match.prompts()[0].options]
 
 
-def test_kohaku_without_the_hooks_keeps_one_label_per_choice_and_a_count_under_each_group():
-    menu_match = reached(KOHAKU, 2, in_a_menu)
-    (prompt,) = menu_match.prompts()[:1]
-    view = menu_match.view(prompt.seat)
-    (menu,) = selects(offered(KOHAKU, menu_match))
-    assert lines(menu) == [(o.id, KOHAKU.label(view, o)[:100], None, None) for o in prompt.options]
+def test_kohaku_shows_an_emoji_per_tile_and_keeps_one_label_per_choice_and_a_count_under_each_group():
+    match = reached(KOHAKU, 2, in_a_menu)
+    prompt = match.prompts()[0]
+    view = match.view(prompt.seat)
+    (menu,) = selects(offered(KOHAKU, match))
+    assert lines(menu) == [(o.id, KOHAKU.label(view, o), None, KOHAKU.option_symbol(view, o)) for o in prompt.options]
+    assert {emoji for *_rest, emoji in lines(menu)} <= set(kohaku_words.KIND_EMOJI.values())
     grouped = reached(KOHAKU, 2, two_steps)
-    (prompt,) = grouped.prompts()[:1]
+    prompt = grouped.prompts()[0]
     (menu,) = selects(offered(KOHAKU, grouped))
-    counts = {GROUP_MARK + g: f"{len(o)} choices" if len(o) > 1 else "1 choice" for g, o in prompt.groups().items()}
+    assert {o.value: o.description for o in menu.options if o.value.startswith(GROUP_MARK)} == counts(prompt)
+
+
+class Plain(Kohaku):
+    """Kōhaku as a game that gives none of the optional words of a choice."""
+
+    option_detail = GameModule.option_detail
+    menu_label = GameModule.menu_label
+    option_symbol = GameModule.option_symbol
+    group_detail = GameModule.group_detail
+
+
+def counts(prompt: Prompt) -> dict[str, str]:
+    """What the platform says under each group of a prompt that the game says nothing of: how many choices."""
+    return {GROUP_MARK + g: f"{len(o)} choices" if len(o) > 1 else "1 choice" for g, o in prompt.groups().items()}
+
+
+def test_a_game_without_the_optional_words_has_one_label_per_choice_no_emoji_and_a_count_under_each_group():
+    plain = Plain()
+    match = reached(plain, 2, in_a_menu)
+    prompt = match.prompts()[0]
+    view = match.view(prompt.seat)
+    (menu,) = selects(offered(plain, match))
+    assert lines(menu) == [(o.id, plain.label(view, o), None, None) for o in prompt.options]
+    grouped = reached(plain, 2, two_steps)
+    prompt = grouped.prompts()[0]
+    (menu,) = selects(offered(plain, grouped))
     assert all(o.emoji is None for o in menu.options)
-    assert {o.value: o.description for o in menu.options if o.value.startswith(GROUP_MARK)} == counts
+    assert {o.value: o.description for o in menu.options if o.value.startswith(GROUP_MARK)} == counts(prompt)
+    ungrouped = [o for o in menu.options if not o.value.startswith(GROUP_MARK)]
+    assert all(o.description is None for o in ungrouped)
 
 
 def test_the_tiny_games_buttons_have_no_emoji():

@@ -424,9 +424,9 @@ def groups_view(
 
 
 __all__ = [
+    "Choice",
     "ITEMS",
     "MAX_BUTTONS",
-    "Choice",
     "MatchAction",
     "MatchChoose",
     "MatchGroup",

@@ -6,6 +6,7 @@ and message the bot builds goes through `shorten` first: cut at a word, marked w
 
 from __future__ import annotations
 
+import unicodedata
 from collections import deque
 
 MESSAGE = 2000  # message content
@@ -76,6 +77,24 @@ def fit_files(sizes: list[int], files: int = FILES, total: int = FILE_BYTES) -> 
     return kept
 
 
+# What a component's emoji may hold: Discord takes one unicode emoji (a sequence of a few code points at most).
+EMOJI_LENGTH = 16
+# Code points an emoji sequence goes on with: symbols, skin tones, joiners, variation selectors, keycaps, tags.
+_EMOJI_PARTS = ("So", "Sk", "Cf", "Mn", "Me")
+
+
+def one_emoji(text: str | None) -> str | None:
+    """`text` if it reads as one unicode emoji Discord takes on a button or a menu line ("⚔️", "1️⃣", "🇯🇵"), else
+    None (nothing, words, a custom emoji's markup): an emoji Discord refuses would refuse the whole message."""
+    if not text or len(text) > EMOJI_LENGTH:
+        return None
+    head, rest = text[0], text[1:]
+    keycap = head in "#*0123456789" and text.endswith("\u20e3")
+    if not keycap and unicodedata.category(head) != "So":
+        return None
+    return text if all(unicodedata.category(c) in _EMOJI_PARTS for c in rest) else None
+
+
 class ChannelPace:
     """The bot's recent posts per channel, so that a long burst keeps Discord's per-channel rate on purpose."""
 
@@ -112,6 +131,7 @@ __all__ = [
     "CHOICE_NAME",
     "CHOICE_VALUE",
     "ELLIPSIS",
+    "EMOJI_LENGTH",
     "EMBED_DESCRIPTION",
     "EMBED_FIELD_NAME",
     "EMBED_FIELD_VALUE",
@@ -126,5 +146,6 @@ __all__ = [
     "THREAD_NAME",
     "fit_files",
     "in_messages",
+    "one_emoji",
     "shorten",
 ]

@@ -39,6 +39,10 @@ Gaps found by the games and platform features added since, and filled here:
   favourite leaves them be.
 - a placement among many (a tile, then its track) read as a flat list of near-identical labels: an `Option` may
   name its `group`, which `GameModule.group_label` words, and the platform then asks the group first.
+- a choice in a menu showed its label alone, where a game's own menus said under it what it does and put an emoji
+  before it: `GameModule.option_detail` gives that line (and `menu_label` a label that leaves it out),
+  `option_symbol` an emoji for its button or menu line, and `group_detail` a line under a group (the tracks a tile
+  may go on); a game that gives none keeps one label per choice, and a group says how many choices it holds.
 - a game's rules and guide had no place at the platform's table (Kokeshi's tile glossary, its `/kokeshi help`):
   `GameModule.rules_text` and `rules_pictures` give the rules in brief with pictures of them, `help_text` how the
   game is played here; a game without them is told so politely by `/games rules` and `/games help`.
@@ -351,6 +355,28 @@ class GameModule(ABC):
         (Kokeshi: the tile to place). The default only makes the group readable, in English: a game that groups
         its options words its groups."""
         return group.replace("_", " ").capitalize()
+
+    def option_detail(self, view: Mapping[str, Any], option: Option) -> str | None:
+        """A line under an option in a menu, given the deciding seat's view: what the choice does, at most 100
+        characters. None (the default): its label says it all, and a menu shows the label alone."""
+        return None
+
+    def menu_label(self, view: Mapping[str, Any], option: Option) -> str:
+        """An option's label in a menu, above its `option_detail`: at most 100 characters. By default `label`; a
+        game whose label already says what the detail says gives a shorter one here (Kokeshi: the choice and its
+        tile, what it does being under it)."""
+        return self.label(view, option)
+
+    def option_symbol(self, view: Mapping[str, Any], option: Option) -> str | None:
+        """An option as one unicode emoji, put before its label on a button or in a menu (Kokeshi: the kokeshi a
+        choice names); None (the default): none."""
+        return None
+
+    def group_detail(self, view: Mapping[str, Any], prompt: Prompt, group: str) -> str | None:
+        """A line under one of `prompt.groups()` in a menu, given the deciding seat's view: what its choices have in
+        common, at most 100 characters (Kokeshi: the tracks a tile may go on). None (the default): the platform
+        says how many choices it holds."""
+        return None
 
     def question_named(self, view: Mapping[str, Any], prompt: Prompt, names: Sequence[str]) -> str:
         """What a prompt asks, with the players' `names` by seat at hand for words that name another seat (Kokeshi:

@@ -16,6 +16,7 @@ import pytest
 
 import games
 from bot import create_bot
+from cogs.components import tile_tracks, track_view
 from cogs.matches import places_text
 from games.base import Match, Standing
 from games.kokeshi import engine, vocab
@@ -80,7 +81,7 @@ class Reader:
             if part.get("type") == 3:
                 assert len(part["options"]) <= MENU
                 for option in part["options"]:
-                    assert len(option["label"]) <= OPTION
+                    assert len(option["label"]) <= OPTION and len(option.get("description") or "") <= OPTION
                     offered[option["value"]] = option["label"]
             elif part.get("custom_id", "").startswith("mt:a:"):
                 assert len(part["label"]) <= BUTTON
@@ -365,20 +366,28 @@ async def test_a_placement_is_chosen_tile_first_then_track_privately(world, koke
     (asked,) = match.prompts()
     module = games.get(KEY)
     view = match.view(0)
-    # The thread asks the tile: two starting tiles, named in Kokeshi's words, each with its five tracks.
+    # The thread asks the tile: two starting tiles, named in Kokeshi's words, each with the five tracks it may go on
+    # said under it as /kokeshi's tile menu says them.
     (menu,) = menus_of_groups(prompt)
     assert menu["custom_id"] == f"mt:g:{game_id}:{version}"
     tiles = list(asked.groups())
+    tracks = tile_tracks(match.engine.prompt)
     assert [(o["value"], o["label"], o["description"]) for o in menu["options"]] == [
-        (f"g:{tile}", module.group_label(view, asked, tile), "5 choices") for tile in tiles
+        (f"g:{tile}", module.group_label(view, asked, tile), tracks[tile]) for tile in tiles
     ]
+    assert all(vocab.either([vocab.kokeshi(k) for k in engine.KOKESHI]) in line for line in tracks.values())
     assert not [c for c in custom_ids(prompt) if c.startswith(("mt:a:", "mt:s:"))]
     # Picking one answers privately with its tracks, as buttons carrying the rules' own action ids.
     picked = await aiko.select(prompt, [f"g:{tiles[1]}"], custom_id=menu["custom_id"])
     private = reply(picked)
     assert picked.ephemeral and module.group_label(view, asked, tiles[1]) in private.content
-    tracks = [c["custom_id"] for c in components(private) if c["custom_id"].startswith("mt:a:")]
+    buttons = [c for c in components(private) if c["custom_id"].startswith("mt:a:")]
+    tracks = [c["custom_id"] for c in buttons]
     assert tracks == [f"mt:a:{game_id}:{version}:{o.id}" for o in asked.groups()[tiles[1]]]
+    # Each with the emoji of its kokeshi, as /kokeshi's track buttons have it.
+    theirs = track_view(game_id, version, match.engine.prompt, tiles[1], match.engine).children
+    assert [c["emoji"]["name"] for c in buttons] == [str(b.item.emoji) for b in theirs]
+    assert [c["emoji"]["name"] for c in buttons] == [vocab.KOKESHI_EMOJI[k] for k in engine.KOKESHI]
     assert (await w.store.get_game(game_id)).moves == 0  # nothing is played by picking a tile
     chosen = await aiko.click(private, custom_id=tracks[2])
     assert chosen.acknowledged and private.content == "Your choice is in."

@@ -139,6 +139,9 @@ class Kohaku(GameModule):
         prompt = view.get("prompt") or {}
         return words.label({"id": option.id, "code": option.code}, view, prompt.get("seat"))
 
+    def option_symbol(self, view: Mapping[str, Any], option: Option) -> str | None:
+        return words.option_emoji({"id": option.id, "code": option.code})
+
     def group_label(self, view: Mapping[str, Any], prompt: Prompt, group: str) -> str:
         # A placement's group is the tile it places: named with what a koi carries.
         name = words.tile_full(group)

@@ -33,6 +33,17 @@ _KIND = {
     "frog": N_("frog"),
     "turtle": N_("turtle"),
 }
+# One emoji per kind of tile, beside a choice that takes or places one, so that it reads at a glance on a phone.
+KIND_EMOJI = {
+    "koi": "🐟",
+    "flower": "🌸",
+    "two_flowers": "💐",
+    "rocks": "🪨",
+    "statue": "🗿",
+    "butterflies": "🦋",
+    "frog": "🐸",
+    "turtle": "🐢",
+}
 _KIND_PLURAL = {
     "flower": N_("Flowers"),
     "two_flowers": N_("Two flowers"),
@@ -337,6 +348,17 @@ def label(option: Option | Mapping[str, Any], view: Mapping[str, Any], seat: int
             )
         )
     raise ValueError(f"unknown option code {what!r}")
+
+
+def option_emoji(option: Option | Mapping[str, Any]) -> str | None:
+    """An option's emoji: the feature a take brings beside its koi, the tile a placement places; None for a goal
+    card or a zone."""
+    code = list(option.code if isinstance(option, Option) else option["code"])
+    if code[0] == "take":
+        return KIND_EMOJI.get(str(_tile(code[4])["kind"]))
+    if code[0] == "place":
+        return KIND_EMOJI.get(str(_tile(code[3])["kind"]))
+    return None
 
 
 def _box(view: Mapping[str, Any], seat: int | None) -> tuple[int, int, int, int]:

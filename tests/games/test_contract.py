@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 
 import games
 import i18n
+from cogs.limits import one_emoji
 from games.base import LEVELS, NOBODY, REFUSALS, GameModule, Match, Option, Prompt, Refusal, Setting
 from i18n import LOCALES, using
 
@@ -366,6 +367,9 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
                     question = module.question(view, prompt)
                     named = module.question_named(view, prompt, names)
                     headings = [module.group_label(view, prompt, group) for group in groups]
+                    lines = [(module.menu_label(view, o), module.option_detail(view, o)) for o in prompt.options]
+                    symbols = [module.option_symbol(view, option) for option in prompt.options]
+                    under = [module.group_detail(view, prompt, group) for group in groups]
                 assert all(w and len(w) <= 100 and "{" not in w for w in words), words
                 assert len(set(words)) == len(words), words  # every button says something of its own
                 ids = [option.id for option in prompt.options]
@@ -375,6 +379,12 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
                 # Every group a first menu lists is worded, each with words of its own.
                 assert all(h and len(h) <= 100 and "{" not in h for h in headings), headings
                 assert len(set(headings)) == len(headings), headings
+                # A menu's lines (a label, and the line under it if any) are worded too, each of its own; an emoji is
+                # one unicode emoji Discord takes, or none.
+                worded = [w for line in lines for w in line if w is not None] + [u for u in under if u is not None]
+                assert all(w and len(w) <= 100 and "{" not in w for w in worded), lines
+                assert len(set(lines)) == len(lines), lines
+                assert all(s is None or one_emoji(s) == s for s in symbols), symbols
             # A group's options are the prompt's, each in one group at most, and its name is short.
             assert all(0 < len(group) <= 40 for group in groups), list(groups)
             grouped = [option for options in groups.values() for option in options]

@@ -119,6 +119,8 @@ def places_text(module: GameModule, record: GameRecord, standing: Standing) -> s
         place = "" if len(names) == 1 else f"{ranks[s]}. "
         line = f"{place}**{names[s]}** — {points}"
         lines.append(_("{line} — resigned").format(line=line) if resigned[s] else line)
+    # What the places leave out, in the game's words (a solo opponent's score).
+    lines += module.standing_notes(standing, names)
     return "\n".join(lines)
 
 
@@ -181,7 +183,7 @@ class Matches:
         view = match.view(seat.seat)
         names = seat_names(record)
         picture = await asyncio.to_thread(module.decision_picture, view, names, seat.seat)
-        question = module.question(view, prompt)
+        question = module.question_named(view, prompt, names)
         alt = _("Your choice in {game} #{number}: {question}").format(
             game=module.name, number=game_id, question=question
         )
@@ -210,7 +212,7 @@ class Matches:
             raise UserError(_("That choice is not possible now."))
         module = games.get(record.game)
         view = match.view(seat.seat)
-        question = module.question(view, prompt)
+        question = module.question_named(view, prompt, seat_names(record))
         choices = [choice_of(module, view, o) for o in options]
         items = groups_view(game_id, version, _entries(module, view, prompt), question, group, choices)
         text = shorten(f"**{question}**\n{module.group_label(view, prompt, group)}", MESSAGE)
@@ -795,7 +797,7 @@ class Matches:
             prompt: Prompt = prompts[0]
             seen = match.view(prompt.seat)
             picture = await asyncio.to_thread(module.decision_picture, seen, names, prompt.seat, list(events))
-            question = module.question(seen, prompt)
+            question = module.question_named(seen, prompt, names)
             lines.append(f"**{question}**")
             if prompt.seat in humans:
                 view = offer(module, seen, prompt, record.id, version)

@@ -17,9 +17,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import i18n
-from games.base import NOBODY, Challenge, Event, GameModule, Match, Option, Prompt, Refusal, Setting, Standing
+from games.base import (
+    NOBODY,
+    Challenge,
+    Event,
+    GameModule,
+    Match,
+    Option,
+    Picture,
+    Prompt,
+    Refusal,
+    Setting,
+    Standing,
+)
+from games.kokeshi import guide, vocab
 from games.kokeshi import pictures as render
-from games.kokeshi import vocab
 from games.kokeshi.engine import (
     AUTOMA,
     CURRENT_RULES,
@@ -37,7 +49,7 @@ from games.kokeshi.engine import Event as EngineEvent
 from games.kokeshi.engine import Option as EngineOption
 from games.kokeshi.engine.preview import DiscStep, Landing, LeadChange, Outcome, Placement, Purchase, preview_all
 from games.kokeshi.narrate import describe
-from i18n import _
+from i18n import _, ngettext
 
 # Engine event fields that name a seat, besides the event's own player.
 _SEAT_FIELDS = ("next",)
@@ -255,6 +267,25 @@ def engine_event(event: Event, names: Sequence[str]) -> EngineEvent:
     return EngineEvent(event.kind, _name(names, event.seat), data, event.reveals)
 
 
+def whole_table(view: Mapping[str, Any], me: str | None, game: str) -> tuple[Picture, Picture]:
+    """The whole table, as `/kokeshi table` shows it: for a phone, `me`'s workshop first (None: the one to play), then
+    every other one, tiles in full; and every workshop at once in one wide picture. `view` names the players as
+    they read their names; `game` names the game in the pictures' words ("Kokeshi #12")."""
+    phone = render.table_phone(view, (), me, others=True)
+    wide = render.table(view)
+    return (
+        Picture(
+            phone,
+            "table-phone",
+            _(
+                "{game} for a phone: your workshop, the happiness board, the offer, the scores and every other "
+                "workshop."
+            ).format(game=game),
+        ),
+        Picture(wide, "table", _("{game}: the whole table, every workshop at once.").format(game=game)),
+    )
+
+
 class Kokeshi(GameModule):
     """Kokeshi: 2–4 players, or solo against the automa; both sides of the happiness board."""
 
@@ -350,19 +381,59 @@ class Kokeshi(GameModule):
         return said, lines
 
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
+        return self.question_named(view, prompt, ())
+
+    def question_named(self, view: Mapping[str, Any], prompt: Prompt, names: Sequence[str]) -> str:
         asked = vocab.question(prompt.kind)
         player = (view.get("prompt") or {}).get("player")
         near = idle_warning(view, player) if player is not None else None
-        if near is None or near[0] not in (None, player):
-            # Far from the end against stalling, or nearer for another seat (the picture names it).
-            return asked
-        # Near it, for the whole table or for the deciding seat: said with the question, as /kokeshi's prompt says it.
-        return _("{question} (⏳ {left} before the end is triggered)").format(
-            question=asked, left=vocab.idle_left(near[1])
-        )
+        if near is None:
+            return asked  # far from the end against stalling
+        whose, left = near
+        if whose in (None, player):
+            # For the whole table or for the deciding seat: said with the question, as /kokeshi's prompt says it.
+            count = vocab.idle_left(left)
+        elif names:
+            # Nearer for another seat: named, as /kokeshi's prompt names it.
+            count = vocab.idle_left(left, _display(view, names).get(str(whose), str(whose)))
+        else:
+            return asked  # another seat's, and no names to say whose (the picture names it)
+        return _("{question} (⏳ {left} before the end is triggered)").format(question=asked, left=count)
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return describe(engine_event(event, names))
+
+    def standing_notes(self, standing: Standing, names: Sequence[str]) -> list[str]:
+        # Solo: the automa's score, item by item, as /kokeshi's final post ranks it.
+        automa = standing.details.get("automa")
+        if not isinstance(automa, Mapping):
+            return []
+        total = int(automa.get("total", 0))
+        return [
+            ngettext("{player} — **{total}** point ({items})", "{player} — **{total}** points ({items})", total).format(
+                player=vocab.seat_name(AUTOMA), total=vocab.number(total), items=vocab.score_line(dict(automa))
+            )
+        ]
+
+    def rules_text(self) -> str | None:
+        return guide.rules_text()
+
+    def rules_pictures(self) -> tuple[Picture, ...]:
+        # For a phone, a few portrait pages that each fill the screen when tapped, then every tile on one wide sheet.
+        pages = render.rules_phone()
+        out = [
+            Picture(
+                page,
+                f"kokeshi-rules-{number}",
+                _("The rules of Kokeshi, page {page} of {pages}.").format(page=number, pages=len(pages)),
+            )
+            for number, page in enumerate(pages, 1)
+        ]
+        out.append(Picture(render.glossary(), "kokeshi-tiles", _("Every Kokeshi tile and what it does.")))
+        return tuple(out)
+
+    def help_text(self) -> str | None:
+        return guide.help_text()
 
     def setting_label(self, key: str, value: Any) -> str:
         if key == "side":
@@ -397,6 +468,10 @@ class Kokeshi(GameModule):
 
     def table_picture(self, view: Mapping[str, Any], names: Sequence[str], events: Sequence[Event] = ()) -> bytes:
         return render.table_phone(named_view(view, names), [engine_event(e, names) for e in events])
+
+    def table_pictures(self, view: Mapping[str, Any], names: Sequence[str], seat: int | None) -> tuple[Picture, ...]:
+        me = _name(names, seat) if seat is not None and 0 <= seat < len(names) else None
+        return whole_table(named_view(view, names), me, self.name)
 
     def record_picture(self, view: Mapping[str, Any], names: Sequence[str], standing: Standing) -> bytes:
         shown = named_view(view, names)

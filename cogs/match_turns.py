@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.base import GameModule, Turn
-from i18n import _
+from i18n import _, ngettext
 from storage import MatchDecision, Store
 
 from .limits import shorten
@@ -110,7 +110,11 @@ def since_block(lines: Sequence[str], room: int = SINCE_ROOM) -> list[str]:
         return []
     left = len(lines) - len(kept)
     if left:
-        kept.append(_("… and {n} more in the button below").format(n=left))
+        kept.append(
+            ngettext(
+                "… {n} more line: the button below tells all", "… {n} more lines: the button below tells all", left
+            ).format(n=left)
+        )
     return [head, *kept]
 
 

@@ -92,7 +92,8 @@ class Reader:
             assert sorted(offered) == sorted(match.legal_actions(seat)), message.content
         # Each with a label of its own.
         assert len(set(offered.values())) == len(offered), sorted(offered.values())
-        question = re.findall(r"^\*\*(.+)\*\*$", message.content, re.M)[-1]
+        # The question: the bold line after whose turn it is (a new turn's post goes on with the others' turns).
+        question = re.findall(r"^Your turn: .*\n\*\*(.+)\*\*$", message.content, re.M)[-1]
         self.questions[question] = self.questions.get(question, 0) + 1
         if question == "Advance one of your kokeshi":
             # Each kokeshi's label says where it lands, as /kokeshi's buttons do.
@@ -219,6 +220,7 @@ async def test_the_question_is_quiet_while_the_end_is_far(world, kokeshi_at_the_
     assert "idle turn" not in (await current_prompt(world, game_id, thread)).content
 
 
+@pytest.mark.simcord(settle_timeout=120)  # the AI plays the game out while the resignation is answered
 @pytest.mark.slow  # the AI plays both seats to the end
 async def test_a_player_who_resigns_is_ranked_last_in_the_final_post_as_in_the_results(world, kokeshi_at_the_platform):
     w = world

@@ -24,7 +24,7 @@ from .anywhere import bot_server, command_name
 from .choices import game_choices
 from .client import Client, TableDesk
 from .common import UserError, game_name
-from .limits import MESSAGE
+from .limits import MESSAGE, fit_files
 from .matches import seat_names
 from .offer import OWN_TABLES
 
@@ -133,22 +133,35 @@ class MatchLooks:
             None,
         )
         head = _("**The table of {game} #{number}**").format(game=module.name, number=record.id)
+        picture: bytes | None
         if prompt is not None:
             view = match.view(prompt.seat)
-            question = module.question(view, prompt)
+            question = module.question_named(view, prompt, names)
             picture = await asyncio.to_thread(module.decision_picture, view, names, prompt.seat)
             text = "\n".join((head, _("**Your turn:** {question}").format(question=question)))
             alt = _("Your choice in {game} #{number}: {question}").format(
                 game=module.name, number=record.id, question=question
             )
+            # The whole table beside it, the caller's board first, where the game draws it (every workshop at once).
+            whole = await asyncio.to_thread(module.table_pictures, view, names, prompt.seat)
         else:
-            picture = await asyncio.to_thread(module.table_picture, match.view(None), names)
+            view = match.view(None)
+            mine = seat.seat if seat is not None else None
+            # The whole table, the caller's board first, where the game draws it; else the table anyone sees.
+            whole = await asyncio.to_thread(module.table_pictures, view, names, mine)
+            picture = None if whole else await asyncio.to_thread(module.table_picture, view, names)
             text = "\n".join((head, _("Waiting for: {names}.").format(names=_waiting(record, match, bold=True))))
             alt = _("The {game} table, move {moves}. Waiting for: {names}.").format(
                 game=module.name, moves=format_number(record.moves), names=_waiting(record, match)
             )
-        file = common.picture(picture, f"{record.game}-{record.id}-table.png", alt)
-        await self.tables.tell(interaction, text, file=file, allowed_mentions=discord.AllowedMentions.none())
+        stem = f"{record.game}-{record.id}"
+        main = f"{stem}-turn.png" if prompt is not None else f"{stem}-table.png"
+        files = [] if picture is None else [common.picture(picture, main, alt)]
+        # As many as one message holds (Discord's count and size of attachments), the first ones first.
+        sizes = [len(picture)] * len(files) if picture is not None else []
+        shown = list(whole)[: max(0, fit_files(sizes + [len(p.png) for p in whole]) - len(files))]
+        files += [common.picture(p.png, f"{stem}-{p.name}.png", p.alt) for p in shown]
+        await self.tables.tell(interaction, text, files=files, allowed_mentions=discord.AllowedMentions.none())
 
     # ------------------------------------------------------------------ the log
 

@@ -32,7 +32,7 @@ from typing import Any
 import discord
 
 import games
-from games.base import Event, GameModule, Match, Prompt, Standing, Turn
+from games.base import Event, GameModule, Match, Option, Prompt, Standing, Turn
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
@@ -48,6 +48,7 @@ from .common import UserError, duration, game_name, level_word, now, pinging
 from .limits import MESSAGE, shorten
 from .match_boards import MatchBoards
 from .match_items import (
+    Choice,
     MatchChoose,
     MatchHint,
     MatchRematch,
@@ -119,6 +120,8 @@ def places_text(module: GameModule, record: GameRecord, standing: Standing) -> s
         place = "" if len(names) == 1 else f"{ranks[s]}. "
         line = f"{place}**{names[s]}** — {points}"
         lines.append(_("{line} — resigned").format(line=line) if resigned[s] else line)
+    # What the places leave out, in the game's words (a solo opponent's score).
+    lines += module.standing_notes(standing, names)
     return "\n".join(lines)
 
 
@@ -183,7 +186,7 @@ class Matches:
         view = match.view(seat.seat)
         names = seat_names(record)
         picture = await asyncio.to_thread(module.decision_picture, view, names, seat.seat)
-        question = module.question(view, prompt)
+        question = module.question_named(view, prompt, names)
         alt = _("Your choice in {game} #{number}: {question}").format(
             game=module.name, number=game_id, question=question
         )
@@ -212,8 +215,8 @@ class Matches:
             raise UserError(_("That choice is not possible now."))
         module = games.get(record.game)
         view = match.view(seat.seat)
-        question = module.question(view, prompt)
-        choices = [(o.id, module.label(view, o)) for o in options]
+        question = module.question_named(view, prompt, seat_names(record))
+        choices = [choice_of(module, view, o) for o in options]
         items = groups_view(game_id, version, _entries(module, view, prompt), question, group, choices)
         text = shorten(f"**{question}**\n{module.group_label(view, prompt, group)}", MESSAGE)
         if private_message(interaction):
@@ -819,7 +822,7 @@ class Matches:
             prompt: Prompt = prompts[0]
             seen = match.view(prompt.seat)
             picture = await asyncio.to_thread(module.decision_picture, seen, names, prompt.seat, list(events))
-            question = module.question(seen, prompt)
+            question = module.question_named(seen, prompt, names)
             lines.append(f"**{question}**")
             lines += since
             if prompt.seat in humans:
@@ -1191,19 +1194,33 @@ def offer(module: GameModule, view: Mapping[str, Any], prompt: Prompt, game_id: 
     question = module.question(view, prompt)
     if in_two_steps([o.group for o in prompt.options]):
         return groups_view(game_id, version, _entries(module, view, prompt), question)
-    return choices_view(game_id, version, [(o.id, module.label(view, o)) for o in prompt.options], question)
+    return choices_view(game_id, version, [choice_of(module, view, o) for o in prompt.options], question)
 
 
-def _entries(module: GameModule, view: Mapping[str, Any], prompt: Prompt) -> list[tuple[str, str, str]]:
-    """The first step of a choice in two steps: each group where its first option stands, and each option in none."""
+def choice_of(module: GameModule, view: Mapping[str, Any], option: Option) -> Choice:
+    """An option as the deciding seat (`view`, its own) is offered it, in the game's words: its label on a button,
+    its label and the line under it in a menu, its emoji on both."""
+    return Choice(
+        option.id,
+        module.label(view, option),
+        module.option_detail(view, option) or "",
+        module.option_symbol(view, option),
+        module.menu_label(view, option),
+    )
+
+
+def _entries(module: GameModule, view: Mapping[str, Any], prompt: Prompt) -> list[Choice]:
+    """The first step of a choice in two steps: each group where its first option stands (with the game's line
+    under it, or its count), and each option in none."""
     groups = prompt.groups()
     out = []
     for option in prompt.options:
         if not option.group:
-            out.append(action_entry(option.id, module.label(view, option)))
+            out.append(action_entry(choice_of(module, view, option)))
         elif option is groups[option.group][0]:
             label = module.group_label(view, prompt, option.group)
-            out.append(group_entry(option.group, label, len(groups[option.group])))
+            detail = module.group_detail(view, prompt, option.group)
+            out.append(group_entry(option.group, label, len(groups[option.group]), detail))
     return out
 
 

@@ -93,7 +93,7 @@ def recap(
     prompt = next((p for p in match.prompts() if p.seat == seat), None)
     if prompt is not None:
         view = match.view(seat)
-        tail.append(_("**Your turn:** {question}").format(question=module.question(view, prompt)))
+        tail.append(_("**Your turn:** {question}").format(question=module.question_named(view, prompt, names)))
         picture = module.decision_picture(view, names, seat, events)
         alt = _("Your choice in {game} #{number}, with what happened since your last turn marked.")
     elif match.is_over:

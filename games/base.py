@@ -39,6 +39,19 @@ Gaps found by the games and platform features added since, and filled here:
   favourite leaves them be.
 - a placement among many (a tile, then its track) read as a flat list of near-identical labels: an `Option` may
   name its `group`, which `GameModule.group_label` words, and the platform then asks the group first.
+- a choice in a menu showed its label alone, where a game's own menus said under it what it does and put an emoji
+  before it: `GameModule.option_detail` gives that line (and `menu_label` a label that leaves it out),
+  `option_symbol` an emoji for its button or menu line, and `group_detail` a line under a group (the tracks a tile
+  may go on); a game that gives none keeps one label per choice, and a group says how many choices it holds.
+- a game's rules and guide had no place at the platform's table (Kokeshi's tile glossary, its `/kokeshi help`):
+  `GameModule.rules_text` and `rules_pictures` give the rules in brief with pictures of them, `help_text` how the
+  game is played here; a game without them is told so politely by `/games rules` and `/games help`.
+- a look at the table showed one seat's picture: `GameModule.table_pictures` adds the whole table (every player's
+  board at once) beside it.
+- a question could not name another seat (Kokeshi's idle turns left to another player before the end against
+  stalling): `GameModule.question_named` words a prompt with the players' names at hand (by default `question`).
+- a solo opponent's score was only in the record picture: `GameModule.standing_notes` words what the final places
+  leave out (the automa's score), under them.
 - a finished turn's record was the game's narration over `table_picture`, a new turn's ping said nothing of the
   others' turns, and a game only computer players play was told only in the end's post, where Kokeshi's own table
   heads each record, draws the player's own board, lists what the others did and tells such a game round by round.
@@ -101,6 +114,17 @@ class Prompt:
             if option.group:
                 out.setdefault(option.group, []).append(option)
         return {group: tuple(options) for group, options in out.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture beside the words: PNG bytes, a short ASCII file name without its extension ("kokeshi-tiles"; a
+    table's pictures get the game's key and number before it, and none is named "turn") and what it shows in words,
+    in the current language (a screen reader's text: a sentence or two)."""
+
+    png: bytes
+    name: str
+    alt: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,6 +374,33 @@ class GameModule(ABC):
         its options words its groups."""
         return group.replace("_", " ").capitalize()
 
+    def option_detail(self, view: Mapping[str, Any], option: Option) -> str | None:
+        """A line under an option in a menu, given the deciding seat's view: what the choice does, at most 100
+        characters. None (the default): its label says it all, and a menu shows the label alone."""
+        return None
+
+    def menu_label(self, view: Mapping[str, Any], option: Option) -> str:
+        """An option's label in a menu, above its `option_detail`: at most 100 characters. By default `label`; a
+        game whose label already says what the detail says gives a shorter one here (Kokeshi: the choice and its
+        tile, what it does being under it)."""
+        return self.label(view, option)
+
+    def option_symbol(self, view: Mapping[str, Any], option: Option) -> str | None:
+        """An option as one unicode emoji, put before its label on a button or in a menu (Kokeshi: the kokeshi a
+        choice names); None (the default): none."""
+        return None
+
+    def group_detail(self, view: Mapping[str, Any], prompt: Prompt, group: str) -> str | None:
+        """A line under one of `prompt.groups()` in a menu, given the deciding seat's view: what its choices have in
+        common, at most 100 characters (Kokeshi: the tracks a tile may go on). None (the default): the platform
+        says how many choices it holds."""
+        return None
+
+    def question_named(self, view: Mapping[str, Any], prompt: Prompt, names: Sequence[str]) -> str:
+        """What a prompt asks, with the players' `names` by seat at hand for words that name another seat (Kokeshi:
+        whose idle turns run out). The platform asks this one; the default is `question`."""
+        return self.question(view, prompt)
+
     @abstractmethod
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         """One sentence telling `event`, or None for a step a reader need not be told about."""
@@ -357,6 +408,27 @@ class GameModule(ABC):
     def setting_label(self, key: str, value: Value) -> str:
         """A lobby setting's value as a player reads it."""
         return str(value)
+
+    def standing_notes(self, standing: Standing, names: Sequence[str]) -> list[str]:
+        """Lines the final places leave out, as the end's post says them under the places (Kokeshi: the automa's
+        score, item by item), in Markdown; the default has none."""
+        return []
+
+    def rules_text(self) -> str | None:
+        """The rules in brief, in the current language (Markdown, a few paragraphs: at most 4,000 characters, which
+        the platform posts in as many messages as they need), or None: the default, for a game that has none yet."""
+        return None
+
+    def rules_pictures(self) -> tuple[Picture, ...]:
+        """Pictures shown with `rules_text` (pages of the rules, every tile and what it does), in the current
+        language: at most 9, 8 MiB in all; the default has none."""
+        return ()
+
+    def help_text(self) -> str | None:
+        """How the game is played with this bot, in the current language (Markdown: the game in a sentence, then
+        its commands and buttons; at most 4,000 characters), or None: the default, for a game the platform's own
+        help (`/games help`) describes well enough."""
+        return None
 
     # ---------------------------------------------------------------- finished turns (all optional)
 
@@ -408,6 +480,12 @@ class GameModule(ABC):
     @abstractmethod
     def table_picture(self, view: Mapping[str, Any], names: Sequence[str], events: Sequence[Event] = ()) -> bytes:
         """The table as anyone sees it (a spectator's view), with what `events` changed marked."""
+
+    def table_pictures(self, view: Mapping[str, Any], names: Sequence[str], seat: int | None) -> tuple[Picture, ...]:
+        """The whole table, every player's board at once (`seat`'s first; None: a spectator), as more pictures
+        beside the decision picture or, for a seat that does not decide now, in place of `table_picture`: at most
+        9, 8 MiB in all. The default has none: the one picture shows enough."""
+        return ()
 
     @abstractmethod
     def record_picture(self, view: Mapping[str, Any], names: Sequence[str], standing: Standing) -> bytes:
@@ -472,6 +550,7 @@ __all__ = [
     "GameModule",
     "Match",
     "Option",
+    "Picture",
     "Prompt",
     "Refusal",
     "Setting",

@@ -16,14 +16,24 @@ import pytest
 
 import games
 from bot import create_bot
+from cogs.components import tile_tracks, track_view
 from cogs.limits import CHANNEL_MESSAGES, CHANNEL_SECONDS
-from games.base import Match, Turn
+from cogs.matches import places_text
+from games.base import Match, Standing, Turn
 from games.kokeshi import engine, vocab
 from games.kokeshi.engine import policy
 from games.kokeshi.module import Kokeshi, KokeshiMatch
 from tests import ai_work
 from tests.botkit import World, components, custom_ids, is_png, restart
-from tests.test_bot_matches import choose, current_prompt, menus_of_groups, open_table, play_through, reply
+from tests.test_bot_matches import (
+    choose,
+    current_prompt,
+    finished_match,
+    menus_of_groups,
+    open_table,
+    play_through,
+    reply,
+)
 from tests.test_bot_pacing import bursts
 
 # The second key Kokeshi is played under at the platform's table (the store keeps "kokeshi" for its own path).
@@ -73,7 +83,7 @@ class Reader:
             if part.get("type") == 3:
                 assert len(part["options"]) <= MENU
                 for option in part["options"]:
-                    assert len(option["label"]) <= OPTION
+                    assert len(option["label"]) <= OPTION and len(option.get("description") or "") <= OPTION
                     offered[option["value"]] = option["label"]
             elif part.get("custom_id", "").startswith("mt:a:"):
                 assert len(part["label"]) <= BUTTON
@@ -167,6 +177,9 @@ async def test_kokeshi_solo_against_the_automa_is_played_at_the_platforms_table_
     assert_told_as_a_player_reads_it(thread, record)
     final = thread.history()[-1]
     assert "is over" in final.content and re.search(r"Winner: (automa|aiko)\.", final.content)
+    # The automa's score, item by item, under the player's, as /kokeshi's final post says it.
+    automa = (await w.store.load_match(game_id))[0].standing().details["automa"]
+    assert f"\nautoma — **{automa['total']}** points (" in final.content, final.content
     assert is_png(await final.attachments[0].read())
     (result,) = await w.store.results(game_id)
     assert result.user_id == w.members[0].user.id
@@ -215,9 +228,93 @@ async def test_the_question_says_how_many_idle_turns_are_left_once_the_end_is_ne
     assert "(⏳ 1 idle turn left before the end is triggered)**" in prompt.content
 
 
+async def test_the_question_names_another_seat_whose_idle_turns_run_out_first(world, kokeshi_at_the_platform):
+    # botan (seat 2) is one idle turn from the end against stalling while aiko decides: aiko's question names him.
+    w = world
+    game_id, thread = await open_table(w, KEY, players=2, joiners=1)
+    match, version, record = await w.store.load_match(game_id)
+    first = match.waiting()[0]
+    other = 1 - first
+    match.engine.idles[match.engine.names.index(match.name_of(other))] = engine.data.IDLE_LIMIT - 1
+    view = match.view(first)
+    (prompt,) = match.prompts()
+    names = ["aiko", "botan"]
+    asked = PlatformKokeshi().question_named(view, prompt, names)
+    assert asked.endswith(f"(⏳ {names[other]}: 1 idle turn left before the end is triggered)"), asked
+    # Without the names (`question`), the count of another seat is left to the picture, as before.
+    assert "idle turn" not in PlatformKokeshi().question(view, prompt)
+    # Its own count nearest: said without a name.
+    match.engine.idles = [engine.data.IDLE_LIMIT - 1] * 2
+    assert (
+        PlatformKokeshi()
+        .question_named(match.view(first), prompt, names)
+        .endswith("(⏳ 1 idle turn left before the end is triggered)")
+    )
+
+
+async def test_the_thread_and_the_table_name_the_seat_whose_idle_turns_run_out(
+    world, kokeshi_at_the_platform, monkeypatch
+):
+    # The other seat's count is the nearest to the end against stalling, whoever decides.
+    from games.kokeshi import module as kokeshi_module
+
+    def near(view, player):
+        return ("seat2" if player == "seat1" else "seat1", 2)
+
+    monkeypatch.setattr(kokeshi_module, "idle_warning", near)
+    w = world
+    game_id, thread = await open_table(w, KEY, players=2, joiners=1)
+    match, _version, record = await w.store.load_match(game_id)
+    deciding = match.waiting()[0]
+    names = {s.seat: s.name for s in record.seats}
+    said = f"(⏳ {names[1 - deciding]}: 2 idle turns left before the end is triggered)"
+    assert f"{said}**" in (await current_prompt(w, game_id, thread)).content
+    member = next(m for m in w.members if m.user.name == names[deciding])
+    table = reply(await member.slash(thread, "games table"))
+    assert table.content.endswith(said)
+
+
 async def test_the_question_is_quiet_while_the_end_is_far(world, kokeshi_at_the_platform):
     game_id, thread = await open_table(world, KEY, players=1, joiners=0)
     assert "idle turn" not in (await current_prompt(world, game_id, thread)).content
+
+
+async def test_the_final_places_say_the_automas_score_under_the_players(world, kokeshi_at_the_platform):
+    w = world
+    match = await finished_match(w, KEY, w.members[:1], seed=5)
+    record = (await w.store.games_in_channel(w.channel.id, statuses=("finished",)))[-1]
+    standing = match.standing()
+    automa = standing.details["automa"]
+    text = places_text(kokeshi_at_the_platform, record, standing)
+    player, note = text.split("\n")
+    assert player.startswith("**aiko** — ")
+    assert note.startswith(f"automa — **{automa['total']}** points (") and vocab.score_line(automa) in note
+    # A game without an opponent of its own adds nothing.
+    two = Standing(True, (2, 1), ({"total": 3}, {"total": 5}), {"ranking": [1, 0]})
+    assert kokeshi_at_the_platform.standing_notes(two, ["aiko", "botan"]) == []
+
+
+async def test_the_whole_table_is_shown_beside_the_choice_and_to_whoever_looks_on(world, kokeshi_at_the_platform):
+    w = world
+    aiko, botan, chiyo = w.members[:3]
+    game_id, thread = await open_table(w, KEY, players=2, joiners=1)
+    match = (await w.store.load_match(game_id))[0]
+    deciding = next(m for m in (aiko, botan) if m.user.name == ("aiko", "botan")[match.waiting()[0]])
+    mine = reply(await deciding.slash(thread, "games table"))
+    files = [a.filename for a in mine.attachments]
+    assert files == [f"{KEY}-{game_id}-turn.png", f"{KEY}-{game_id}-table-phone.png", f"{KEY}-{game_id}-table.png"]
+    assert mine.attachments[1].description == (
+        "Kokeshi for a phone: your workshop, the happiness board, the offer, the scores and every other workshop."
+    )
+    assert mine.attachments[2].description == "Kokeshi: the whole table, every workshop at once."
+    for attachment in mine.attachments:
+        assert is_png(await attachment.read())
+    # Someone not seated: the whole table alone, in place of the table anyone sees.
+    looked = reply(await chiyo.slash(w.channel, "games table", game=game_id))
+    assert [a.filename for a in looked.attachments] == files[1:]
+    # A game that draws no whole table shows the one picture, as before.
+    kohaku, kohaku_thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
+    assert len(reply(await aiko.slash(kohaku_thread, "games table")).attachments) == 1
 
 
 @pytest.mark.simcord(settle_timeout=120)  # the AI plays the game out while the resignation is answered
@@ -285,20 +382,28 @@ async def test_a_placement_is_chosen_tile_first_then_track_privately(world, koke
     (asked,) = match.prompts()
     module = games.get(KEY)
     view = match.view(0)
-    # The thread asks the tile: two starting tiles, named in Kokeshi's words, each with its five tracks.
+    # The thread asks the tile: two starting tiles, named in Kokeshi's words, each with the five tracks it may go on
+    # said under it as /kokeshi's tile menu says them.
     (menu,) = menus_of_groups(prompt)
     assert menu["custom_id"] == f"mt:g:{game_id}:{version}"
     tiles = list(asked.groups())
+    tracks = tile_tracks(match.engine.prompt)
     assert [(o["value"], o["label"], o["description"]) for o in menu["options"]] == [
-        (f"g:{tile}", module.group_label(view, asked, tile), "5 choices") for tile in tiles
+        (f"g:{tile}", module.group_label(view, asked, tile), tracks[tile]) for tile in tiles
     ]
+    assert all(vocab.either([vocab.kokeshi(k) for k in engine.KOKESHI]) in line for line in tracks.values())
     assert not [c for c in custom_ids(prompt) if c.startswith(("mt:a:", "mt:s:"))]
     # Picking one answers privately with its tracks, as buttons carrying the rules' own action ids.
     picked = await aiko.select(prompt, [f"g:{tiles[1]}"], custom_id=menu["custom_id"])
     private = reply(picked)
     assert picked.ephemeral and module.group_label(view, asked, tiles[1]) in private.content
-    tracks = [c["custom_id"] for c in components(private) if c["custom_id"].startswith("mt:a:")]
+    buttons = [c for c in components(private) if c["custom_id"].startswith("mt:a:")]
+    tracks = [c["custom_id"] for c in buttons]
     assert tracks == [f"mt:a:{game_id}:{version}:{o.id}" for o in asked.groups()[tiles[1]]]
+    # Each with the emoji of its kokeshi, as /kokeshi's track buttons have it.
+    theirs = track_view(game_id, version, match.engine.prompt, tiles[1], match.engine).children
+    assert [c["emoji"]["name"] for c in buttons] == [str(b.item.emoji) for b in theirs]
+    assert [c["emoji"]["name"] for c in buttons] == [vocab.KOKESHI_EMOJI[k] for k in engine.KOKESHI]
     assert (await w.store.get_game(game_id)).moves == 0  # nothing is played by picking a tile
     chosen = await aiko.click(private, custom_id=tracks[2])
     assert chosen.acknowledged and private.content == "Your choice is in."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cogs.limits import MESSAGE
+from cogs.limits import FILE_BYTES, FILES, MESSAGE, fit_files
 from cogs.match_looks import fit_log, narrated
 from games.base import Event
 from storage import MatchDecision
@@ -250,3 +250,83 @@ async def test_the_limit_refusal_reads_in_the_joiners_language(world, bids, loca
     # The lobby speaks the server's language (English here); the refusal, botan's.
     refused = reply(await botan.click(await lobby_message(w, record.id), label="Join")).content
     assert "Você já está em 1 partida aberta neste servidor" in refused and "`/jogos situação`" in refused, refused
+
+
+# ---------------------------------------------------------------------- /games rules and /games help
+
+
+def said(result) -> list:
+    """Every message of a reply, in order: the answer, then its follow-ups."""
+    return [result.response, *result.followups]
+
+
+async def test_the_rules_of_a_game_are_its_own_words_and_pictures_privately_as_its_own_command_shows_them(world):
+    w = world
+    aiko = w.members[0]
+    asked = await aiko.slash(w.channel, "games rules", game="kokeshi")
+    shown = said(asked)
+    assert asked.ephemeral and shown and all(m.ephemeral for m in shown)
+    assert shown[0].content.startswith("📖 **Kokeshi: the rules in brief**")
+    assert "an idle turn" in shown[0].content and all(len(m.content) <= MESSAGE for m in shown)
+    # The same pages and tile sheet as `/kokeshi rules`, within a message's files.
+    own = reply(await aiko.slash(w.channel, "kokeshi rules"))
+    pictures = [a for m in shown for a in m.attachments]
+    assert [a.filename for a in pictures] == [a.filename for a in own.attachments]
+    assert [a.description for a in pictures] == [a.description for a in own.attachments]
+    assert 2 <= len(pictures) <= FILES and sum(a.size for a in pictures) <= FILE_BYTES
+    assert [await a.read() for a in pictures] == [await a.read() for a in own.attachments]
+    # What follows the heading is `/kokeshi rules`' paragraph.
+    assert own.content in shown[0].content
+
+
+async def test_a_game_without_rules_or_a_guide_of_its_own_says_so_politely(world, bids):
+    w = world
+    aiko = w.members[0]
+    rules = reply(await aiko.slash(w.channel, "games rules", game="bids"))
+    assert rules.ephemeral and "Sorry, there is no summary of Bids's rules here yet" in rules.content
+    assert not rules.attachments
+    helped = await aiko.slash(w.channel, "games help", game="bids")
+    text = "\n".join(m.content for m in said(helped))
+    assert text.startswith("Bids has no guide of its own here yet")
+    assert "**Playing Bids here** `/games new` with Bids" in text and "`/games rules` the rules" in text
+    unknown = reply(await aiko.slash(w.channel, "games rules", game="chess"))
+    assert unknown.ephemeral and "There is no game called “chess”." in unknown.content
+
+
+async def test_the_help_of_a_game_is_its_own_guide_then_how_the_platforms_table_plays_it(world):
+    w = world
+    aiko = w.members[0]
+    helped = await aiko.slash(w.channel, "games help", game="kokeshi")
+    pieces = [m.content for m in said(helped)]
+    assert all(m.ephemeral for m in said(helped)) and all(len(p) <= MESSAGE for p in pieces)
+    text = "\n".join(pieces)
+    # Kokeshi's own guide, as `/kokeshi help` begins; it plays at its own table, so nothing of `/games new` for it.
+    assert text.startswith("**Kokeshi** — build tracks of tiles") and "`/kokeshi solo` plays against" in text
+    assert "**Playing Kokeshi here**" not in text
+    kohaku = "\n".join(m.content for m in said(await aiko.slash(w.channel, "games help", game="kohaku")))
+    assert "**Playing Kōhaku here** `/games new` with Kōhaku" in kohaku
+    # Kōhaku's rules in brief, in its words, with no pictures of them.
+    rules = reply(await aiko.slash(w.channel, "games rules", game="kohaku"))
+    assert rules.content.startswith("📖 **Kōhaku: the rules in brief**\nBuild the finest koi pond.")
+    assert "**Solo** after each of your turns, Danny" in rules.content and not rules.attachments
+    # The option offers every game, Kokeshi's too.
+    offered = [c["value"] for c in await aiko.autocomplete(w.channel, "games rules", "game", "")]
+    assert offered[:2] == ["kokeshi", "kohaku"]
+    assert [c["value"] for c in await aiko.autocomplete(w.channel, "games help", "game", "kō")] == ["kohaku"]
+
+
+async def test_the_rules_and_help_speak_the_callers_language(world, locales):  # noqa: F811
+    w = world
+    aiko = w.members[0]
+    locales[aiko.id] = "pt-BR"
+    rules = said(await aiko.slash(w.channel, "games rules", game="kokeshi"))
+    assert "é um turno ocioso" in rules[0].content
+    helped = "\n".join(m.content for m in said(await aiko.slash(w.channel, "games help", game="kohaku")))
+    assert "`/jogos novo` com Kōhaku" in helped
+
+
+def test_a_message_holds_its_first_attachments_up_to_discords_count_and_size():
+    assert fit_files([1, 2, 3]) == 3
+    assert fit_files([1] * 12) == FILES
+    assert fit_files([FILE_BYTES // 2, FILE_BYTES // 2, 1]) == 2
+    assert fit_files([FILE_BYTES + 1, 1]) == 0

@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 
 import games
 import i18n
+from cogs.limits import one_emoji
 from games.base import LEVELS, NOBODY, REFUSALS, GameModule, Match, Option, Prompt, Refusal, Setting, Turn
 from i18n import LOCALES, using
 
@@ -364,15 +365,26 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
                 with using(locale):
                     words = [module.label(view, option) for option in prompt.options]
                     question = module.question(view, prompt)
+                    named = module.question_named(view, prompt, names)
                     headings = [module.group_label(view, prompt, group) for group in groups]
+                    lines = [(module.menu_label(view, o), module.option_detail(view, o)) for o in prompt.options]
+                    symbols = [module.option_symbol(view, option) for option in prompt.options]
+                    under = [module.group_detail(view, prompt, group) for group in groups]
                 assert all(w and len(w) <= 100 and "{" not in w for w in words), words
                 assert len(set(words)) == len(words), words  # every button says something of its own
                 ids = [option.id for option in prompt.options]
                 assert len(set(ids)) == len(ids) >= 2 and all(0 < len(i) <= 40 for i in ids)
                 assert question and "{" not in question
+                assert named and "{" not in named and named.startswith(question.partition(" (")[0]), named
                 # Every group a first menu lists is worded, each with words of its own.
                 assert all(h and len(h) <= 100 and "{" not in h for h in headings), headings
                 assert len(set(headings)) == len(headings), headings
+                # A menu's lines (a label, and the line under it if any) are worded too, each of its own; an emoji is
+                # one unicode emoji Discord takes, or none.
+                worded = [w for line in lines for w in line if w is not None] + [u for u in under if u is not None]
+                assert all(w and len(w) <= 100 and "{" not in w for w in worded), lines
+                assert len(set(lines)) == len(lines), lines
+                assert all(s is None or one_emoji(s) == s for s in symbols), symbols
             # A group's options are the prompt's, each in one group at most, and its name is short.
             assert all(0 < len(group) <= 40 for group in groups), list(groups)
             grouped = [option for options in groups.values() for option in options]
@@ -399,11 +411,37 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
                 labels = [module.favourite_label(item) for item in module.favourite_items]
                 assert module.favourite_heading() and all(label and "{" not in label for label in labels), labels
                 assert len(set(labels)) == len(labels), labels
+    # What the final places leave out (a solo opponent's score), in words.
+    for locale in LOCALES:
+        with using(locale):
+            notes = module.standing_notes(record.match.standing(), names)
+        assert all(note.strip() and "{" not in note for note in notes), notes
     # Every language the game says it speaks has every message it used, translated.
     assert {locale: sorted(missing[locale]) for locale in module.locales if locale != "en"} == {
         locale: [] for locale in module.locales if locale != "en"
     }
     assert set(module.locales) <= set(LOCALES) and "en" in module.locales
+
+
+@BY_GAME
+def test_the_rules_and_guide_are_worded_in_every_locale_within_their_room(key, monkeypatch):
+    module = games.get(key)
+    missing: dict[str, set[str]] = {locale: set() for locale in LOCALES}
+    real = i18n.translations
+    monkeypatch.setattr(i18n, "translations", lambda locale: _Recording(real(locale), missing[locale]))
+    for locale in LOCALES:
+        with using(locale):
+            texts = [module.rules_text(), module.help_text()]
+            pictures = module.rules_pictures()
+        assert all(t is None or (t.strip() and len(t) <= 4000 and "{" not in t) for t in texts), texts
+        assert len(pictures) <= 9 and sum(len(p.png) for p in pictures) <= 8 * 1024 * 1024
+        assert len({p.name for p in pictures}) == len(pictures)
+        for picture in pictures:
+            _png(picture.png)
+            assert picture.name.isascii() and picture.alt.strip() and len(picture.alt) <= 1024
+    assert {locale: sorted(missing[locale]) for locale in module.locales if locale != "en"} == {
+        locale: [] for locale in module.locales if locale != "en"
+    }
 
 
 # ------------------------------------------------------------------ pictures
@@ -426,6 +464,12 @@ def test_pictures_are_drawn_for_random_positions(table):
             w, h = _png(module.decision_picture(match.view(seat), names, seat))
             assert w >= 200 and h >= 40
         _png(module.table_picture(match.view(None), names))
+    # The whole table, once, for a deciding seat and for a spectator: within a message's room, each named once.
+    for seat in (match.waiting()[0], None):
+        whole = module.table_pictures(match.view(seat), names, seat)
+        assert len(whole) <= 9 and sum(len(p.png) for p in whole) <= 8 * 1024 * 1024
+        assert len({p.name for p in whole}) == len(whole) and "turn" not in {p.name for p in whole}
+        assert all(_png(p.png) and p.alt.strip() for p in whole)
     record = played(table)
     last = [e for step in record.events[-3:] for e in step]
     with using("pt_BR"):

@@ -52,6 +52,13 @@ Gaps found by the games and platform features added since, and filled here:
   stalling): `GameModule.question_named` words a prompt with the players' names at hand (by default `question`).
 - a solo opponent's score was only in the record picture: `GameModule.standing_notes` words what the final places
   leave out (the automa's score), under them.
+- a finished turn's record was the game's narration over `table_picture`, a new turn's ping said nothing of the
+  others' turns, and a game only computer players play was told only in the end's post, where Kokeshi's own table
+  heads each record, draws the player's own board, lists what the others did and tells such a game round by round.
+  The platform now hands a game each finished `Turn` (its seat, events and the views before and after it):
+  `GameModule.turn_heading` heads its record, `turn_picture` draws it, `since_summary` sums up the others' turns in
+  the ping of a seat's new turn, and `round_ends` with `round_summary` tell a game nobody reads turn by turn one
+  round a post. Their defaults (no heading, `table_picture`, nothing, no rounds) leave a game as it was.
 """
 
 from __future__ import annotations
@@ -163,6 +170,17 @@ class Standing:
             "scores": [dict(s) for s in self.scores],
             "details": dict(self.details),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A finished turn as the platform hands it to the game's words and pictures: the seat that played it (the seat
+    of its first decision), its events in order, and a spectator's views (`Match.view(None)`) before and after it."""
+
+    seat: int
+    events: tuple[Event, ...]
+    before: Mapping[str, Any]
+    after: Mapping[str, Any]
 
 
 class Refusal(ValueError):
@@ -420,6 +438,44 @@ class GameModule(ABC):
         help (`/games help`) describes well enough."""
         return None
 
+    # ---------------------------------------------------------------- finished turns (all optional)
+
+    def turn_heading(self, turn: Turn, names: Sequence[str]) -> str | None:
+        """The first line of a finished turn's record, above its narration (Kokeshi: who, the round, the points won
+        and where they came from), at most 300 characters; None (the default): the record is the narration alone."""
+        return None
+
+    def turn_picture(self, turn: Turn, names: Sequence[str]) -> bytes:
+        """The picture of a finished turn's record. The default is the table after it, `table_picture(turn.after,
+        names, turn.events)`; a game may draw the acting seat's own board instead (Kokeshi: its workshop for a
+        phone, each seat's points for the turn)."""
+        return self.table_picture(turn.after, names, turn.events)
+
+    def since_summary(self, seat: int, turns: Sequence[Turn], names: Sequence[str]) -> list[str]:
+        """For the post that tells `seat` its new turn has begun: what the other seats did in `turns`, the finished
+        turns since its own last one, a short line each (Kokeshi: one per player, its points and why, then who is
+        near the end); the platform bullets them under "Since your last turn" and leaves out, from the end, lines
+        a message has no room for. Empty (the default): the post says nothing of them (its button still tells)."""
+        return []
+
+    def round_ends(self, turn: Turn) -> bool:
+        """Whether this finished turn ends a round. A game only computer players play is told one round a post
+        (`round_summary`) once its rounds end; False (the default): no round ever ends, and such a game is told in
+        the end's post."""
+        return False
+
+    def round_summary(self, turns: Sequence[Turn], names: Sequence[str]) -> str | None:
+        """One post telling a whole round of a game only computer players play (`turns`, in order, the last one
+        ending the round): a heading and a short line a turn, within a message (2,000 characters; the platform cuts
+        what passes). None (the default): the round is told in the next post's narration."""
+        return None
+
+    def reads_turns(self) -> bool:
+        """Whether the game words or draws finished turns itself (it overrides one of the hooks above): only then
+        does the platform gather the views before and after each turn for it."""
+        hooks = ("turn_heading", "turn_picture", "since_summary", "round_ends", "round_summary")
+        return any(getattr(type(self), hook) is not getattr(GameModule, hook) for hook in hooks)
+
     # ---------------------------------------------------------------- pictures (PNG bytes)
 
     @abstractmethod
@@ -507,5 +563,6 @@ __all__ = [
     "Refusal",
     "Setting",
     "Standing",
+    "Turn",
     "Value",
 ]

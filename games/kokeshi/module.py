@@ -8,6 +8,10 @@ the same way, by its seating. Words and pictures put the platform's names back i
 The deciding seat's view carries what each of its options does at once (`previews`, the rules' own preview, which
 stops before any draw): its labels say it ("Advance the Princess → tile: …", "Buy 2 → Samurai track, height 3") and
 its picture marks it, as `/kokeshi`'s buttons and pictures do.
+
+A finished turn is told as `/kokeshi` tells it (`games.kokeshi.records`): its record headed by who, the round and the
+points, over the player's own workshop drawn for a phone; a new turn's post sums up the others' turns since the
+player's last; a game only the AI plays is told one round a post.
 """
 
 from __future__ import annotations
@@ -29,8 +33,9 @@ from games.base import (
     Refusal,
     Setting,
     Standing,
+    Turn,
 )
-from games.kokeshi import guide, vocab
+from games.kokeshi import guide, records, story, vocab
 from games.kokeshi import pictures as render
 from games.kokeshi.engine import (
     AUTOMA,
@@ -57,6 +62,8 @@ _SEAT_LISTS = ("ranking",)
 _REFUSAL = {"unknown_player": "unknown_seat"}
 # A label's room: a button's (what a choice does must show whole there), and a menu option's (all of it).
 _BUTTON, _LABEL = 80, 100
+# A record's heading: one line.
+_HEADING = 300
 
 
 class KokeshiMatch(Match):
@@ -253,6 +260,17 @@ def _name(names: Sequence[str], seat: int) -> str:
     if seat == NOBODY:
         return AUTOMA
     return names[seat] if 0 <= seat < len(names) else str(seat + 1)
+
+
+def _told(turn: Turn, names: Sequence[str]) -> tuple[str, dict[str, Any], dict[str, Any], list[EngineEvent]]:
+    """A finished turn in the engine's terms under the platform's names: who played it, the views before and after
+    it, and its events."""
+    return (
+        _name(names, turn.seat),
+        named_view(turn.before, names),
+        named_view(turn.after, names),
+        [engine_event(e, names) for e in turn.events],
+    )
 
 
 def engine_event(event: Event, names: Sequence[str]) -> EngineEvent:
@@ -465,6 +483,36 @@ class Kokeshi(GameModule):
 
     def favourite_label(self, item: str) -> str:
         return vocab.kokeshi(item)
+
+    # ---------------------------------------------------------------- finished turns, as /kokeshi tells them
+
+    def turn_heading(self, turn: Turn, names: Sequence[str]) -> str | None:
+        player, before, after, _events = _told(turn, names)
+        return _cut(records.record_head(player, before, after), _HEADING)
+
+    def turn_picture(self, turn: Turn, names: Sequence[str]) -> bytes:
+        player, before, after, events = _told(turn, names)
+        return records.record_picture(player, before, after, events)
+
+    def since_summary(self, seat: int, turns: Sequence[Turn], names: Sequence[str]) -> list[str]:
+        told = []
+        for turn in turns:
+            player, before, after, events = _told(turn, names)
+            told.append(story.Turn(player, events, before, after))
+        return records.since_lines(_name(names, seat), told)
+
+    def round_ends(self, turn: Turn) -> bool:
+        # A turn belongs to the round it began in; the setup (round 0) is a round of its own.
+        return records.round_of(turn.after) != records.round_of(turn.before) or turn.after.get("phase") == "over"
+
+    def round_summary(self, turns: Sequence[Turn], names: Sequence[str]) -> str | None:
+        if not turns:
+            return None
+        lines = [records.round_heading(records.round_of(turns[0].before))]
+        for turn in turns:
+            player, before, after, events = _told(turn, names)
+            lines.append("• " + _cut(records.turn_summary(player, events, before, after), records.MAX_LINE_CHARS))
+        return "\n".join(lines)
 
     def decision_picture(
         self, view: Mapping[str, Any], names: Sequence[str], seat: int, events: Sequence[Event] = ()

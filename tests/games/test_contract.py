@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 import games
 import i18n
 from cogs.limits import one_emoji
-from games.base import LEVELS, NOBODY, REFUSALS, GameModule, Match, Option, Prompt, Refusal, Setting
+from games.base import LEVELS, NOBODY, REFUSALS, GameModule, Match, Option, Prompt, Refusal, Setting, Turn
 from i18n import LOCALES, using
 
 from .kit import ALL_TABLES, KEYS, SEED, Table, played, positions, tables
@@ -557,3 +557,59 @@ def test_no_seed_in_any_view_event_word_picture_or_log(table, caplog, monkeypatc
 def test_a_score_item_a_game_does_not_word_reads_as_its_key():
     # The contract's default, for a game with no words of its own for its stats.
     assert GameModule.stat_label(games.get("bids"), "two_flowers") == "Two flowers"
+
+
+def finished_turns(table: Table) -> tuple[Match, list[Turn]]:
+    """A whole random game of `table` cut into its finished turns as the platform hands them to the game: the seat
+    of each turn's first decision, its events, and the spectator's views before and after it."""
+    record = played(table)
+    match = table.deal(SEED)
+    turns: list[Turn] = []
+    before, seat, events = match.view(None), None, []
+    for who, action in record.actions:
+        key = match.turn_key()
+        seat = who if seat is None else seat
+        events += match.apply(who, action)
+        if match.turn_key() != key or match.is_over:
+            after = match.view(None)
+            turns.append(Turn(seat, tuple(events), before, after))
+            before, seat, events = after, None, []
+    return match, turns
+
+
+@BY_TABLE
+def test_finished_turns_are_worded_within_a_message_and_never_with_the_seed(table):
+    module = table.module
+    match, turns = finished_turns(table)
+    names = names_for(match)
+    digits = str(SEED)
+    out: list[str] = []
+    for i, turn in enumerate(turns):
+        head = module.turn_heading(turn, names)
+        assert head is None or 0 < len(head) <= 300
+        out.append(head or "")
+        lines = module.since_summary(0, turns[max(0, i - 3) : i + 1], names)
+        assert all(isinstance(line, str) and line for line in lines)
+        out += lines
+    rounds: list[list[Turn]] = [[]]
+    for turn in turns:
+        rounds[-1].append(turn)
+        if module.round_ends(turn):
+            rounds.append([])
+    rounds.pop()  # the turns after the last round's end (none once a round-telling game is over)
+    for round_turns in rounds:
+        told = module.round_summary(round_turns, names)
+        assert told is None or 0 < len(told) <= 2000
+        out.append(told or "")
+    # One record's picture (a PNG), drawn for the turn the game says it is.
+    assert _png(module.turn_picture(turns[-1], names))[0] > 0
+    assert not any(digits in text or digits[:12] in text for text in out)
+    if module.reads_turns():
+        # A game that words its turns tells each: a heading, its rounds, the others' turns.
+        assert all(module.turn_heading(turn, names) for turn in turns)
+        assert rounds and all(module.round_summary(r, names) for r in rounds)
+    else:
+        # The defaults leave a game as it was: no heading, the table after the turn, nothing in the ping, no rounds.
+        assert out == [""] * len(turns) and rounds == []
+        last = turns[-1]
+        assert module.turn_picture(last, names) == module.table_picture(last.after, names, last.events)

@@ -20,13 +20,12 @@ from i18n import _, format_number, ngettext
 from storage import GameNotFound, GameRecord, MatchDecision, Store
 
 from . import common
-from .anywhere import bot_server, command_name
+from .anywhere import bot_server
 from .choices import game_choices
 from .client import Client, TableDesk
 from .common import UserError, game_name
 from .limits import MESSAGE, fit_files
 from .matches import seat_names
-from .offer import OWN_TABLES
 
 # The most steps `/games log` is asked for; fewer show when they do not fit one message.
 MOST_STEPS = 50
@@ -46,16 +45,13 @@ class MatchLooks:
     # ------------------------------------------------------------------ which game
 
     async def _mine_here(self, interaction: discord.Interaction) -> list[GameRecord]:
-        """The caller's games in progress at the platform's tables here (in our DM: those of our DM), newest first."""
+        """The caller's games in progress here (in our DM: those of our DM), newest first: Kokeshi's, played at a
+        table of its own, too (the store reads its games through the contract by their seating)."""
         place = bot_server(interaction)
-        found = [
-            g
-            for g in await self.store.games_for_user(interaction.user.id, ("active",))
-            if g.guild_id == place and g.game not in OWN_TABLES
-        ]
+        found = [g for g in await self.store.games_for_user(interaction.user.id, ("active",)) if g.guild_id == place]
         return sorted(found, key=lambda g: g.id, reverse=True)
 
-    async def resolve(self, interaction: discord.Interaction, game_id: int | None, command: str) -> GameRecord:
+    async def resolve(self, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
         """The game `/games <command>` is about: the `game` option (a game of this server, or one the caller plays
         anywhere), else the thread's game, else the caller's newest game in progress here; a mistake in words
         otherwise (a game of another server is answered as one that does not exist: nothing leaks)."""
@@ -85,11 +81,6 @@ class MatchLooks:
                         )
                     )
                 record = mine[0]
-        if record.game in OWN_TABLES:
-            own = command_name(f"{record.game} {command}", interaction.locale)
-            raise UserError(
-                _("{game} has a command of its own for this: `/{command}`.").format(game=game_name(record), command=own)
-            )
         if record.status == "lobby":
             raise UserError(_("{game} #{number} has not started yet.").format(game=game_name(record), number=record.id))
         if record.seed is None:  # a lobby cancelled before its first turn: no table, no log
@@ -114,7 +105,7 @@ class MatchLooks:
         """`/games table`: privately, the table of a game in progress as the caller may see it now, in their
         language: their own decision picture when their seat decides now (with the question), else the table as
         anyone sees it (with whom it waits for)."""
-        record = await self.resolve(interaction, game_id, "table")
+        record = await self.resolve(interaction, game_id)
         module = games.get(record.game)
         if record.status == "finished":
             raise UserError(
@@ -169,7 +160,7 @@ class MatchLooks:
         """`/games log`: privately, the last `count` steps of a game as its thread told them (the game's own
         narration, in the caller's language), each with the number of the move that led to it; as many as fit one
         message."""
-        record = await self.resolve(interaction, game_id, "log")
+        record = await self.resolve(interaction, game_id)
         module = games.get(record.game)
         decisions = await self.store.match_decisions(record.id)
         steps = narrated(module, decisions, seat_names(record))[-max(1, min(count, MOST_STEPS)) :]

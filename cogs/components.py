@@ -21,25 +21,8 @@ MAX_BUTTONS = 5
 MAX_SELECT = 25
 
 
-_KOKESHI_EMOJI = {"princess": "👑", "batchan": "👵", "fisherman": "🎣", "samurai": "⚔️", "sumotori": "🥋"}
-_ANIMAL_EMOJI = {"panda": "🐼", "fox": "🦊", "cat": "🐱", "rabbit": "🐰"}
-
-
 def _tables(interaction: discord.Interaction) -> TableDesk:
     return interaction.client.tables  # type: ignore[attr-defined]  # the bot's, and cogs do not import bot.py
-
-
-def option_emoji(option_id: str) -> str | None:
-    """A small picture for an option, so buttons read at a glance on a phone."""
-    parts = option_id.split(":")
-    for word in reversed(parts):
-        if word in _KOKESHI_EMOJI:
-            return _KOKESHI_EMOJI[word]
-        if word in _ANIMAL_EMOJI:
-            return _ANIMAL_EMOJI[word]
-    if parts[0] in ("market", "quality"):
-        return "🛒" if parts[0] == "market" else "🏅"
-    return None
 
 
 ACTION_TEMPLATE = r"kk:a:(?P<game_id>\d+):(?P<version>\d+):(?P<action>[a-z0-9:]+)"
@@ -65,7 +48,7 @@ class ActionButton(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui
             discord.ui.Button(
                 label=shorten(vocab.option_button(option, outcome, brief), BUTTON_LABEL),
                 style=style or discord.ButtonStyle.primary,
-                emoji=option_emoji(option.id),
+                emoji=vocab.option_emoji(option.id),
                 custom_id=f"kk:a:{game_id}:{version}:{option.id}",
             )
         )
@@ -99,23 +82,18 @@ class ActionSelect(_GameSelect, template=r"kk:s:(?P<game_id>\d+):(?P<version>\d+
         placeholder: str,
         outcomes: dict[str, Outcome] | None = None,
     ) -> None:
-        lines = []
-        outcomes = outcomes or {}
-
-        def described(o: Option, outcome: Outcome | None, brief: bool) -> str:
-            return vocab.option_menu(o, outcome, brief)[1]
-
-        brief = _brief(options[:MAX_SELECT], outcomes, SELECT_OPTION, described) is not False
-        for o in options[:MAX_SELECT]:
-            label, description = vocab.option_menu(o, outcomes.get(o.id), brief)
-            lines.append(
-                discord.SelectOption(
-                    label=shorten(label, SELECT_OPTION),
-                    value=o.id,
-                    emoji=option_emoji(o.id),
-                    description=shorten(description, SELECT_OPTION) or None,
-                )
+        shown = options[:MAX_SELECT]
+        lines = [
+            discord.SelectOption(
+                label=shorten(label, SELECT_OPTION),
+                value=o.id,
+                emoji=vocab.option_emoji(o.id),
+                description=shorten(description, SELECT_OPTION) or None,
             )
+            for o, (label, description) in zip(
+                shown, vocab.menu_lines(shown, outcomes or {}, SELECT_OPTION), strict=True
+            )
+        ]
         super().__init__(
             discord.ui.Select(
                 custom_id=f"kk:s:{game_id}:{version}",
@@ -242,12 +220,7 @@ def tile_choices(prompt: Prompt) -> list[tuple[str, str]]:
 
 def tile_tracks(prompt: Prompt) -> dict[str, str]:
     """For each tile of a placement prompt, the tracks it may go on, as a menu line's description."""
-    tracks: dict[str, list[str]] = {}
-    for option in prompt.options:
-        kind, tile, track = option.id.split(":")
-        if kind == "place":
-            tracks.setdefault(tile, []).append(vocab.kokeshi(track))
-    return {tile: f"{vocab.ARROW} {vocab.either(names)}" for tile, names in tracks.items()}
+    return vocab.tile_tracks(o.id for o in prompt.options)
 
 
 def track_view(game_id: int, version: int, prompt: Prompt, tile: str, game: Game | None = None) -> discord.ui.View:

@@ -6,6 +6,7 @@ and message the bot builds goes through `shorten` first: cut at a word, marked w
 
 from __future__ import annotations
 
+import unicodedata
 from collections import deque
 
 MESSAGE = 2000  # message content
@@ -21,6 +22,9 @@ EMBED_DESCRIPTION = 4096
 EMBED_FIELD_NAME = 256
 EMBED_FIELD_VALUE = 1024
 EMBED_FOOTER = 2048
+
+FILES = 10  # attachments in one message
+FILE_BYTES = 10 * 1024 * 1024  # attachments of one message, in all
 
 ELLIPSIS = "…"
 
@@ -47,6 +51,48 @@ def shorten(text: str, limit: int) -> str:
     # Keep at least half of the room: a cut inside a very long word beats a label of two letters.
     head = cut[:space] if space >= room // 2 else text[:room]
     return (head.rstrip(" \n,;:.—–-(·→") or text[:room]) + ELLIPSIS
+
+
+def in_messages(text: str, limit: int = MESSAGE) -> list[str]:
+    """A text cut into messages of at most `limit` characters, at line ends (a line longer than that is
+    shortened)."""
+    pieces = [""]
+    for line in text.split("\n"):
+        joined = f"{pieces[-1]}\n{line}" if pieces[-1] else line
+        if len(joined) <= limit:
+            pieces[-1] = joined
+        else:
+            pieces.append(shorten(line, limit))
+    return pieces
+
+
+def fit_files(sizes: list[int], files: int = FILES, total: int = FILE_BYTES) -> int:
+    """How many of these attachments, in order (their sizes in bytes), one message holds: at most `files`, and
+    at most `total` bytes in all."""
+    kept, used = 0, 0
+    for size in sizes[:files]:
+        if used + size > total:
+            break
+        kept, used = kept + 1, used + size
+    return kept
+
+
+# What a component's emoji may hold: Discord takes one unicode emoji (a sequence of a few code points at most).
+EMOJI_LENGTH = 16
+# Code points an emoji sequence goes on with: symbols, skin tones, joiners, variation selectors, keycaps, tags.
+_EMOJI_PARTS = ("So", "Sk", "Cf", "Mn", "Me")
+
+
+def one_emoji(text: str | None) -> str | None:
+    """`text` if it reads as one unicode emoji Discord takes on a button or a menu line ("⚔️", "1️⃣", "🇯🇵"), else
+    None (nothing, words, a custom emoji's markup): an emoji Discord refuses would refuse the whole message."""
+    if not text or len(text) > EMOJI_LENGTH:
+        return None
+    head, rest = text[0], text[1:]
+    keycap = head in "#*0123456789" and text.endswith("\u20e3")
+    if not keycap and unicodedata.category(head) != "So":
+        return None
+    return text if all(unicodedata.category(c) in _EMOJI_PARTS for c in rest) else None
 
 
 class ChannelPace:
@@ -85,15 +131,21 @@ __all__ = [
     "CHOICE_NAME",
     "CHOICE_VALUE",
     "ELLIPSIS",
+    "EMOJI_LENGTH",
     "EMBED_DESCRIPTION",
     "EMBED_FIELD_NAME",
     "EMBED_FIELD_VALUE",
     "EMBED_FOOTER",
     "EMBED_TITLE",
+    "FILES",
+    "FILE_BYTES",
     "MAX_CHOICES",
     "MESSAGE",
     "SELECT_OPTION",
     "SELECT_PLACEHOLDER",
     "THREAD_NAME",
+    "fit_files",
+    "in_messages",
+    "one_emoji",
     "shorten",
 ]

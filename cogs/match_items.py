@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Coroutine, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import discord
 
@@ -13,7 +13,7 @@ from i18n import _, ngettext
 
 from .answering import Answer, AnswersFirst
 from .client import ShareDesk
-from .limits import BUTTON_LABEL, SELECT_OPTION, SELECT_PLACEHOLDER, shorten
+from .limits import BUTTON_LABEL, SELECT_OPTION, SELECT_PLACEHOLDER, one_emoji, shorten
 from .persistent import FromCustomId
 
 log = logging.getLogger(__name__)
@@ -25,6 +25,27 @@ MAX_MENUS = 4
 _ACTION = r"[A-Za-z0-9:_.\-]{1,40}"
 # What an entry of a first step's menu (`MatchGroup`) is: a group of choices, or a choice in no group, taken at once.
 GROUP_MARK, ACTION_MARK = "g:", "a:"
+
+
+class Choice(NamedTuple):
+    """One choice as a button or a menu line shows it: the value it sends back, its label (a button's), the line
+    under it in a menu ("": none), its emoji (None: none) and its label in a menu ("": `label`)."""
+
+    value: str
+    label: str
+    detail: str = ""
+    emoji: str | None = None
+    menu_label: str = ""
+
+    def option(self, chosen: str = "") -> discord.SelectOption:
+        """The choice as a menu line, marked when it is the `chosen` value; cut to Discord's limits."""
+        return discord.SelectOption(
+            label=shorten(self.menu_label or self.label, SELECT_OPTION),
+            value=self.value,
+            description=shorten(self.detail, SELECT_OPTION) or None,
+            emoji=one_emoji(self.emoji),
+            default=self.value == chosen,
+        )
 
 
 class _Bot(Protocol):
@@ -92,7 +113,7 @@ class _MatchButton(
         emoji: str | None = None,
     ) -> None:
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=shorten(label, BUTTON_LABEL), style=style, emoji=emoji, custom_id=custom_id
+            label=shorten(label, BUTTON_LABEL), style=style, emoji=one_emoji(emoji), custom_id=custom_id
         )
         super().__init__(button)
 
@@ -103,8 +124,8 @@ class MatchAction(_MatchButton, template=rf"mt:a:(?P<game_id>\d+):(?P<version>\d
     answer = Answer.UPDATE
     FIELDS = {"game_id": int, "version": int, "action": str}
 
-    def __init__(self, game_id: int, version: int, action: str, label: str) -> None:
-        super().__init__(f"mt:a:{game_id}:{version}:{action}", label, discord.ButtonStyle.primary)
+    def __init__(self, game_id: int, version: int, action: str, label: str, emoji: str | None = None) -> None:
+        super().__init__(f"mt:a:{game_id}:{version}:{action}", label, discord.ButtonStyle.primary, emoji)
         self.game_id, self.version, self.action = game_id, version, action
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -124,17 +145,12 @@ class MatchSelect(
     answer = Answer.UPDATE
     FIELDS = {"game_id": int, "version": int}
 
-    def __init__(
-        self, game_id: int, version: int, choices: Sequence[tuple[str, str]], placeholder: str, part: int = 0
-    ) -> None:
+    def __init__(self, game_id: int, version: int, choices: Sequence[Choice], placeholder: str, part: int = 0) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=f"mt:s:{game_id}:{version}" + (f":{part}" if part else ""),
-                placeholder=shorten(placeholder, 150),
-                options=[
-                    discord.SelectOption(label=shorten(label, SELECT_OPTION), value=action)
-                    for action, label in choices[:MAX_SELECT]
-                ],
+                placeholder=shorten(placeholder, SELECT_PLACEHOLDER),
+                options=[choice.option() for choice in choices[:MAX_SELECT]],
             )
         )
         self.game_id, self.version = game_id, version
@@ -161,7 +177,7 @@ class MatchGroup(
         self,
         game_id: int,
         version: int,
-        entries: Sequence[tuple[str, str, str]],
+        entries: Sequence[Choice],
         placeholder: str,
         part: int = 0,
         chosen: str = "",
@@ -170,15 +186,7 @@ class MatchGroup(
             discord.ui.Select(
                 custom_id=f"mt:g:{game_id}:{version}" + (f":{part}" if part else ""),
                 placeholder=shorten(placeholder, SELECT_PLACEHOLDER),
-                options=[
-                    discord.SelectOption(
-                        label=shorten(label, SELECT_OPTION),
-                        value=value,
-                        description=shorten(description, SELECT_OPTION) or None,
-                        default=value == chosen,
-                    )
-                    for value, label, description in entries[:MAX_SELECT]
-                ],
+                options=[entry.option(chosen) for entry in entries[:MAX_SELECT]],
             )
         )
         self.game_id, self.version = game_id, version
@@ -335,10 +343,10 @@ def lobby_view(game_id: int) -> discord.ui.View:
     return view
 
 
-def choices_view(game_id: int, version: int, choices: Sequence[tuple[str, str]], placeholder: str) -> discord.ui.View:
-    """(action, label) choices as buttons (up to five) or a menu; more than a menu holds, in several menus of 25 in
-    the choices' order (up to `MAX_MENUS`, a row being left for the table's own buttons), each placeholder saying
-    which part of the choices it holds."""
+def choices_view(game_id: int, version: int, choices: Sequence[Choice], placeholder: str) -> discord.ui.View:
+    """Choices (their values: actions) as buttons (up to five) or a menu; more than a menu holds, in several menus
+    of 25 in the choices' order (up to `MAX_MENUS`, a row being left for the table's own buttons), each placeholder
+    saying which part of the choices it holds."""
     view = discord.ui.View(timeout=None)
     for item in _choice_items(game_id, version, choices, placeholder):
         view.add_item(item)
@@ -346,10 +354,10 @@ def choices_view(game_id: int, version: int, choices: Sequence[tuple[str, str]],
 
 
 def _choice_items(
-    game_id: int, version: int, choices: Sequence[tuple[str, str]], placeholder: str
+    game_id: int, version: int, choices: Sequence[Choice], placeholder: str
 ) -> list[discord.ui.Item[Any]]:
     if len(choices) <= MAX_BUTTONS:
-        return [MatchAction(game_id, version, action, label) for action, label in choices]
+        return [MatchAction(game_id, version, c.value, c.label, c.emoji) for c in choices]
     if len(choices) <= MAX_SELECT:
         return [MatchSelect(game_id, version, choices, placeholder)]
     if len(choices) > MAX_SELECT * MAX_MENUS:
@@ -378,26 +386,27 @@ def in_two_steps(groups: Sequence[str]) -> bool:
     return len(groups) > MAX_BUTTONS and 2 <= entries < len(groups)
 
 
-def group_entry(group: str, label: str, count: int) -> tuple[str, str, str]:
-    """A group as an entry of a first step's menu (`MatchGroup`): its value, its label and how many choices it has."""
-    return GROUP_MARK + group, label, ngettext("{n} choice", "{n} choices", count).format(n=count)
+def group_entry(group: str, label: str, count: int, detail: str | None = None) -> Choice:
+    """A group as an entry of a first step's menu (`MatchGroup`): its label, and under it the game's `detail` of
+    it, or how many choices it has."""
+    return Choice(GROUP_MARK + group, label, detail or ngettext("{n} choice", "{n} choices", count).format(n=count))
 
 
-def action_entry(action: str, label: str) -> tuple[str, str, str]:
+def action_entry(choice: Choice) -> Choice:
     """A choice in no group as an entry of a first step's menu, taken when picked."""
-    return ACTION_MARK + action, label, ""
+    return choice._replace(value=ACTION_MARK + choice.value)
 
 
 def groups_view(
     game_id: int,
     version: int,
-    entries: Sequence[tuple[str, str, str]],
+    entries: Sequence[Choice],
     placeholder: str,
     chosen: str = "",
-    choices: Sequence[tuple[str, str]] = (),
+    choices: Sequence[Choice] = (),
 ) -> discord.ui.View:
-    """A choice in two steps. The first: the (value, label, description) entries of `group_entry` and
-    `action_entry` in menus of 25. The second (`chosen`, a group): its (action, label) `choices`, as
+    """A choice in two steps. The first: the entries of `group_entry` and `action_entry` in menus of 25. The second
+    (`chosen`, a group): its `choices`, as
     `choices_view` shows them, under the entries' menu with the group marked, to pick another (when one menu holds
     them)."""
     view = discord.ui.View(timeout=None)
@@ -415,6 +424,7 @@ def groups_view(
 
 
 __all__ = [
+    "Choice",
     "ITEMS",
     "MAX_BUTTONS",
     "MatchAction",

@@ -332,15 +332,24 @@ class StoreCalls:
         self._undo.append(lambda: delattr(store, "_held_match"))
 
     def _count_deals(self, module) -> None:
-        """Every deal of a contract game while counting is a replay from its seed (none starts during a click)."""
-        plain = module.deal
+        """Every deal of a contract game while counting (by seat numbers, or by the names its log gives the seats)
+        is a replay from its seed: none starts during a click."""
+        dealing = contextvars.ContextVar("dealing", default=False)
+        for name in ("deal", "deal_named"):
+            plain = getattr(module, name)
 
-        def deal(*args, **kwargs):
-            self.counts["full replays"] = self.counts.get("full replays", 0) + 1
-            return plain(*args, **kwargs)
+            def deal(*args, plain=plain, **kwargs):
+                if dealing.get():  # one way of dealing calling the other: one deal
+                    return plain(*args, **kwargs)
+                self.counts["full replays"] = self.counts.get("full replays", 0) + 1
+                token = dealing.set(True)
+                try:
+                    return plain(*args, **kwargs)
+                finally:
+                    dealing.reset(token)
 
-        module.deal = deal
-        self._undo.append(lambda: delattr(module, "deal"))
+            setattr(module, name, deal)
+            self._undo.append(lambda name=name: delattr(module, name))
 
     def take(self) -> dict[str, int]:
         loads = self.methods.get("load_game", 0) + self.methods.get("load_match", 0)

@@ -139,6 +139,9 @@ class Kohaku(GameModule):
         prompt = view.get("prompt") or {}
         return words.label({"id": option.id, "code": option.code}, view, prompt.get("seat"))
 
+    def option_symbol(self, view: Mapping[str, Any], option: Option) -> str | None:
+        return words.option_emoji({"id": option.id, "code": option.code})
+
     def group_label(self, view: Mapping[str, Any], prompt: Prompt, group: str) -> str:
         # A placement's group is the tile it places: named with what a koi carries.
         name = words.tile_full(group)
@@ -157,6 +160,9 @@ class Kohaku(GameModule):
 
     def scored_keys(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         return self.stat_keys if options.get("goals") else tuple(k for k in self.stat_keys if k != "goal")
+
+    def rules_text(self) -> str | None:
+        return words.rules_text()
 
     def stat_label(self, key: str) -> str:
         return words.score_item(key)

@@ -9,7 +9,7 @@ string with named placeholders, never as fragments glued together, so that a tra
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from games.kokeshi.engine.data import (
@@ -100,6 +100,9 @@ RETIRED_WORDS: tuple[str, ...] = ("purple", "adjacency", "in play")
 SCORE_ITEMS: tuple[str, ...] = ("in_play", "tracks", "quality", "animals", "leads", "adjacency", "total")
 # One emoji per score item (the total aside): a score's one-line summary (a share card).
 SCORE_EMOJI = {"in_play": "🔝", "tracks": "🪆", "quality": "💎", "animals": "🐼", "leads": "👑", "adjacency": "🔗"}
+# One emoji per kokeshi and per animal, beside a choice that names one, so that it reads at a glance on a phone.
+KOKESHI_EMOJI = {"princess": "👑", "batchan": "👵", "fisherman": "🎣", "samurai": "⚔️", "sumotori": "🥋"}
+ANIMAL_EMOJI = {"panda": "🐼", "fox": "🦊", "cat": "🐱", "rabbit": "🐰"}
 
 
 AUTOMA_SEAT = "automa"  # the engine's name for the solo opponent's seat
@@ -635,3 +638,33 @@ def option_menu(option: Any, outcome: Any = None, brief: bool = False) -> tuple[
     """A menu line: its label (the choice and its tile) and its description (what it does)."""
     _head, _detail, result = option_parts(option, outcome, brief)
     return label(option), f"{ARROW} {result}" if result else ""
+
+
+def menu_lines(options: Sequence[Any], outcomes: Mapping[str, Any], room: int) -> list[tuple[str, str]]:
+    """A menu's lines, one per option in order: its label and what it does (`option_menu`), said whole when every
+    option's description fits `room` characters, else each briefly."""
+    brief = any(len(option_menu(o, outcomes.get(o.id))[1]) > room for o in options)
+    return [option_menu(o, outcomes.get(o.id), brief) for o in options]
+
+
+def option_emoji(action: str) -> str | None:
+    """A choice's emoji, from its action id: the kokeshi or animal it names last, a cart to buy from the market, a
+    medal for a quality tile; None for any other."""
+    parts = action.split(":")
+    for word in reversed(parts):
+        found = KOKESHI_EMOJI.get(word) or ANIMAL_EMOJI.get(word)
+        if found:
+            return found
+    return {"market": "🛒", "quality": "🏅"}.get(parts[0])
+
+
+def tile_tracks(actions: Iterable[str]) -> dict[str, str]:
+    """For each tile that these actions place ("place:<tile>:<kokeshi>", others passed over), in order, the tracks
+    it may go on, as a line under the tile in a menu: "→ Samurai or Sumotori"."""
+    tracks: dict[str, list[str]] = {}
+    for action in actions:
+        kind, _sep, rest = action.partition(":")
+        if kind == "place":
+            tile_id, _sep, track = rest.partition(":")
+            tracks.setdefault(tile_id, []).append(kokeshi(track))
+    return {tile_id: f"{ARROW} {either(names)}" for tile_id, names in tracks.items()}

@@ -108,23 +108,24 @@ def _facts(database: str, game_id: int) -> dict[str, Any]:
         "FROM games WHERE id = ?",
         (game_id,),
     )[0]
+    mine = "game_id = ? ORDER BY seat"
     log = [
         (seq, action, source, flags)
         for seq, _player, action, source, _at, flags in unpack_log(bytes(game[10]), game[11])
     ]
     return {
         "game": game[:10],
-        "seats": sql(database, "SELECT seat, name, user_id, ai, resigned FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)),
+        "seats": sql(database, f"SELECT seat, name, user_id, ai, resigned FROM seats WHERE {mine}", (game_id,)),
         "results": sql(
             database,
-            "SELECT seat, name, user_id, ai, resigned, rank, total, details FROM results WHERE game_id = ? ORDER BY seat",
+            f"SELECT seat, name, user_id, ai, resigned, rank, total, details FROM results WHERE {mine}",
             (game_id,),
         ),
         "log": log,
         "actions": sql(database, "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)),
         "timers": sql(database, "SELECT COUNT(*) FROM timers WHERE game_id = ?", (game_id,)),
         "community": [sql(database, q) for q in COMMUNITY],
-    }  # fmt: skip
+    }
 
 
 def _forget_community(database: str) -> None:

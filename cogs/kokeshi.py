@@ -197,7 +197,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             channel_id = channel.id if channel else None
         if lobby:
             lobbies = await self.store.open_lobbies(place) if place is not None else []
-            found = [g for g in lobbies if g.channel_id == channel_id]
+            # The lobbies of this table: a `/games` lobby is joined with its own buttons.
+            found = [g for g in lobbies if g.channel_id == channel_id and g.named_log]
             if not found:
                 raise UserError(_("There is no open lobby in this channel. `/kokeshi new` opens one."))
         else:

@@ -690,7 +690,7 @@ class MatchStore:
             await self._add_totals(db, info["guild_id"], bool(info["solo"]), rows, info["game"])
         actions = await self._action_rows(game_id)
         # A person's own decisions count towards their favourite; a timed-out seat's or the AI's do not.
-        people = {str(row[1]): row[3] for row in rows if not row[4]}
+        people = {str(row[1]): row[3] for row in rows}  # a seat the AI took over keeps its person's own choices
         chosen = [(people.get(player), action) for _, player, action, source, _, _ in actions if source == "player"]
         await self._add_favourites(db, info["guild_id"], chosen, info["game"])
         await self._run(

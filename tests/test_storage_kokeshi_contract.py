@@ -17,14 +17,18 @@ from tests.dbkit import sql
 GUILD = 1
 SEED = 0x5EA7_0_C0_17
 
-# (the people's names, the AI seats after them, side, the challenge it is, if any).
+# (the people's names, the AI seats after them, side, the challenge it is, if any, whether the last person resigns
+# partway: the AI plays their seat on, and they rank last).
 SHAPES = [
-    (["Ana", "Bo"], 0, "basic", None),
-    (["Ana"], 1, "advanced", None),
-    (["Ana", "Bo", "Cy"], 0, "advanced", None),
-    (["Solo"], 0, "basic", None),
-    (["Solo"], 0, "advanced", "weekly:2026-W48"),
+    (["Ana", "Bo"], 0, "basic", None, False),
+    (["Ana"], 1, "advanced", None, False),
+    (["Ana", "Bo", "Cy"], 0, "advanced", None, True),
+    (["Solo"], 0, "basic", None, False),
+    (["Solo"], 0, "advanced", None, True),
+    (["Solo"], 0, "advanced", "weekly:2026-W48", False),
 ]
+# The action after which the resigning person leaves.
+RESIGN_AT = 20
 # What a finished game leaves behind for the people who played it, beside its own rows.
 COMMUNITY = (
     "SELECT scope, solo, user_id, games, wins, best FROM player_totals ORDER BY scope, solo, user_id",
@@ -72,12 +76,21 @@ async def _lobby(store: Store, people: list[str], ai: int, side: str, challenge:
     return game_id
 
 
-async def _played_own(store: Store, game_id: int, seed: int) -> list[str]:
+async def _resigned(store: Store, game_id: int, resign: bool, done: int) -> None:
+    """The last person leaves after action `RESIGN_AT`, as `/kokeshi resign` and `/games resign` mark the seat."""
+    if resign and done == RESIGN_AT:
+        record = await store.get_game(game_id)
+        last = max((s for s in record.seats if not s.ai), key=lambda s: s.seat)
+        await store.update_seat(game_id, last.name, resigned=True, ai=True)
+
+
+async def _played_own(store: Store, game_id: int, seed: int, resign: bool) -> list[str]:
     """The game dealt and played to its end through its own path, as `/kokeshi`'s buttons do; its actions."""
-    record = await store.get_game(game_id)
     game, version = await store.start_game(game_id, seed)
     policy, actions = RandomPolicy(seed), []
     while game.prompt is not None:
+        await _resigned(store, game_id, resign, len(actions))
+        record = await store.get_game(game_id)
         player = game.prompt.player
         seat = record.seat_named(player)
         action = policy.choose(game)
@@ -88,11 +101,12 @@ async def _played_own(store: Store, game_id: int, seed: int) -> list[str]:
     return actions
 
 
-async def _played_contract(store: Store, game_id: int, seed: int, actions: list[str]) -> None:
+async def _played_contract(store: Store, game_id: int, seed: int, actions: list[str], resign: bool) -> None:
     """The same deal and actions through the contract, as the platform's table plays them."""
-    record = await store.get_game(game_id)
     match, version = await store.start_match(game_id, seed)
-    for action in actions:
+    for done, action in enumerate(actions):
+        await _resigned(store, game_id, resign, done)
+        record = await store.get_game(game_id)
         (seat,) = match.waiting()
         source = "ai" if record.seats[seat].ai else "button"
         played = await store.play_match(game_id, version, seat, action, source=source)
@@ -134,23 +148,28 @@ def _forget_community(database: str) -> None:
         sql(database, f"DELETE FROM {table}")
 
 
-@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: f"{len(s[0])}p{s[1]}ai-{s[2]}-{s[3] or 'plain'}")
+@pytest.mark.parametrize(
+    "shape", SHAPES, ids=lambda s: f"{len(s[0])}p{s[1]}ai-{s[2]}-{s[3] or 'plain'}{'-resigned' if s[4] else ''}"
+)
 async def test_a_kokeshi_game_through_the_contract_leaves_what_its_own_path_leaves(database, shape):
-    people, ai, side, challenge = shape
+    people, ai, side, challenge, resign = shape
     seed = SEED + len(people) * 10 + ai
     store = await open_store(database, clock=Clock())
     try:
         own = await _lobby(store, people, ai, side, challenge, contract=False)
-        actions = await _played_own(store, own, seed)
+        actions = await _played_own(store, own, seed, resign)
         mine = _facts(database, own)
         _forget_community(database)
         played = await _lobby(store, people, ai, side, challenge, contract=True)
         assert sql(database, "SELECT id, log_seats FROM games ORDER BY id") == [(own, 0), (played, 1)]
-        await _played_contract(store, played, seed, actions)
+        await _played_contract(store, played, seed, actions, resign)
         theirs = _facts(database, played)
         assert theirs == mine
         assert len(theirs["results"]) == len(people) + ai + (len(people) + ai == 1)  # solo: the automa's row too
         assert theirs["community"][3 if challenge else 0]  # its totals, or its attempt
+        if resign:  # ranked last, after the automa too
+            last = max(row[5] for row in theirs["results"])
+            assert [row[5] for row in theirs["results"] if row[4]] == [last]
         assert await store.verify() == []
         # Read back through either store API, and its stats, as players see them.
         for game_id in (own, played):

@@ -107,9 +107,10 @@ def _chosen(choice: str, state: Game, version: int) -> tuple[int, str]:
         if text == option.id or text.lower() in (_english(option), vocab.label(option).lower()):
             return version, option.id
     outcomes = preview_all(state)
+    marked = vocab.twins(options)
     typed = " ".join(text.lower().split())
     for option in options:
-        shown = vocab.option_button(option, outcomes.get(option.id))
+        shown = vocab.option_button(option, outcomes.get(option.id), starting=option.id in marked)
         if typed in (shown.lower(), shorten(shown, CHOICE_NAME).lower()):
             return version, option.id
     return version, text
@@ -379,7 +380,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         # Each choice with what it does, as on the buttons.
         outcomes = preview_all(state)
         with i18n.using(interaction.locale):
-            labels = [(o, vocab.option_button(o, outcomes.get(o.id)), vocab.label(o)) for o in prompt.options]
+            marked = vocab.twins(prompt.options)
+            labels = [
+                (o, vocab.option_button(o, outcomes.get(o.id), starting=o.id in marked), vocab.label(o, o.id in marked))
+                for o in prompt.options
+            ]
         # The choices named by what was typed ("samurai"), then those whose consequence says it ("→ tile: Samurai"),
         # as written; failing that, those with all its words.
         found = (

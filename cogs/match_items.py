@@ -356,7 +356,7 @@ def choices_view(game_id: int, version: int, choices: Sequence[Choice], placehol
 def _choice_items(
     game_id: int, version: int, choices: Sequence[Choice], placeholder: str
 ) -> list[discord.ui.Item[Any]]:
-    if len(choices) <= MAX_BUTTONS:
+    if as_buttons(choices):
         return [MatchAction(game_id, version, c.value, c.label, c.emoji) for c in choices]
     if len(choices) <= MAX_SELECT:
         return [MatchSelect(game_id, version, choices, placeholder)]
@@ -366,6 +366,13 @@ def _choice_items(
         MatchSelect(game_id, version, chunk, _part_of(placeholder, part, len(chunk), len(choices)), part)
         for part, chunk in enumerate(_chunks(choices))
     ]
+
+
+def as_buttons(choices: Sequence[Choice]) -> bool:
+    """Whether choices are shown as buttons: when they are few enough, and each button's label, cut to fit one, is
+    its own (two labels alike but for their ends are told apart in a menu, by its lines and the lines under them)."""
+    labels = {shorten(c.label, BUTTON_LABEL) for c in choices}
+    return len(choices) <= MAX_BUTTONS and len(labels) == len(choices)
 
 
 def _chunks(entries: Sequence[Any]) -> list[Sequence[Any]]:
@@ -438,6 +445,7 @@ __all__ = [
     "MatchSince",
     "MatchUndo",
     "action_entry",
+    "as_buttons",
     "choices_view",
     "group_entry",
     "groups_view",

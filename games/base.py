@@ -362,7 +362,8 @@ class GameModule(ABC):
     @abstractmethod
     def label(self, view: Mapping[str, Any], option: Option) -> str:
         """An option's label, given the deciding seat's view: at most 100 characters (a select menu option's
-        limit); a presenter that shows it on a button (80) cuts it at a word."""
+        limit), each of a prompt's its own; a presenter that shows it on a button (80) cuts it at a word, and asks in
+        a menu instead when two labels of the prompt would then read alike."""
 
     @abstractmethod
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:

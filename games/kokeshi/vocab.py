@@ -361,7 +361,8 @@ def label(option: Any, starting: bool = False) -> str:
     `starting`: a placement whose tile is named a starting tile (`twins`)."""
     words = getattr(option, "words", ())
     if starting and words and words[0] == "place":
-        return place(*words[1], starting=True)
+        index, track, rules = words[1]
+        return place(index, track, rules, starting=True)
     return label_of(words)
 
 

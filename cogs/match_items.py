@@ -381,8 +381,10 @@ def _chunks(entries: Sequence[Any]) -> list[Sequence[Any]]:
 
 
 def _part_of(placeholder: str, part: int, size: int, total: int) -> str:
+    """A placeholder with the part of the choices its menu holds, the placeholder cut so that the part shows."""
     first = part * MAX_SELECT + 1
-    return f"{placeholder} · {first}–{first + size - 1}/{total}"
+    where = f" · {first}–{first + size - 1}/{total}"
+    return shorten(placeholder, SELECT_PLACEHOLDER - len(where)) + where
 
 
 def in_two_steps(groups: Sequence[str]) -> bool:

@@ -108,10 +108,11 @@ def _chosen(choice: str, state: Game, version: int) -> tuple[int, str]:
             return version, option.id
     outcomes = preview_all(state)
     marked = vocab.twins(options)
+    named = vocab.labels(options, outcomes, CHOICE_NAME, None, shorten)
     typed = " ".join(text.lower().split())
-    for option in options:
+    for option, name in zip(options, named, strict=True):
         shown = vocab.option_button(option, outcomes.get(option.id), starting=option.id in marked)
-        if typed in (shown.lower(), shorten(shown, CHOICE_NAME).lower()):
+        if typed in (shown.lower(), shorten(shown, CHOICE_NAME).lower(), name.lower()):
             return version, option.id
     return version, text
 
@@ -381,10 +382,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         outcomes = preview_all(state)
         with i18n.using(interaction.locale):
             marked = vocab.twins(prompt.options)
-            labels = [
-                (o, vocab.option_button(o, outcomes.get(o.id), starting=o.id in marked), vocab.label(o, o.id in marked))
-                for o in prompt.options
-            ]
+            # Each of its own within a choice's name (`vocab.labels`), as the platform's table labels them.
+            shown = vocab.labels(prompt.options, outcomes, CHOICE_NAME, None, shorten)
+            labels = [(o, said, vocab.label(o, o.id in marked)) for o, said in zip(prompt.options, shown, strict=True)]
         # The choices named by what was typed ("samurai"), then those whose consequence says it ("→ tile: Samurai"),
         # as written; failing that, those with all its words.
         found = (

@@ -17,6 +17,7 @@ from cogs.matches import choice_of, offer
 from games.base import Match
 from games.kokeshi import vocab
 from games.kokeshi.engine import Game
+from games.kokeshi.engine.preview import preview_all
 from games.kokeshi.module import MODULE as KOKESHI
 from games.kokeshi.module import KokeshiMatch
 from i18n import _
@@ -45,6 +46,14 @@ def cut_apart() -> Game:
     g = ready()
     set_track(g, 0, "fisherman", filler(g, 2, avoid_color="blue") + [tile("blue", "left")])
     return _placing(g, [(tile("blue", "animal1"), 2), (tile("blue", "animal2"), 2)])
+
+
+def cut_at_a_label() -> Game:
+    """Two blue tiles bound for the Samurai track, each making a pair there with the other, which goes on it at once:
+    what the placement does fills a button whole, and the tile's sides after it pass a label's 100 characters."""
+    g = ready()
+    set_track(g, 0, "samurai", filler(g, 2, avoid_color="blue"))
+    return _placing(g, [(tile("blue", "plus1"), 3), (tile("blue", "plus4"), 3)])
 
 
 def _parts(view: discord.ui.View) -> list[discord.ui.Item]:
@@ -103,7 +112,7 @@ def alike(lists: list[list[str]]) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-@pytest.mark.parametrize("position", [twins, cut_apart])
+@pytest.mark.parametrize("position", [twins, cut_apart, cut_at_a_label])
 def test_two_placements_never_read_alike_at_either_table(position, locale):
     with i18n.using(locale):
         assert alike(kokeshi_table(position())) == []
@@ -149,6 +158,21 @@ def test_two_placements_alike_but_past_a_buttons_room_are_asked_in_a_menu_at_bot
             (select,) = [i for i in _parts(view) if isinstance(i, discord.ui.Select)]
             assert [o.value for o in select.options] == [o.id for o in g.prompt.options]
             assert "Panda" in select.options[0].label and "Cat" in select.options[1].label
+
+
+def test_two_labels_alike_once_cut_to_a_labels_room_are_said_briefly():
+    g = cut_at_a_label()
+    outcomes = preview_all(g)
+    with i18n.using("en"):
+        # In full, what tells them apart (the tile's sides) is past the room.
+        full = [vocab.fit(vocab.option_button(o, outcomes[o.id]), SELECT_OPTION) for o in g.prompt.options]
+        assert len(full) == 2 and full[0] == full[1]
+        view, prompt, _id, _version = _asked(KokeshiMatch(cut_at_a_label()))
+        labels = [KOKESHI.label(view, o) for o in prompt.options]
+        assert labels == [
+            "Samurai track · blue → height 3, makes a pair (−3) · Fisherman or Samurai",
+            "Samurai track · blue → height 3, makes a pair (−3) · Fisherman or Batchan",
+        ]
 
 
 def _asked(match: Match):

@@ -674,6 +674,49 @@ def option_button(option: Any, outcome: Any = None, brief: bool = False, startin
     return f"{text} · {detail}" if detail else text
 
 
+def fit(text: str, limit: int) -> str:
+    """`text` cut at a word to fit `limit` characters, with "…" when cut."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    space = head.rfind(" ")
+    return (head[:space] if space > limit // 2 else head).rstrip(" ·,") + "…"
+
+
+def labels(
+    options: Sequence[Any],
+    outcomes: Mapping[str, Any],
+    room: int,
+    button: int | None = 80,
+    cut: Callable[[str, int], str] = fit,
+) -> list[str]:
+    """A prompt's labels on one line each, in order, cut (`cut`) to `room` characters: the choice and what it does
+    (briefly when that would not fit a `button` whole; None: never), then the tile it is about (`option_button`), a
+    starting tile worded as another named one (`twins`). Two that would read alike once cut (the tile's words past
+    the room) are said briefly, and if still alike, with the tile's words before what it does."""
+    marked = twins(options)
+
+    def told(option: Any, brief: bool | None) -> str:
+        outcome, starting = outcomes.get(option.id), option.id in marked
+        if outcome is None:
+            return cut(label(option, starting), room)
+        if brief is None:
+            brief = button is not None and len(option_core(option, outcome, starting=starting)) > button
+        return cut(option_button(option, outcome, brief, starting), room)
+
+    def tile_first(option: Any) -> str:
+        head, result = option_menu(option, outcomes.get(option.id), True, option.id in marked)
+        return cut(f"{head} {result}" if result else head, room)
+
+    said = [told(o, None) for o in options]
+    for again in (lambda o: told(o, True), tile_first):
+        alike = {text for text in said if said.count(text) > 1}
+        if not alike:
+            break
+        said = [again(o) if text in alike else text for o, text in zip(options, said, strict=True)]
+    return said
+
+
 def option_menu(option: Any, outcome: Any = None, brief: bool = False, starting: bool = False) -> tuple[str, str]:
     """A menu line: its label (the choice and its tile) and its description (what it does)."""
     _head, _detail, result = option_parts(option, outcome, brief)

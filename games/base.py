@@ -484,9 +484,9 @@ class GameModule(ABC):
 
     def table_pictures(self, view: Mapping[str, Any], names: Sequence[str], seat: int | None) -> tuple[Picture, ...]:
         """The whole table, every player's board at once (`seat`'s first: the caller's, or the seat a player asked to
-        see first; None: a spectator), as more pictures
-        beside the decision picture or, for a seat that does not decide now, in place of `table_picture`: at most
-        9, 8 MiB in all. The default has none: the one picture shows enough."""
+        see first; None: a spectator), as more pictures beside the decision picture or, for a seat that does not
+        decide now, in place of `table_picture`: at most 9, 8 MiB in all. The default has none: the one picture shows
+        enough."""
         return ()
 
     @abstractmethod

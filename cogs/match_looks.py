@@ -20,13 +20,12 @@ from i18n import _, format_number, ngettext
 from storage import GameNotFound, GameRecord, MatchDecision, Store
 
 from . import common
-from .anywhere import bot_server, command_name
+from .anywhere import bot_server
 from .choices import game_choices, matching_choices
 from .client import Client, TableDesk
 from .common import UserError, game_name
 from .limits import MESSAGE, fit_files
 from .matches import seat_names
-from .offer import OWN_TABLES
 from .speech import escape, quote
 
 # The most steps `/games log` is asked for; fewer show when they do not fit one message.
@@ -47,16 +46,13 @@ class MatchLooks:
     # ------------------------------------------------------------------ which game
 
     async def _mine_here(self, interaction: discord.Interaction) -> list[GameRecord]:
-        """The caller's games in progress at the platform's tables here (in our DM: those of our DM), newest first."""
+        """The caller's games in progress here (in our DM: those of our DM), newest first: Kokeshi's, played at a
+        table of its own, too (the store reads its games through the contract by their seating)."""
         place = bot_server(interaction)
-        found = [
-            g
-            for g in await self.store.games_for_user(interaction.user.id, ("active",))
-            if g.guild_id == place and g.game not in OWN_TABLES
-        ]
+        found = [g for g in await self.store.games_for_user(interaction.user.id, ("active",)) if g.guild_id == place]
         return sorted(found, key=lambda g: g.id, reverse=True)
 
-    async def resolve(self, interaction: discord.Interaction, game_id: int | None, command: str) -> GameRecord:
+    async def resolve(self, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
         """The game `/games <command>` is about: the `game` option (a game of this server, or one the caller plays
         anywhere), else the thread's game, else the caller's newest game in progress here; a mistake in words
         otherwise (a game of another server is answered as one that does not exist: nothing leaks)."""
@@ -86,11 +82,6 @@ class MatchLooks:
                         )
                     )
                 record = mine[0]
-        if record.game in OWN_TABLES:
-            own = command_name(f"{record.game} {command}", interaction.locale)
-            raise UserError(
-                _("{game} has a command of its own for this: `/{command}`.").format(game=game_name(record), command=own)
-            )
         if record.status == "lobby":
             raise UserError(_("{game} #{number} has not started yet.").format(game=game_name(record), number=record.id))
         if record.seed is None:  # a lobby cancelled before its first turn: no table, no log
@@ -116,7 +107,7 @@ class MatchLooks:
         language: their own decision picture when their seat decides now (with the question), else the table as
         anyone sees it (with whom it waits for). With `player` (another seat's name), the table as anyone sees it
         with that seat's board first (`GameModule.table_pictures`; Kokeshi: its workshop large at the top)."""
-        record = await self.resolve(interaction, game_id, "table")
+        record = await self.resolve(interaction, game_id)
         module = games.get(record.game)
         if record.status == "finished":
             raise UserError(
@@ -179,7 +170,7 @@ class MatchLooks:
         """The `player` option's choices: the seats of the game `/games table` is about, by name; none when there is
         no such game (an autocomplete shows nothing rather than an error)."""
         try:
-            record = await self.resolve(interaction, game_id, "table")
+            record = await self.resolve(interaction, game_id)
         except UserError:
             return []
         return matching_choices(interaction, current, seat_names(record), str, str)
@@ -190,7 +181,7 @@ class MatchLooks:
         """`/games log`: privately, the last `count` steps of a game as its thread told them (the game's own
         narration, in the caller's language), each with the number of the move that led to it; as many as fit one
         message."""
-        record = await self.resolve(interaction, game_id, "log")
+        record = await self.resolve(interaction, game_id)
         module = games.get(record.game)
         decisions = await self.store.match_decisions(record.id)
         steps = narrated(module, decisions, seat_names(record))[-max(1, min(count, MOST_STEPS)) :]

@@ -328,6 +328,14 @@ class GameModule(ABC):
         `seed` (new games: `secrets.randbits(128)`), under `rules` (default: `current_rules`). ValueError for bad
         input."""
 
+    def deal_named(
+        self, options: Mapping[str, Any], seed: int, names: Sequence[str], rules: int | None = None
+    ) -> Match:
+        """The match of a game stored before the contract, whose log names each seat by its player's name (`names`,
+        in seat order): by default what `deal` deals for `len(names)` seats. A game whose stored matches hold their
+        players' names overrides it to deal them with those names, so that the match is the one it stored."""
+        return self.deal(options, seed, len(names), rules)
+
     @abstractmethod
     def load(self, text: str) -> Match:
         """A match from `Match.to_json` output; ValueError saying what is wrong for bad input."""

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 
+import games
 from cogs.limits import FILE_BYTES, FILES, MESSAGE, fit_files
 from cogs.match_looks import fit_log, narrated
 from games.base import Event
+from games.kokeshi.engine import RandomPolicy
 from storage import MatchDecision
 from tests.botkit import World, custom_ids, lobby_message
 from tests.games import tiny
@@ -95,7 +97,7 @@ async def test_without_a_game_or_thread_the_newest_of_the_callers_games_here_is_
     assert [c["value"] for c in await aiko.autocomplete(w.channel, "games table", "game", str(older))] == [older]
 
 
-async def test_a_look_at_no_game_another_servers_kokeshis_a_lobby_or_an_ended_game_is_refused_privately(world, bids):
+async def test_a_look_at_no_game_another_servers_a_lobby_or_an_ended_game_is_refused_privately(world, bids):
     w = world
     aiko, botan, chiyo = w.members[:3]
     duel = await finished_match(w, "bids", [aiko, botan], seed=5)
@@ -114,7 +116,7 @@ async def test_a_look_at_no_game_another_servers_kokeshis_a_lobby_or_an_ended_ga
         (chiyo, {}, "You have no game in progress here. `/games status` lists your games"),
         (aiko, {"game": 999}, "There is no game #999 here."),
         (aiko, {"game": elsewhere}, f"There is no game #{elsewhere} here."),
-        (aiko, {"game": kokeshi}, "Kokeshi has a command of its own for this: `/kokeshi table`."),
+        (aiko, {"game": kokeshi}, f"Kokeshi #{kokeshi} has not started yet."),
         (aiko, {"game": lobby}, f"Bids #{lobby} has not started yet."),
         (aiko, {"game": finished}, f"Bids #{finished} is over: `/games replay` steps through it."),
     ]
@@ -124,10 +126,41 @@ async def test_a_look_at_no_game_another_servers_kokeshis_a_lobby_or_an_ended_ga
         assert asked.ephemeral and said in reply(asked).content, (options, reply(asked).content)
         assert not reply(asked).attachments
     assert [await unchanged(w, g) for g in (finished, elsewhere, kokeshi, lobby)] == before
-    # The log says the same of Kokeshi's game, with its own command, and of a lobby.
-    kokeshis = reply(await aiko.slash(w.channel, "games log", game=kokeshi)).content
-    assert "`/kokeshi log`" in kokeshis
-    assert "has not started yet" in reply(await aiko.slash(w.channel, "games log", game=lobby)).content
+    # The log says the same of a lobby, Kokeshi's included.
+    for game_id in (kokeshi, lobby):
+        assert "has not started yet" in reply(await aiko.slash(w.channel, "games log", game=game_id)).content
+    assert w.env.errors == []
+
+
+async def test_a_kokeshi_game_of_its_own_table_is_looked_at_by_its_seating(world):
+    w = world
+    aiko, botan = w.members[:2]
+    game_id = await w.store.create_game(
+        guild_id=w.guild.id, channel_id=w.channel.id, host_id=aiko.user.id, host_name="aiko", players=2
+    )
+    await w.store.add_seat(game_id, botan.user.id, "botan")
+    game, version = await w.store.start_game(game_id, 7)
+    policy = RandomPolicy(3)
+    for _ in range(12):  # played at `/kokeshi`'s own table: its log names the players
+        applied = await w.store.apply(game_id, version, game.prompt.player, policy.choose(game), details=True)
+        game, version = applied.game, applied.version
+    before = await unchanged(w, game_id)
+    decider = {"aiko": aiko, "botan": botan}[game.prompt.player]
+    other = botan if decider is aiko else aiko
+    # Without a game named, from the channel: her newest game here, Kokeshi's too.
+    mine = reply(await decider.slash(w.channel, "games table"))
+    assert mine.content.startswith(f"**The table of Kokeshi #{game_id}**") and "**Your turn:**" in mine.content
+    assert mine.attachments and custom_ids(mine) == []
+    theirs = reply(await other.slash(w.channel, "games table", game=game_id))
+    assert f"Waiting for: **{game.prompt.player}**" in theirs.content and theirs.attachments
+    # The log: Kokeshi's narration of the moves its own table stored, under the players' names.
+    told = reply(await other.slash(w.channel, "games log", game=game_id, count=50)).content
+    names = ["aiko", "botan"]
+    lines = narrated(games.get("kokeshi"), await w.store.match_decisions(game_id), names)
+    assert len(lines) > 12 and told.endswith(f"`{lines[-1][0]:>3}` {lines[-1][1]}")
+    assert told.startswith(f"📜 **Kokeshi #{game_id}: the last") and "aiko" in told and "botan" in told
+    assert [c["value"] for c in await aiko.autocomplete(w.channel, "games log", "game", "")] == [game_id]
+    assert await unchanged(w, game_id) == before  # only read
     assert w.env.errors == []
 
 

@@ -323,12 +323,19 @@ class Kokeshi(GameModule):
         ) = None
 
     def deal(self, options: Mapping[str, Any], seed: int, seats: int, rules: int | None = None) -> KokeshiMatch:
-        side = str(self.options(options)["side"])
         if not isinstance(seats, int) or isinstance(seats, bool) or seats not in self.players:
             raise ValueError(f"Kokeshi seats 1 to 4 players, not {seats!r}")
-        names = [f"seat{s + 1}" for s in range(seats)]
+        return self.deal_named(options, seed, [f"seat{s + 1}" for s in range(seats)], rules)
+
+    def deal_named(
+        self, options: Mapping[str, Any], seed: int, names: Sequence[str], rules: int | None = None
+    ) -> KokeshiMatch:
+        # `/kokeshi`'s games are dealt with their players' names (`Store.start_game`): the engine's state holds them.
+        side = str(self.options(options)["side"])
+        if len(names) not in self.players:
+            raise ValueError(f"Kokeshi seats 1 to 4 players, not {len(names)}")
         version = CURRENT_RULES if rules is None else rules
-        return self.match_type(new_game(names, seed=seed, side=side, solo=seats == 1, rules=version))
+        return self.match_type(new_game(list(names), seed=seed, side=side, solo=len(names) == 1, rules=version))
 
     def load(self, text: str) -> KokeshiMatch:
         return self.match_type(load_game(text))

@@ -115,10 +115,12 @@ def _chosen(choice: str, state: Game, version: int) -> tuple[int, str]:
         if text == option.id or text.lower() in (_english(option), vocab.label(option).lower()):
             return version, option.id
     outcomes = preview_all(state)
+    marked = vocab.twins(options)
+    named = vocab.labels(options, outcomes, CHOICE_NAME, None, shorten)
     typed = " ".join(text.lower().split())
-    for option in options:
-        shown = vocab.option_button(option, outcomes.get(option.id))
-        if typed in (shown.lower(), shorten(shown, CHOICE_NAME).lower()):
+    for option, name in zip(options, named, strict=True):
+        shown = vocab.option_button(option, outcomes.get(option.id), starting=option.id in marked)
+        if typed in (shown.lower(), shorten(shown, CHOICE_NAME).lower(), name.lower()):
             return version, option.id
     return version, text
 
@@ -389,7 +391,10 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         # Each choice with what it does, as on the buttons.
         outcomes = preview_all(state)
         with i18n.using(interaction.locale):
-            labels = [(o, vocab.option_button(o, outcomes.get(o.id)), vocab.label(o)) for o in prompt.options]
+            marked = vocab.twins(prompt.options)
+            # Each of its own within a choice's name (`vocab.labels`), as the platform's table labels them.
+            shown = vocab.labels(prompt.options, outcomes, CHOICE_NAME, None, shorten)
+            labels = [(o, said, vocab.label(o, o.id in marked)) for o, said in zip(prompt.options, shown, strict=True)]
         # The choices named by what was typed ("samurai"), then those whose consequence says it ("→ tile: Samurai"),
         # as written; failing that, those with all its words.
         found = (

@@ -1056,7 +1056,9 @@ class Tables:
         prompt = game.prompt
         assert prompt is not None  # a hint is asked for on the player's turn
         option = next(o for o in prompt.options if o.id == hint.action)
-        action = vocab.option_button(option, preview(game, option.id))
+        action = vocab.option_button(
+            option, preview(game, option.id), starting=option.id in vocab.twins(prompt.options)
+        )
         if len(prompt.options) == 1:
             why = _("It is the only choice you have.")
         else:

@@ -265,7 +265,11 @@ async def test_the_thread_and_the_table_name_the_seat_whose_idle_turns_run_out(
     deciding = match.waiting()[0]
     names = {s.seat: s.name for s in record.seats}
     said = f"(⏳ {names[1 - deciding]}: 2 idle turns left before the end is triggered)"
-    assert f"{said}**" in (await current_prompt(w, game_id, thread)).content
+    prompt = await current_prompt(w, game_id, thread)
+    assert f"{said}**" in prompt.content
+    # The menu's placeholder asks it so too.
+    (menu,) = menus_of_groups(prompt)
+    assert menu["placeholder"].endswith(said) and len(menu["placeholder"]) <= 150
     member = next(m for m in w.members if m.user.name == names[deciding])
     table = reply(await member.slash(thread, "games table"))
     assert table.content.endswith(said)
@@ -309,6 +313,31 @@ async def test_the_whole_table_is_shown_beside_the_choice_and_to_whoever_looks_o
     # Someone not seated: the whole table alone, in place of the table anyone sees.
     looked = reply(await chiyo.slash(w.channel, "games table", game=game_id))
     assert [a.filename for a in looked.attachments] == files[1:]
+    # Another seat's board first (its workshop large at the top): the whole table as anyone sees it, that seat's first.
+    other = next(m for m in (aiko, botan) if m is not deciding)
+    firsts: list[int | None] = []
+    drawn = kokeshi_at_the_platform.table_pictures
+
+    def table_pictures(view, names, seat):
+        firsts.append(seat)
+        assert "previews" not in view  # the table anyone sees, not the deciding seat's
+        return drawn(view, names, seat)
+
+    kokeshi_at_the_platform.table_pictures = table_pictures
+    try:
+        theirs = reply(await deciding.slash(thread, "games table", player=other.user.name.upper()))
+        assert [a.filename for a in theirs.attachments] == files[1:]
+        assert firsts == [1 - match.waiting()[0]]
+    finally:
+        del kokeshi_at_the_platform.table_pictures
+    # Their own name: their choice, as without it.
+    own = reply(await deciding.slash(thread, "games table", player=deciding.user.name))
+    assert [a.filename for a in own.attachments] == files
+    # The seats are offered by name; a name that is not one is refused, naming the players.
+    offered = await chiyo.autocomplete(w.channel, "games table", "player", "bo", game=game_id)
+    assert [c["value"] for c in offered] == ["botan"]
+    refused = await chiyo.slash(w.channel, "games table", game=game_id, player="daiki")
+    assert refused.ephemeral and reply(refused).content == f"No player called 'daiki' in game #{game_id}: aiko, botan."
     # A game that draws no whole table shows the one picture, as before.
     kohaku, kohaku_thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
     assert len(reply(await aiko.slash(kohaku_thread, "games table")).attachments) == 1
@@ -395,6 +424,10 @@ async def test_a_placement_is_chosen_tile_first_then_track_privately(world, koke
     picked = await aiko.select(prompt, [f"g:{tiles[1]}"], custom_id=menu["custom_id"])
     private = reply(picked)
     assert picked.ephemeral and module.group_label(view, asked, tiles[1]) in private.content
+    # Under the tile's name, the tracks it may go on, as the first step said them.
+    assert private.content.endswith(
+        f"\n{module.group_label(view, asked, tiles[1])}\n{tile_tracks(match.engine.prompt)[tiles[1]]}"
+    )
     buttons = [c for c in components(private) if c["custom_id"].startswith("mt:a:")]
     tracks = [c["custom_id"] for c in buttons]
     assert tracks == [f"mt:a:{game_id}:{version}:{o.id}" for o in asked.groups()[tiles[1]]]

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from bot import create_bot
+from games.kokeshi.engine import GreedyPolicy
 from tests.botkit import components, restart, texts
 from tests.test_bot_matches import finished_match
 
@@ -71,6 +72,18 @@ async def play_in_dm(w, user, game_id: int, seed: int = 0) -> int:
     raise AssertionError("the game did not end")
 
 
+async def played_in_store(w, game_id: int, seed: int = 0) -> None:
+    """The game played to its end straight through the store (quick: nothing is posted), for a test about what a
+    finished game answers; whole games through the DM's buttons are played above and below."""
+    policy = GreedyPolicy(seed)
+    while True:
+        game, version = await w.store.load_game(game_id)
+        if game.prompt is None:
+            assert (await w.store.get_game(game_id)).status == "finished"
+            return
+        await w.store.apply(game_id, version, game.prompt.player, policy.choose(game))
+
+
 @pytest.mark.slow  # a whole game through SimCord
 async def test_a_solo_game_is_played_in_the_dm_itself_to_its_final_message(world):
     user = world.members[0].user
@@ -118,12 +131,12 @@ async def test_the_challenges_start_in_the_dm(world, kind):
         assert user.dm_channel.history()[-1].id != final.id and user.dm_channel.history()[-1].attachments
 
 
-@pytest.mark.slow  # a whole game through SimCord
+@pytest.mark.slow  # a whole game, played through the store
 async def test_stats_leaderboard_rules_help_and_replay_answer_privately_in_the_dm(world):
     user = world.members[0].user
     await user.slash("kokeshi solo")
     [record] = await world.store.games_for_user(user.id)
-    await play_in_dm(world, user, record.id, seed=3)
+    await played_in_store(world, record.id, seed=3)
     stats = await user.slash("kokeshi stats")
     assert stats.ephemeral
     embed = last(stats).embeds[0]

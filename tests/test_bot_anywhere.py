@@ -9,9 +9,9 @@ import random
 import pytest
 
 from bot import create_bot
-from games.kokeshi.engine import GreedyPolicy
 from tests.botkit import components, restart, texts
 from tests.test_bot_matches import finished_match
+from tests.test_bot_replay import played_in_store
 
 GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
 GUILD_INSTALL, USER_INSTALL = 0, 1
@@ -72,18 +72,6 @@ async def play_in_dm(w, user, game_id: int, seed: int = 0) -> int:
     raise AssertionError("the game did not end")
 
 
-async def played_in_store(w, game_id: int, seed: int = 0) -> None:
-    """The game played to its end straight through the store (quick: nothing is posted), for a test about what a
-    finished game answers; whole games through the DM's buttons are played above and below."""
-    policy = GreedyPolicy(seed)
-    while True:
-        game, version = await w.store.load_game(game_id)
-        if game.prompt is None:
-            assert (await w.store.get_game(game_id)).status == "finished"
-            return
-        await w.store.apply(game_id, version, game.prompt.player, policy.choose(game))
-
-
 @pytest.mark.slow  # a whole game through SimCord
 async def test_a_solo_game_is_played_in_the_dm_itself_to_its_final_message(world):
     user = world.members[0].user
@@ -137,6 +125,7 @@ async def test_stats_leaderboard_rules_help_and_replay_answer_privately_in_the_d
     await user.slash("kokeshi solo")
     [record] = await world.store.games_for_user(user.id)
     await played_in_store(world, record.id, seed=3)
+    assert (await world.store.get_game(record.id)).status == "finished"
     stats = await user.slash("kokeshi stats")
     assert stats.ephemeral
     embed = last(stats).embeds[0]

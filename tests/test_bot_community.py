@@ -5,31 +5,22 @@ from __future__ import annotations
 import discord
 import pytest
 
-from games.kokeshi.engine import GreedyPolicy
 from tests.botkit import announced, components, custom_ids, open_game, play_to_end, press
+from tests.test_bot_replay import played_in_store
 
 
 def _descriptions(result) -> str:
     return result.response.embeds[0].description
 
 
-async def _played_in_store(world, game_id: int, seed: int) -> None:
-    """The game played to its end straight through the store, which records its results, ratings and favourites
-    as a game played with the buttons does (whole games through the buttons are `test_bot_games.py`'s)."""
-    policy = GreedyPolicy(seed)
-    while True:
-        game, version = await world.store.load_game(game_id)
-        if game.prompt is None:
-            return
-        await world.store.apply(game_id, version, game.prompt.player, policy.choose(game))
-
-
 async def _finished_games(world, count: int) -> list[int]:
-    """`count` two-player games opened through Discord and played to their end; their ids."""
+    """`count` two-player games opened through Discord and played to their end straight through the store, which
+    records their results, ratings and favourites as the buttons do (whole games through the buttons are
+    `test_bot_games.py`'s); their ids."""
     ids = []
     for seed in range(count):
         game_id, _thread = await open_game(world, players=2)
-        await _played_in_store(world, game_id, seed)
+        await played_in_store(world, game_id, seed)
         assert (await world.store.get_game(game_id)).status == "finished"
         ids.append(game_id)
     return ids
@@ -170,7 +161,7 @@ async def test_after_a_solo_game_the_first_board_offered_is_the_solo_one(world):
     aiko = world.members[0]
     await aiko.slash(world.channel, "kokeshi solo")
     record = (await world.store.games_in_channel(world.channel.id, statuses=("active",)))[0]
-    await _played_in_store(world, record.id, seed=4)
+    await played_in_store(world, record.id, seed=4)
     assert (await world.store.get_game(record.id)).status == "finished"
     board = await aiko.slash(world.channel, "kokeshi leaderboard")
     assert board.response.embeds[0].title.startswith("Best solo score")

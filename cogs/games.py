@@ -10,6 +10,7 @@ from discord.ext import commands
 from . import anywhere
 from .clock import DEADLINE_CLOCKS, FIXED
 from .common import DAY, LANGUAGES, TIMERS
+from .match_guide import MatchGuide, every_game_choices
 from .match_looks import MOST_STEPS, MatchLooks
 from .offer import offered, variants
 from .wiring import WiredClient
@@ -28,6 +29,8 @@ class Games(
         self.bot = bot
         # `/games table` and `/games log`: a look at a game in progress, privately.
         self.looks = MatchLooks(bot, bot.tables)
+        # `/games rules` and `/games help`: a game's own words about itself, privately.
+        self.guide = MatchGuide(bot.tables)
         super().__init__()
 
     settings = app_commands.Group(
@@ -207,6 +210,26 @@ class Games(
     @log.autocomplete("game")
     async def log_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         return await self.looks.autocomplete(interaction, current)
+
+    @app_commands.command(name="rules", description="A game's rules in brief, with its pictures of them, privately")
+    @app_commands.describe(game="Which game")
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        await self.bot.tables.guard(interaction, None, self.guide.rules(interaction, game))
+
+    @rules.autocomplete("game")
+    async def rules_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return every_game_choices(current)
+
+    @app_commands.command(name="help", description="How a game is played here: its commands and buttons, privately")
+    @app_commands.describe(game="Which game")
+    async def help(self, interaction: discord.Interaction, game: str) -> None:
+        await self.bot.tables.guard(interaction, None, self.guide.help(interaction, game))
+
+    @help.autocomplete("game")
+    async def help_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return every_game_choices(current)
 
     @app_commands.command(name="leaderboard", description="Who wins most at another game, here")
     @app_commands.describe(game="Which game", board="Wins or rating here, or today's or this week's challenge")

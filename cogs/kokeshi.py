@@ -13,10 +13,11 @@ from discord.ext import commands
 
 import i18n
 import render
-from games.kokeshi import narrate, pictures, vocab
+from games.kokeshi import guide, narrate, pictures, vocab
 from games.kokeshi.engine import Game, Option
-from games.kokeshi.engine.data import IDLE_LIMIT
 from games.kokeshi.engine.preview import preview_all
+from games.kokeshi.module import MODULE as KOKESHI
+from games.kokeshi.module import whole_table
 from games.kokeshi.vocab import N_
 from i18n import _
 from storage import DEFAULT_GAME, GameNotFound, GameRecord, Seat
@@ -28,7 +29,7 @@ from .choices import game_choices, matching_choices
 from .clock import CLOCKS, FIXED
 from .common import LANGUAGES, TIMERS, UserError, now
 from .components import QUESTIONS
-from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, shorten
+from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, in_messages, shorten
 from .quiet import zone_choices
 from .speech import escape, quote, speaking
 from .tables import Tables, duration, fit_lines, side_name
@@ -50,36 +51,7 @@ LEVELS = [
 
 
 def help_text() -> str:
-    """`/kokeshi help`, in the current language."""
-    text = _(
-        "**Kokeshi** — build tracks of tiles on your workshop board, move your kokeshi up to trigger them, and "
-        "collect happiness points. Every game lives in its own thread; every choice is a button.\n\n"
-        "**Start** `/kokeshi new` opens a lobby (2–4 seats, board side, turn timer or time bank, AI players, "
-        "language) · "
-        "`/kokeshi solo` plays against the automa · `join` `leave` `start` `cancel` manage a lobby.\n"
-        "**Play** press the buttons in the game's thread, or use `/kokeshi play` and start typing: it lists every "
-        "choice you have (kokeshi to advance, tiles to place) · `hint` what the hard AI would do · `undo` takes back "
-        "your last choice this turn (not a tile drawn from the bag) · `resign` hands your seat to the AI.\n"
-        "**Look** `table` the whole table (`player:` one workshop, large) · `status` your games and whose turn it "
-        "is · `log` the last moves · `rules` every tile · `leaderboard` wins, ratings, best scores and challenges · "
-        "`stats` a player's record · `/games replay` a finished game again, turn by turn, and the whole game "
-        "animated.\n"
-        "**Challenges** `/kokeshi daily` — the same solo game for everyone today (UTC); `/kokeshi weekly` — this "
-        "week's, on the advanced side. Your first attempt is ranked; later ones are practice.\n"
-        "**Reminders** you get reminded when half the turn timer is gone and again at 90%; when it runs out the AI "
-        "plays that turn, and after 3 in a row the other players choose whether it keeps your seat (`/games rejoin` "
-        "takes it back). `/kokeshi notify on` also sends you a DM when "
-        "it's your turn, and `/kokeshi notify quiet 23:00-08:00` makes pings silent at night. Away? `/games away 3d` "
-        "delays your turn deadlines in every game by the time away (`/games back` ends it).\n"
-        "**Server** admins: `/games settings limits`, `/games settings daily-channel` and "
-        "`/games settings away-days`."
-    )
-    anywhere_text = _(
-        "**Anywhere** add Kokeshi to your own account too, and play `solo`, `daily` and `weekly` in your DM with "
-        "the bot (the game is shown in that DM), or start them from any server: the game then waits in our DM. "
-        "`stats`, `leaderboard`, `rules`, `help` and `/games replay` answer you privately wherever you are; lobbies "
-        "and multiplayer games stay in servers."
-    )
+    """`/kokeshi help`, in the current language: Kokeshi's guide, then the other games'."""
     others_text = _(
         "**Other games** `/games new` opens a table of another game (Kōhaku, solo against Danny or with up to 4; "
         "`deadline` is each turn's time, with reminders as above), `/games challenge` its daily or weekly "
@@ -88,35 +60,7 @@ def help_text() -> str:
         "`/games status` lists all your games, Kokeshi's too, your turns first; turn DMs, quiet hours, `mute` and "
         "the digest of `/kokeshi notify` cover every game."
     )
-    return f"{text}\n{anywhere_text}\n{others_text}"
-
-
-def in_messages(text: str, limit: int = MESSAGE) -> list[str]:
-    """A text cut into messages of at most `limit` characters, at line ends (a line longer than that is
-    shortened)."""
-    pieces = [""]
-    for line in text.split("\n"):
-        joined = f"{pieces[-1]}\n{line}" if pieces[-1] else line
-        if len(joined) <= limit:
-            pieces[-1] = joined
-        else:
-            pieces.append(shorten(line, limit))
-    return pieces
-
-
-def rules_text() -> str:
-    """The rules in a paragraph, for `/kokeshi rules`, in the current language."""
-    return _(
-        "On your turn, advance one kokeshi one space up its track. An **empty space** sends it home and you buy a "
-        "tile (or a quality tile, high enough); a **tile** activates (`/` = choose one side, `+` = both); a "
-        "**quality tile** moves it one more space; **past the top** scores 3. Tiles you bought are placed at the end "
-        "of your turn — same colours side by side cost 3 points a pair. The game ends a round after someone has 5 "
-        "recognitions (4 with 4 players) or the bag runs out. Against stalling, this bot adds one rule: a turn in "
-        "which one of your kokeshi passes the top, and you take no tile from the offer and gain no recognition, is "
-        "an idle turn. Each player's idle turns are counted over the whole game (not in a row); when a player has "
-        "played {limit}, the end is triggered the same way. From {warn} left, your turn's message and picture say "
-        "how many remain."
-    ).format(limit=IDLE_LIMIT, warn=max(1, IDLE_LIMIT // 4))
+    return f"{guide.help_text()}\n{others_text}"
 
 
 STATUSES = {
@@ -522,26 +466,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 seat = record.seat_of(interaction.user.id)
                 # For a phone: the caller's workshop first (else the one to play), then every other one, tiles in
                 # full; beside it, the whole table in one wide picture.
-                phone = await asyncio.to_thread(
-                    pictures.table_phone, view, (), seat.name if seat else None, others=True
-                )
-                wide = await asyncio.to_thread(pictures.table, view)
+                shown = await asyncio.to_thread(whole_table, view, seat.name if seat else None, f"Kokeshi #{record.id}")
                 await interaction.followup.send(
                     _("The table of Kokeshi #{number}").format(number=record.id),
                     files=[
-                        common.picture(
-                            phone,
-                            render.filename(f"kokeshi-{record.id}-table-phone"),
-                            _(
-                                "Kokeshi #{number} for a phone: your workshop, the happiness board, the offer, the "
-                                "scores and every other workshop."
-                            ).format(number=record.id),
-                        ),
-                        common.picture(
-                            wide,
-                            render.filename(f"kokeshi-{record.id}-table"),
-                            _("Kokeshi #{number}: the whole table, every workshop at once.").format(number=record.id),
-                        ),
+                        common.picture(p.png, render.filename(f"kokeshi-{record.id}-{p.name}"), p.alt) for p in shown
                     ],
                     ephemeral=True,
                 )
@@ -718,19 +647,10 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def rules(self, interaction: discord.Interaction) -> None:
         async def run() -> None:
             # The rules for a phone, a few portrait pages that each fill the screen when tapped, then every tile on
-            # one wide sheet: one message, well within Discord's 10 files.
-            pages = await asyncio.to_thread(pictures.rules_phone)
-            picture = await asyncio.to_thread(pictures.glossary)
-            files = [
-                common.picture(
-                    page,
-                    render.filename(f"kokeshi-rules-{number}"),
-                    _("The rules of Kokeshi, page {page} of {pages}.").format(page=number, pages=len(pages)),
-                )
-                for number, page in enumerate(pages, 1)
-            ]
-            files.append(common.picture(picture, "kokeshi-tiles.png", _("Every Kokeshi tile and what it does.")))
-            await interaction.followup.send(rules_text(), files=files, ephemeral=True)
+            # one wide sheet: one message, well within Discord's 10 files (Kokeshi's own, as `/games rules` shows them).
+            shown = await asyncio.to_thread(KOKESHI.rules_pictures)
+            files = [common.picture(p.png, render.filename(p.name), p.alt) for p in shown]
+            await interaction.followup.send(guide.rules_text(), files=files, ephemeral=True)
 
         await self.tables.guard(interaction, None, run())
 

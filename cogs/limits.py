@@ -23,6 +23,9 @@ EMBED_FIELD_NAME = 256
 EMBED_FIELD_VALUE = 1024
 EMBED_FOOTER = 2048
 
+FILES = 10  # attachments in one message
+FILE_BYTES = 10 * 1024 * 1024  # attachments of one message, in all
+
 ELLIPSIS = "…"
 
 # Discord's rate for posting in one channel, as its clients and libraries observe it: 5 messages per 5 seconds.
@@ -48,6 +51,30 @@ def shorten(text: str, limit: int) -> str:
     # Keep at least half of the room: a cut inside a very long word beats a label of two letters.
     head = cut[:space] if space >= room // 2 else text[:room]
     return (head.rstrip(" \n,;:.—–-(·→") or text[:room]) + ELLIPSIS
+
+
+def in_messages(text: str, limit: int = MESSAGE) -> list[str]:
+    """A text cut into messages of at most `limit` characters, at line ends (a line longer than that is
+    shortened)."""
+    pieces = [""]
+    for line in text.split("\n"):
+        joined = f"{pieces[-1]}\n{line}" if pieces[-1] else line
+        if len(joined) <= limit:
+            pieces[-1] = joined
+        else:
+            pieces.append(shorten(line, limit))
+    return pieces
+
+
+def fit_files(sizes: list[int], files: int = FILES, total: int = FILE_BYTES) -> int:
+    """How many of these attachments, in order (their sizes in bytes), one message holds: at most `files`, and
+    at most `total` bytes in all."""
+    kept, used = 0, 0
+    for size in sizes[:files]:
+        if used + size > total:
+            break
+        kept, used = kept + 1, used + size
+    return kept
 
 
 # What a component's emoji may hold: Discord takes one unicode emoji (a sequence of a few code points at most).
@@ -110,11 +137,15 @@ __all__ = [
     "EMBED_FIELD_VALUE",
     "EMBED_FOOTER",
     "EMBED_TITLE",
+    "FILES",
+    "FILE_BYTES",
     "MAX_CHOICES",
     "MESSAGE",
     "SELECT_OPTION",
     "SELECT_PLACEHOLDER",
     "THREAD_NAME",
+    "fit_files",
+    "in_messages",
     "one_emoji",
     "shorten",
 ]

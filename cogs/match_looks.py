@@ -20,13 +20,12 @@ from i18n import _, format_number, ngettext
 from storage import GameNotFound, GameRecord, MatchDecision, Store
 
 from . import common
-from .anywhere import bot_server, command_name
+from .anywhere import bot_server
 from .choices import game_choices
 from .client import Client, TableDesk
 from .common import UserError, game_name
-from .limits import MESSAGE
+from .limits import MESSAGE, fit_files
 from .matches import seat_names
-from .offer import OWN_TABLES
 
 # The most steps `/games log` is asked for; fewer show when they do not fit one message.
 MOST_STEPS = 50
@@ -46,16 +45,13 @@ class MatchLooks:
     # ------------------------------------------------------------------ which game
 
     async def _mine_here(self, interaction: discord.Interaction) -> list[GameRecord]:
-        """The caller's games in progress at the platform's tables here (in our DM: those of our DM), newest first."""
+        """The caller's games in progress here (in our DM: those of our DM), newest first: Kokeshi's, played at a
+        table of its own, too (the store reads its games through the contract by their seating)."""
         place = bot_server(interaction)
-        found = [
-            g
-            for g in await self.store.games_for_user(interaction.user.id, ("active",))
-            if g.guild_id == place and g.game not in OWN_TABLES
-        ]
+        found = [g for g in await self.store.games_for_user(interaction.user.id, ("active",)) if g.guild_id == place]
         return sorted(found, key=lambda g: g.id, reverse=True)
 
-    async def resolve(self, interaction: discord.Interaction, game_id: int | None, command: str) -> GameRecord:
+    async def resolve(self, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
         """The game `/games <command>` is about: the `game` option (a game of this server, or one the caller plays
         anywhere), else the thread's game, else the caller's newest game in progress here; a mistake in words
         otherwise (a game of another server is answered as one that does not exist: nothing leaks)."""
@@ -85,11 +81,6 @@ class MatchLooks:
                         )
                     )
                 record = mine[0]
-        if record.game in OWN_TABLES:
-            own = command_name(f"{record.game} {command}", interaction.locale)
-            raise UserError(
-                _("{game} has a command of its own for this: `/{command}`.").format(game=game_name(record), command=own)
-            )
         if record.status == "lobby":
             raise UserError(_("{game} #{number} has not started yet.").format(game=game_name(record), number=record.id))
         if record.seed is None:  # a lobby cancelled before its first turn: no table, no log
@@ -114,7 +105,7 @@ class MatchLooks:
         """`/games table`: privately, the table of a game in progress as the caller may see it now, in their
         language: their own decision picture when their seat decides now (with the question), else the table as
         anyone sees it (with whom it waits for)."""
-        record = await self.resolve(interaction, game_id, "table")
+        record = await self.resolve(interaction, game_id)
         module = games.get(record.game)
         if record.status == "finished":
             raise UserError(
@@ -133,22 +124,35 @@ class MatchLooks:
             None,
         )
         head = _("**The table of {game} #{number}**").format(game=module.name, number=record.id)
+        picture: bytes | None
         if prompt is not None:
             view = match.view(prompt.seat)
-            question = module.question(view, prompt)
+            question = module.question_named(view, prompt, names)
             picture = await asyncio.to_thread(module.decision_picture, view, names, prompt.seat)
             text = "\n".join((head, _("**Your turn:** {question}").format(question=question)))
             alt = _("Your choice in {game} #{number}: {question}").format(
                 game=module.name, number=record.id, question=question
             )
+            # The whole table beside it, the caller's board first, where the game draws it (every workshop at once).
+            whole = await asyncio.to_thread(module.table_pictures, view, names, prompt.seat)
         else:
-            picture = await asyncio.to_thread(module.table_picture, match.view(None), names)
+            view = match.view(None)
+            mine = seat.seat if seat is not None else None
+            # The whole table, the caller's board first, where the game draws it; else the table anyone sees.
+            whole = await asyncio.to_thread(module.table_pictures, view, names, mine)
+            picture = None if whole else await asyncio.to_thread(module.table_picture, view, names)
             text = "\n".join((head, _("Waiting for: {names}.").format(names=_waiting(record, match, bold=True))))
             alt = _("The {game} table, move {moves}. Waiting for: {names}.").format(
                 game=module.name, moves=format_number(record.moves), names=_waiting(record, match)
             )
-        file = common.picture(picture, f"{record.game}-{record.id}-table.png", alt)
-        await self.tables.tell(interaction, text, file=file, allowed_mentions=discord.AllowedMentions.none())
+        stem = f"{record.game}-{record.id}"
+        main = f"{stem}-turn.png" if prompt is not None else f"{stem}-table.png"
+        files = [] if picture is None else [common.picture(picture, main, alt)]
+        # As many as one message holds (Discord's count and size of attachments), the first ones first.
+        sizes = [len(picture)] * len(files) if picture is not None else []
+        shown = list(whole)[: max(0, fit_files(sizes + [len(p.png) for p in whole]) - len(files))]
+        files += [common.picture(p.png, f"{stem}-{p.name}.png", p.alt) for p in shown]
+        await self.tables.tell(interaction, text, files=files, allowed_mentions=discord.AllowedMentions.none())
 
     # ------------------------------------------------------------------ the log
 
@@ -156,7 +160,7 @@ class MatchLooks:
         """`/games log`: privately, the last `count` steps of a game as its thread told them (the game's own
         narration, in the caller's language), each with the number of the move that led to it; as many as fit one
         message."""
-        record = await self.resolve(interaction, game_id, "log")
+        record = await self.resolve(interaction, game_id)
         module = games.get(record.game)
         decisions = await self.store.match_decisions(record.id)
         steps = narrated(module, decisions, seat_names(record))[-max(1, min(count, MOST_STEPS)) :]

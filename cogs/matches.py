@@ -32,11 +32,11 @@ from typing import Any
 import discord
 
 import games
-from games.base import Event, GameModule, Match, Option, Prompt, Standing
+from games.base import Event, GameModule, Match, Option, Prompt, Standing, Turn
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
-from storage import GameRecord, MatchDecision, MatchPlayed, Seat, StaleVersion, Store, ThreadPosts
+from storage import GameRecord, MatchDecision, MatchPlayed, Seat, StaleVersion, Store, ThreadPosts, TurnPosts
 from storage.away import QUIET, TURN_TIMERS
 from storage.clock import bank_of
 from storage.matches import seat_ranks
@@ -63,6 +63,7 @@ from .match_items import (
     private_message,
 )
 from .match_lobbies import MatchLobbies
+from .match_turns import TurnViews, heading, others_since, rounds, since_block, told, turn_ends
 from .offer import OWN_TABLES
 from .quiet import in_quiet_hours, muted_in
 from .reach import Reach
@@ -119,6 +120,8 @@ def places_text(module: GameModule, record: GameRecord, standing: Standing) -> s
         place = "" if len(names) == 1 else f"{ranks[s]}. "
         line = f"{place}**{names[s]}** — {points}"
         lines.append(_("{line} — resigned").format(line=line) if resigned[s] else line)
+    # What the places leave out, in the game's words (a solo opponent's score).
+    lines += module.standing_notes(standing, names)
     return "\n".join(lines)
 
 
@@ -139,6 +142,8 @@ class Matches:
         self.boards = MatchBoards(bot, tables, reach, clocks)
         # Lobbies, challenges and rematches: the tables before their first turn.
         self.lobbies = MatchLobbies(bot, tables, self, reach)
+        # The views after the latest turns, for the games that word their turns themselves (`GameModule.reads_turns`).
+        self.turn_views = TurnViews()
 
     @property
     def store(self) -> Store:
@@ -181,7 +186,7 @@ class Matches:
         view = match.view(seat.seat)
         names = seat_names(record)
         picture = await asyncio.to_thread(module.decision_picture, view, names, seat.seat)
-        question = module.question(view, prompt)
+        question = module.question_named(view, prompt, names)
         alt = _("Your choice in {game} #{number}: {question}").format(
             game=module.name, number=game_id, question=question
         )
@@ -210,7 +215,7 @@ class Matches:
             raise UserError(_("That choice is not possible now."))
         module = games.get(record.game)
         view = match.view(seat.seat)
-        question = module.question(view, prompt)
+        question = module.question_named(view, prompt, seat_names(record))
         choices = [choice_of(module, view, o) for o in options]
         items = groups_view(game_id, version, _entries(module, view, prompt), question, group, choices)
         text = shorten(f"**{question}**\n{module.group_label(view, prompt, group)}", MESSAGE)
@@ -514,14 +519,28 @@ class Matches:
         finished = [t for t in turns if t[-1].ends_turn]
         current = turns[-1] if turns and not turns[-1][-1].ends_turn else []
         # The last turn is told by the end's post; when nobody is left to read turn by turn (every seat is the AI's)
-        # the turns come at once in the next post's story rather than as a burst of records.
+        # the turns come at once in the next post's story rather than as a burst of records, or, for a game that
+        # tells its rounds, one post a round.
         kept = finished[:-1] if match.is_over else finished
-        if not any(not s.ai for s in record.seats):
-            kept = []
-        missing = [t[-1].seq for t in kept if t[-1].seq not in after]
-        views = {**after, **(await self.store.match_views(record.id, missing) if missing else {})}
-        for turn in kept:
-            if not await self._post_record(thread, module, record, turn, views[turn[-1].seq], live):
+        unread = not any(not s.ai for s in record.seats)
+        reads = module.reads_turns()
+        # A game that words its turns is handed each with the views before and after it.
+        stories: list[Turn] = []
+        if reads:
+            self.turn_views.keep(record.id, after)
+            if kept:
+                views = await self.turn_views.after(self.store, record.id, turn_ends(kept, recorded))
+                stories = told(kept, recorded, views)
+        elif not unread:
+            missing = [t[-1].seq for t in kept if t[-1].seq not in after]
+            views = {**after, **(await self.store.match_views(record.id, missing) if missing else {})}
+        if unread:
+            shown, posts, kept = await self._post_rounds(thread, module, record, kept, stories, posts)
+            if shown is not True:
+                return shown is None  # None: the rest follows when the channel has room
+        for i, turn in enumerate([] if unread else kept):
+            worded = stories[i] if stories else None
+            if not await self._post_record(thread, module, record, turn, views[turn[-1].seq], live, worded):
                 return False
             live = None
             posts = dataclasses.replace(posts, recorded_seq=turn[-1].seq, turn_key="")
@@ -529,8 +548,11 @@ class Matches:
         untold = [e for turn in finished[len(kept) :] for d in turn for e in d.events]
         done = dataclasses.replace(posts, recorded_seq=finished[-1][-1].seq if finished else recorded)
         if match.is_over:
+            if unread and reads and not await self._room(record, thread):
+                return True  # the end's post follows the rounds a few seconds later
             if not await self._post_end(thread, module, record, match, untold):
                 return False
+            self.turn_views.forget(record.id)
             await self.store.set_turn_posts(dataclasses.replace(done, shown_version=record.version, turn_key=""))
             if live is not None:
                 await self._retire(record, thread, live[1])
@@ -538,7 +560,10 @@ class Matches:
         key = match.turn_key()
         shown_key = posted.posts.turn_key
         story = [*untold, *(e for d in current for e in d.events)]
-        asking = await self._turn(module, record, match, events, story, decisions)
+        others: list[str] = []
+        if reads and shown_key != key:
+            others = await self._since(module, record, match, decisions)
+        asking = await self._turn(module, record, match, events, story, decisions, others)
         if live is not None and not full and shown_key == key:
             edited = await self._edit_turn(record, thread, live[1], asking)
             if edited is not None:
@@ -776,11 +801,13 @@ class Matches:
         events: Sequence[Event],
         story: Sequence[Event],
         decisions: Sequence[MatchDecision],
+        since: Sequence[str] = (),
     ) -> _Turn:
         """The live prompt of the turn under way: its story so far (`story`), whom it waits for, the picture (with
-        `events`, those since the thread last showed the table, marked) and the choices. A turn keeps its reminders
-        and deadline from its first prompt to its end (the store carries them from a decision within the turn to
-        the next); a new turn that waits for people gets its own."""
+        `events`, those since the thread last showed the table, marked), the choices and, in a new turn's post, the
+        game's summary of the others' turns since the seat's last (`since`, the lines as they show). A turn keeps
+        its reminders and deadline from its first prompt to its end (the store carries them from a decision within
+        the turn to the next); a new turn that waits for people gets its own."""
         names = seat_names(record)
         version = record.version
         public = match.view(None)
@@ -795,8 +822,9 @@ class Matches:
             prompt: Prompt = prompts[0]
             seen = match.view(prompt.seat)
             picture = await asyncio.to_thread(module.decision_picture, seen, names, prompt.seat, list(events))
-            question = module.question(seen, prompt)
+            question = module.question_named(seen, prompt, names)
             lines.append(f"**{question}**")
+            lines += since
             if prompt.seat in humans:
                 view = offer(module, seen, prompt, record.id, version)
                 if hints_allowed(record):
@@ -886,14 +914,29 @@ class Matches:
         turn: Sequence[MatchDecision],
         view: Mapping[str, Any],
         live: tuple[int, int] | None,
+        worded: Turn | None = None,
     ) -> bool:
-        """A finished turn kept in the thread: its narration and the table after it, marked with what it changed.
-        `live`: the live prompt of that turn, which becomes its record (its buttons go); a prompt Discord no longer
-        has gives way to a new post. False when Discord refused it."""
+        """A finished turn kept in the thread: its narration and the table after it, marked with what it changed;
+        for a game that words its turns (`worded`, the turn as it takes it), under its heading and with its own
+        picture (`GameModule.turn_heading`, `turn_picture`). `live`: the live prompt of that turn, which becomes
+        its record (its buttons go); a prompt Discord no longer has gives way to a new post. False when Discord
+        refused it."""
         events = [e for d in turn for e in d.events]
-        text = fit_story(self._story(module, record, events), [])
-        picture = await asyncio.to_thread(module.table_picture, view, seat_names(record), events)
-        alt = _("The {game} table after move {moves}.").format(game=module.name, moves=format_number(turn[-1].seq))
+        names = seat_names(record)
+        moves = format_number(turn[-1].seq)
+        if worded is not None:
+            head = heading(module, worded, names)
+            body = fit_story(self._story(module, record, events), [], MESSAGE - len(head) - 1)
+            text = "\n".join(p for p in (head, body) if p)
+            picture = await asyncio.to_thread(module.turn_picture, worded, names)
+            player = names[worded.seat] if 0 <= worded.seat < len(names) else module.name
+            alt = _("{game}, move {moves}: {player}'s turn and what it changed.").format(
+                game=module.name, moves=moves, player=player
+            )
+        else:
+            text = fit_story(self._story(module, record, events), [])
+            picture = await asyncio.to_thread(module.table_picture, view, names, events)
+            alt = _("The {game} table after move {moves}.").format(game=module.name, moves=moves)
         filename = f"turn-{record.id}-{turn[-1].seq}.png"
         none = discord.AllowedMentions.none()
 
@@ -908,6 +951,64 @@ class Matches:
             if self.reach.refusal(record.id) not in (Refusal.GONE, Refusal.TRANSIENT, None):
                 return False
         return await self._send(record, thread, text, file=file(), allowed_mentions=none) is not None
+
+    async def _post_rounds(
+        self,
+        thread: Any,
+        module: GameModule,
+        record: GameRecord,
+        turns: Sequence[list[MatchDecision]],
+        told_turns: Sequence[Turn],
+        posts: TurnPosts,
+    ) -> tuple[bool | None, TurnPosts, list[list[MatchDecision]]]:
+        """The finished `turns` of a game nobody reads turn by turn, for a game that tells its rounds
+        (`GameModule.round_ends`, `round_summary`; `told_turns`, the same turns as it takes them): one post a whole
+        round, no faster than Discord's per-channel rate. Returns True when done, False when Discord refused a post,
+        None when the rest must wait for room in the channel (a timer shows the table again then); the posts as
+        they stand; and the turns told. A game that tells no rounds is told in the next post's story, as before."""
+        told: list[list[MatchDecision]] = []
+        names = seat_names(record)
+        none = discord.AllowedMentions.none()
+        for size in rounds(module, told_turns) if told_turns else []:
+            start = len(told)
+            text = module.round_summary(told_turns[start : start + size], names)
+            if text is None:
+                break
+            if not await self._room(record, thread):
+                return None, posts, told
+            if await self._send(record, thread, shorten(text, MESSAGE), allowed_mentions=none) is None:
+                return False, posts, told
+            told += turns[start : start + size]
+            posts = dataclasses.replace(posts, recorded_seq=told[-1][-1].seq)
+            await self.store.set_turn_posts(posts)
+        return True, posts, told
+
+    async def _room(self, record: GameRecord, thread: Any) -> bool:
+        """Whether the thread has room for a post now at Discord's per-channel rate; if not, the table is shown
+        again when it has (a repost timer)."""
+        moment = self.reach.clock()
+        at = self.reach.pace.free_at(thread.id, moment)
+        if at <= moment:
+            return True
+        await self.store.set_timer(record.id, REPOST, at, record.version)
+        self.bot.wake_timers(at)
+        return False
+
+    async def _since(
+        self, module: GameModule, record: GameRecord, match: Match, decisions: Sequence[MatchDecision]
+    ) -> list[str]:
+        """For a new turn's post that asks one person openly: what the other seats did since that seat's last turn,
+        in the game's words (`GameModule.since_summary`, the same window as its "Since your last turn" button)."""
+        if not _asks_openly(match):
+            return []
+        seat = match.prompts()[0].seat
+        if not any(s.seat == seat and not s.ai for s in record.seats):
+            return []
+        start, turns = others_since(decisions, seat)
+        if not turns:
+            return []
+        views = await self.turn_views.after(self.store, record.id, turn_ends(turns, start))
+        return since_block(module.since_summary(seat, told(turns, start, views), seat_names(record)))
 
     async def _retire(self, record: GameRecord, thread: Any, message_id: int) -> None:
         """A live prompt no turn shows any more (its turn is told by the end's post, or it was posted anew) goes;

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import render
-from games.kokeshi import story, vocab
+from games.kokeshi import records, story, vocab
 from games.kokeshi.engine import Event, Game
-from games.kokeshi.pictures.replay import ReplayTurn, draw_turn_record
 from i18n import _
 from storage import LoggedAction
 
@@ -17,7 +15,7 @@ from .speech import escape
 # A turn's record and the "so far" of a prompt stay well inside a Discord message.
 MAX_STORY_CHARS = MESSAGE - 300
 # One turn in a round's summary (a game only the AI plays).
-MAX_LINE_CHARS = 300
+MAX_LINE_CHARS = records.MAX_LINE_CHARS
 
 
 def narrate(events: Iterable[Event], view: dict | None = None, *, limit: int = MAX_STORY_CHARS) -> str:
@@ -53,34 +51,25 @@ def split_turns(entries: Sequence[LoggedAction]) -> tuple[list[list[LoggedAction
 
 def turn_record(turn: Sequence[LoggedAction], before: Game, after: Game) -> str:
     """A finished turn, for the thread's permanent history: who, when, the points and where they came from, then
-    the whole story of the turn, one line per move (`games.kokeshi.story`)."""
+    the whole story of the turn, one line per move (`games.kokeshi.records`, the platform's table says the same)."""
     player = turn[0].player
     old, new = before.view(), after.view()
-    head = story.record_head(
-        player, vocab.round_name(before.round_number), old, new, label=escape(vocab.seat_name(player))
-    )
-    lines = story.turn_story([e for entry in turn for e in entry.events], old, new, limit=MAX_STORY_CHARS)
+    head = records.record_head(player, old, new, label=escape(vocab.seat_name(player)))
+    lines = records.record_story([e for entry in turn for e in entry.events], old, new)
     body = "\n".join(f"• {escape(line)}" for line in lines)
     return f"{head}\n{body}" if body else head
 
 
 def turn_line(turn: Sequence[LoggedAction], before: Game, after: Game, limit: int = MAX_LINE_CHARS) -> str:
     """The same turn in one line, for the round's summary of a game only the AI plays: 'Aiko +7 → 31: …'."""
-    player = turn[0].player
-    old, new = before.view(), after.view()
-    change, total, _items = story.score_change(player, old, new)
-    head = _("{player} {gained} → {total}").format(
-        player=vocab.seat_name(player), gained=vocab.signed(change) if change < 0 else f"+{change}", total=total
-    )
-    lines = story.turn_story([e for entry in turn for e in entry.events], old, new, limit=limit)
-    return shorten(escape(f"{head}: {'; '.join(lines)}" if lines else head), limit)
+    events = [e for entry in turn for e in entry.events]
+    return shorten(escape(records.turn_summary(turn[0].player, events, before.view(), after.view(), limit)), limit)
 
 
 def record_picture(player: str, before: Game, after: Game, events: Sequence[Event]) -> bytes:
     """The picture of a turn's record: the board of `player`, who just played, for a phone, the turn's changes
     marked and every player's points for the turn (a replay draws the same picture, `pictures.replay`)."""
-    turn = ReplayTurn(player, before.view(), after.view(), tuple(e.to_dict() for e in events))
-    return render.encode(draw_turn_record(turn))
+    return records.record_picture(player, before.view(), after.view(), events)
 
 
 def since_last_turn(me: str, turns: Sequence[Sequence[LoggedAction]], states: Sequence[Game]) -> str:
@@ -93,7 +82,12 @@ def since_last_turn(me: str, turns: Sequence[Sequence[LoggedAction]], states: Se
         story.Turn(turn[0].player, [e for entry in turn for e in entry.events], views[i], views[i + 1])
         for i, turn in enumerate(turns)
     ]
-    return "\n".join(f"• {escape(line)}" for line in story.since_lines(me, told))
+    return "\n".join(f"• {escape(line)}" for line in records.since_lines(me, told))
+
+
+def round_heading(number: int) -> str:
+    """The heading of a round's summary in a game only the AI plays (`games.kokeshi.records`)."""
+    return records.round_heading(number)
 
 
 def record_alt(number: int, player: str) -> str:

@@ -44,6 +44,7 @@ from .narration import (
     prompt_alt,
     record_alt,
     record_picture,
+    round_heading,
     since_last_turn,
     split_turns,
     turn_key,
@@ -237,7 +238,7 @@ class Poster:
             later = self._later(record, channel)
             if later is not None:
                 return later
-            head = _("**{round}** · the AI plays every seat").format(round=vocab.round_name(number))
+            head = round_heading(number)
             if (
                 await self.reach.send(record, channel, _fit("\n".join([head, *lines])), allowed_mentions=NO_PINGS)
                 is None

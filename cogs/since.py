@@ -32,11 +32,11 @@ class Recap:
 def since_last_turn(decisions: Sequence[MatchDecision], seat: int) -> list[MatchDecision]:
     """The decisions since `seat`'s last turn: from its last decision in a finished turn (what that decision did is
     told too: a draw, a reveal, a score) to now. A seat that has finished no turn yet is told the whole game."""
-    start = _last_turn(decisions, seat)
+    start = last_turn(decisions, seat)
     return list(decisions[start or 0 :])
 
 
-def _last_turn(decisions: Sequence[MatchDecision], seat: int) -> int | None:
+def last_turn(decisions: Sequence[MatchDecision], seat: int) -> int | None:
     """The index of `seat`'s last decision in a finished turn, or None if it has finished none."""
     current = len(decisions)
     while current > 0 and not decisions[current - 1].ends_turn:
@@ -81,7 +81,7 @@ def recap(
     window = since_last_turn(decisions, seat)
     events: list[Event] = [e for d in window for e in d.events]
     lines = story(module, window, names)
-    if _last_turn(decisions, seat) is None:
+    if last_turn(decisions, seat) is None:
         head = _("🕑 **{game} #{number}: everything since the game began**").format(game=module.name, number=number)
     else:
         head = _("🕑 **{game} #{number}: since your last turn**").format(game=module.name, number=number)
@@ -93,7 +93,7 @@ def recap(
     prompt = next((p for p in match.prompts() if p.seat == seat), None)
     if prompt is not None:
         view = match.view(seat)
-        tail.append(_("**Your turn:** {question}").format(question=module.question(view, prompt)))
+        tail.append(_("**Your turn:** {question}").format(question=module.question_named(view, prompt, names)))
         picture = module.decision_picture(view, names, seat, events)
         alt = _("Your choice in {game} #{number}, with what happened since your last turn marked.")
     elif match.is_over:
@@ -107,4 +107,4 @@ def recap(
     return Recap(fit(head, lines_shown, tail), picture, alt.format(game=module.name, number=number), prompt, len(lines))
 
 
-__all__ = ["Recap", "fit", "recap", "since_last_turn", "story"]
+__all__ = ["Recap", "fit", "last_turn", "recap", "since_last_turn", "story"]

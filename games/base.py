@@ -43,6 +43,22 @@ Gaps found by the games and platform features added since, and filled here:
   before it: `GameModule.option_detail` gives that line (and `menu_label` a label that leaves it out),
   `option_symbol` an emoji for its button or menu line, and `group_detail` a line under a group (the tracks a tile
   may go on); a game that gives none keeps one label per choice, and a group says how many choices it holds.
+- a game's rules and guide had no place at the platform's table (Kokeshi's tile glossary, its `/kokeshi help`):
+  `GameModule.rules_text` and `rules_pictures` give the rules in brief with pictures of them, `help_text` how the
+  game is played here; a game without them is told so politely by `/games rules` and `/games help`.
+- a look at the table showed one seat's picture: `GameModule.table_pictures` adds the whole table (every player's
+  board at once) beside it.
+- a question could not name another seat (Kokeshi's idle turns left to another player before the end against
+  stalling): `GameModule.question_named` words a prompt with the players' names at hand (by default `question`).
+- a solo opponent's score was only in the record picture: `GameModule.standing_notes` words what the final places
+  leave out (the automa's score), under them.
+- a finished turn's record was the game's narration over `table_picture`, a new turn's ping said nothing of the
+  others' turns, and a game only computer players play was told only in the end's post, where Kokeshi's own table
+  heads each record, draws the player's own board, lists what the others did and tells such a game round by round.
+  The platform now hands a game each finished `Turn` (its seat, events and the views before and after it):
+  `GameModule.turn_heading` heads its record, `turn_picture` draws it, `since_summary` sums up the others' turns in
+  the ping of a seat's new turn, and `round_ends` with `round_summary` tell a game nobody reads turn by turn one
+  round a post. Their defaults (no heading, `table_picture`, nothing, no rounds) leave a game as it was.
 """
 
 from __future__ import annotations
@@ -101,6 +117,17 @@ class Prompt:
 
 
 @dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture beside the words: PNG bytes, a short ASCII file name without its extension ("kokeshi-tiles"; a
+    table's pictures get the game's key and number before it, and none is named "turn") and what it shows in words,
+    in the current language (a screen reader's text: a sentence or two)."""
+
+    png: bytes
+    name: str
+    alt: str
+
+
+@dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened, in order: a kind (a game's own code), the seat it is about (`NOBODY` for a
     non-seat actor) and JSON-safe parameters. Seats named in `data` are seat numbers too. `reveals` marks an event
@@ -143,6 +170,17 @@ class Standing:
             "scores": [dict(s) for s in self.scores],
             "details": dict(self.details),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A finished turn as the platform hands it to the game's words and pictures: the seat that played it (the seat
+    of its first decision), its events in order, and a spectator's views (`Match.view(None)`) before and after it."""
+
+    seat: int
+    events: tuple[Event, ...]
+    before: Mapping[str, Any]
+    after: Mapping[str, Any]
 
 
 class Refusal(ValueError):
@@ -290,6 +328,14 @@ class GameModule(ABC):
         `seed` (new games: `secrets.randbits(128)`), under `rules` (default: `current_rules`). ValueError for bad
         input."""
 
+    def deal_named(
+        self, options: Mapping[str, Any], seed: int, names: Sequence[str], rules: int | None = None
+    ) -> Match:
+        """The match of a game stored before the contract, whose log names each seat by its player's name (`names`,
+        in seat order): by default what `deal` deals for `len(names)` seats. A game whose stored matches hold their
+        players' names overrides it to deal them with those names, so that the match is the one it stored."""
+        return self.deal(options, seed, len(names), rules)
+
     @abstractmethod
     def load(self, text: str) -> Match:
         """A match from `Match.to_json` output; ValueError saying what is wrong for bad input."""
@@ -358,6 +404,11 @@ class GameModule(ABC):
         says how many choices it holds."""
         return None
 
+    def question_named(self, view: Mapping[str, Any], prompt: Prompt, names: Sequence[str]) -> str:
+        """What a prompt asks, with the players' `names` by seat at hand for words that name another seat (Kokeshi:
+        whose idle turns run out). The platform asks this one; the default is `question`."""
+        return self.question(view, prompt)
+
     @abstractmethod
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         """One sentence telling `event`, or None for a step a reader need not be told about."""
@@ -365,6 +416,65 @@ class GameModule(ABC):
     def setting_label(self, key: str, value: Value) -> str:
         """A lobby setting's value as a player reads it."""
         return str(value)
+
+    def standing_notes(self, standing: Standing, names: Sequence[str]) -> list[str]:
+        """Lines the final places leave out, as the end's post says them under the places (Kokeshi: the automa's
+        score, item by item), in Markdown; the default has none."""
+        return []
+
+    def rules_text(self) -> str | None:
+        """The rules in brief, in the current language (Markdown, a few paragraphs: at most 4,000 characters, which
+        the platform posts in as many messages as they need), or None: the default, for a game that has none yet."""
+        return None
+
+    def rules_pictures(self) -> tuple[Picture, ...]:
+        """Pictures shown with `rules_text` (pages of the rules, every tile and what it does), in the current
+        language: at most 9, 8 MiB in all; the default has none."""
+        return ()
+
+    def help_text(self) -> str | None:
+        """How the game is played with this bot, in the current language (Markdown: the game in a sentence, then
+        its commands and buttons; at most 4,000 characters), or None: the default, for a game the platform's own
+        help (`/games help`) describes well enough."""
+        return None
+
+    # ---------------------------------------------------------------- finished turns (all optional)
+
+    def turn_heading(self, turn: Turn, names: Sequence[str]) -> str | None:
+        """The first line of a finished turn's record, above its narration (Kokeshi: who, the round, the points won
+        and where they came from), at most 300 characters; None (the default): the record is the narration alone."""
+        return None
+
+    def turn_picture(self, turn: Turn, names: Sequence[str]) -> bytes:
+        """The picture of a finished turn's record. The default is the table after it, `table_picture(turn.after,
+        names, turn.events)`; a game may draw the acting seat's own board instead (Kokeshi: its workshop for a
+        phone, each seat's points for the turn)."""
+        return self.table_picture(turn.after, names, turn.events)
+
+    def since_summary(self, seat: int, turns: Sequence[Turn], names: Sequence[str]) -> list[str]:
+        """For the post that tells `seat` its new turn has begun: what the other seats did in `turns`, the finished
+        turns since its own last one, a short line each (Kokeshi: one per player, its points and why, then who is
+        near the end); the platform bullets them under "Since your last turn" and leaves out, from the end, lines
+        a message has no room for. Empty (the default): the post says nothing of them (its button still tells)."""
+        return []
+
+    def round_ends(self, turn: Turn) -> bool:
+        """Whether this finished turn ends a round. A game only computer players play is told one round a post
+        (`round_summary`) once its rounds end; False (the default): no round ever ends, and such a game is told in
+        the end's post."""
+        return False
+
+    def round_summary(self, turns: Sequence[Turn], names: Sequence[str]) -> str | None:
+        """One post telling a whole round of a game only computer players play (`turns`, in order, the last one
+        ending the round): a heading and a short line a turn, within a message (2,000 characters; the platform cuts
+        what passes). None (the default): the round is told in the next post's narration."""
+        return None
+
+    def reads_turns(self) -> bool:
+        """Whether the game words or draws finished turns itself (it overrides one of the hooks above): only then
+        does the platform gather the views before and after each turn for it."""
+        hooks = ("turn_heading", "turn_picture", "since_summary", "round_ends", "round_summary")
+        return any(getattr(type(self), hook) is not getattr(GameModule, hook) for hook in hooks)
 
     # ---------------------------------------------------------------- pictures (PNG bytes)
 
@@ -378,6 +488,12 @@ class GameModule(ABC):
     @abstractmethod
     def table_picture(self, view: Mapping[str, Any], names: Sequence[str], events: Sequence[Event] = ()) -> bytes:
         """The table as anyone sees it (a spectator's view), with what `events` changed marked."""
+
+    def table_pictures(self, view: Mapping[str, Any], names: Sequence[str], seat: int | None) -> tuple[Picture, ...]:
+        """The whole table, every player's board at once (`seat`'s first; None: a spectator), as more pictures
+        beside the decision picture or, for a seat that does not decide now, in place of `table_picture`: at most
+        9, 8 MiB in all. The default has none: the one picture shows enough."""
+        return ()
 
     @abstractmethod
     def record_picture(self, view: Mapping[str, Any], names: Sequence[str], standing: Standing) -> bytes:
@@ -442,9 +558,11 @@ __all__ = [
     "GameModule",
     "Match",
     "Option",
+    "Picture",
     "Prompt",
     "Refusal",
     "Setting",
     "Standing",
+    "Turn",
     "Value",
 ]

@@ -3,6 +3,11 @@
 Kokeshi keeps its own path (`Store.start_game`, `Store.apply`, players by name); every other game goes through
 `start_match`, `play_match`, `load_match` and `match_events`. A contract game's log is kept in the same `actions`
 rows and packed log as Kokeshi's, with the seat's number (as decimal text: "0", "1", …) in the `player` column.
+
+A game whose log names its players instead (`games.log_seats` = 0: dealt by Kokeshi's own path) is read here too,
+by its seating: a row's player is the seat of that name (`seats`, in seat order), the match is dealt with those
+names (`GameModule.deal_named`) and options its settings lack come from the row's columns (`_COLUMN_SETTINGS`).
+It is only read: dealing, playing and undoing it stay its own path's (`other_game`), and a read writes nothing.
 """
 
 from __future__ import annotations
@@ -42,6 +47,11 @@ _SOURCES = {"button": "player", "player": "player", "timeout": "timeout", "ai": 
 # Contract matches held in memory, the most recently used (a match evicted is replayed once when next loaded).
 _HELD = 256
 _SEED = "COALESCE(seed_text, CAST(seed AS TEXT)) AS seed"
+# What a game is dealt from: its options, seed, seats and rules, and how its log names the seats.
+_DEAL = f"settings, side, {_SEED}, players, rules, log_seats"
+# Settings a game kept in a column of its own before its settings were kept as JSON: read from the column when the
+# settings lack them and the game has a setting of that name.
+_COLUMN_SETTINGS = ("side",)
 
 # One logged decision: (seq, seat, action, the events it caused).
 Entry = tuple[int, int, str, tuple[Event, ...]]
@@ -81,6 +91,8 @@ class _Held:
     entries: list[Entry] = field(default_factory=list)
     # For each entry, whether it ended a turn (`Match.turn_key` changed, or the match ended).
     ends: list[bool] = field(default_factory=list)
+    # The seat names its log names the players by (in seat order), or None for a log by seat number.
+    names: list[str] | None = None
 
 
 def game_options(settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -228,6 +240,7 @@ class MatchStore:
         async with self._game_lock(game_id), self._tx() as db:
             record = await self.get_game(game_id)
             module = self._module_of(record)
+            await self._writable(game_id, record.game)
             if record.status != "lobby":
                 raise StoreRefusal("not_lobby")
             seats = len(record.seats)
@@ -252,8 +265,8 @@ class MatchStore:
         return module.load(match.to_json()), version
 
     async def load_match(self, game_id: int) -> tuple[Match, int, GameRecord]:
-        """A private copy of a started contract game's match, its store version and its record, read at the same
-        moment. Kokeshi's games are refused (`other_game`): they are loaded with `load_game`."""
+        """A private copy of a started game's match, its store version and its record, read at the same moment. A
+        game whose log names its players (Kokeshi's own path) is read by its seating."""
         async with self._game_lock(game_id):
             record = await self.get_game(game_id)
             held = await self._held_match(game_id)
@@ -280,6 +293,7 @@ class MatchStore:
             raise ValueError(f"a decision's source is one of {', '.join(_SOURCES)}, not {source!r}")
         async with self._game_lock(game_id):
             held = await self._held_match(game_id)
+            self._played_here(game_id, held)
             if held.version != version:
                 raise StaleVersion(game_id, version, held.version)
             record = await self.get_game(game_id)
@@ -346,6 +360,7 @@ class MatchStore:
         """
         async with self._game_lock(game_id):
             held = await self._held_match(game_id)
+            self._played_here(game_id, held)
             record = await self.get_game(game_id)
             if record.status != "active":
                 raise StoreRefusal("not_active")
@@ -361,11 +376,9 @@ class MatchStore:
                 raise StoreRefusal("undo_drew")
             if row["flags"] & ENDS_TURN:
                 raise StoreRefusal("undo_nothing")
-            dealt = found(
-                await self._one(f"SELECT settings, {_SEED}, players, rules FROM games WHERE id = ?", (game_id,))
-            )
+            dealt = found(await self._one(f"SELECT {_DEAL} FROM games WHERE id = ?", (game_id,)))
             kept = [(entry[0], str(entry[1]), entry[2]) for entry in held.entries[:-1]]
-            match = _replayed(held.module, dealt, kept).match
+            match = _replayed(held.module, dealt, kept, None).match
             self._matches.pop(game_id, None)
             async with self._tx() as db:
                 await self._run(db, "DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
@@ -498,13 +511,9 @@ class MatchStore:
         wanted = set(after)
         async with self._game_lock(game_id):
             held = await self._held_match(game_id)
-            dealt = found(
-                await self._one(f"SELECT settings, {_SEED}, players, rules FROM games WHERE id = ?", (game_id,))
-            )
+            dealt = found(await self._one(f"SELECT {_DEAL} FROM games WHERE id = ?", (game_id,)))
             entries = list(held.entries)
-        match = held.module.deal(
-            game_options(json.loads(dealt["settings"])), int(dealt["seed"]), dealt["players"], dealt["rules"]
-        )
+        match = _dealt(held.module, dealt, held.names)
         views = {0: match.view(None)} if 0 in wanted else {}
         last = max(wanted, default=0)
         for seq, seat, action, _events in entries:
@@ -542,10 +551,28 @@ class MatchStore:
             self._matches.popitem(last=False)
 
     def _module_of(self, record: GameRecord) -> GameModule:
-        """The contract module a game is played with; `other_game` for Kokeshi's games, which keep their path."""
-        if record.game == DEFAULT_GAME:
-            raise StoreRefusal("other_game", game_id=record.id, game=record.game)
+        """The contract module a game is played with."""
         return contract_module(record.game)
+
+    async def _writable(self, game_id: int, game: str) -> None:
+        """Refuse (`other_game`) to deal a game whose log would name its players: its own path deals it."""
+        row = found(await self._one("SELECT log_seats FROM games WHERE id = ?", (game_id,)))
+        if not row["log_seats"]:
+            raise StoreRefusal("other_game", game_id=game_id, game=game)
+
+    @staticmethod
+    def _played_here(game_id: int, held: _Held) -> None:
+        """Refuse (`other_game`) to play or undo in a game whose log names its players: its own path writes it."""
+        if held.names is not None:
+            raise StoreRefusal("other_game", game_id=game_id, game=held.module.key)
+
+    async def _seating(self, game_id: int, log_seats: int) -> list[str] | None:
+        """The seat names a game's log names its players by, in seat order; None for a log by seat number."""
+        if log_seats:
+            return None
+        return [
+            r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        ]
 
     async def _held_match(self, game_id: int) -> _Held:
         """The held match, or the match replayed from its log (a cold load: the snapshot is checked and repaired);
@@ -555,8 +582,6 @@ class MatchStore:
         )
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
-        if row["game"] == DEFAULT_GAME:
-            raise StoreRefusal("other_game", game_id=game_id, game=row["game"])
         if row["status"] == "broken":
             raise BrokenGame(game_id, row["broken_reason"] or "unknown")
         if row["seed"] is None:
@@ -568,17 +593,21 @@ class MatchStore:
         module = contract_module(row["game"])
         row = found(
             await self._one(
-                f"SELECT {_SEED}, rules, players, version, settings, snapshot, log, created_at FROM games WHERE id = ?",
+                f"SELECT {_DEAL}, version, snapshot, log, created_at FROM games WHERE id = ?",
                 (game_id,),
             )
         )
+        names = await self._seating(game_id, row["log_seats"])
         packed = row["log"] is not None
         rows = unpack_log(row["log"], row["created_at"]) if packed else await self._action_rows(game_id)
         try:
-            held = _replayed(module, row, rows)
+            held = _replayed(module, row, rows, names)
         except (Refusal, ValueError) as exc:
+            if names is not None:  # only read here: its own path marks it broken, if it is
+                raise BrokenGame(game_id, f"its log no longer replays: {exc}") from None
             raise await self._broken(game_id, exc) from None
-        await self._mend_snapshot(game_id, packed, held.match.to_json(), row["snapshot"])
+        if names is None:
+            await self._mend_snapshot(game_id, packed, held.match.to_json(), row["snapshot"])
         held.version = row["version"]
         self._hold(game_id, held)
         return held
@@ -656,6 +685,7 @@ class MatchStore:
             module = games.get(g["game"])
         except KeyError:
             return f"its game {g['game']!r} is not known to this process"
+        names = await self._seating(g["id"], g["log_seats"])
         packed = g["log"] is not None
         rows = unpack_log(g["log"], g["created_at"]) if packed else await self._action_rows(g["id"])
         if [r[0] for r in rows] != list(range(1, len(rows) + 1)) or len(rows) != g["moves"]:
@@ -663,10 +693,10 @@ class MatchStore:
         if packed and g["status"] != "finished":
             return "the log is packed but the game is not finished"
         try:
-            match = module.deal(game_options(json.loads(g["settings"])), int(g["seed"]), g["players"], g["rules"])
+            match = _dealt(module, g, names)
             for seq, player, action, _, _, flags in rows:
                 before = match.turn_key()
-                events = match.apply(int(player), action)
+                events = match.apply(_seat_of(player, names), action)
                 if not packed and flags != flags_of_events(events, match.turn_key() != before, match.is_over):
                     return f"what is stored about move {seq} differs from a replay"
         except (Refusal, ValueError) as exc:
@@ -685,18 +715,50 @@ class MatchStore:
             replayed = [
                 (r[1], r[6], r[7], json.loads(r[8])) for r in await self._result_rows(g["id"], match.standing(), 0.0)
             ]
+            if names is not None:  # its own path also keeps a row for the solo game's automa, past the seats
+                stored = [r for r in stored if r[0] < len(names)]
             if stored != replayed:
                 return "the stored results differ from a replay"
         return None
 
 
-def _replayed(module: GameModule, row: Row, rows: Sequence[tuple[Any, ...]]) -> _Held:
-    """The contract game dealt from its row (options, seed, seats, rules) and replayed through these log rows."""
-    match = module.deal(game_options(json.loads(row["settings"])), int(row["seed"]), row["players"], row["rules"])
-    held = _Held(-1, match, module, [])
+def stored_options(module: GameModule, row: Row) -> dict[str, Any]:
+    """A stored game's options: its settings (the platform's left out), completed by the columns that kept them
+    before settings were kept as JSON (`_COLUMN_SETTINGS`) when the game has such a setting and they lack it."""
+    options = game_options(json.loads(row["settings"]))
+    for key in _COLUMN_SETTINGS:
+        if key not in options and row[key] is not None and any(s.key == key for s in module.settings):
+            options[key] = row[key]
+    return options
+
+
+def _dealt(module: GameModule, row: Row, names: Sequence[str] | None) -> Match:
+    """The game dealt from its row (options, seed, seats, rules): for its seat names when its log names them (their
+    number is the seats', as its own path deals it)."""
+    options, seed = stored_options(module, row), int(row["seed"])
+    if names is None:
+        return module.deal(options, seed, row["players"], row["rules"])
+    return module.deal_named(options, seed, names, row["rules"])
+
+
+def _seat_of(player: str, names: Sequence[str] | None) -> int:
+    """The seat a log row's player stands for: its number, or in a log by name the seat of that name."""
+    if names is None:
+        return int(player)
+    try:
+        return names.index(player)
+    except ValueError:
+        raise ValueError(f"the log names {player!r}, who has no seat") from None
+
+
+def _replayed(module: GameModule, row: Row, rows: Sequence[tuple[Any, ...]], names: Sequence[str] | None) -> _Held:
+    """The game dealt from its row and replayed through these log rows (players by number, or by `names`)."""
+    match = _dealt(module, row, names)
+    held = _Held(-1, match, module, [], names=None if names is None else list(names))
     for seq, player, action, *_ in rows:
         before = match.turn_key()
-        events = match.apply(int(player), action)
-        held.entries.append((seq, int(player), action, tuple(events)))
+        seat = _seat_of(player, names)
+        events = match.apply(seat, action)
+        held.entries.append((seq, seat, action, tuple(events)))
         held.ends.append(match.turn_key() != before or match.is_over)
     return held

@@ -430,8 +430,8 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                 await self._one_on(
                     db,
                     "INSERT INTO games (guild_id, channel_id, thread_id, host_id, players, side, solo, turn_timer, "
-                    "created_at, updated_at, challenge, language, game, settings) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    "created_at, updated_at, challenge, language, game, settings, log_seats) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (
                         guild_id,
                         channel_id,
@@ -447,6 +447,8 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                         language,
                         game,
                         json.dumps(dict(settings or {}), sort_keys=True, separators=(",", ":")),
+                        # Kokeshi's own path logs its players by name; the contract's, by seat number.
+                        int(game != DEFAULT_GAME),
                     ),
                 )
             )
@@ -645,8 +647,9 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
 
     def held_version(self, game_id: int) -> int | None:
         """The version of the game as this process last saved or loaded it, if it is held in memory (no read)."""
-        kept = self._cache.get(game_id) or self._matches.get(game_id)
-        return None if kept is None else kept.version
+        # A Kokeshi game read through the contract too is held twice: the later version is the one last seen.
+        versions = [kept.version for kept in (self._cache.get(game_id), self._matches.get(game_id)) if kept is not None]
+        return max(versions, default=None)
 
     @overload
     async def load_game(self, game_id: int) -> tuple[Game, int]: ...
@@ -1471,7 +1474,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         try:
             games = await self._all(
                 f"SELECT id, status, {_SEED}, rules, side, solo, snapshot, broken_reason, moves, log, created_at, "
-                f"game, settings, players FROM games WHERE {_STARTED} ORDER BY id"
+                f"game, settings, players, log_seats FROM games WHERE {_STARTED} ORDER BY id"
             )
         except self.database.error as exc:
             return [*problems, (0, f"the games table cannot be read: {exc}")]
@@ -1500,7 +1503,10 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                 problems.append((g["id"], f"marked broken: {g['broken_reason']}"))
                 continue
             try:
-                problem = await (self._verify_one(g) if g["game"] == DEFAULT_GAME else self._verify_match(g))
+                # A game of Kokeshi's own path is checked on its path, then read through the contract: the same
+                # moves to the same end, whichever path reads it.
+                problem = await self._verify_one(g) if g["game"] == DEFAULT_GAME else None
+                problem = problem or await self._verify_match(g)
             except Exception as exc:  # damaged pages can surface as any error: report it, check the rest
                 problem = f"cannot be read: {type(exc).__name__}: {exc}"
             if problem:

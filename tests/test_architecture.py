@@ -276,6 +276,8 @@ def test_only_kokeshis_own_table_in_the_discord_layer_imports_a_game():
         "match_boards.py",
         "match_lobbies.py",
         "match_looks.py",
+        "match_guide.py",
+        "match_turns.py",
         "offer.py",
         "games.py",
         "since.py",

@@ -451,6 +451,14 @@ async def _games_log(w) -> Act:
     return lambda: w.members[0].slash(thread, "games log")
 
 
+async def _games_rules(w) -> Act:
+    return lambda: w.members[0].slash(w.channel, "games rules", game="kokeshi")
+
+
+async def _games_help(w) -> Act:
+    return lambda: w.members[0].slash(w.channel, "games help", game="kohaku")
+
+
 async def _match_select(w) -> Act:
     game_id, _thread, post = await kohaku_table(w)
     menu = next(c for c in components(post) if c["custom_id"].startswith("mt:s:"))
@@ -618,6 +626,8 @@ SCENARIOS: dict[str, Callable[[object], Awaitable[Act]]] = {
     "games play": _games_play,
     "games table": _games_table,
     "games log": _games_log,
+    "games rules": _games_rules,
+    "games help": _games_help,
     "MatchAction": _match_action,
     "MatchSelect": _match_select,
     "MatchGroup": _match_group,
@@ -682,7 +692,7 @@ def _subclasses(cls) -> list[type]:
 
 async def test_every_handler_of_the_bot_has_a_scenario(world):
     assert handlers(world.bot) == set(SCENARIOS)
-    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 42
+    assert len([n for n in SCENARIOS if " " in n and not n.startswith("LobbyButton")]) == 44
 
 
 @pytest.mark.parametrize("handler", [*SCENARIOS, *OTHER_PATHS])

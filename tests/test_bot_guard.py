@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import i18n
-from cogs.kokeshi import rules_text
 from games.kokeshi import engine
 from games.kokeshi.engine import Event
 from games.kokeshi.engine.data import IDLE_LIMIT
+from games.kokeshi.guide import rules_text
 from games.kokeshi.narrate import describe
 from tests.botkit import answer, prompt_message
 

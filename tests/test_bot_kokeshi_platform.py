@@ -17,13 +17,24 @@ import pytest
 import games
 from bot import create_bot
 from cogs.components import tile_tracks, track_view
-from games.base import Match
+from cogs.limits import CHANNEL_MESSAGES, CHANNEL_SECONDS
+from cogs.matches import places_text
+from games.base import Match, Standing, Turn
 from games.kokeshi import engine, vocab
 from games.kokeshi.engine import policy
 from games.kokeshi.module import Kokeshi, KokeshiMatch
 from tests import ai_work
 from tests.botkit import World, components, custom_ids, is_png, restart
-from tests.test_bot_matches import choose, current_prompt, menus_of_groups, open_table, play_through, reply
+from tests.test_bot_matches import (
+    choose,
+    current_prompt,
+    finished_match,
+    menus_of_groups,
+    open_table,
+    play_through,
+    reply,
+)
+from tests.test_bot_pacing import bursts
 
 # The second key Kokeshi is played under at the platform's table (the store keeps "kokeshi" for its own path).
 KEY = "kokeshiplat"
@@ -91,7 +102,8 @@ class Reader:
             assert sorted(offered) == sorted(match.legal_actions(seat)), message.content
         # Each with a label of its own.
         assert len(set(offered.values())) == len(offered), sorted(offered.values())
-        question = re.findall(r"^\*\*(.+)\*\*$", message.content, re.M)[-1]
+        # The question: the bold line after whose turn it is (a new turn's post goes on with the others' turns).
+        question = re.findall(r"^Your turn: .*\n\*\*(.+)\*\*$", message.content, re.M)[-1]
         self.questions[question] = self.questions.get(question, 0) + 1
         if question == "Advance one of your kokeshi":
             # Each kokeshi's label says where it lands, as /kokeshi's buttons do.
@@ -165,6 +177,9 @@ async def test_kokeshi_solo_against_the_automa_is_played_at_the_platforms_table_
     assert_told_as_a_player_reads_it(thread, record)
     final = thread.history()[-1]
     assert "is over" in final.content and re.search(r"Winner: (automa|aiko)\.", final.content)
+    # The automa's score, item by item, under the player's, as /kokeshi's final post says it.
+    automa = (await w.store.load_match(game_id))[0].standing().details["automa"]
+    assert f"\nautoma — **{automa['total']}** points (" in final.content, final.content
     assert is_png(await final.attachments[0].read())
     (result,) = await w.store.results(game_id)
     assert result.user_id == w.members[0].user.id
@@ -213,18 +228,115 @@ async def test_the_question_says_how_many_idle_turns_are_left_once_the_end_is_ne
     assert "(⏳ 1 idle turn left before the end is triggered)**" in prompt.content
 
 
+async def test_the_question_names_another_seat_whose_idle_turns_run_out_first(world, kokeshi_at_the_platform):
+    # botan (seat 2) is one idle turn from the end against stalling while aiko decides: aiko's question names him.
+    w = world
+    game_id, thread = await open_table(w, KEY, players=2, joiners=1)
+    match, version, record = await w.store.load_match(game_id)
+    first = match.waiting()[0]
+    other = 1 - first
+    match.engine.idles[match.engine.names.index(match.name_of(other))] = engine.data.IDLE_LIMIT - 1
+    view = match.view(first)
+    (prompt,) = match.prompts()
+    names = ["aiko", "botan"]
+    asked = PlatformKokeshi().question_named(view, prompt, names)
+    assert asked.endswith(f"(⏳ {names[other]}: 1 idle turn left before the end is triggered)"), asked
+    # Without the names (`question`), the count of another seat is left to the picture, as before.
+    assert "idle turn" not in PlatformKokeshi().question(view, prompt)
+    # Its own count nearest: said without a name.
+    match.engine.idles = [engine.data.IDLE_LIMIT - 1] * 2
+    assert (
+        PlatformKokeshi()
+        .question_named(match.view(first), prompt, names)
+        .endswith("(⏳ 1 idle turn left before the end is triggered)")
+    )
+
+
+async def test_the_thread_and_the_table_name_the_seat_whose_idle_turns_run_out(
+    world, kokeshi_at_the_platform, monkeypatch
+):
+    # The other seat's count is the nearest to the end against stalling, whoever decides.
+    from games.kokeshi import module as kokeshi_module
+
+    def near(view, player):
+        return ("seat2" if player == "seat1" else "seat1", 2)
+
+    monkeypatch.setattr(kokeshi_module, "idle_warning", near)
+    w = world
+    game_id, thread = await open_table(w, KEY, players=2, joiners=1)
+    match, _version, record = await w.store.load_match(game_id)
+    deciding = match.waiting()[0]
+    names = {s.seat: s.name for s in record.seats}
+    said = f"(⏳ {names[1 - deciding]}: 2 idle turns left before the end is triggered)"
+    assert f"{said}**" in (await current_prompt(w, game_id, thread)).content
+    member = next(m for m in w.members if m.user.name == names[deciding])
+    table = reply(await member.slash(thread, "games table"))
+    assert table.content.endswith(said)
+
+
 async def test_the_question_is_quiet_while_the_end_is_far(world, kokeshi_at_the_platform):
     game_id, thread = await open_table(world, KEY, players=1, joiners=0)
     assert "idle turn" not in (await current_prompt(world, game_id, thread)).content
 
 
+async def test_the_final_places_say_the_automas_score_under_the_players(world, kokeshi_at_the_platform):
+    w = world
+    match = await finished_match(w, KEY, w.members[:1], seed=5)
+    record = (await w.store.games_in_channel(w.channel.id, statuses=("finished",)))[-1]
+    standing = match.standing()
+    automa = standing.details["automa"]
+    text = places_text(kokeshi_at_the_platform, record, standing)
+    player, note = text.split("\n")
+    assert player.startswith("**aiko** — ")
+    assert note.startswith(f"automa — **{automa['total']}** points (") and vocab.score_line(automa) in note
+    # A game without an opponent of its own adds nothing.
+    two = Standing(True, (2, 1), ({"total": 3}, {"total": 5}), {"ranking": [1, 0]})
+    assert kokeshi_at_the_platform.standing_notes(two, ["aiko", "botan"]) == []
+
+
+async def test_the_whole_table_is_shown_beside_the_choice_and_to_whoever_looks_on(world, kokeshi_at_the_platform):
+    w = world
+    aiko, botan, chiyo = w.members[:3]
+    game_id, thread = await open_table(w, KEY, players=2, joiners=1)
+    match = (await w.store.load_match(game_id))[0]
+    deciding = next(m for m in (aiko, botan) if m.user.name == ("aiko", "botan")[match.waiting()[0]])
+    mine = reply(await deciding.slash(thread, "games table"))
+    files = [a.filename for a in mine.attachments]
+    assert files == [f"{KEY}-{game_id}-turn.png", f"{KEY}-{game_id}-table-phone.png", f"{KEY}-{game_id}-table.png"]
+    assert mine.attachments[1].description == (
+        "Kokeshi for a phone: your workshop, the happiness board, the offer, the scores and every other workshop."
+    )
+    assert mine.attachments[2].description == "Kokeshi: the whole table, every workshop at once."
+    for attachment in mine.attachments:
+        assert is_png(await attachment.read())
+    # Someone not seated: the whole table alone, in place of the table anyone sees.
+    looked = reply(await chiyo.slash(w.channel, "games table", game=game_id))
+    assert [a.filename for a in looked.attachments] == files[1:]
+    # A game that draws no whole table shows the one picture, as before.
+    kohaku, kohaku_thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
+    assert len(reply(await aiko.slash(kohaku_thread, "games table")).attachments) == 1
+
+
+@pytest.mark.simcord(settle_timeout=120)  # the AI plays the game out while the resignation is answered
 @pytest.mark.slow  # the AI plays both seats to the end
 async def test_a_player_who_resigns_is_ranked_last_in_the_final_post_as_in_the_results(world, kokeshi_at_the_platform):
     w = world
     game_id, thread = await open_table(w, KEY, players=2, joiners=0, ai=1, level="easy")
+    before = len(thread.history())
     resigned = await w.members[0].slash(thread, "games resign")
     assert "You resigned" in reply(resigned).content
     assert (await w.store.get_game(game_id)).status == "finished"
+    # Nobody reads it turn by turn now: it is told one post a round, as /kokeshi tells it, at the channel's rate.
+    for _ in range(30):
+        await w.env.advance_time(CHANNEL_SECONDS)
+    posted = thread.history()[before:]
+    rounds = [m for m in posted if "the AI plays every seat" in m.content]
+    match = (await w.store.load_match(game_id))[0]
+    assert isinstance(match, KokeshiMatch) and len(rounds) >= match.engine.round_number - 1 >= 10
+    assert all(not m.attachments and m.content.count("\n") >= 1 and len(m.content) <= 2000 for m in rounds)
+    assert bursts(posted) <= CHANNEL_MESSAGES
+    assert (await w.store.turn_posts(game_id)).shown_version == (await w.store.get_game(game_id)).version
+    assert await w.store.timers(game_id) == []
     final = thread.history()[-1].content
     # Whatever the scores, the seat that resigned is last, and the post says why.
     assert re.search(r"^1\. \*\*AI 1\*\* — ", final, re.M), final
@@ -343,3 +455,44 @@ async def test_a_restart_between_the_two_steps_loses_neither(world, kokeshi_at_t
     logged = [action for _seq, _seat, action, _events in await w.store.match_events(game_id)]
     assert logged == [tracks[0].split(":", 4)[4]]
     assert w.env.errors == []
+
+
+# A finished turn's record, headed as /kokeshi heads it: who, the round, the points and where they came from.
+HEADING = re.compile(r"^\*\*(aiko|AI 1)\*\* · (setup|round \d+) · [+−]\d+ → −?\d+ points?( \(.+\))?$")
+
+
+async def test_a_finished_turn_is_kept_under_its_heading_over_the_own_board_and_the_next_ping_sums_up_the_others(
+    world, kokeshi_at_the_platform
+):
+    w = world
+    game_id, thread = await open_table(w, KEY, players=2, joiners=0, ai=1, level="easy")
+    rng = random.Random(2)
+    for _ in range(12):
+        prompt = await current_prompt(w, game_id, thread)
+        if "Since your last turn" in prompt.content:
+            break
+        await choose(w.members[0], prompt, rng)
+    else:
+        raise AssertionError("no turn of aiko's after one of the AI's")
+    # The new turn's post: whose turn and the question first, then one line per other player since aiko's last
+    # turn (their points and why), within a message.
+    content = prompt.content
+    assert len(content) <= 2000
+    assert content.index("Your turn:") < content.index("**Since your last turn:**")
+    since = content.split("**Since your last turn:**\n", 1)[1].split("\n")
+    assert re.match(r"^• AI 1 [+−]\d+ → −?\d+", since[0]), content
+    # Each finished turn kept as its record: the heading, then the game's narration, over the player's own board.
+    records = [m for m in thread.history() if HEADING.match(m.content.split("\n")[0])]
+    assert {HEADING.match(m.content.split("\n")[0]).group(1) for m in records} == {"aiko", "AI 1"}
+    assert all(not custom_ids(m) and m.attachments for m in records)
+    decisions = await w.store.match_decisions(game_id)
+    ends = [d.seq for d in decisions if d.ends_turn]
+    views = await w.store.match_views(game_id, [0, ends[0]])
+    first = [d for d in decisions if d.seq <= ends[0]]
+    turn = Turn(first[0].seat, tuple(e for d in first for e in d.events), views[0], views[ends[0]])
+    module = games.get(KEY)
+    names = ["aiko", "AI 1"]
+    assert records[0].content.split("\n")[0] == module.turn_heading(turn, names)
+    picture = await records[0].attachments[0].read()
+    assert picture == module.turn_picture(turn, names)
+    assert_told_as_a_player_reads_it(thread, await w.store.get_game(game_id))

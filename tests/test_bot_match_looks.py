@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 
-from cogs.limits import MESSAGE
+import games
+from cogs.limits import FILE_BYTES, FILES, MESSAGE, fit_files
 from cogs.match_looks import fit_log, narrated
 from games.base import Event
+from games.kokeshi.engine import RandomPolicy
 from storage import MatchDecision
 from tests.botkit import World, custom_ids, lobby_message
 from tests.games import tiny
@@ -95,7 +97,7 @@ async def test_without_a_game_or_thread_the_newest_of_the_callers_games_here_is_
     assert [c["value"] for c in await aiko.autocomplete(w.channel, "games table", "game", str(older))] == [older]
 
 
-async def test_a_look_at_no_game_another_servers_kokeshis_a_lobby_or_an_ended_game_is_refused_privately(world, bids):
+async def test_a_look_at_no_game_another_servers_a_lobby_or_an_ended_game_is_refused_privately(world, bids):
     w = world
     aiko, botan, chiyo = w.members[:3]
     duel = await finished_match(w, "bids", [aiko, botan], seed=5)
@@ -114,7 +116,7 @@ async def test_a_look_at_no_game_another_servers_kokeshis_a_lobby_or_an_ended_ga
         (chiyo, {}, "You have no game in progress here. `/games status` lists your games"),
         (aiko, {"game": 999}, "There is no game #999 here."),
         (aiko, {"game": elsewhere}, f"There is no game #{elsewhere} here."),
-        (aiko, {"game": kokeshi}, "Kokeshi has a command of its own for this: `/kokeshi table`."),
+        (aiko, {"game": kokeshi}, f"Kokeshi #{kokeshi} has not started yet."),
         (aiko, {"game": lobby}, f"Bids #{lobby} has not started yet."),
         (aiko, {"game": finished}, f"Bids #{finished} is over: `/games replay` steps through it."),
     ]
@@ -124,10 +126,41 @@ async def test_a_look_at_no_game_another_servers_kokeshis_a_lobby_or_an_ended_ga
         assert asked.ephemeral and said in reply(asked).content, (options, reply(asked).content)
         assert not reply(asked).attachments
     assert [await unchanged(w, g) for g in (finished, elsewhere, kokeshi, lobby)] == before
-    # The log says the same of Kokeshi's game, with its own command, and of a lobby.
-    kokeshis = reply(await aiko.slash(w.channel, "games log", game=kokeshi)).content
-    assert "`/kokeshi log`" in kokeshis
-    assert "has not started yet" in reply(await aiko.slash(w.channel, "games log", game=lobby)).content
+    # The log says the same of a lobby, Kokeshi's included.
+    for game_id in (kokeshi, lobby):
+        assert "has not started yet" in reply(await aiko.slash(w.channel, "games log", game=game_id)).content
+    assert w.env.errors == []
+
+
+async def test_a_kokeshi_game_of_its_own_table_is_looked_at_by_its_seating(world):
+    w = world
+    aiko, botan = w.members[:2]
+    game_id = await w.store.create_game(
+        guild_id=w.guild.id, channel_id=w.channel.id, host_id=aiko.user.id, host_name="aiko", players=2
+    )
+    await w.store.add_seat(game_id, botan.user.id, "botan")
+    game, version = await w.store.start_game(game_id, 7)
+    policy = RandomPolicy(3)
+    for _ in range(12):  # played at `/kokeshi`'s own table: its log names the players
+        applied = await w.store.apply(game_id, version, game.prompt.player, policy.choose(game), details=True)
+        game, version = applied.game, applied.version
+    before = await unchanged(w, game_id)
+    decider = {"aiko": aiko, "botan": botan}[game.prompt.player]
+    other = botan if decider is aiko else aiko
+    # Without a game named, from the channel: her newest game here, Kokeshi's too.
+    mine = reply(await decider.slash(w.channel, "games table"))
+    assert mine.content.startswith(f"**The table of Kokeshi #{game_id}**") and "**Your turn:**" in mine.content
+    assert mine.attachments and custom_ids(mine) == []
+    theirs = reply(await other.slash(w.channel, "games table", game=game_id))
+    assert f"Waiting for: **{game.prompt.player}**" in theirs.content and theirs.attachments
+    # The log: Kokeshi's narration of the moves its own table stored, under the players' names.
+    told = reply(await other.slash(w.channel, "games log", game=game_id, count=50)).content
+    names = ["aiko", "botan"]
+    lines = narrated(games.get("kokeshi"), await w.store.match_decisions(game_id), names)
+    assert len(lines) > 12 and told.endswith(f"`{lines[-1][0]:>3}` {lines[-1][1]}")
+    assert told.startswith(f"📜 **Kokeshi #{game_id}: the last") and "aiko" in told and "botan" in told
+    assert [c["value"] for c in await aiko.autocomplete(w.channel, "games log", "game", "")] == [game_id]
+    assert await unchanged(w, game_id) == before  # only read
     assert w.env.errors == []
 
 
@@ -250,3 +283,83 @@ async def test_the_limit_refusal_reads_in_the_joiners_language(world, bids, loca
     # The lobby speaks the server's language (English here); the refusal, botan's.
     refused = reply(await botan.click(await lobby_message(w, record.id), label="Join")).content
     assert "Você já está em 1 partida aberta neste servidor" in refused and "`/jogos situação`" in refused, refused
+
+
+# ---------------------------------------------------------------------- /games rules and /games help
+
+
+def said(result) -> list:
+    """Every message of a reply, in order: the answer, then its follow-ups."""
+    return [result.response, *result.followups]
+
+
+async def test_the_rules_of_a_game_are_its_own_words_and_pictures_privately_as_its_own_command_shows_them(world):
+    w = world
+    aiko = w.members[0]
+    asked = await aiko.slash(w.channel, "games rules", game="kokeshi")
+    shown = said(asked)
+    assert asked.ephemeral and shown and all(m.ephemeral for m in shown)
+    assert shown[0].content.startswith("📖 **Kokeshi: the rules in brief**")
+    assert "an idle turn" in shown[0].content and all(len(m.content) <= MESSAGE for m in shown)
+    # The same pages and tile sheet as `/kokeshi rules`, within a message's files.
+    own = reply(await aiko.slash(w.channel, "kokeshi rules"))
+    pictures = [a for m in shown for a in m.attachments]
+    assert [a.filename for a in pictures] == [a.filename for a in own.attachments]
+    assert [a.description for a in pictures] == [a.description for a in own.attachments]
+    assert 2 <= len(pictures) <= FILES and sum(a.size for a in pictures) <= FILE_BYTES
+    assert [await a.read() for a in pictures] == [await a.read() for a in own.attachments]
+    # What follows the heading is `/kokeshi rules`' paragraph.
+    assert own.content in shown[0].content
+
+
+async def test_a_game_without_rules_or_a_guide_of_its_own_says_so_politely(world, bids):
+    w = world
+    aiko = w.members[0]
+    rules = reply(await aiko.slash(w.channel, "games rules", game="bids"))
+    assert rules.ephemeral and "Sorry, there is no summary of Bids's rules here yet" in rules.content
+    assert not rules.attachments
+    helped = await aiko.slash(w.channel, "games help", game="bids")
+    text = "\n".join(m.content for m in said(helped))
+    assert text.startswith("Bids has no guide of its own here yet")
+    assert "**Playing Bids here** `/games new` with Bids" in text and "`/games rules` the rules" in text
+    unknown = reply(await aiko.slash(w.channel, "games rules", game="chess"))
+    assert unknown.ephemeral and "There is no game called “chess”." in unknown.content
+
+
+async def test_the_help_of_a_game_is_its_own_guide_then_how_the_platforms_table_plays_it(world):
+    w = world
+    aiko = w.members[0]
+    helped = await aiko.slash(w.channel, "games help", game="kokeshi")
+    pieces = [m.content for m in said(helped)]
+    assert all(m.ephemeral for m in said(helped)) and all(len(p) <= MESSAGE for p in pieces)
+    text = "\n".join(pieces)
+    # Kokeshi's own guide, as `/kokeshi help` begins; it plays at its own table, so nothing of `/games new` for it.
+    assert text.startswith("**Kokeshi** — build tracks of tiles") and "`/kokeshi solo` plays against" in text
+    assert "**Playing Kokeshi here**" not in text
+    kohaku = "\n".join(m.content for m in said(await aiko.slash(w.channel, "games help", game="kohaku")))
+    assert "**Playing Kōhaku here** `/games new` with Kōhaku" in kohaku
+    # Kōhaku's rules in brief, in its words, with no pictures of them.
+    rules = reply(await aiko.slash(w.channel, "games rules", game="kohaku"))
+    assert rules.content.startswith("📖 **Kōhaku: the rules in brief**\nBuild the finest koi pond.")
+    assert "**Solo** after each of your turns, Danny" in rules.content and not rules.attachments
+    # The option offers every game, Kokeshi's too.
+    offered = [c["value"] for c in await aiko.autocomplete(w.channel, "games rules", "game", "")]
+    assert offered[:2] == ["kokeshi", "kohaku"]
+    assert [c["value"] for c in await aiko.autocomplete(w.channel, "games help", "game", "kō")] == ["kohaku"]
+
+
+async def test_the_rules_and_help_speak_the_callers_language(world, locales):  # noqa: F811
+    w = world
+    aiko = w.members[0]
+    locales[aiko.id] = "pt-BR"
+    rules = said(await aiko.slash(w.channel, "games rules", game="kokeshi"))
+    assert "é um turno ocioso" in rules[0].content
+    helped = "\n".join(m.content for m in said(await aiko.slash(w.channel, "games help", game="kohaku")))
+    assert "`/jogos novo` com Kōhaku" in helped
+
+
+def test_a_message_holds_its_first_attachments_up_to_discords_count_and_size():
+    assert fit_files([1, 2, 3]) == 3
+    assert fit_files([1] * 12) == FILES
+    assert fit_files([FILE_BYTES // 2, FILE_BYTES // 2, 1]) == 2
+    assert fit_files([FILE_BYTES + 1, 1]) == 0

@@ -161,6 +161,9 @@ class Kohaku(GameModule):
     def scored_keys(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         return self.stat_keys if options.get("goals") else tuple(k for k in self.stat_keys if k != "goal")
 
+    def rules_text(self) -> str | None:
+        return words.rules_text()
+
     def stat_label(self, key: str) -> str:
         return words.score_item(key)
 

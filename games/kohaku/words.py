@@ -490,3 +490,23 @@ def colours() -> tuple[str, ...]:
 def goals() -> tuple[str, ...]:
     """The goal cards in play."""
     return GOALS
+
+
+def rules_text() -> str:
+    """The rules in brief (`/games rules` with Kōhaku), in the current language."""
+    return _(
+        "Build the finest koi pond. **Your turn** take two touching tiles from the board, always one koi and one "
+        "feature, and add them to your pond: koi and features alternate like a checkerboard, and each new tile "
+        "touches one already there (your first two are placed for you). The two middle spaces of the board are then "
+        "refilled. The game ends when the board cannot be refilled.\n"
+        "**Scoring** at the end, each feature scores the tiles around it: **1 flower** 2 per touching koi of its "
+        "colour (12 for four) · **2 flowers** 2 per touching koi of one of their colours, 3 of both · **rocks** 1 "
+        "per baby koi on touching tiles · **frog** 1 per touching dragonfly · **statue** 1, 3, 6 or 10 for 1 to 4 "
+        "touching koi · **butterflies** 2 per koi of their colour in the same row or column · **turtle** 5 · and 1 "
+        "per coin. Most points wins; a tie goes to the most coins, then is shared.\n"
+        "**Solo** after each of your turns, Danny turns up a koi tile and takes it with every koi of the same "
+        "colours on the board (none: he turns up a feature tile and takes every feature of its kind), then the "
+        "board is refilled. You beat him at a level when you score more "
+        "than he does: easy, normal and hard count his tiles differently.\n"
+        "**Goal cards** (a variant for 2–4 players) each player keeps one of two cards in secret, scored at the end."
+    )

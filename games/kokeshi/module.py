@@ -8,6 +8,10 @@ the same way, by its seating. Words and pictures put the platform's names back i
 The deciding seat's view carries what each of its options does at once (`previews`, the rules' own preview, which
 stops before any draw): its labels say it ("Advance the Princess → tile: …", "Buy 2 → Samurai track, height 3") and
 its picture marks it, as `/kokeshi`'s buttons and pictures do.
+
+A finished turn is told as `/kokeshi` tells it (`games.kokeshi.records`): its record headed by who, the round and the
+points, over the player's own workshop drawn for a phone; a new turn's post sums up the others' turns since the
+player's last; a game only the AI plays is told one round a post.
 """
 
 from __future__ import annotations
@@ -17,9 +21,22 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import i18n
-from games.base import NOBODY, Challenge, Event, GameModule, Match, Option, Prompt, Refusal, Setting, Standing
+from games.base import (
+    NOBODY,
+    Challenge,
+    Event,
+    GameModule,
+    Match,
+    Option,
+    Picture,
+    Prompt,
+    Refusal,
+    Setting,
+    Standing,
+    Turn,
+)
+from games.kokeshi import guide, records, story, vocab
 from games.kokeshi import pictures as render
-from games.kokeshi import vocab
 from games.kokeshi.engine import (
     AUTOMA,
     CURRENT_RULES,
@@ -37,7 +54,7 @@ from games.kokeshi.engine import Event as EngineEvent
 from games.kokeshi.engine import Option as EngineOption
 from games.kokeshi.engine.preview import DiscStep, Landing, LeadChange, Outcome, Placement, Purchase, preview_all
 from games.kokeshi.narrate import describe
-from i18n import _
+from i18n import _, ngettext
 
 # Engine event fields that name a seat, besides the event's own player.
 _SEAT_FIELDS = ("next",)
@@ -45,6 +62,8 @@ _SEAT_LISTS = ("ranking",)
 _REFUSAL = {"unknown_player": "unknown_seat"}
 # A label's room: a button's (what a choice does must show whole there), and a menu option's (all of it).
 _BUTTON, _LABEL = 80, 100
+# A record's heading: one line.
+_HEADING = 300
 
 
 class KokeshiMatch(Match):
@@ -243,6 +262,17 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else str(seat + 1)
 
 
+def _told(turn: Turn, names: Sequence[str]) -> tuple[str, dict[str, Any], dict[str, Any], list[EngineEvent]]:
+    """A finished turn in the engine's terms under the platform's names: who played it, the views before and after
+    it, and its events."""
+    return (
+        _name(names, turn.seat),
+        named_view(turn.before, names),
+        named_view(turn.after, names),
+        [engine_event(e, names) for e in turn.events],
+    )
+
+
 def engine_event(event: Event, names: Sequence[str]) -> EngineEvent:
     """The engine's form of a contract event, seats named by `names` (the automa by its engine name)."""
     data = dict(event.data)
@@ -253,6 +283,25 @@ def engine_event(event: Event, names: Sequence[str]) -> EngineEvent:
         if key in data:
             data[key] = [_name(names, int(s)) for s in data[key]]
     return EngineEvent(event.kind, _name(names, event.seat), data, event.reveals)
+
+
+def whole_table(view: Mapping[str, Any], me: str | None, game: str) -> tuple[Picture, Picture]:
+    """The whole table, as `/kokeshi table` shows it: for a phone, `me`'s workshop first (None: the one to play), then
+    every other one, tiles in full; and every workshop at once in one wide picture. `view` names the players as
+    they read their names; `game` names the game in the pictures' words ("Kokeshi #12")."""
+    phone = render.table_phone(view, (), me, others=True)
+    wide = render.table(view)
+    return (
+        Picture(
+            phone,
+            "table-phone",
+            _(
+                "{game} for a phone: your workshop, the happiness board, the offer, the scores and every other "
+                "workshop."
+            ).format(game=game),
+        ),
+        Picture(wide, "table", _("{game}: the whole table, every workshop at once.").format(game=game)),
+    )
 
 
 class Kokeshi(GameModule):
@@ -278,12 +327,19 @@ class Kokeshi(GameModule):
         self._kept: tuple[Any, str, dict[str, Outcome], dict[str, tuple[str, str]]] | None = None
 
     def deal(self, options: Mapping[str, Any], seed: int, seats: int, rules: int | None = None) -> KokeshiMatch:
-        side = str(self.options(options)["side"])
         if not isinstance(seats, int) or isinstance(seats, bool) or seats not in self.players:
             raise ValueError(f"Kokeshi seats 1 to 4 players, not {seats!r}")
-        names = [f"seat{s + 1}" for s in range(seats)]
+        return self.deal_named(options, seed, [f"seat{s + 1}" for s in range(seats)], rules)
+
+    def deal_named(
+        self, options: Mapping[str, Any], seed: int, names: Sequence[str], rules: int | None = None
+    ) -> KokeshiMatch:
+        # `/kokeshi`'s games are dealt with their players' names (`Store.start_game`): the engine's state holds them.
+        side = str(self.options(options)["side"])
+        if len(names) not in self.players:
+            raise ValueError(f"Kokeshi seats 1 to 4 players, not {len(names)}")
         version = CURRENT_RULES if rules is None else rules
-        return self.match_type(new_game(names, seed=seed, side=side, solo=seats == 1, rules=version))
+        return self.match_type(new_game(list(names), seed=seed, side=side, solo=len(names) == 1, rules=version))
 
     def load(self, text: str) -> KokeshiMatch:
         return self.match_type(load_game(text))
@@ -350,19 +406,59 @@ class Kokeshi(GameModule):
         return said, lines
 
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
+        return self.question_named(view, prompt, ())
+
+    def question_named(self, view: Mapping[str, Any], prompt: Prompt, names: Sequence[str]) -> str:
         asked = vocab.question(prompt.kind)
         player = (view.get("prompt") or {}).get("player")
         near = idle_warning(view, player) if player is not None else None
-        if near is None or near[0] not in (None, player):
-            # Far from the end against stalling, or nearer for another seat (the picture names it).
-            return asked
-        # Near it, for the whole table or for the deciding seat: said with the question, as /kokeshi's prompt says it.
-        return _("{question} (⏳ {left} before the end is triggered)").format(
-            question=asked, left=vocab.idle_left(near[1])
-        )
+        if near is None:
+            return asked  # far from the end against stalling
+        whose, left = near
+        if whose in (None, player):
+            # For the whole table or for the deciding seat: said with the question, as /kokeshi's prompt says it.
+            count = vocab.idle_left(left)
+        elif names:
+            # Nearer for another seat: named, as /kokeshi's prompt names it.
+            count = vocab.idle_left(left, _display(view, names).get(str(whose), str(whose)))
+        else:
+            return asked  # another seat's, and no names to say whose (the picture names it)
+        return _("{question} (⏳ {left} before the end is triggered)").format(question=asked, left=count)
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return describe(engine_event(event, names))
+
+    def standing_notes(self, standing: Standing, names: Sequence[str]) -> list[str]:
+        # Solo: the automa's score, item by item, as /kokeshi's final post ranks it.
+        automa = standing.details.get("automa")
+        if not isinstance(automa, Mapping):
+            return []
+        total = int(automa.get("total", 0))
+        return [
+            ngettext("{player} — **{total}** point ({items})", "{player} — **{total}** points ({items})", total).format(
+                player=vocab.seat_name(AUTOMA), total=vocab.number(total), items=vocab.score_line(dict(automa))
+            )
+        ]
+
+    def rules_text(self) -> str | None:
+        return guide.rules_text()
+
+    def rules_pictures(self) -> tuple[Picture, ...]:
+        # For a phone, a few portrait pages that each fill the screen when tapped, then every tile on one wide sheet.
+        pages = render.rules_phone()
+        out = [
+            Picture(
+                page,
+                f"kokeshi-rules-{number}",
+                _("The rules of Kokeshi, page {page} of {pages}.").format(page=number, pages=len(pages)),
+            )
+            for number, page in enumerate(pages, 1)
+        ]
+        out.append(Picture(render.glossary(), "kokeshi-tiles", _("Every Kokeshi tile and what it does.")))
+        return tuple(out)
+
+    def help_text(self) -> str | None:
+        return guide.help_text()
 
     def setting_label(self, key: str, value: Any) -> str:
         if key == "side":
@@ -388,6 +484,36 @@ class Kokeshi(GameModule):
     def favourite_label(self, item: str) -> str:
         return vocab.kokeshi(item)
 
+    # ---------------------------------------------------------------- finished turns, as /kokeshi tells them
+
+    def turn_heading(self, turn: Turn, names: Sequence[str]) -> str | None:
+        player, before, after, _events = _told(turn, names)
+        return _cut(records.record_head(player, before, after), _HEADING)
+
+    def turn_picture(self, turn: Turn, names: Sequence[str]) -> bytes:
+        player, before, after, events = _told(turn, names)
+        return records.record_picture(player, before, after, events)
+
+    def since_summary(self, seat: int, turns: Sequence[Turn], names: Sequence[str]) -> list[str]:
+        told = []
+        for turn in turns:
+            player, before, after, events = _told(turn, names)
+            told.append(story.Turn(player, events, before, after))
+        return records.since_lines(_name(names, seat), told)
+
+    def round_ends(self, turn: Turn) -> bool:
+        # A turn belongs to the round it began in; the setup (round 0) is a round of its own.
+        return records.round_of(turn.after) != records.round_of(turn.before) or turn.after.get("phase") == "over"
+
+    def round_summary(self, turns: Sequence[Turn], names: Sequence[str]) -> str | None:
+        if not turns:
+            return None
+        lines = [records.round_heading(records.round_of(turns[0].before))]
+        for turn in turns:
+            player, before, after, events = _told(turn, names)
+            lines.append("• " + _cut(records.turn_summary(player, events, before, after), records.MAX_LINE_CHARS))
+        return "\n".join(lines)
+
     def decision_picture(
         self, view: Mapping[str, Any], names: Sequence[str], seat: int, events: Sequence[Event] = ()
     ) -> bytes:
@@ -397,6 +523,10 @@ class Kokeshi(GameModule):
 
     def table_picture(self, view: Mapping[str, Any], names: Sequence[str], events: Sequence[Event] = ()) -> bytes:
         return render.table_phone(named_view(view, names), [engine_event(e, names) for e in events])
+
+    def table_pictures(self, view: Mapping[str, Any], names: Sequence[str], seat: int | None) -> tuple[Picture, ...]:
+        me = _name(names, seat) if seat is not None and 0 <= seat < len(names) else None
+        return whole_table(named_view(view, names), me, self.name)
 
     def record_picture(self, view: Mapping[str, Any], names: Sequence[str], standing: Standing) -> bytes:
         shown = named_view(view, names)

@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 import games
 import i18n
 from cogs.limits import one_emoji
-from games.base import LEVELS, NOBODY, REFUSALS, GameModule, Match, Option, Prompt, Refusal, Setting
+from games.base import LEVELS, NOBODY, REFUSALS, GameModule, Match, Option, Prompt, Refusal, Setting, Turn
 from i18n import LOCALES, using
 
 from .kit import ALL_TABLES, KEYS, SEED, Table, played, positions, tables
@@ -365,6 +365,7 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
                 with using(locale):
                     words = [module.label(view, option) for option in prompt.options]
                     question = module.question(view, prompt)
+                    named = module.question_named(view, prompt, names)
                     headings = [module.group_label(view, prompt, group) for group in groups]
                     lines = [(module.menu_label(view, o), module.option_detail(view, o)) for o in prompt.options]
                     symbols = [module.option_symbol(view, option) for option in prompt.options]
@@ -374,6 +375,7 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
                 ids = [option.id for option in prompt.options]
                 assert len(set(ids)) == len(ids) >= 2 and all(0 < len(i) <= 40 for i in ids)
                 assert question and "{" not in question
+                assert named and "{" not in named and named.startswith(question.partition(" (")[0]), named
                 # Every group a first menu lists is worded, each with words of its own.
                 assert all(h and len(h) <= 100 and "{" not in h for h in headings), headings
                 assert len(set(headings)) == len(headings), headings
@@ -409,11 +411,37 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
                 labels = [module.favourite_label(item) for item in module.favourite_items]
                 assert module.favourite_heading() and all(label and "{" not in label for label in labels), labels
                 assert len(set(labels)) == len(labels), labels
+    # What the final places leave out (a solo opponent's score), in words.
+    for locale in LOCALES:
+        with using(locale):
+            notes = module.standing_notes(record.match.standing(), names)
+        assert all(note.strip() and "{" not in note for note in notes), notes
     # Every language the game says it speaks has every message it used, translated.
     assert {locale: sorted(missing[locale]) for locale in module.locales if locale != "en"} == {
         locale: [] for locale in module.locales if locale != "en"
     }
     assert set(module.locales) <= set(LOCALES) and "en" in module.locales
+
+
+@BY_GAME
+def test_the_rules_and_guide_are_worded_in_every_locale_within_their_room(key, monkeypatch):
+    module = games.get(key)
+    missing: dict[str, set[str]] = {locale: set() for locale in LOCALES}
+    real = i18n.translations
+    monkeypatch.setattr(i18n, "translations", lambda locale: _Recording(real(locale), missing[locale]))
+    for locale in LOCALES:
+        with using(locale):
+            texts = [module.rules_text(), module.help_text()]
+            pictures = module.rules_pictures()
+        assert all(t is None or (t.strip() and len(t) <= 4000 and "{" not in t) for t in texts), texts
+        assert len(pictures) <= 9 and sum(len(p.png) for p in pictures) <= 8 * 1024 * 1024
+        assert len({p.name for p in pictures}) == len(pictures)
+        for picture in pictures:
+            _png(picture.png)
+            assert picture.name.isascii() and picture.alt.strip() and len(picture.alt) <= 1024
+    assert {locale: sorted(missing[locale]) for locale in module.locales if locale != "en"} == {
+        locale: [] for locale in module.locales if locale != "en"
+    }
 
 
 # ------------------------------------------------------------------ pictures
@@ -436,6 +464,12 @@ def test_pictures_are_drawn_for_random_positions(table):
             w, h = _png(module.decision_picture(match.view(seat), names, seat))
             assert w >= 200 and h >= 40
         _png(module.table_picture(match.view(None), names))
+    # The whole table, once, for a deciding seat and for a spectator: within a message's room, each named once.
+    for seat in (match.waiting()[0], None):
+        whole = module.table_pictures(match.view(seat), names, seat)
+        assert len(whole) <= 9 and sum(len(p.png) for p in whole) <= 8 * 1024 * 1024
+        assert len({p.name for p in whole}) == len(whole) and "turn" not in {p.name for p in whole}
+        assert all(_png(p.png) and p.alt.strip() for p in whole)
     record = played(table)
     last = [e for step in record.events[-3:] for e in step]
     with using("pt_BR"):
@@ -523,3 +557,59 @@ def test_no_seed_in_any_view_event_word_picture_or_log(table, caplog, monkeypatc
 def test_a_score_item_a_game_does_not_word_reads_as_its_key():
     # The contract's default, for a game with no words of its own for its stats.
     assert GameModule.stat_label(games.get("bids"), "two_flowers") == "Two flowers"
+
+
+def finished_turns(table: Table) -> tuple[Match, list[Turn]]:
+    """A whole random game of `table` cut into its finished turns as the platform hands them to the game: the seat
+    of each turn's first decision, its events, and the spectator's views before and after it."""
+    record = played(table)
+    match = table.deal(SEED)
+    turns: list[Turn] = []
+    before, seat, events = match.view(None), None, []
+    for who, action in record.actions:
+        key = match.turn_key()
+        seat = who if seat is None else seat
+        events += match.apply(who, action)
+        if match.turn_key() != key or match.is_over:
+            after = match.view(None)
+            turns.append(Turn(seat, tuple(events), before, after))
+            before, seat, events = after, None, []
+    return match, turns
+
+
+@BY_TABLE
+def test_finished_turns_are_worded_within_a_message_and_never_with_the_seed(table):
+    module = table.module
+    match, turns = finished_turns(table)
+    names = names_for(match)
+    digits = str(SEED)
+    out: list[str] = []
+    for i, turn in enumerate(turns):
+        head = module.turn_heading(turn, names)
+        assert head is None or 0 < len(head) <= 300
+        out.append(head or "")
+        lines = module.since_summary(0, turns[max(0, i - 3) : i + 1], names)
+        assert all(isinstance(line, str) and line for line in lines)
+        out += lines
+    rounds: list[list[Turn]] = [[]]
+    for turn in turns:
+        rounds[-1].append(turn)
+        if module.round_ends(turn):
+            rounds.append([])
+    rounds.pop()  # the turns after the last round's end (none once a round-telling game is over)
+    for round_turns in rounds:
+        told = module.round_summary(round_turns, names)
+        assert told is None or 0 < len(told) <= 2000
+        out.append(told or "")
+    # One record's picture (a PNG), drawn for the turn the game says it is.
+    assert _png(module.turn_picture(turns[-1], names))[0] > 0
+    assert not any(digits in text or digits[:12] in text for text in out)
+    if module.reads_turns():
+        # A game that words its turns tells each: a heading, its rounds, the others' turns.
+        assert all(module.turn_heading(turn, names) for turn in turns)
+        assert rounds and all(module.round_summary(r, names) for r in rounds)
+    else:
+        # The defaults leave a game as it was: no heading, the table after the turn, nothing in the ping, no rounds.
+        assert out == [""] * len(turns) and rounds == []
+        last = turns[-1]
+        assert module.turn_picture(last, names) == module.table_picture(last.after, names, last.events)

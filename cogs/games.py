@@ -78,7 +78,7 @@ class Games(
     ) -> list[app_commands.Choice[int]]:
         return await self.bot.tables.clocks.rejoin_choices(interaction, current)
 
-    # Every game of the registry but those with commands of their own (`/kokeshi`) is played from here.
+    # Every game of the registry is played from here (Kokeshi too, beside its own `/kokeshi` commands).
     @app_commands.command(
         name="new", description="Open a table of another game in this channel", extras={anywhere.SERVER: True}
     )

@@ -64,7 +64,6 @@ from .match_items import (
 )
 from .match_lobbies import MatchLobbies
 from .match_turns import TurnViews, heading, others_since, rounds, since_block, told, turn_ends
-from .offer import OWN_TABLES
 from .quiet import in_quiet_hours, muted_in
 from .reach import Reach
 from .refusals import Refusal
@@ -279,7 +278,7 @@ class Matches:
         """The other game played in the thread the command was used in."""
         channel = interaction.channel
         record = await self.store.game_by_thread(channel.id) if channel is not None else None
-        if record is None or record.game in OWN_TABLES:
+        if record is None or record.named_log:
             raise UserError(_("Use this in the thread of a game started with `/games new` or `/games challenge`."))
         return record
 
@@ -1125,7 +1124,7 @@ class MatchClock:
 
     @staticmethod
     def serves(record: GameRecord) -> bool:
-        return record.game not in OWN_TABLES
+        return not record.named_log
 
     @staticmethod
     def seat_word(name: str) -> str:

@@ -423,6 +423,12 @@ class GameModule(ABC):
         score, item by item), in Markdown; the default has none."""
         return []
 
+    def unseated(self, standing: Standing) -> list[tuple[str, int, Mapping[str, int]]]:
+        """The opponents of a finished match that hold no seat (a solo game's automa), as its results keep a row for
+        each past the seats: (name, place among the seats' places, score details with a `total`). The default has
+        none."""
+        return []
+
     def rules_text(self) -> str | None:
         """The rules in brief, in the current language (Markdown, a few paragraphs: at most 4,000 characters, which
         the platform posts in as many messages as they need), or None: the default, for a game that has none yet."""

@@ -442,6 +442,14 @@ class Kokeshi(GameModule):
             )
         ]
 
+    def unseated(self, standing: Standing) -> list[tuple[str, int, Mapping[str, int]]]:
+        # Solo: the automa's row, under its engine name and at its place in the ranking, as /kokeshi's results keep it.
+        automa = standing.details.get("automa")
+        ranking = list(standing.details.get("ranking") or ())
+        if not isinstance(automa, Mapping) or NOBODY not in ranking:
+            return []
+        return [(AUTOMA, ranking.index(NOBODY) + 1, {k: int(v) for k, v in automa.items()})]
+
     def rules_text(self) -> str | None:
         return guide.rules_text()
 

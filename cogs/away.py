@@ -11,7 +11,7 @@ import discord
 
 import i18n
 from i18n import _, ngettext
-from storage import DEFAULT_GAME, GameRecord, Seat, Store
+from storage import GameRecord, Seat, Store
 from storage.away import DAY, LONGEST, Away
 
 from .client import Client
@@ -195,7 +195,7 @@ class Aways:
     async def show(self, games: Iterable[GameRecord]) -> None:
         """Show the change where the other players look: each game's lobby message and live prompt."""
         for record in games:
-            if record.game != DEFAULT_GAME:
+            if not record.named_log:
                 # Another game's table: its live prompt shows the deadline and who is away.
                 try:
                     await self.tables.bot.matches.show_deadline(record)

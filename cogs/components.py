@@ -43,10 +43,11 @@ class ActionButton(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.ui
         style: discord.ButtonStyle | None = None,
         outcome: Outcome | None = None,
         brief: bool = False,
+        starting: bool = False,
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=shorten(vocab.option_button(option, outcome, brief), BUTTON_LABEL),
+                label=_button_label(option, outcome, brief, starting),
                 style=style or discord.ButtonStyle.primary,
                 emoji=vocab.option_emoji(option.id),
                 custom_id=f"kk:a:{game_id}:{version}:{option.id}",
@@ -168,12 +169,20 @@ def lobby_view(game_id: int, open_: bool = True) -> discord.ui.View:
     return view
 
 
-def _brief(options: list[Option], outcomes: dict[str, Outcome], limit: int, text) -> bool | None:
-    """Whether every option's `text` fits `limit` in full (False) or only briefly (True); None if not even so."""
+def _brief(
+    options: list[Option], outcomes: dict[str, Outcome], limit: int, text, marked: frozenset[str] = frozenset()
+) -> bool | None:
+    """Whether every option's `text` fits `limit` in full (False) or only briefly (True); None if not even so.
+    `marked`: the placements whose starting tile is named one (`vocab.twins`)."""
     for brief in (False, True):
-        if all(len(text(o, outcomes.get(o.id), brief)) <= limit for o in options):
+        if all(len(text(o, outcomes.get(o.id), brief, o.id in marked)) <= limit for o in options):
             return brief
     return None
+
+
+def _button_label(option: Option, outcome: Outcome | None, brief: bool, starting: bool) -> str:
+    """An option's button label as `ActionButton` shows it, cut to fit."""
+    return shorten(vocab.option_button(option, outcome, brief, starting), BUTTON_LABEL)
 
 
 def outcomes_of(game: Game | None) -> dict[str, Outcome]:
@@ -197,10 +206,17 @@ def prompt_view(
     # Buttons while each one can say whole what it does (briefly, if need be: the picture shows the rest); else a
     # menu, whose lines have a description too.
     # (One character short of the limit: the tile's words follow, cut at a word with "…".)
-    brief = _brief(options, outcomes, BUTTON_LABEL - 1, vocab.option_core)
-    if len(options) <= MAX_BUTTONS and brief is not None:
+    marked = vocab.twins(options)
+    brief = _brief(options, outcomes, BUTTON_LABEL - 1, vocab.option_core, marked)
+    # Buttons only while each says something of its own once cut to fit (two alike but for the tile's words at
+    # their end are told apart in a menu, whose lines have room for them).
+    labels = {_button_label(o, outcomes.get(o.id), bool(brief), o.id in marked) for o in options}
+    if len(options) <= MAX_BUTTONS and brief is not None and len(labels) == len(options):
         for option in options:
-            view.add_item(ActionButton(game_id, version, option, outcome=outcomes.get(option.id), brief=brief))
+            outcome = outcomes.get(option.id)
+            view.add_item(
+                ActionButton(game_id, version, option, outcome=outcome, brief=brief, starting=option.id in marked)
+            )
     elif len(options) <= MAX_SELECT:
         view.add_item(ActionSelect(game_id, version, options, vocab.question(prompt.kind), outcomes))
     else:
@@ -211,10 +227,11 @@ def prompt_view(
 def tile_choices(prompt: Prompt) -> list[tuple[str, str]]:
     """The distinct tiles of a placement prompt: (tile id, label)."""
     seen: dict[str, str] = {}
+    marked = vocab.twins(prompt.options)
     for option in prompt.options:
         kind, tile, _track = option.id.split(":")
         if kind == "place" and tile not in seen:
-            seen[tile] = vocab.tile(tile)
+            seen[tile] = vocab.tile_named(tile, starting=option.id in marked)
     return list(seen.items())
 
 
@@ -228,9 +245,13 @@ def track_view(game_id: int, version: int, prompt: Prompt, tile: str, game: Game
     view = discord.ui.View(timeout=None)
     outcomes = outcomes_of(game)
     options = [o for o in prompt.options if o.id.startswith(f"place:{tile}:")]
-    brief = _brief(options, outcomes, BUTTON_LABEL - 1, vocab.option_core) is not False
+    marked = vocab.twins(prompt.options)
+    brief = _brief(options, outcomes, BUTTON_LABEL - 1, vocab.option_core, marked) is not False
     for option in options:
-        view.add_item(ActionButton(game_id, version, option, outcome=outcomes.get(option.id), brief=brief))
+        outcome = outcomes.get(option.id)
+        view.add_item(
+            ActionButton(game_id, version, option, outcome=outcome, brief=brief, starting=option.id in marked)
+        )
     return view
 
 

@@ -78,7 +78,7 @@ class Games(
     ) -> list[app_commands.Choice[int]]:
         return await self.bot.tables.clocks.rejoin_choices(interaction, current)
 
-    # Every game of the registry but those with commands of their own (`/kokeshi`) is played from here.
+    # Every game of the registry is played from here (Kokeshi too, beside its own `/kokeshi` commands).
     @app_commands.command(
         name="new", description="Open a table of another game in this channel", extras={anywhere.SERVER: True}
     )
@@ -184,15 +184,25 @@ class Games(
         await matches.guard(interaction, matches.boards.status(interaction))
 
     @app_commands.command(name="table", description="Another game's table as you may see it now, privately")
-    @app_commands.describe(game="The game's number (default: this thread's game, else your newest one here)")
-    async def table(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self.bot.tables.guard(interaction, game, self.looks.table(interaction, game))
+    @app_commands.describe(
+        game="The game's number (default: this thread's game, else your newest one here)",
+        player="Whose board comes first, large (default: yours)",
+    )
+    async def table(self, interaction: discord.Interaction, game: int | None = None, player: str | None = None) -> None:
+        await self.bot.tables.guard(interaction, game, self.looks.table(interaction, game, player))
 
     @table.autocomplete("game")
     async def table_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         return await self.looks.autocomplete(interaction, current)
+
+    @table.autocomplete("player")
+    async def table_player_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        game = getattr(interaction.namespace, "game", None)
+        return await self.looks.seat_choices(interaction, game if isinstance(game, int) else None, current)
 
     @app_commands.command(name="log", description="The last moves of another game, as its thread told them, privately")
     @app_commands.describe(

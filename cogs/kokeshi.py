@@ -20,7 +20,7 @@ from games.kokeshi.module import MODULE as KOKESHI
 from games.kokeshi.module import whole_table
 from games.kokeshi.vocab import N_
 from i18n import _
-from storage import DEFAULT_GAME, GameNotFound, GameRecord, Seat
+from storage import GameNotFound, GameRecord, Seat
 
 from . import anywhere, common
 from .answering import Answer, answered
@@ -79,13 +79,21 @@ def status_name(status: str) -> str:
 
 def _game_label(g: GameRecord) -> str:
     """A game as the `game` option lists it: number, status, seats and board side (another game: its name)."""
-    if g.game != DEFAULT_GAME:
+    if not g.named_log:
         return _("#{number} — {game}, {status}").format(
             number=g.id, game=common.game_name(g), status=status_name(g.status)
         )
     return _("#{number} — {status}, {seated}/{seats} players, {side}").format(
         number=g.id, status=status_name(g.status), seated=len(g.seats), seats=g.players, side=side_name(g.side)
     )
+
+
+def _platform_game(record: GameRecord) -> str:
+    """Where a game played at the platform's table is played, for a `/kokeshi` command used on it."""
+    return _(
+        "{game} #{number} is played at the `/games` table: use the buttons in its thread, or `/games status`, "
+        "`/games table`, `/games log`, `/games play` and `/games hint`."
+    ).format(game=common.game_name(record), number=record.id)
 
 
 def _english(option: Option) -> str:
@@ -107,10 +115,12 @@ def _chosen(choice: str, state: Game, version: int) -> tuple[int, str]:
         if text == option.id or text.lower() in (_english(option), vocab.label(option).lower()):
             return version, option.id
     outcomes = preview_all(state)
+    marked = vocab.twins(options)
+    named = vocab.labels(options, outcomes, CHOICE_NAME, None, shorten)
     typed = " ".join(text.lower().split())
-    for option in options:
-        shown = vocab.option_button(option, outcomes.get(option.id))
-        if typed in (shown.lower(), shorten(shown, CHOICE_NAME).lower()):
+    for option, name in zip(options, named, strict=True):
+        shown = vocab.option_button(option, outcomes.get(option.id), starting=option.id in marked)
+        if typed in (shown.lower(), shorten(shown, CHOICE_NAME).lower(), name.lower()):
             return version, option.id
     return version, text
 
@@ -189,14 +199,13 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             channel_id = channel.id if channel else None
         if lobby:
             lobbies = await self.store.open_lobbies(place) if place is not None else []
-            found = [g for g in lobbies if g.channel_id == channel_id]
+            # The lobbies of this table: a `/games` lobby is joined with its own buttons.
+            found = [g for g in lobbies if g.channel_id == channel_id and g.named_log]
             if not found:
                 raise UserError(_("There is no open lobby in this channel. `/kokeshi new` opens one."))
         else:
             found = [
-                g
-                for g in await self.store.games_for_user(interaction.user.id)
-                if g.guild_id == place and g.game == DEFAULT_GAME
+                g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == place and g.named_log
             ]
             here = [g for g in found if g.channel_id == channel_id]
             if not here and finished:
@@ -225,7 +234,10 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     async def _resumed(self, interaction: discord.Interaction, record: GameRecord) -> GameRecord:
         """A command about a game whose posts Discord refuses tries it again now (and can move a game whose
-        channel was deleted to this one); autocomplete only looks."""
+        channel was deleted to this one); autocomplete only looks. A game played at the platform's table (made with
+        `/games new`, Kokeshi's included) is pointed there, privately."""
+        if not record.named_log and (interaction.command is None or interaction.command.name not in ANY_GAME):
+            raise UserError(_platform_game(record))
         if interaction.type is not discord.InteractionType.application_command:
             return record
         return await self.tables.resume(interaction, record)
@@ -239,10 +251,10 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         games = [
             g
             for g in await self.store.games_for_user(interaction.user.id)
-            if g.guild_id == place and (every or g.game == DEFAULT_GAME)
+            if g.guild_id == place and (every or g.named_log)
         ]
         lobbies = [] if place is None else await self.store.open_lobbies(place)
-        lobbies = [g for g in lobbies if g.seat_of(interaction.user.id) is None and g.game == DEFAULT_GAME]
+        lobbies = [g for g in lobbies if g.seat_of(interaction.user.id) is None and g.named_log]
         return game_choices(interaction, current, games + lobbies, _game_label)
 
     async def _state_for_autocomplete(self, interaction: discord.Interaction) -> tuple[GameRecord, Game, int] | None:
@@ -379,7 +391,10 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         # Each choice with what it does, as on the buttons.
         outcomes = preview_all(state)
         with i18n.using(interaction.locale):
-            labels = [(o, vocab.option_button(o, outcomes.get(o.id)), vocab.label(o)) for o in prompt.options]
+            marked = vocab.twins(prompt.options)
+            # Each of its own within a choice's name (`vocab.labels`), as the platform's table labels them.
+            shown = vocab.labels(prompt.options, outcomes, CHOICE_NAME, None, shorten)
+            labels = [(o, said, vocab.label(o, o.id in marked)) for o, said in zip(prompt.options, shown, strict=True)]
         # The choices named by what was typed ("samurai"), then those whose consequence says it ("→ tile: Samurai"),
         # as written; failing that, those with all its words.
         found = (
@@ -516,11 +531,13 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 here = await self.resolve(interaction, game)
             elif isinstance(interaction.channel, discord.Thread):
                 here = await self.store.game_by_thread(interaction.channel.id)
+                if here is not None and not here.named_log:
+                    raise UserError(_platform_game(here))  # `/games status` tells it, with the caller's other games
             # Every game of the caller, in every server, each with a link to its thread.
             games = [
                 g
                 for g in await self.store.games_for_user(interaction.user.id)
-                if (here is None or g.id != here.id) and g.game == DEFAULT_GAME
+                if (here is None or g.id != here.id) and g.named_log
             ]
             if here is None and not games:
                 raise UserError(_("You are not in any game. `/kokeshi new` or `/kokeshi solo` starts one."))

@@ -8,18 +8,17 @@ from typing import Any
 
 import discord
 
-import games
 import i18n
 from games.base import GameModule
 from i18n import _, format_number, ngettext
 from storage import GameReach, GameStats, Glance, Rating, Store, challenge_key
 
-from .anywhere import bot_server, command_name
+from .anywhere import bot_server
 from .client import Client, TableDesk
 from .clock import Clocks
 from .common import UserError, challenge_day, game_name, history_picture
 from .limits import EMBED_FIELD_VALUE, EMBED_TITLE, MESSAGE, shorten
-from .offer import OWN_TABLES, table_game
+from .offer import table_game
 from .reach import Reach
 from .speech import escape
 
@@ -150,11 +149,6 @@ class MatchBoards:
         games and wins, the game's ratings (this server's where the bot is in it, and the world's), its
         challenges, each score item's average and best, and the favourite where the game keeps one, named in the game's
         own words; below them, the picture of the player's score at each finished game."""
-        if key in OWN_TABLES:
-            own = command_name(f"{key} stats", interaction.locale)
-            raise UserError(
-                _("{game} has stats of its own: `/{command}`.").format(game=games.get(key).name, command=own)
-            )
         module = table_game(key)
         found = await self.store.game_stats(
             user.id, module.stat_keys, discord.utils.utcnow(), game=key, guild_id=bot_server(interaction)

@@ -19,7 +19,6 @@ from . import common
 from .client import TableDesk
 from .common import UserError
 from .limits import CHOICE_NAME, MAX_CHOICES, fit_files, in_messages, shorten
-from .offer import OWN_TABLES
 
 
 def any_game(key: str) -> GameModule:
@@ -64,8 +63,6 @@ def help_text(module: GameModule) -> str:
         own = _("{game} has no guide of its own here yet; this is how every game is played at this table.").format(
             game=module.name
         )
-    if module.key in OWN_TABLES:
-        return own
     return f"{own}\n\n{platform_help(module)}"
 
 

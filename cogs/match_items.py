@@ -356,7 +356,7 @@ def choices_view(game_id: int, version: int, choices: Sequence[Choice], placehol
 def _choice_items(
     game_id: int, version: int, choices: Sequence[Choice], placeholder: str
 ) -> list[discord.ui.Item[Any]]:
-    if len(choices) <= MAX_BUTTONS:
+    if as_buttons(choices):
         return [MatchAction(game_id, version, c.value, c.label, c.emoji) for c in choices]
     if len(choices) <= MAX_SELECT:
         return [MatchSelect(game_id, version, choices, placeholder)]
@@ -368,14 +368,23 @@ def _choice_items(
     ]
 
 
+def as_buttons(choices: Sequence[Choice]) -> bool:
+    """Whether choices are shown as buttons: when they are few enough, and each button's label, cut to fit one, is
+    its own (two labels alike but for their ends are told apart in a menu, by its lines and the lines under them)."""
+    labels = {shorten(c.label, BUTTON_LABEL) for c in choices}
+    return len(choices) <= MAX_BUTTONS and len(labels) == len(choices)
+
+
 def _chunks(entries: Sequence[Any]) -> list[Sequence[Any]]:
     """Entries 25 to a menu, in their order, as many menus as a message holds for one decision."""
     return [entries[i : i + MAX_SELECT] for i in range(0, len(entries), MAX_SELECT)][:MAX_MENUS]
 
 
 def _part_of(placeholder: str, part: int, size: int, total: int) -> str:
+    """A placeholder with the part of the choices its menu holds, the placeholder cut so that the part shows."""
     first = part * MAX_SELECT + 1
-    return f"{placeholder} · {first}–{first + size - 1}/{total}"
+    where = f" · {first}–{first + size - 1}/{total}"
+    return shorten(placeholder, SELECT_PLACEHOLDER - len(where)) + where
 
 
 def in_two_steps(groups: Sequence[str]) -> bool:
@@ -438,6 +447,7 @@ __all__ = [
     "MatchSince",
     "MatchUndo",
     "action_entry",
+    "as_buttons",
     "choices_view",
     "group_entry",
     "groups_view",

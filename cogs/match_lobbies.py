@@ -191,6 +191,7 @@ class MatchLobbies:
                 settings, clock_settings | ({"min_finish": min_finish} if min_finish and ai < players - 1 else {})
             ),
             turn_timer=turn_timer,
+            contract=True,  # played at this table, a game with a table of its own too (its log by seat)
         )
         await self.open(interaction, module, channel, await self.store.get_game(game_id))
 
@@ -295,6 +296,7 @@ class MatchLobbies:
                 language=record.language,
                 game=record.game,
                 settings={k: v for k, v in record.settings.items() if k != "rematch"} | {"rematch": {"of": game_id}},
+                contract=not record.named_log,
             )
             await self.store.set_meta(REMATCH_OF.format(game_id=game_id), str(again_id))
         again_record = await self.store.get_game(again_id)
@@ -391,6 +393,7 @@ class MatchLobbies:
             language=i18n.current() if i18n.current() != "en" else None,
             game=key,
             settings=dict(offer.options),
+            contract=True,
         )
         record = await self.store.get_game(game_id)
         with speaking(record):

@@ -21,11 +21,12 @@ from storage import GameNotFound, GameRecord, MatchDecision, Store
 
 from . import common
 from .anywhere import bot_server
-from .choices import game_choices
+from .choices import game_choices, matching_choices
 from .client import Client, TableDesk
 from .common import UserError, game_name
 from .limits import MESSAGE, fit_files
 from .matches import seat_names
+from .speech import escape, quote
 
 # The most steps `/games log` is asked for; fewer show when they do not fit one message.
 MOST_STEPS = 50
@@ -101,10 +102,11 @@ class MatchLooks:
 
     # ------------------------------------------------------------------ the table
 
-    async def table(self, interaction: discord.Interaction, game_id: int | None) -> None:
+    async def table(self, interaction: discord.Interaction, game_id: int | None, player: str | None = None) -> None:
         """`/games table`: privately, the table of a game in progress as the caller may see it now, in their
         language: their own decision picture when their seat decides now (with the question), else the table as
-        anyone sees it (with whom it waits for)."""
+        anyone sees it (with whom it waits for). With `player` (another seat's name), the table as anyone sees it
+        with that seat's board first (`GameModule.table_pictures`; Kokeshi: its workshop large at the top)."""
         record = await self.resolve(interaction, game_id)
         module = games.get(record.game)
         if record.status == "finished":
@@ -118,9 +120,17 @@ class MatchLooks:
         match, _version, record = await self.store.load_match(record.id)
         names = seat_names(record)
         seat = record.seat_of(interaction.user.id)
-        # A seat the AI plays (resigned, or taken over when its time ran out) decides nothing: its player looks on.
+        first = seat.seat if seat is not None else None
+        if player is not None:
+            first = _seat_named(record, player)
+        # A seat the AI plays (resigned, or taken over when its time ran out) decides nothing: its player looks on;
+        # nor does a caller who asked for another seat's board first.
         prompt = next(
-            (p for p in match.prompts() if seat is not None and not seat.ai and p.seat == seat.seat),
+            (
+                p
+                for p in match.prompts()
+                if seat is not None and not seat.ai and p.seat == seat.seat and first == seat.seat
+            ),
             None,
         )
         head = _("**The table of {game} #{number}**").format(game=module.name, number=record.id)
@@ -137,9 +147,9 @@ class MatchLooks:
             whole = await asyncio.to_thread(module.table_pictures, view, names, prompt.seat)
         else:
             view = match.view(None)
-            mine = seat.seat if seat is not None else None
-            # The whole table, the caller's board first, where the game draws it; else the table anyone sees.
-            whole = await asyncio.to_thread(module.table_pictures, view, names, mine)
+            # The whole table, the caller's board (or the one asked for) first, where the game draws it; else the
+            # table anyone sees.
+            whole = await asyncio.to_thread(module.table_pictures, view, names, first)
             picture = None if whole else await asyncio.to_thread(module.table_picture, view, names)
             text = "\n".join((head, _("Waiting for: {names}.").format(names=_waiting(record, match, bold=True))))
             alt = _("The {game} table, move {moves}. Waiting for: {names}.").format(
@@ -153,6 +163,17 @@ class MatchLooks:
         shown = list(whole)[: max(0, fit_files(sizes + [len(p.png) for p in whole]) - len(files))]
         files += [common.picture(p.png, f"{stem}-{p.name}.png", p.alt) for p in shown]
         await self.tables.tell(interaction, text, files=files, allowed_mentions=discord.AllowedMentions.none())
+
+    async def seat_choices(
+        self, interaction: discord.Interaction, game_id: int | None, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The `player` option's choices: the seats of the game `/games table` is about, by name; none when there is
+        no such game (an autocomplete shows nothing rather than an error)."""
+        try:
+            record = await self.resolve(interaction, game_id)
+        except UserError:
+            return []
+        return matching_choices(interaction, current, seat_names(record), str, str)
 
     # ------------------------------------------------------------------ the log
 
@@ -198,6 +219,19 @@ def fit_log(head: str, lines: Sequence[str], limit: int = MESSAGE) -> str:
         if len(text) <= limit:
             return text
     return head[:limit]
+
+
+def _seat_named(record: GameRecord, player: str) -> int:
+    """The seat of the player named `player` (in any case); a mistake in words naming the players otherwise."""
+    names = seat_names(record)
+    found = [s for s, name in enumerate(names) if name.casefold() == player.strip().casefold()]
+    if not found:
+        raise UserError(
+            _("No player called {player} in game #{number}: {players}.").format(
+                player=quote(player), number=record.id, players=", ".join(map(escape, names))
+            )
+        )
+    return found[0]
 
 
 def _waiting(record: GameRecord, match: Match, *, bold: bool = False) -> str:

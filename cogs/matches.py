@@ -74,7 +74,6 @@ from .match_items import (
 )
 from .match_lobbies import MatchLobbies
 from .match_turns import TurnViews, heading, others_since, rounds, since_block, told, turn_ends
-from .offer import OWN_TABLES
 from .quiet import in_quiet_hours, muted_in
 from .reach import Reach
 from .refusals import Refusal
@@ -217,7 +216,7 @@ class Matches:
         await self.tell(
             interaction,
             f"**{question}**",
-            view=offer(module, view, prompt, game_id, version),
+            view=offer(module, view, prompt, game_id, version, names),
             file=discord.File(_png(picture), filename=f"choice-{game_id}.png", description=shorten(alt, 1024)),
         )
 
@@ -242,7 +241,9 @@ class Matches:
         question = module.question_named(view, prompt, seat_names(record))
         choices = [choice_of(module, view, o) for o in options]
         items = groups_view(game_id, version, _entries(module, view, prompt), question, group, choices)
-        text = shorten(f"**{question}**\n{module.group_label(view, prompt, group)}", MESSAGE)
+        # The group as the first step named it, and the game's line under it there (a tile's tracks), if any.
+        picked = [module.group_label(view, prompt, group), module.group_detail(view, prompt, group)]
+        text = shorten("\n".join([f"**{question}**", *(line for line in picked if line)]), MESSAGE)
         if private_message(interaction):
             await interaction.edit_original_response(content=text, view=items)
         else:
@@ -264,7 +265,8 @@ class Matches:
         file = discord.File(_png(told.picture), filename=f"since-{game_id}.png", description=shorten(told.alt, 1024))
         kwargs: dict[str, Any] = {"file": file}
         if told.prompt is not None:
-            kwargs["view"] = offer(module, match.view(seat.seat), told.prompt, game_id, version)
+            names = seat_names(record)
+            kwargs["view"] = offer(module, match.view(seat.seat), told.prompt, game_id, version, names)
         await self.tell(interaction, told.text, allowed_mentions=discord.AllowedMentions.none(), **kwargs)
 
     async def on_hint(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -300,7 +302,7 @@ class Matches:
         """The other game played in the thread the command was used in."""
         channel = interaction.channel
         record = await self.store.game_by_thread(channel.id) if channel is not None else None
-        if record is None or record.game in OWN_TABLES:
+        if record is None or record.named_log:
             raise UserError(_("Use this in the thread of a game started with `/games new` or `/games challenge`."))
         return record
 
@@ -890,7 +892,7 @@ class Matches:
             lines.append(f"**{question}**")
             lines += since
             if prompt.seat in humans:
-                view = offer(module, seen, prompt, record.id, version)
+                view = offer(module, seen, prompt, record.id, version, names)
                 if hints_allowed(record):
                     view.add_item(MatchHint(record.id))
                 # The same seat goes on with its turn (a solo seat's next turn is another turn): its last choice may
@@ -1207,7 +1209,7 @@ class MatchClock:
 
     @staticmethod
     def serves(record: GameRecord) -> bool:
-        return record.game not in OWN_TABLES
+        return not record.named_log
 
     @staticmethod
     def seat_word(name: str) -> str:
@@ -1273,10 +1275,18 @@ def asked(record: GameRecord, match: Match, user_id: int) -> tuple[Seat, Prompt]
     return seat, prompt
 
 
-def offer(module: GameModule, view: Mapping[str, Any], prompt: Prompt, game_id: int, version: int) -> discord.ui.View:
+def offer(
+    module: GameModule,
+    view: Mapping[str, Any],
+    prompt: Prompt,
+    game_id: int,
+    version: int,
+    names: Sequence[str] = (),
+) -> discord.ui.View:
     """A prompt's choices for its deciding seat (`view`, the seat's): in one step, or the group first when its
-    options come in groups and are many (`in_two_steps`)."""
-    question = module.question(view, prompt)
+    options come in groups and are many (`in_two_steps`). A menu's placeholder is the question as the game words
+    it with the players' `names` at hand (`GameModule.question_named`: it may name another seat)."""
+    question = module.question_named(view, prompt, names)
     if in_two_steps([o.group for o in prompt.options]):
         return groups_view(game_id, version, _entries(module, view, prompt), question)
     return choices_view(game_id, version, [choice_of(module, view, o) for o in prompt.options], question)

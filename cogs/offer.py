@@ -1,5 +1,5 @@
-"""The games the platform's own table offers: every game of the registry but those with a table of their own, and
-each one's variants (its lobby settings) as a person chooses them."""
+"""The games the platform's own table offers (every game of the registry) and each one's variants (its lobby settings)
+as a person chooses them; and which games also keep a table of their own, whose commands the hints name."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from i18n import _
 
 from .common import UserError
 
-# Games with a table of their own in the Discord layer, not offered here.
+# Games that also have a table of their own in the Discord layer (`/kokeshi`), whose commands the hints below name.
+# They are offered by `/games new` too: a game made there is played at the platform's table (its log by seat).
 OWN_TABLES = ("kokeshi",)
 
 
@@ -21,8 +22,6 @@ def table_game(key: str) -> GameModule:
         module = games.get(key)
     except KeyError:
         raise UserError(_("There is no game called “{key}”.").format(key=key)) from None
-    if key in OWN_TABLES:
-        raise UserError(_("{game} has its own commands: `/kokeshi new`.").format(game=module.name))
     return module
 
 
@@ -59,7 +58,7 @@ def daily_waiting(module: GameModule) -> str:
 def offered() -> list[GameModule]:
     """The registry's games this table runs, in the registry's order."""
     keys = games.keys()  # the registry's function, not a dict's
-    return [games.get(key) for key in keys if key not in OWN_TABLES]
+    return [games.get(key) for key in keys]
 
 
 def variants(key: str) -> list[tuple[str, str]]:
@@ -70,7 +69,7 @@ def variants(key: str) -> list[tuple[str, str]]:
         module = games.get(key)
     except KeyError:
         return []
-    if not module.settings or key in OWN_TABLES:
+    if not module.settings:
         return []
     out = []
     for values in itertools.product(*(s.choices for s in module.settings)):

@@ -20,7 +20,7 @@ import discord
 
 import i18n
 from i18n import _
-from storage import DEFAULT_GAME, GameReach, GameRecord, Store, TurnPosts
+from storage import GameReach, GameRecord, Store, TurnPosts
 from storage.away import QUIET
 
 from .anywhere import command_name, dm_link
@@ -370,7 +370,7 @@ class Reach:
 
     async def restart_turn_timers(self, record: GameRecord) -> None:
         """Fresh reminders and deadline for the turn the thread shows (a turn not shown yet gets them when it is)."""
-        if record.status != "active" or not record.turn_timer or record.game != DEFAULT_GAME:
+        if record.status != "active" or not record.turn_timer or not record.named_log:
             # Another game's table gives its turn fresh timers itself, when it shows the turn again.
             return
         game, _version = await self.store.load_game(record.id)
@@ -429,7 +429,7 @@ class Reach:
         """Why the game cannot be shown and what would free it, in the current language."""
         thread = self.where(record)
         kind = classify(reach.status, reach.code)
-        if kind is Refusal.GONE and record.game != DEFAULT_GAME:
+        if kind is Refusal.GONE and not record.named_log:
             # Only Kokeshi's commands take a game's number to move it to another channel.
             why = _(
                 "the channel of {game} #{number} was deleted. Every move is saved, but the game has nowhere to go "
@@ -463,9 +463,7 @@ class Reach:
         since = f"<t:{int(reach.since)}:f>"
         if for_host:
             # The command that plays a choice without the thread's buttons: Kokeshi's, or the platform's.
-            command = "/" + command_name(
-                "kokeshi play" if record.game == DEFAULT_GAME else "games play", i18n.current()
-            )
+            command = "/" + command_name("kokeshi play" if record.named_log else "games play", i18n.current())
             return _(
                 "⚠️ <@{host}>, your game is paused since {since}: {why} Nothing is lost: every move is saved, "
                 "`{command}` works meanwhile, and the game picks up where it stopped."

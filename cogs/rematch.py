@@ -160,6 +160,7 @@ class Rematches:
             ai_level=levels.get(robots[0].seat) if robots else None,
             game=record.game,
             settings=settings,
+            contract=not record.named_log,  # the table it was played at
         )
         await self.store.set_meta(rematch_of_key(record.id), str(game_id))
         lobby = await self.store.get_game(game_id)

@@ -134,7 +134,7 @@ class Replays:
                 raise UserError(
                     _("This is a challenge still being played: its replay opens to others once it is over (UTC).")
                 )
-        if record.status != "finished" and record.game != DEFAULT_GAME:
+        if record.status != "finished" and not record.named_log:
             raise UserError(
                 _(
                     "{game} #{number} is not over: its replay opens when the game ends. Its thread shows every "
@@ -182,7 +182,7 @@ class Replays:
     async def open(self, interaction: discord.Interaction, game_id: int | None) -> None:
         """A private viewer at the first turn."""
         record = await self.finished_game(interaction, game_id)
-        if record.game != DEFAULT_GAME:
+        if not record.named_log:
             content, file, view = await self._match_page(record, 1)
         else:
             content, file, view = await self._page(record, await self.shown(record.id, 1))
@@ -191,7 +191,7 @@ class Replays:
     async def step(self, interaction: discord.Interaction, game_id: int, number: int) -> None:
         """The viewer, redrawn in place at turn `number`."""
         record = await self.finished_game(interaction, game_id)
-        if record.game != DEFAULT_GAME:
+        if not record.named_log:
             content, file, view = await self._match_page(record, number)
         else:
             content, file, view = await self._page(record, await self.shown(record.id, number))
@@ -271,7 +271,7 @@ class Replays:
             if key in self._films:
                 self._films.move_to_end(key)
                 return self._films[key]
-            if record.game == DEFAULT_GAME:
+            if record.named_log:
                 frames = await self.frames(record.id)
                 data = await self.bot.tables.thinker.run_for(record.game, animation, frames, locale)
                 turns = len(frames)

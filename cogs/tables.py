@@ -22,7 +22,7 @@ from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Outcome, Refused
 from service import play as play_decision
-from storage import DEFAULT_GAME, Applied, GameNotFound, GameRecord, Seat, StaleVersion, Store, StoreRefusal
+from storage import Applied, GameNotFound, GameRecord, Seat, StaleVersion, Store, StoreRefusal
 from storage.away import TURN_TIMERS, Away
 
 from . import anywhere
@@ -269,7 +269,7 @@ class KokeshiClock:
 
     @staticmethod
     def serves(record: GameRecord) -> bool:
-        return record.game == DEFAULT_GAME
+        return record.named_log
 
     @staticmethod
     def seat_word(name: str) -> str:
@@ -956,7 +956,7 @@ class Tables:
 
     async def _show_safely(self, game_id: int) -> None:
         try:
-            if (await self.store.get_game(game_id)).game != DEFAULT_GAME:
+            if not (await self.store.get_game(game_id)).named_log:
                 # Another game's table: its live prompt posted again, its turn with fresh timers.
                 await self.bot.matches.show_again(game_id)
             else:
@@ -1020,7 +1020,7 @@ class Tables:
         """After a start: finish every AI turn a stopped bot left unfinished (only games of this bot's shards)."""
         shards = self.bot.timer_shards
         for record in await self.store.active_games():
-            if record.game != DEFAULT_GAME:
+            if not record.named_log:
                 continue  # another game's table (`cogs.matches`) has no AI turn left half done
             guild = record.guild_id
             if shards is not None and guild is not None and (guild >> 22) % shards[0] not in shards[1]:
@@ -1056,7 +1056,9 @@ class Tables:
         prompt = game.prompt
         assert prompt is not None  # a hint is asked for on the player's turn
         option = next(o for o in prompt.options if o.id == hint.action)
-        action = vocab.option_button(option, preview(game, option.id))
+        action = vocab.option_button(
+            option, preview(game, option.id), starting=option.id in vocab.twins(prompt.options)
+        )
         if len(prompt.options) == 1:
             why = _("It is the only choice you have.")
         else:
@@ -1096,7 +1098,7 @@ class Tables:
 
     async def round_of(self, record: GameRecord) -> str | None:
         """A Kokeshi game's round as its digest line names it ("Round 3"); None for another game."""
-        if record.game != DEFAULT_GAME:
+        if not record.named_log:
             return None
         game, _version = await self.store.load_game(record.id)
         return vocab.round_name(game.round_number)

@@ -8,7 +8,7 @@ import logging
 
 from discord.ext import commands
 
-from storage import DEFAULT_GAME, GameNotFound
+from storage import GameNotFound
 
 from .common import now
 from .refusals import FIRST_RETRY, MAX_RETRY
@@ -89,7 +89,7 @@ class Timers(commands.Cog):
     async def _other_game(self, game_id: int) -> bool:
         """Whether the game is played at the other games' table (`cogs.matches`) rather than Kokeshi's."""
         try:
-            return (await self.bot.store.get_game(game_id)).game != DEFAULT_GAME
+            return not (await self.bot.store.get_game(game_id)).named_log
         except GameNotFound:
             return False  # Kokeshi's tables clear a vanished game's timers
 

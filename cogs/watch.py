@@ -7,8 +7,6 @@ import logging
 import discord
 from discord.ext import commands
 
-from storage import DEFAULT_GAME
-
 from .wiring import WiredClient
 
 log = logging.getLogger(__name__)
@@ -70,7 +68,7 @@ class Watch(commands.Cog):
                 continue
             tables.lost.add(thread.id)
             # Kokeshi's table, or another game's (its live prompt is posted in the new thread).
-            reopen = tables.reopen(record) if record.game == DEFAULT_GAME else self.bot.matches.reopen(record)
+            reopen = tables.reopen(record) if record.named_log else self.bot.matches.reopen(record)
             await self._safely(reopen, "game %d lost its thread", record.id)
 
     async def _changed(self, guild_id: int) -> None:

@@ -370,7 +370,8 @@ class GameModule(ABC):
     @abstractmethod
     def label(self, view: Mapping[str, Any], option: Option) -> str:
         """An option's label, given the deciding seat's view: at most 100 characters (a select menu option's
-        limit); a presenter that shows it on a button (80) cuts it at a word."""
+        limit), each of a prompt's its own; a presenter that shows it on a button (80) cuts it at a word, and asks in
+        a menu instead when two labels of the prompt would then read alike."""
 
     @abstractmethod
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
@@ -420,6 +421,12 @@ class GameModule(ABC):
     def standing_notes(self, standing: Standing, names: Sequence[str]) -> list[str]:
         """Lines the final places leave out, as the end's post says them under the places (Kokeshi: the automa's
         score, item by item), in Markdown; the default has none."""
+        return []
+
+    def unseated(self, standing: Standing) -> list[tuple[str, int, Mapping[str, int]]]:
+        """The opponents of a finished match that hold no seat (a solo game's automa), as its results keep a row for
+        each past the seats: (name, place among the seats' places, score details with a `total`). The default has
+        none."""
         return []
 
     def rules_text(self) -> str | None:
@@ -490,9 +497,10 @@ class GameModule(ABC):
         """The table as anyone sees it (a spectator's view), with what `events` changed marked."""
 
     def table_pictures(self, view: Mapping[str, Any], names: Sequence[str], seat: int | None) -> tuple[Picture, ...]:
-        """The whole table, every player's board at once (`seat`'s first; None: a spectator), as more pictures
-        beside the decision picture or, for a seat that does not decide now, in place of `table_picture`: at most
-        9, 8 MiB in all. The default has none: the one picture shows enough."""
+        """The whole table, every player's board at once (`seat`'s first: the caller's, or the seat a player asked to
+        see first; None: a spectator), as more pictures beside the decision picture or, for a seat that does not
+        decide now, in place of `table_picture`: at most 9, 8 MiB in all. The default has none: the one picture shows
+        enough."""
         return ()
 
     @abstractmethod

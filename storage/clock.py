@@ -294,7 +294,8 @@ class ClockStore:
         problems = []
         running: dict[int, str] = {}
         rows = await self._all(
-            "SELECT c.game_id, c.name, c.bank, c.turn_began_at, g.settings, g.status, g.game, s.name AS seat "
+            "SELECT c.game_id, c.name, c.bank, c.turn_began_at, g.settings, g.status, g.game, g.log_seats, "
+            "s.name AS seat "
             "FROM clocks c "
             "JOIN games g ON g.id = c.game_id LEFT JOIN seats s ON s.game_id = c.game_id AND s.name = c.name "
             "ORDER BY c.game_id, c.name"
@@ -310,7 +311,12 @@ class ClockStore:
                 problems.append(f"{where}: a bank in a game without a bank clock")
             elif not 0 <= r["bank"] <= bank.cap:
                 problems.append(f"{where}: the bank ({r['bank']:.0f} s) is outside 0 to its cap ({bank.cap} s)")
-            if r["turn_began_at"] is not None and r["status"] == "active" and r["game"] == DEFAULT_GAME:
+            if (
+                r["turn_began_at"] is not None
+                and r["status"] == "active"
+                and r["game"] == DEFAULT_GAME
+                and not r["log_seats"]
+            ):
                 if r["game_id"] in running:
                     problems.append(f"game {r['game_id']}: turns running for {running[r['game_id']]} and {r['name']}")
                 running[r["game_id"]] = r["name"]

@@ -369,7 +369,7 @@ class MatchStore:
                 done = waited if outcome.turn_changed or over else tuple(s for s in waited if s not in waited_after)
                 await self._count_expired(db, record, seat, stored, done)
                 if over:
-                    await self._finish_match(db, game_id, match, now)
+                    await self._finish_match(db, game_id, held.module, match, now)
                 elif bank_of(dict(record.settings)) is not None:
                     await self._bank_turn(db, record, version, done, waited, waited_after, outcome.turn_changed)
                 elif outcome.turn_changed:
@@ -691,13 +691,36 @@ class MatchStore:
     # ------------------------------------------------------------------ the end of a match
 
     async def _result_rows(
-        self, game_id: int, standing: Standing, now: float
+        self, game_id: int, module: GameModule, standing: Standing, now: float
     ) -> list[tuple[int, int, str, int | None, int, int, int, int, str, float]]:
-        """The results rows of a finished match, one per seat, as Kokeshi's are written."""
+        """The results rows of a finished match, as its game's own path writes them: one per seat, then one per
+        opponent that holds no seat (`GameModule.unseated`: a solo game's automa), numbered past the seats."""
         seats = await self._all(
             "SELECT seat, name, user_id, ai, resigned FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
         )
-        ranks = seat_ranks(standing, [bool(s["resigned"]) for s in seats])
+        resigned = [bool(s["resigned"]) for s in seats]
+        others = module.unseated(standing)
+        if others:
+            # Every opponent ranked together: a resignation after every one that did not resign, else by place.
+            keys = [*zip(resigned, standing.places, strict=True), *((False, place) for _n, place, _s in others)]
+            ranks = [1 + sum(other < mine for other in keys) for mine in keys]
+        else:
+            ranks = seat_ranks(standing, resigned)
+        extra = [
+            (
+                game_id,
+                len(seats) + i,
+                name,
+                None,
+                1,
+                0,
+                ranks[len(seats) + i],
+                int(score["total"]),
+                _details(score),
+                now,
+            )
+            for i, (name, _place, score) in enumerate(others)
+        ]
         return [
             (
                 game_id,
@@ -711,14 +734,14 @@ class MatchStore:
                 _details(score),
                 now,
             )
-            for s, rank, score in zip(seats, ranks, standing.scores, strict=True)
-        ]
+            for s, rank, score in zip(seats, ranks[: len(seats)], standing.scores, strict=True)
+        ] + extra
 
-    async def _finish_match(self, db: Transaction, game_id: int, match: Match, now: float) -> None:
+    async def _finish_match(self, db: Transaction, game_id: int, module: GameModule, match: Match, now: float) -> None:
         """In the last decision's transaction: results, ratings, totals (or the challenge attempt), the status, no
         timers, and the log packed into the game's row."""
         await self.database.lock_shared_totals(db)
-        rows = await self._result_rows(game_id, match.standing(), now)
+        rows = await self._result_rows(game_id, module, match.standing(), now)
         await self._run_many(
             db,
             "INSERT INTO results (game_id, seat, name, user_id, ai, resigned, rank, total, details, finished_at) "
@@ -743,7 +766,7 @@ class MatchStore:
             await self._add_totals(db, info["guild_id"], bool(info["solo"]), rows, info["game"])
         actions = await self._action_rows(game_id)
         # A person's own decisions count towards their favourite; a timed-out seat's or the AI's do not.
-        people = {str(row[1]): row[3] for row in rows}
+        people = {str(row[1]): row[3] for row in rows}  # a seat the AI took over keeps its person's own choices
         chosen = [(people.get(player), action) for _, player, action, source, _, _ in actions if source == "player"]
         await self._add_favourites(db, info["guild_id"], chosen, info["game"])
         await self._run(
@@ -789,10 +812,9 @@ class MatchStore:
                 )
             ]
             replayed = [
-                (r[1], r[6], r[7], json.loads(r[8])) for r in await self._result_rows(g["id"], match.standing(), 0.0)
+                (r[1], r[6], r[7], json.loads(r[8]))
+                for r in await self._result_rows(g["id"], module, match.standing(), 0.0)
             ]
-            if names is not None:  # its own path also keeps a row for the solo game's automa, past the seats
-                stored = [r for r in stored if r[0] < len(names)]
             if stored != replayed:
                 return "the stored results differ from a replay"
         return None

@@ -66,7 +66,7 @@ _STARTED = "(seed_text IS NOT NULL OR seed IS NOT NULL)"
 _FAR = 2**31 - 1  # past any action number; fits the 32-bit INTEGER of either backend
 _GAME_COLUMNS = (
     f"id, guild_id, channel_id, thread_id, host_id, status, players, side, solo, turn_timer, {_SEED}, version, "
-    "moves, broken_reason, created_at, updated_at, finished_at, challenge, language, game, settings"
+    "moves, broken_reason, created_at, updated_at, finished_at, challenge, language, game, settings, log_seats"
 )
 
 
@@ -273,6 +273,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                 r["language"],
                 r["game"],
                 json.loads(r["settings"]),
+                bool(r["log_seats"]),
             )
             for r in rows
         ]
@@ -403,21 +404,28 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         ai_level: str | None = None,
         game: str = DEFAULT_GAME,
         settings: Mapping[str, Any] | None = None,
+        contract: bool | None = None,
     ) -> int:
         """A new lobby with the host in seat 0 and `ai_seats` AI players; returns the game id. `language` is the
         locale its thread speaks ("pt_BR"; None: English); `ai_level` the AI seats' level, kept on their seats;
         `game` the key of the game played, `settings` the lobby's other settings (JSON-safe values).
 
-        A game other than Kokeshi is a contract game (`games.get(game)`): `players` is one of its player counts
-        (1 is solo), and its settings are checked and completed by the game (`bad_settings`, `unknown_game`)."""
+        A contract game (`contract`; by default every game but the default game, which also has its own path) is
+        played through `start_match`/`play_match` (`games.get(game)`), its log by seat number: `players` is one of
+        its player counts (1 is solo), and its settings are checked and completed by the game (`bad_settings`,
+        `unknown_game`). A setting the games table also keeps in a column (`side`) is written there too, so the
+        columns read the same whichever path plays the game."""
+        if contract is None:
+            contract = game != DEFAULT_GAME
         if solo:
             players, ai_seats = 1, 0
-        if game != DEFAULT_GAME:
+        if contract:
             counts = contract_module(game).players
             if players not in counts:
                 raise StoreRefusal("bad_players")
             solo = players == 1
             settings = lobby_settings(game, settings)
+            side = str(settings.get("side", side))
         elif not 1 <= players <= 4 or (not solo and players < 2):
             raise StoreRefusal("bad_players")
         if not 0 <= ai_seats < players:
@@ -447,8 +455,8 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                         language,
                         game,
                         json.dumps(dict(settings or {}), sort_keys=True, separators=(",", ":")),
-                        # Kokeshi's own path logs its players by name; the contract's, by seat number.
-                        int(game != DEFAULT_GAME),
+                        # The default game's own path logs its players by name; the contract's, by seat number.
+                        int(contract),
                     ),
                 )
             )
@@ -536,6 +544,8 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         """Deal the game for the seated players; returns the new engine game and the game version."""
         async with self._game_lock(game_id), self._tx() as db:
             record = await self.get_game(game_id)
+            if not record.named_log:
+                raise StoreRefusal("other_game", game_id=game_id, game=record.game)
             if record.status != "lobby":
                 raise StoreRefusal("not_lobby")
             if not record.solo and len(record.seats) < 2:
@@ -579,6 +589,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         language: str | None = None,
         game: str = DEFAULT_GAME,
         settings: Mapping[str, Any] | None = None,
+        contract: bool | None = None,
     ) -> tuple[int, bool]:
         """A solo game on the challenge's seed and side (another game: its challenge's `settings`), not yet started;
         returns (game id, rated).
@@ -598,6 +609,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             language=language,
             game=game,
             settings=settings,
+            contract=contract,
         )
         async with self._tx() as db:
             earlier = found(
@@ -676,10 +688,10 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         """The people (user ids) a game waits for, the caller holding its lock: Kokeshi's player to move, or every
         person at a seat another game waits for (`MatchStore._match_waiting_users`); computer players are left
         out."""
-        row = await self._one("SELECT game FROM games WHERE id = ?", (game_id,))
+        row = await self._one("SELECT game, log_seats FROM games WHERE id = ?", (game_id,))
         if row is None:
             return ()
-        if row["game"] != DEFAULT_GAME:
+        if row["game"] != DEFAULT_GAME or row["log_seats"]:
             return await self._match_waiting_users(game_id)
         prompt = (await self._load(game_id)).game.prompt
         if prompt is None:
@@ -690,7 +702,8 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
     async def _load(self, game_id: int) -> _Kept:
         """The cached game, or the game rebuilt from its log; the snapshot is checked and repaired."""
         row = await self._one(
-            f"SELECT status, {_SEED}, rules, side, solo, version, broken_reason, game FROM games WHERE id = ?",
+            f"SELECT status, {_SEED}, rules, side, solo, version, broken_reason, game, log_seats "
+            "FROM games WHERE id = ?",
             (game_id,),
         )
         if row is None:
@@ -1089,7 +1102,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         kept = await self._kept(game_id)
         if kept is not None:
             return kept.entries[bisect_right([e.seq for e in kept.entries], since) :]
-        row = await self._one(f"SELECT {_SEED}, rules, side, solo, game FROM games WHERE id = ?", (game_id,))
+        row = await self._one(f"SELECT {_SEED}, rules, side, solo, game, log_seats FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
         _kokeshi_only(game_id, row)
@@ -1290,7 +1303,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         where, params = self._in_shards(shards, "g.guild_id")
         rows = await self._all(
             "SELECT g.id FROM games g LEFT JOIN turn_posts p ON p.game_id = g.id "
-            "WHERE g.game = ? AND g.status IN ('active', 'finished') "
+            "WHERE g.game = ? AND g.log_seats = 0 AND g.status IN ('active', 'finished') "
             "AND (g.seed_text IS NOT NULL OR g.seed IS NOT NULL) "
             f"AND (p.game_id IS NULL OR p.shown_version < g.version){where} ORDER BY g.id",
             (DEFAULT_GAME, *params),
@@ -1368,7 +1381,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             held = {**kept.states, kept.game.version: kept.game}
             if wanted <= held.keys():
                 return {seq: held[seq].clone() for seq in wanted}
-        row = await self._one(f"SELECT {_SEED}, rules, side, solo, game FROM games WHERE id = ?", (game_id,))
+        row = await self._one(f"SELECT {_SEED}, rules, side, solo, game, log_seats FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
         _kokeshi_only(game_id, row)
@@ -1505,7 +1518,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             try:
                 # A game of Kokeshi's own path is checked on its path, then read through the contract: the same
                 # moves to the same end, whichever path reads it.
-                problem = await self._verify_one(g) if g["game"] == DEFAULT_GAME else None
+                problem = await self._verify_one(g) if g["game"] == DEFAULT_GAME and not g["log_seats"] else None
                 problem = problem or await self._verify_match(g)
             except Exception as exc:  # damaged pages can surface as any error: report it, check the rest
                 problem = f"cannot be read: {type(exc).__name__}: {exc}"
@@ -1588,8 +1601,9 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
 
 
 def _kokeshi_only(game_id: int, row: Row) -> None:
-    """Refuse (`other_game`) a game that is not Kokeshi's: contract games are loaded with `load_match`."""
-    if row["game"] != DEFAULT_GAME:
+    """Refuse (`other_game`) a game this path does not play: another game, or the default game dealt through the
+    contract (its log by seat number); contract games are loaded with `load_match`."""
+    if row["game"] != DEFAULT_GAME or row["log_seats"]:
         raise StoreRefusal("other_game", game_id=game_id, game=row["game"])
 
 

@@ -11,6 +11,7 @@ import pytest
 from bot import create_bot
 from tests.botkit import components, restart, texts
 from tests.test_bot_matches import finished_match
+from tests.test_bot_replay import played_in_store
 
 GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
 GUILD_INSTALL, USER_INSTALL = 0, 1
@@ -118,12 +119,13 @@ async def test_the_challenges_start_in_the_dm(world, kind):
         assert user.dm_channel.history()[-1].id != final.id and user.dm_channel.history()[-1].attachments
 
 
-@pytest.mark.slow  # a whole game through SimCord
+@pytest.mark.slow  # a whole game, played through the store
 async def test_stats_leaderboard_rules_help_and_replay_answer_privately_in_the_dm(world):
     user = world.members[0].user
     await user.slash("kokeshi solo")
     [record] = await world.store.games_for_user(user.id)
-    await play_in_dm(world, user, record.id, seed=3)
+    await played_in_store(world, record.id, seed=3)
+    assert (await world.store.get_game(record.id)).status == "finished"
     stats = await user.slash("kokeshi stats")
     assert stats.ephemeral
     embed = last(stats).embeds[0]

@@ -21,8 +21,9 @@ import pytest
 import simcord.interactions
 from simcord.backend import serializers
 
-from tests.test_bot_anywhere import elsewhere, last, play_in_dm, shown
+from tests.test_bot_anywhere import elsewhere, last, shown
 from tests.test_bot_matches import finished_match, open_table, play_through
+from tests.test_bot_replay import played_in_store
 
 GROUP_DM_TYPE = 3
 PRIVATE_CHANNEL = 2
@@ -213,9 +214,10 @@ async def test_the_whole_help_answers_there_within_the_follow_ups_allowed(place)
 @pytest.mark.slow  # a whole game stepped through, turn by turn, inside one answer
 async def test_a_replay_opens_there_and_steps_to_the_end_inside_the_answer(place):
     world, user = place.world, place.user
-    await user.slash("kokeshi solo")  # in our DM, played there
+    await user.slash("kokeshi solo")  # in our DM
     [record] = await world.store.games_for_user(user.id)
-    await play_in_dm(world, user, record.id, seed=4)
+    await played_in_store(world, record.id, seed=4)
+    assert (await world.store.get_game(record.id)).status == "finished"
     with only_the_interaction(place):
         replay = await place.slash("games replay", game=record.id)
         said = private_answer(replay)

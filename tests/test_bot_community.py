@@ -6,6 +6,7 @@ import discord
 import pytest
 
 from tests.botkit import announced, components, custom_ids, open_game, play_to_end, press
+from tests.test_bot_replay import played_in_store
 
 
 def _descriptions(result) -> str:
@@ -13,10 +14,14 @@ def _descriptions(result) -> str:
 
 
 async def _finished_games(world, count: int) -> list[int]:
+    """`count` two-player games opened through Discord and played to their end straight through the store, which
+    records their results, ratings and favourites as the buttons do (whole games through the buttons are
+    `test_bot_games.py`'s); their ids."""
     ids = []
     for seed in range(count):
-        game_id, thread = await open_game(world, players=2)
-        await play_to_end(world, game_id, thread, seed=seed)
+        game_id, _thread = await open_game(world, players=2)
+        await played_in_store(world, game_id, seed)
+        assert (await world.store.get_game(game_id)).status == "finished"
         ids.append(game_id)
     return ids
 
@@ -156,8 +161,8 @@ async def test_after_a_solo_game_the_first_board_offered_is_the_solo_one(world):
     aiko = world.members[0]
     await aiko.slash(world.channel, "kokeshi solo")
     record = (await world.store.games_in_channel(world.channel.id, statuses=("active",)))[0]
-    thread = next(t for t in world.channel.threads if t.id == record.thread_id)
-    await play_to_end(world, record.id, thread, seed=4)
+    await played_in_store(world, record.id, seed=4)
+    assert (await world.store.get_game(record.id)).status == "finished"
     board = await aiko.slash(world.channel, "kokeshi leaderboard")
     assert board.response.embeds[0].title.startswith("Best solo score")
     assert "1. aiko — " in _descriptions(board)

@@ -1,8 +1,8 @@
 """How far Kokeshi plays at the platform's table (`/games`) through the game contract alone, as a player reads it.
 
-Kokeshi keeps its own table (`/kokeshi`) and its own store path; here its `GameModule` is registered under a second
-key, for these tests only, and played with `/games new` from the deal to the record: against an AI seat, and solo
-against the automa. What the platform's table still lacks beside `/kokeshi`'s is listed in docs/architecture.md
+Kokeshi keeps its own table (`/kokeshi`) and its own store path; `/games new game:kokeshi` deals it through the contract
+instead (its log by seat number), and these tests play such games from the deal to the record: against an AI seat, and
+solo against the automa. What the platform's table still lacks beside `/kokeshi`'s is listed in docs/architecture.md
 ("Kokeshi at the platform's table").
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+import types
 from dataclasses import dataclass, field
 
 import pytest
@@ -36,33 +37,25 @@ from tests.test_bot_matches import (
 )
 from tests.test_bot_pacing import bursts
 
-# The second key Kokeshi is played under at the platform's table (the store keeps "kokeshi" for its own path).
-KEY = "kokeshiplat"
+# Kokeshi's key: `/games new` deals it through the contract (its log by seat), beside `/kokeshi`'s own path.
+KEY = "kokeshi"
 # Discord's limits: a button's label, a menu option's label, a menu's options, a message's rows.
 BUTTON, OPTION, MENU, ROWS = 80, 100, 25, 5
 
 
-class PlatformKokeshiMatch(KokeshiMatch):
-    game = KEY
-
-
-class PlatformKokeshi(Kokeshi):
-    key = KEY
-    match_type = PlatformKokeshiMatch
-
-    def decide(self, match: Match, seat: int, level: str, seed: int) -> str:
-        # The searching levels on the small budget Kokeshi's own table has in the tests (`tests.ai_work`).
-        assert isinstance(match, KokeshiMatch) and seat in match.waiting()
-        budget = None if level == "easy" else ai_work.BUDGET
-        return str(policy(level, seed=seed, budget=budget).choose(match.engine))
+def _quick(module: Kokeshi, match: Match, seat: int, level: str, seed: int) -> str:
+    """Kokeshi's `decide` on the small budget its own table has in the tests (`tests.ai_work`)."""
+    assert isinstance(match, KokeshiMatch) and seat in match.waiting()
+    budget = None if level == "easy" else ai_work.BUDGET
+    return str(policy(level, seed=seed, budget=budget).choose(match.engine))
 
 
 @pytest.fixture
-def kokeshi_at_the_platform():
-    """Kokeshi's module under `KEY`, registered for the test."""
-    module = games.register(PlatformKokeshi())
-    yield module
-    games.unregister(KEY)
+def kokeshi_at_the_platform(monkeypatch):
+    """Kokeshi's registered module, its AI seats deciding on the tests' small budget."""
+    module = games.get(KEY)
+    monkeypatch.setattr(module, "decide", types.MethodType(_quick, module))
+    return module
 
 
 @dataclass
@@ -154,12 +147,13 @@ async def test_kokeshi_against_an_ai_seat_is_played_at_the_platforms_table_to_it
     for result in results:
         assert set(result.details) == set(Kokeshi.stat_keys) - {"total"}
         assert result.total == sum(result.details.values())
-    # Stats in Kokeshi's own words; Kokeshi's own boards know nothing of it.
+    # Stats in Kokeshi's own words; Kokeshi's boards count it, whichever table played it.
     stats = await w.members[0].slash(w.channel, "games stats", game=KEY)
     scores = {f.name: f.value for f in reply(stats).embeds[0].fields}["Scores"]
     headings = {line.split(":")[0] for line in scores.split("\n")}
     assert "Total" in headings and headings <= {vocab.score_item(k) for k in Kokeshi.stat_keys}
-    assert await w.store.leaderboard("wins", w.guild.id) == []
+    (row,) = await w.store.leaderboard("wins", w.guild.id)
+    assert (row.user_id, row.games) == (w.members[0].user.id, 1)
 
 
 @pytest.mark.slow  # a whole game through SimCord
@@ -181,8 +175,11 @@ async def test_kokeshi_solo_against_the_automa_is_played_at_the_platforms_table_
     automa = (await w.store.load_match(game_id))[0].standing().details["automa"]
     assert f"\nautoma — **{automa['total']}** points (" in final.content, final.content
     assert is_png(await final.attachments[0].read())
-    (result,) = await w.store.results(game_id)
+    # The results keep the automa's row past the seat, as /kokeshi's path does: the boards read them alike.
+    result, row = sorted(await w.store.results(game_id), key=lambda r: r.seat)
     assert result.user_id == w.members[0].user.id
+    assert (row.seat, row.name, row.user_id, row.ai, row.total) == (1, "automa", None, True, automa["total"])
+    assert {result.rank, row.rank} == {1, 2}
 
 
 async def test_each_choice_says_what_it_does_and_the_hint_names_one_of_them(world, kokeshi_at_the_platform):
@@ -239,14 +236,14 @@ async def test_the_question_names_another_seat_whose_idle_turns_run_out_first(wo
     view = match.view(first)
     (prompt,) = match.prompts()
     names = ["aiko", "botan"]
-    asked = PlatformKokeshi().question_named(view, prompt, names)
+    asked = Kokeshi().question_named(view, prompt, names)
     assert asked.endswith(f"(⏳ {names[other]}: 1 idle turn left before the end is triggered)"), asked
     # Without the names (`question`), the count of another seat is left to the picture, as before.
-    assert "idle turn" not in PlatformKokeshi().question(view, prompt)
+    assert "idle turn" not in Kokeshi().question(view, prompt)
     # Its own count nearest: said without a name.
     match.engine.idles = [engine.data.IDLE_LIMIT - 1] * 2
     assert (
-        PlatformKokeshi()
+        Kokeshi()
         .question_named(match.view(first), prompt, names)
         .endswith("(⏳ 1 idle turn left before the end is triggered)")
     )
@@ -268,7 +265,11 @@ async def test_the_thread_and_the_table_name_the_seat_whose_idle_turns_run_out(
     deciding = match.waiting()[0]
     names = {s.seat: s.name for s in record.seats}
     said = f"(⏳ {names[1 - deciding]}: 2 idle turns left before the end is triggered)"
-    assert f"{said}**" in (await current_prompt(w, game_id, thread)).content
+    prompt = await current_prompt(w, game_id, thread)
+    assert f"{said}**" in prompt.content
+    # The menu's placeholder asks it so too.
+    (menu,) = menus_of_groups(prompt)
+    assert menu["placeholder"].endswith(said) and len(menu["placeholder"]) <= 150
     member = next(m for m in w.members if m.user.name == names[deciding])
     table = reply(await member.slash(thread, "games table"))
     assert table.content.endswith(said)
@@ -312,6 +313,31 @@ async def test_the_whole_table_is_shown_beside_the_choice_and_to_whoever_looks_o
     # Someone not seated: the whole table alone, in place of the table anyone sees.
     looked = reply(await chiyo.slash(w.channel, "games table", game=game_id))
     assert [a.filename for a in looked.attachments] == files[1:]
+    # Another seat's board first (its workshop large at the top): the whole table as anyone sees it, that seat's first.
+    other = next(m for m in (aiko, botan) if m is not deciding)
+    firsts: list[int | None] = []
+    drawn = kokeshi_at_the_platform.table_pictures
+
+    def table_pictures(view, names, seat):
+        firsts.append(seat)
+        assert "previews" not in view  # the table anyone sees, not the deciding seat's
+        return drawn(view, names, seat)
+
+    kokeshi_at_the_platform.table_pictures = table_pictures
+    try:
+        theirs = reply(await deciding.slash(thread, "games table", player=other.user.name.upper()))
+        assert [a.filename for a in theirs.attachments] == files[1:]
+        assert firsts == [1 - match.waiting()[0]]
+    finally:
+        del kokeshi_at_the_platform.table_pictures
+    # Their own name: their choice, as without it.
+    own = reply(await deciding.slash(thread, "games table", player=deciding.user.name))
+    assert [a.filename for a in own.attachments] == files
+    # The seats are offered by name; a name that is not one is refused, naming the players.
+    offered = await chiyo.autocomplete(w.channel, "games table", "player", "bo", game=game_id)
+    assert [c["value"] for c in offered] == ["botan"]
+    refused = await chiyo.slash(w.channel, "games table", game=game_id, player="daiki")
+    assert refused.ephemeral and reply(refused).content == f"No player called 'daiki' in game #{game_id}: aiko, botan."
     # A game that draws no whole table shows the one picture, as before.
     kohaku, kohaku_thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
     assert len(reply(await aiko.slash(kohaku_thread, "games table")).attachments) == 1
@@ -363,14 +389,15 @@ async def test_kokeshis_daily_at_the_platforms_table_is_ranked_and_shared_in_kok
     assert shared.ephemeral and "Shared" in reply(shared).content
     posted = w.channel.history()[-1]
     card, alt = posted.content, posted.attachments[0].description
-    # The card's score items are Kokeshi's: its emoji in the text, its words in the picture's alt text; Kokeshi's
-    # own daily board is another board.
+    # The card's score items are Kokeshi's: its emoji in the text, its words in the picture's alt text.
     assert "Daily challenge" in card and all(vocab.SCORE_EMOJI[k] in card for k in ("tracks", "animals", "leads"))
     assert all(vocab.score_item(k) in alt for k in ("tracks", "animals", "leads"))
     board = await aiko.slash(w.channel, "games leaderboard", game=KEY, board="daily")
     assert f"<@{aiko.user.id}>" in reply(board).content
     kokeshi = await aiko.slash(w.channel, "kokeshi leaderboard", board="daily")
-    assert f"<@{aiko.user.id}>" not in reply(kokeshi).content
+    # Kokeshi's own daily board is the same board: the attempt counts whichever table it was played at.
+    (shown,) = reply(kokeshi).embeds
+    assert "aiko" in shown.description, shown.description
 
 
 async def test_a_placement_is_chosen_tile_first_then_track_privately(world, kokeshi_at_the_platform):
@@ -397,6 +424,10 @@ async def test_a_placement_is_chosen_tile_first_then_track_privately(world, koke
     picked = await aiko.select(prompt, [f"g:{tiles[1]}"], custom_id=menu["custom_id"])
     private = reply(picked)
     assert picked.ephemeral and module.group_label(view, asked, tiles[1]) in private.content
+    # Under the tile's name, the tracks it may go on, as the first step said them.
+    assert private.content.endswith(
+        f"\n{module.group_label(view, asked, tiles[1])}\n{tile_tracks(match.engine.prompt)[tiles[1]]}"
+    )
     buttons = [c for c in components(private) if c["custom_id"].startswith("mt:a:")]
     tracks = [c["custom_id"] for c in buttons]
     assert tracks == [f"mt:a:{game_id}:{version}:{o.id}" for o in asked.groups()[tiles[1]]]
@@ -496,3 +527,50 @@ async def test_a_finished_turn_is_kept_under_its_heading_over_the_own_board_and_
     picture = await records[0].attachments[0].read()
     assert picture == module.turn_picture(turn, names)
     assert_told_as_a_player_reads_it(thread, await w.store.get_game(game_id))
+
+
+async def test_kokeshis_commands_in_a_platform_games_thread_point_to_games_and_both_kinds_are_listed(
+    world, kokeshi_at_the_platform
+):
+    w = world
+    aiko = w.members[0]
+    game_id, thread = await open_table(w, KEY, players=1, joiners=0)
+    record = await w.store.get_game(game_id)
+    assert record.log_seats and not record.named_log  # dealt through the contract: its log by seat
+    for command, options in (
+        ("kokeshi status", {}),
+        ("kokeshi table", {}),
+        ("kokeshi log", {}),
+        ("kokeshi play", {"choice": "1"}),
+        ("kokeshi hint", {}),
+        ("kokeshi undo", {}),
+        ("kokeshi resign", {}),
+        ("kokeshi status", {"game": game_id}),
+    ):
+        answered = await aiko.slash(thread, command, **options)
+        text = reply(answered).content
+        assert answered.ephemeral and f"Kokeshi #{game_id} is played at the `/games` table" in text, (command, text)
+    assert (await w.store.get_game(game_id)).version == record.version  # nothing played
+    # A game of /kokeshi's own table beside it keeps its own path; /games status lists both.
+    started = await aiko.slash(w.channel, "kokeshi solo")
+    assert "has started" in reply(started).content
+    own = (await w.store.games_in_channel(w.channel.id))[-1]
+    assert own.id != game_id and own.named_log and own.status == "active"
+    status = reply(await aiko.slash(w.channel, "games status")).content
+    assert f"<#{thread.id}>" in status and f"<#{own.thread_id}>" in status, status
+    # /kokeshi status lists its own table's games and answers there as before.
+    mine = reply(await aiko.slash(w.channel, "kokeshi status", game=own.id)).content
+    assert f"Kokeshi #{own.id}" in mine
+
+
+async def test_games_new_offers_kokeshi_with_its_side_clock_language_and_finish_rate(world, kokeshi_at_the_platform):
+    w = world
+    aiko = w.members[0]
+    offered = await aiko.autocomplete(w.channel, "games new", "game", "")
+    assert "kokeshi" in [c["value"] for c in offered]
+    options = {"variant": "advanced side", "clock": "1h", "language": "pt_BR", "min_finish": 80}
+    opened = await aiko.slash(w.channel, "games new", game=KEY, players=2, **options)
+    assert opened.ephemeral
+    record = (await w.store.games_in_channel(w.channel.id))[-1]
+    assert (record.game, record.side, record.language, record.log_seats) == (KEY, "advanced", "pt_BR", True)
+    assert record.settings["side"] == "advanced" and record.settings["min_finish"] == 80 and "clock" in record.settings

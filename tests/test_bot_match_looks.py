@@ -333,9 +333,10 @@ async def test_the_help_of_a_game_is_its_own_guide_then_how_the_platforms_table_
     pieces = [m.content for m in said(helped)]
     assert all(m.ephemeral for m in said(helped)) and all(len(p) <= MESSAGE for p in pieces)
     text = "\n".join(pieces)
-    # Kokeshi's own guide, as `/kokeshi help` begins; it plays at its own table, so nothing of `/games new` for it.
+    # Kokeshi's own guide, as `/kokeshi help` begins; then, as it is offered by `/games new` too, how it is played
+    # at this table.
     assert text.startswith("**Kokeshi** — build tracks of tiles") and "`/kokeshi solo` plays against" in text
-    assert "**Playing Kokeshi here**" not in text
+    assert "**Playing Kokeshi here** `/games new` with Kokeshi" in text
     kohaku = "\n".join(m.content for m in said(await aiko.slash(w.channel, "games help", game="kohaku")))
     assert "**Playing Kōhaku here** `/games new` with Kōhaku" in kohaku
     # Kōhaku's rules in brief, in its words, with no pictures of them.

@@ -322,10 +322,13 @@ async def test_kohaku_against_an_ai_seat_is_played_to_its_end(world):
     assert len(await w.store.results(game_id)) == 2
 
 
-async def test_kokeshi_keeps_its_own_table(world):
+async def test_kokeshi_opens_at_the_platforms_table_too_and_keeps_its_own(world):
     created = await world.members[0].slash(world.channel, "games new", game="kokeshi", players=2)
-    assert "/kokeshi new" in reply(created).content
-    assert await world.store.games_in_channel(world.channel.id) == []
+    assert "Your Kokeshi table #1 is open" in reply(created).content
+    opened = await world.members[1].slash(world.channel, "kokeshi new", players=2)
+    assert opened.acknowledged
+    platform, own = await world.store.games_in_channel(world.channel.id)
+    assert (platform.game, platform.log_seats, own.game, own.log_seats) == ("kokeshi", True, "kokeshi", False)
 
 
 async def test_a_table_goes_on_after_a_restart_with_the_same_buttons(world, bids, db_path):
@@ -385,6 +388,7 @@ async def finished_match(w: World, game: str, members, seed: int):
         players=len(members),
         solo=len(members) == 1,
         game=game,
+        contract=True,
     )
     for member in members[1:]:
         await w.store.add_seat(game_id, member.user.id, member.user.name)
@@ -444,7 +448,7 @@ async def test_stats_of_an_unknown_game_or_a_player_without_games_say_so_and_cha
         ("chess", None, "There is no game called “chess”."),
         ("bids", chiyo, "chiyo has no finished game of Bids yet"),
         ("kohaku", None, "aiko has no finished game of Kōhaku yet"),
-        ("kokeshi", None, "Kokeshi has stats of its own: `/kokeshi stats`."),
+        ("kokeshi", None, "aiko has no finished game of Kokeshi yet"),
     ):
         options = {"game": game} if who is None else {"game": game, "user": who}
         asked = await aiko.slash(w.channel, "games stats", **options)

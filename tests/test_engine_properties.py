@@ -242,14 +242,14 @@ def test_the_box_holds_75_tiles() -> None:
     assert len({t.id for t in TILES}) == 75
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=75, deadline=None)
 @given(setup=setups)
 @pytest.mark.slow
 def test_rules_hold_at_every_step_of_random_playouts(setup: Setup) -> None:
     play_out_recorded(setup, RandomPolicy(setup.seed))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(setup=setups)
 @pytest.mark.slow
 def test_rules_hold_at_every_step_of_greedy_playouts(setup: Setup) -> None:

@@ -11,8 +11,8 @@ import discord
 import pytest
 
 from cogs import components
-from cogs.limits import one_emoji
-from cogs.match_items import GROUP_MARK, in_two_steps
+from cogs.limits import SELECT_PLACEHOLDER, one_emoji
+from cogs.match_items import GROUP_MARK, Choice, choices_view, in_two_steps
 from cogs.matches import offer
 from games.base import GameModule, Match, Option, Prompt
 from games.kohaku import words as kohaku_words
@@ -180,3 +180,20 @@ def test_one_emoji_is_taken(text):
 @pytest.mark.parametrize("text", [None, "", "a", "ok", "👑 crown", "<:coin:123>", "→", "🐼" * 20])
 def test_words_markup_and_arrows_are_not_an_emoji(text):
     assert one_emoji(text) is None
+
+
+def test_a_long_question_is_cut_to_a_placeholder_and_each_menu_still_says_which_part_it_holds():
+    question = "Which one " + "of these many choices " * 9
+    choices = [Choice(f"c{n}", f"choice {n}") for n in range(30)]
+    placeholders = [select.placeholder for select in selects(choices_view(7, 1, choices, question))]
+    assert [p.rsplit(" · ", 1)[-1] for p in placeholders] == ["1–25/30", "26–30/30"]
+    assert all(len(p) <= SELECT_PLACEHOLDER and p.startswith("Which one of these") for p in placeholders)
+
+
+def test_buttons_that_would_read_alike_once_cut_to_fit_are_asked_in_a_menu():
+    alike = "Fisherman track · blue → height 4, then Fisherman track, height 5, makes 2 pairs (−6) · −4 pts"
+    choices = [Choice("a", f"{alike} · Panda"), Choice("b", f"{alike} · Cat")]
+    (select,) = parts(choices_view(7, 1, choices, "Place"))
+    assert isinstance(select, discord.ui.Select) and [o.value for o in select.options] == ["a", "b"]
+    apart = [Choice("a", "Panda"), Choice("b", "Cat")]
+    assert [b.label for b in buttons(choices_view(7, 1, apart, "Place"))] == ["Panda", "Cat"]

@@ -247,13 +247,7 @@ def outcomes(view: Mapping[str, Any], to: Mapping[str, str] | None = None) -> di
     return out
 
 
-def _cut(text: str, limit: int) -> str:
-    """`text` cut at a word to fit `limit` characters, with "…" when cut."""
-    if len(text) <= limit:
-        return text
-    head = text[: limit - 1]
-    space = head.rfind(" ")
-    return (head[:space] if space > limit // 2 else head).rstrip(" ·,") + "…"
+_cut = vocab.fit
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -323,8 +317,10 @@ class Kokeshi(GameModule):
     match_type: ClassVar[type[KokeshiMatch]] = KokeshiMatch
 
     def __init__(self) -> None:
-        # The last view's outcomes and menu lines (`_read`): its previews, the language, then those.
-        self._kept: tuple[Any, str, dict[str, Outcome], dict[str, tuple[str, str]]] | None = None
+        # The last view's outcomes, menu lines, twins and labels (`_read`): its previews, the language, then those.
+        self._kept: (
+            tuple[Any, str, dict[str, Outcome], dict[str, tuple[str, str]], frozenset[str], dict[str, str]] | None
+        ) = None
 
     def deal(self, options: Mapping[str, Any], seed: int, seats: int, rules: int | None = None) -> KokeshiMatch:
         if not isinstance(seats, int) or isinstance(seats, bool) or seats not in self.players:
@@ -361,17 +357,13 @@ class Kokeshi(GameModule):
     def label(self, view: Mapping[str, Any], option: Option) -> str:
         # As Kokeshi's own buttons say it: the choice and what it does (briefly when a button could not hold it
         # whole), then the tile it is about, which may be cut.
-        outcome = self._read(view)[0].get(option.id)
-        if outcome is None:
-            return _cut(vocab.label_of(option.code), _LABEL)
-        shown = EngineOption(option.id, tuple(option.code))
-        brief = len(vocab.option_core(shown, outcome)) > _BUTTON
-        return _cut(vocab.option_button(shown, outcome, brief), _LABEL)
+        said = self._read(view)[3].get(option.id)
+        return said if said is not None else _cut(vocab.label(EngineOption(option.id, tuple(option.code))), _LABEL)
 
     def menu_label(self, view: Mapping[str, Any], option: Option) -> str:
         # As Kokeshi's own menus say it: the choice and its tile; what it does is the line under it.
         line = self._read(view)[1].get(option.id)
-        return _cut(line[0] if line else vocab.label_of(option.code), _LABEL)
+        return _cut(line[0] if line else vocab.label(EngineOption(option.id, tuple(option.code))), _LABEL)
 
     def option_detail(self, view: Mapping[str, Any], option: Option) -> str | None:
         line = self._read(view)[1].get(option.id)
@@ -382,28 +374,38 @@ class Kokeshi(GameModule):
 
     def group_label(self, view: Mapping[str, Any], prompt: Prompt, group: str) -> str:
         # The tile, as `/kokeshi`'s tile menu names it: by what it does, under the rules it was dealt with.
-        _name, (index, _track, rules) = next(o.code for o in prompt.options if o.group == group)
-        return _cut(vocab.tile(int(index), int(rules)), _LABEL)
+        first = next(o for o in prompt.options if o.group == group)
+        _name, (index, _track, rules) = first.code
+        # A starting tile worded as another tile of the prompt is named one (`vocab.twins`).
+        starting = first.id in self._read(view)[2]
+        return _cut(vocab.tile_named(int(index), int(rules), starting), _LABEL)
 
     def group_detail(self, view: Mapping[str, Any], prompt: Prompt, group: str) -> str | None:
         # Under a tile, the tracks it may go on, as `/kokeshi`'s tile menu says it.
         tracks = vocab.tile_tracks(o.id for o in prompt.groups().get(group, ())).get(group)
         return _cut(tracks, _LABEL) if tracks else None
 
-    def _read(self, view: Mapping[str, Any]) -> tuple[dict[str, Outcome], dict[str, tuple[str, str]]]:
-        """What a deciding seat's view says of its choices: each one's outcome, and its menu line in the current
-        language (`vocab.menu_lines`, briefly for all when one would not fit). Kept for the last view read: a
-        prompt's every label, menu line and detail read the same previews."""
+    def _read(
+        self, view: Mapping[str, Any]
+    ) -> tuple[dict[str, Outcome], dict[str, tuple[str, str]], frozenset[str], dict[str, str]]:
+        """What a deciding seat's view says of its choices: each one's outcome, its menu line in the current
+        language (`vocab.menu_lines`, briefly for all when one would not fit), the placements whose starting tile
+        is named one, being worded as another tile of the prompt (`vocab.twins`), and its label (`vocab.labels`,
+        each of its own). Kept for the last view read: a prompt's every label, menu line and detail read the same
+        previews."""
         previews = view.get("previews")
         kept = self._kept
         if previews and kept is not None and kept[0] is previews and kept[1] == i18n.current():
-            return kept[2], kept[3]
+            return kept[2], kept[3], kept[4], kept[5]
         said = outcomes(view)
         options = [EngineOption(o["id"], tuple(o["words"])) for o in (view.get("prompt") or {}).get("options") or ()]
-        lines = dict(zip((o.id for o in options), vocab.menu_lines(options, said, _LABEL), strict=True))
+        ids = [o.id for o in options]
+        lines = dict(zip(ids, vocab.menu_lines(options, said, _LABEL), strict=True))
+        marked = vocab.twins(options)
+        labels = dict(zip(ids, vocab.labels(options, said, _LABEL, _BUTTON), strict=True))
         if previews:
-            self._kept = (previews, i18n.current(), said, lines)
-        return said, lines
+            self._kept = (previews, i18n.current(), said, lines, marked, labels)
+        return said, lines, marked, labels
 
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
         return self.question_named(view, prompt, ())
@@ -439,6 +441,14 @@ class Kokeshi(GameModule):
                 player=vocab.seat_name(AUTOMA), total=vocab.number(total), items=vocab.score_line(dict(automa))
             )
         ]
+
+    def unseated(self, standing: Standing) -> list[tuple[str, int, Mapping[str, int]]]:
+        # Solo: the automa's row, under its engine name and at its place in the ranking, as /kokeshi's results keep it.
+        automa = standing.details.get("automa")
+        ranking = list(standing.details.get("ranking") or ())
+        if not isinstance(automa, Mapping) or NOBODY not in ranking:
+            return []
+        return [(AUTOMA, ranking.index(NOBODY) + 1, {k: int(v) for k, v in automa.items()})]
 
     def rules_text(self) -> str | None:
         return guide.rules_text()

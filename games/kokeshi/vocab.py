@@ -32,6 +32,7 @@ from games.kokeshi.engine.data import (
     QUALITY,
     QUALITY_POINTS,
     RIGHT,
+    STARTING,
     TILE_BY_ID,
     TILESETS,
     TOP_POINTS,
@@ -285,9 +286,39 @@ def buy(slot: int, value: int | str, rules: int = CURRENT_RULES) -> str:
     return _("Buy {slot} · {tile}").format(slot=slot, tile=tile(value, rules))
 
 
-def place(value: int | str, track: int | str, rules: int = CURRENT_RULES) -> str:
-    """The button to place a tile on a track."""
-    return _("{kokeshi} track · {tile}").format(tile=tile(value, rules), kokeshi=kokeshi(track))
+def place(value: int | str, track: int | str, rules: int = CURRENT_RULES, starting: bool = False) -> str:
+    """The button to place a tile on a track; `starting` names it a starting tile (`twins`)."""
+    return _("{kokeshi} track · {tile}").format(tile=tile_named(value, rules, starting), kokeshi=kokeshi(track))
+
+
+def tile_named(value: int | str, rules: int = CURRENT_RULES, starting: bool = False) -> str:
+    """A tile by what it does (`tile`); `starting` names it a starting tile, as `twins` finds it needs."""
+    if starting:
+        return _("starting tile, {tile}").format(tile=tile(value, rules))
+    return tile(value, rules)
+
+
+def _tile_index(value: int | str) -> int:
+    return value if isinstance(value, int) else TILE_BY_ID[value]
+
+
+def twins(options: Iterable[Any]) -> frozenset[str]:
+    """The placements among these options (a prompt's) whose tile reads as another tile they place: a starting
+    tile and the pair tile of the same colour and sides are worded alike, and only the starting tile's white bar
+    tells them apart. The starting one's words then say it is one (the action ids returned)."""
+    options = list(options)
+    alike: dict[tuple[Any, ...], set[int]] = {}
+    placed: list[tuple[str, tuple[Any, ...], bool]] = []
+    for option in options:
+        words = getattr(option, "words", ())
+        if not words or words[0] != "place":
+            continue
+        index, _track, rules = words[1]
+        t = TILESETS[rules][_tile_index(index)]
+        look = (t.color, t.atoms, t.mode, t.level)
+        alike.setdefault(look, set()).add(t.index)
+        placed.append((option.id, look, t.kind == STARTING))
+    return frozenset(action for action, look, starting in placed if starting and len(alike[look]) > 1)
 
 
 def advance(track: int | str, steps: int = 1) -> str:
@@ -325,9 +356,14 @@ def question(kind: str) -> str:
 _LABELS: dict[str, Callable[..., str]] = {}
 
 
-def label(option: Any) -> str:
-    """An engine option's button label in the current language, from its `words` (a code and its values)."""
-    return label_of(getattr(option, "words", ()))
+def label(option: Any, starting: bool = False) -> str:
+    """An engine option's button label in the current language, from its `words` (a code and its values);
+    `starting`: a placement whose tile is named a starting tile (`twins`)."""
+    words = getattr(option, "words", ())
+    if starting and words and words[0] == "place":
+        index, track, rules = words[1]
+        return place(index, track, rules, starting=True)
+    return label_of(words)
 
 
 def label_of(words: Any) -> str:
@@ -588,8 +624,9 @@ def consequence(outcome: Any, brief: bool = False) -> str:
     return " · ".join(p for p in (head, ", ".join(notes)) if p)
 
 
-def option_parts(option: Any, outcome: Any = None, brief: bool = False) -> tuple[str, str, str]:
-    """An option in three parts: what it is ("Buy 3"), the tile it is about (or ""), and what it does (or "")."""
+def option_parts(option: Any, outcome: Any = None, brief: bool = False, starting: bool = False) -> tuple[str, str, str]:
+    """An option in three parts: what it is ("Buy 3"), the tile it is about (or ""), and what it does (or "").
+    `starting`: a placement whose tile is named a starting tile, as `twins` finds it needs."""
     words: tuple[Any, ...] = getattr(option, "words", ())
     name: str = words[0] if words else ""
     args: tuple[Any, ...] = words[1] if words else ()
@@ -604,7 +641,10 @@ def option_parts(option: Any, outcome: Any = None, brief: bool = False) -> tuple
         # The tile's colour beside its track: two bought tiles bound for the same track differ only by the tile,
         # and a long consequence must not push what tells them apart out of the button.
         t = TILESETS[args[2]][args[0] if isinstance(args[0], int) else TILE_BY_ID[args[0]]]
-        head = _("{kokeshi} track · {tile}").format(kokeshi=kokeshi(args[1]), tile=color(t.color))
+        if starting:
+            head = _("{kokeshi} track · {color} starting tile").format(kokeshi=kokeshi(args[1]), color=color(t.color))
+        else:
+            head = _("{kokeshi} track · {tile}").format(kokeshi=kokeshi(args[1]), tile=color(t.color))
         detail = tile_effects(args[0], args[2])
     elif name == "advance" and brief:
         # The question says what is advanced; the kokeshi's name is enough beside what it leads to.
@@ -621,30 +661,75 @@ def option_parts(option: Any, outcome: Any = None, brief: bool = False) -> tuple
     return head, detail, consequence(outcome, brief) if outcome is not None else ""
 
 
-def option_core(option: Any, outcome: Any = None, brief: bool = False) -> str:
+def option_core(option: Any, outcome: Any = None, brief: bool = False, starting: bool = False) -> str:
     """What a button must show whole: the choice and what it does (the tile it is about may be cut after it)."""
-    head, _detail, result = option_parts(option, outcome, brief)
+    head, _detail, result = option_parts(option, outcome, brief, starting)
     return f"{head} {ARROW} {result}" if result else head
 
 
-def option_button(option: Any, outcome: Any = None, brief: bool = False) -> str:
+def option_button(option: Any, outcome: Any = None, brief: bool = False, starting: bool = False) -> str:
     """A button's whole text: the choice, what it does, then the tile it is about (cut from the end to fit)."""
-    _head, detail, _result = option_parts(option, outcome, brief)
-    text = option_core(option, outcome, brief)
+    _head, detail, _result = option_parts(option, outcome, brief, starting)
+    text = option_core(option, outcome, brief, starting)
     return f"{text} · {detail}" if detail else text
 
 
-def option_menu(option: Any, outcome: Any = None, brief: bool = False) -> tuple[str, str]:
+def fit(text: str, limit: int) -> str:
+    """`text` cut at a word to fit `limit` characters, with "…" when cut."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    space = head.rfind(" ")
+    return (head[:space] if space > limit // 2 else head).rstrip(" ·,") + "…"
+
+
+def labels(
+    options: Sequence[Any],
+    outcomes: Mapping[str, Any],
+    room: int,
+    button: int | None = 80,
+    cut: Callable[[str, int], str] = fit,
+) -> list[str]:
+    """A prompt's labels on one line each, in order, cut (`cut`) to `room` characters: the choice and what it does
+    (briefly when that would not fit a `button` whole; None: never), then the tile it is about (`option_button`), a
+    starting tile worded as another named one (`twins`). Two that would read alike once cut (the tile's words past
+    the room) are said briefly, and if still alike, with the tile's words before what it does."""
+    marked = twins(options)
+
+    def told(option: Any, brief: bool | None) -> str:
+        outcome, starting = outcomes.get(option.id), option.id in marked
+        if outcome is None:
+            return cut(label(option, starting), room)
+        if brief is None:
+            brief = button is not None and len(option_core(option, outcome, starting=starting)) > button
+        return cut(option_button(option, outcome, brief, starting), room)
+
+    def tile_first(option: Any) -> str:
+        head, result = option_menu(option, outcomes.get(option.id), True, option.id in marked)
+        return cut(f"{head} {result}" if result else head, room)
+
+    said = [told(o, None) for o in options]
+    for again in (lambda o: told(o, True), tile_first):
+        alike = {text for text in said if said.count(text) > 1}
+        if not alike:
+            break
+        said = [again(o) if text in alike else text for o, text in zip(options, said, strict=True)]
+    return said
+
+
+def option_menu(option: Any, outcome: Any = None, brief: bool = False, starting: bool = False) -> tuple[str, str]:
     """A menu line: its label (the choice and its tile) and its description (what it does)."""
     _head, _detail, result = option_parts(option, outcome, brief)
-    return label(option), f"{ARROW} {result}" if result else ""
+    return label(option, starting), f"{ARROW} {result}" if result else ""
 
 
 def menu_lines(options: Sequence[Any], outcomes: Mapping[str, Any], room: int) -> list[tuple[str, str]]:
     """A menu's lines, one per option in order: its label and what it does (`option_menu`), said whole when every
-    option's description fits `room` characters, else each briefly."""
+    option's description fits `room` characters, else each briefly; a starting tile worded as another tile of the
+    menu is named one (`twins`)."""
     brief = any(len(option_menu(o, outcomes.get(o.id))[1]) > room for o in options)
-    return [option_menu(o, outcomes.get(o.id), brief) for o in options]
+    marked = twins(options)
+    return [option_menu(o, outcomes.get(o.id), brief, o.id in marked) for o in options]
 
 
 def option_emoji(action: str) -> str | None:

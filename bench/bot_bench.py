@@ -6,7 +6,8 @@ bot's engine, render, encode, commit and sends, and SimCord delivering them. The
 run, with the pictures encoded as before (Pillow's PNG at level 1) and as now (`render.encode`), side by side.
 
 The platform's table (`--only platform`): the same per click for the decisions of two-person games at `/games`
-(Kōhaku, and Kokeshi's module under the tests' key `kokeshiplat`), side by side in one run with Kokeshi's own table;
+(Kōhaku, and Kokeshi: under the tests' key `kokeshiplat` in a checkout that kept it off `/games`), side by side in
+one run with Kokeshi's own table;
 the click timed is the one that decides (a private menu opened or a group picked before it is not timed). `calls`
 counts what a click asks of the store at both tables.
 
@@ -132,19 +133,26 @@ async def store_calls(games: int, seed: int) -> list[dict[str, int]]:
 
 # ---------------------------------------------------------------------- the platform's table (`/games`)
 
-# The games played at the platform's table: a game of its own, and Kokeshi's module under the tests' second key.
-PLATFORM_GAMES = ("kohaku", "kokeshiplat")
+# The games played at the platform's table: a game of its own, and Kokeshi.
+PLATFORM_GAMES = ("kohaku", "kokeshi")
 
 
-def _platform_games() -> None:
-    """Kokeshi's module under `kokeshiplat`, as `tests/test_bot_kokeshi_platform.py` registers it."""
+def _platform_key(game: str) -> str:
+    """The key `game` is played under at `/games` in the checkout measured: its own, or for Kokeshi in a checkout
+    that kept it off `/games`, the tests' second key (`kokeshiplat`, registered here)."""
     import games
-    from tests.test_bot_kokeshi_platform import KEY, PlatformKokeshi
 
+    try:
+        from tests.test_bot_kokeshi_platform import KEY, PlatformKokeshi  # only in such a checkout
+    except ImportError:
+        return game
+    if game != "kokeshi":
+        return game
     try:
         games.get(KEY)
     except KeyError:
         games.register(PlatformKokeshi())
+    return KEY
 
 
 async def _match_click(world: World, game_id: int, thread, rng: random.Random):
@@ -187,7 +195,7 @@ async def play_platform(games: int, game: str, seed: int) -> tuple[list[float], 
 
     from tests.test_bot_matches import open_table
 
-    _platform_games()
+    game = _platform_key(game)
     totals: list[float] = []
     cpus: list[float] = []
     firsts: list[float] = []
@@ -226,7 +234,6 @@ async def platform_store_calls(games: int, seed: int) -> dict[str, list[dict[str
     `tests/test_bot_match_click_calls.py`, whose harness this is)."""
     from tests.test_bot_match_click_calls import counted_game
 
-    _platform_games()
     found: dict[str, list[dict[str, int]]] = {}
     with tempfile.TemporaryDirectory() as folder:
         bot = create_bot(str(Path(folder) / "bench.sqlite3"))
@@ -237,7 +244,8 @@ async def platform_store_calls(games: int, seed: int) -> dict[str, list[dict[str
                 world = World(env, guild, channel, [guild.add_member(env.create_user(n)) for n in NAMES])
                 for game in PLATFORM_GAMES:
                     for number in range(games):
-                        found.setdefault(game, []).extend(await counted_game(world, game, seed + number))
+                        played = await counted_game(world, _platform_key(game), seed + number)
+                        found.setdefault(game, []).extend(played)
         finally:
             await bot.close()
     return found

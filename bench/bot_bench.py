@@ -5,6 +5,12 @@ message directly (not by copying the thread's history) before the clock starts, 
 bot's engine, render, encode, commit and sends, and SimCord delivering them. The same games are played twice in one
 run, with the pictures encoded as before (Pillow's PNG at level 1) and as now (`render.encode`), side by side.
 
+The platform's table (`--only platform`): the same per click for the decisions of two-person games at `/games`
+(Kōhaku, and Kokeshi: under the tests' key `kokeshiplat` in a checkout that kept it off `/games`), side by side in
+one run with Kokeshi's own table;
+the click timed is the one that decides (a private menu opened or a group picked before it is not timed). `calls`
+counts what a click asks of the store at both tables.
+
 Bursts: 100 games in one process act at the same moment, one kind of interaction at a time (100 `/kokeshi new`,
 100 Join clicks, 100 Start clicks, 100 prompt clicks, 100 `/kokeshi notify`, 100 `/kokeshi status`): every
 interaction is handed to the bot before any is handled, and the real time from there to the bot's first response
@@ -14,8 +20,9 @@ Refusals: a game whose thread refuses the bot's posts (Missing Permissions, Miss
 server that removes the bot (GUILD_DELETE, then 403 Missing Access on its channels, as on Discord), are left for 54
 hours of SimCord's clock; every request Discord refused is counted at the transport.
 
-`--code DIR` runs the clicks, the bursts and the refusals against another checkout of the bot as well (e.g. the
-previous version, exported with `git archive`), so before and after are measured by the same harness in one run.
+`--code DIR` runs the clicks (the platform's too), the bursts and the refusals against another checkout of the bot as
+well (e.g. the previous version, exported with `git archive`), so before and after are measured by the same harness in
+one run.
 """
 
 from __future__ import annotations
@@ -119,6 +126,126 @@ async def store_calls(games: int, seed: int) -> list[dict[str, int]]:
                             found.append(counter.take())
                         finally:
                             counter.close()
+        finally:
+            await bot.close()
+    return found
+
+
+# ---------------------------------------------------------------------- the platform's table (`/games`)
+
+# The games played at the platform's table: a game of its own, and Kokeshi.
+PLATFORM_GAMES = ("kohaku", "kokeshi")
+
+
+def _platform_key(game: str) -> str:
+    """The key `game` is played under at `/games` in the checkout measured: its own, or for Kokeshi in a checkout
+    that kept it off `/games`, the tests' second key (`kokeshiplat`, registered here)."""
+    import games
+
+    try:
+        from tests.test_bot_kokeshi_platform import KEY, PlatformKokeshi  # only in such a checkout
+    except ImportError:
+        return game
+    if game != "kokeshi":
+        return game
+    try:
+        games.get(KEY)
+    except KeyError:
+        games.register(PlatformKokeshi())
+    return KEY
+
+
+async def _match_click(world: World, game_id: int, thread, rng: random.Random):
+    """Prepare one decision at the platform's table (outside the timing): the seat's private choices opened, a
+    group picked; returns the coroutine that sends the click that decides."""
+    from tests.test_bot_matches import menus_of_groups, reply
+
+    record = await world.store.get_game(game_id)
+    match, _version, _record = await world.store.load_match(game_id)
+    seat = next(s for s in record.seats if not s.ai and s.seat in match.waiting())
+    member = next(m for m in world.members if m.user.id == seat.user_id)
+    _, message_id = await world.store.get_message(game_id, "prompt")
+    message = to_discord_message(world.env, world.env.backend.messages[thread.id][message_id])
+
+    def choices(message) -> list[dict]:
+        return [c for c in components(message) if c.get("custom_id", "").startswith(("mt:a:", "mt:s:"))]
+
+    first = components(message)[0]["custom_id"]
+    if first.startswith("mt:c:"):
+        message = reply(await member.click(message, custom_id=first))
+    parts = choices(message)
+    groups = menus_of_groups(message)
+    if groups and not parts:
+        value = rng.choice([o["value"] for o in groups[0]["options"]])
+        if value.startswith("a:"):
+            return member.select(message, [value], custom_id=groups[0]["custom_id"])
+        message = reply(await member.select(message, [value], custom_id=groups[0]["custom_id"]))
+        parts = choices(message)
+    if parts[0].get("type") == 3:
+        return member.select(
+            message, [rng.choice([o["value"] for o in parts[0]["options"]])], custom_id=parts[0]["custom_id"]
+        )
+    return member.click(message, custom_id=rng.choice(parts)["custom_id"])
+
+
+async def play_platform(games: int, game: str, seed: int) -> tuple[list[float], list[float], list[float]]:
+    """Click through `games` two-person games of `game` at the platform's table; per decision: wall time, CPU
+    time and time to the first response."""
+    import secrets
+
+    from tests.test_bot_matches import open_table
+
+    game = _platform_key(game)
+    totals: list[float] = []
+    cpus: list[float] = []
+    firsts: list[float] = []
+    # The same deals in every run (a table's seed is drawn by `secrets`): two checkouts play the same games.
+    deals = random.Random(seed)
+    drawn = secrets.randbits
+    secrets.randbits = deals.getrandbits
+    with tempfile.TemporaryDirectory() as folder:
+        bot = create_bot(str(Path(folder) / "bench.sqlite3"))
+        try:
+            async with simcord.run(bot) as env:
+                callbacks = _stamp_callbacks(env.bot)
+                guild = env.create_guild("Bench")
+                channel = guild.create_text_channel("games")
+                world = World(env, guild, channel, [guild.add_member(env.create_user(n)) for n in NAMES])
+                rng = random.Random(seed)
+                for _ in range(games):
+                    game_id, thread = await open_table(world, game, players=2, joiners=1)
+                    while (await world.store.get_game(game_id)).status == "active":
+                        click = await _match_click(world, game_id, thread, rng)
+                        callbacks.clear()
+                        cpu, start = time.process_time(), time.perf_counter()
+                        result = await click
+                        totals.append((time.perf_counter() - start) * 1000)
+                        cpus.append((time.process_time() - cpu) * 1000)
+                        assert result.acknowledged
+                        firsts.append((callbacks[0] - start) * 1000)
+        finally:
+            secrets.randbits = drawn
+            await bot.close()
+    return totals, cpus, firsts
+
+
+async def platform_store_calls(games: int, seed: int) -> dict[str, list[dict[str, int]]]:
+    """Per decision of two-person games at the platform's table, what the bot asked of its store, by game (see
+    `tests/test_bot_match_click_calls.py`, whose harness this is)."""
+    from tests.test_bot_match_click_calls import counted_game
+
+    found: dict[str, list[dict[str, int]]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        bot = create_bot(str(Path(folder) / "bench.sqlite3"))
+        try:
+            async with simcord.run(bot) as env:
+                guild = env.create_guild("Bench")
+                channel = guild.create_text_channel("games")
+                world = World(env, guild, channel, [guild.add_member(env.create_user(n)) for n in NAMES])
+                for game in PLATFORM_GAMES:
+                    for number in range(games):
+                        played = await counted_game(world, _platform_key(game), seed + number)
+                        found.setdefault(game, []).extend(played)
         finally:
             await bot.close()
     return found
@@ -433,7 +560,7 @@ def _report_refusals(label: str, found: dict[str, tuple[int, int]], hours: float
         print(f"  {scenario}: {total} ({total / hours:.1f} an hour; {last} in the last 6 h)")
 
 
-def _child(section: str, code: str, games: int, hours: float, quick: bool = False) -> Any:
+def _child(section: str, code: str, games: int, hours: float, quick: bool = False, game: str = "") -> Any:
     """Run one section against another checkout, in a process of its own; its figures come back as JSON."""
     import json
 
@@ -448,6 +575,7 @@ def _child(section: str, code: str, games: int, hours: float, quick: bool = Fals
             "--hours",
             str(hours),
             *(["--quick"] if quick else []),
+            *(["--game", game] if game else []),
         ],
         env=env,
         capture_output=True,
@@ -462,11 +590,13 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="one short game each way, 20-game bursts, 12 h")
-    parser.add_argument("--only", choices=("clicks", "calls", "bursts", "refusals"), help="run one section")
+    parser.add_argument("--only", choices=("clicks", "platform", "calls", "bursts", "refusals"), help="run one section")
     parser.add_argument("--code", help="also run the bursts and refusals against the bot in this directory")
     parser.add_argument("--games", type=int, default=None, help="games per burst (default 100)")
     parser.add_argument("--hours", type=float, default=None, help="simulated hours of refusals (default 54)")
     parser.add_argument("--child-clicks", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--child-platform", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--game", default="", help=argparse.SUPPRESS)
     parser.add_argument("--child-bursts", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--child-refusals", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -475,6 +605,9 @@ def main() -> None:
     hours = args.hours or (12 if args.quick else 54)
     if args.child_clicks:
         print(json.dumps(asyncio.run(play(1 if args.quick else 3, players=2, seed=1))))
+        return
+    if args.child_platform:
+        print(json.dumps(asyncio.run(play_platform(1 if args.quick else 3, args.game, seed=1))))
         return
     if args.child_bursts:
         print(json.dumps(asyncio.run(bursts(games))))
@@ -486,6 +619,10 @@ def main() -> None:
         clicks(args.quick)
         if args.code:
             code_clicks(args.code, args.quick)
+    if args.only in (None, "platform"):
+        platform(args.quick)
+        if args.code:
+            code_platform(args.code, args.quick)
     if args.only in (None, "calls"):
         calls(1 if args.quick else 3)
     if args.only in (None, "bursts"):
@@ -541,13 +678,52 @@ def code_clicks(code: str, quick: bool) -> None:
 
 
 def calls(games: int) -> None:
-    found = asyncio.run(store_calls(games, seed=1))
     keys = ("store calls", "game loads", "full replays", "SQL statements", "write transactions")
-    print(f"per click, {len(found)} clicks over {games} two-player games (mean / max):")
+    found = asyncio.run(store_calls(games, seed=1))
+    print(f"Kokeshi's table: per click, {len(found)} clicks over {games} two-player games (mean / max):")
     for key in keys:
         values = [f.get(key, 0) for f in found]
         print(f"  {key}: {statistics.mean(values):.1f} / {max(values)}")
+    for game, clicks in asyncio.run(platform_store_calls(games, seed=1)).items():
+        print(f"the platform's table, {game}: per decision, {len(clicks)} over {games} two-person games (mean / max):")
+        for key in (*keys[:2], "cold loads", *keys[2:]):
+            values = [f.get(key, 0) for f in clicks]
+            print(f"  {key}: {statistics.mean(values):.1f} / {max(values)}")
     print("goal: at most 6 store calls, 1 load and 0 full replays per click")
+
+
+def _cpu_line(label: str, cpus: list[float]) -> str:
+    return f"  {label}: {len(cpus)} clicks  p50 {statistics.median(cpus):.1f} ms  p99 {percentile(cpus, 0.99):.1f} ms"
+
+
+def platform(quick: bool) -> None:
+    """The bot's CPU per click at Kokeshi's own table and at the platform's, side by side in one process."""
+    games = 1 if quick else 3
+    runs = {"Kokeshi's table (/kokeshi)": asyncio.run(play(games, players=2, seed=1))}
+    for game in PLATFORM_GAMES:
+        runs[f"the platform's table (/games), {game}"] = asyncio.run(play_platform(games, game, seed=1))
+    print(f"bot CPU per click, {games} two-person game(s) of each, one process (render.encode):")
+    for label, (totals, cpus, firsts) in runs.items():
+        print(_cpu_line(label, cpus))
+        print(
+            f"    click to final message p50 {statistics.median(totals):.0f} ms  p99 {percentile(totals, 0.99):.0f} ms"
+            f"  first response max {max(firsts):.1f} ms"
+        )
+
+
+def code_platform(code: str, quick: bool) -> None:
+    """The bot's CPU per decision at the platform's table, of another checkout and of this one, each in a process
+    of its own, one after the other (twice, alternating), on the same harness: before and after side by side."""
+    for game in PLATFORM_GAMES:
+        runs: dict[str, list[float]] = {"before": [], "now": []}
+        for _ in range(2):
+            for label, where in (("before", code), ("now", str(ROOT))):
+                _totals, cpus, _firsts = _child("platform", where, 0, 0, quick, game)
+                runs[label] += cpus
+        print(f"bot CPU per decision at the platform's table, {game}, before ({code}) and now, separate processes:")
+        for label, cpus in runs.items():
+            print(_cpu_line(label, cpus))
+        print(f"  now / before (p50): {statistics.median(runs['now']) / statistics.median(runs['before']):.2f}")
 
 
 if __name__ == "__main__":

@@ -113,8 +113,10 @@ class MatchLobbies:
         head += " · " + " · ".join(lobby_terms(record))
         return f"{head}\n{', '.join(seats)}\n{status}"
 
-    async def refresh(self, record: GameRecord) -> None:
-        found = await self.store.get_message(record.id, "lobby")
+    async def refresh(self, record: GameRecord, lobby: tuple[int, int] | None = None) -> None:
+        """The lobby message (or announcement) says how the table stands now; `lobby`: where it is (channel id,
+        message id), when already read."""
+        found = lobby or await self.store.get_message(record.id, "lobby")
         channel = await find_channel(self.bot, found[0]) if found else None
         if channel is None or found is None:
             return

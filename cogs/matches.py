@@ -36,7 +36,17 @@ from games.base import Event, GameModule, Match, Option, Prompt, Standing, Turn
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
-from storage import GameRecord, MatchDecision, MatchPlayed, Seat, StaleVersion, Store, ThreadPosts, TurnPosts
+from storage import (
+    GameRecord,
+    MatchDecision,
+    MatchPlayed,
+    Seat,
+    StaleVersion,
+    Store,
+    ThreadPosts,
+    TurnPosts,
+    TurnShown,
+)
 from storage.away import QUIET, TURN_TIMERS
 from storage.clock import bank_of
 from storage.matches import seat_ranks
@@ -170,8 +180,22 @@ class Matches:
         """A post in the table's thread (`Reach.send`): None when Discord refused it (noted)."""
         return await self.reach.send(record, thread, text, **kwargs)
 
+    def _plan(self, record: GameRecord) -> list[tuple[str, float]]:
+        """The reminders and deadline of a turn starting now, as the store sets them (none for a table without a
+        turn timer, nor for one of a server that removed the bot: no timer runs there)."""
+        if not record.turn_timer or self.reach.paused(record):
+            return []
+        start = now()
+        return [
+            *((kind, start + part * record.turn_timer) for kind, part in REMINDERS),
+            (DEADLINE, start + record.turn_timer),
+        ]
+
     async def begin(self, record: GameRecord, match: Match) -> None:
         """A table just dealt (`MatchLobbies`): its first turn posted, the AI seats' decisions before it made."""
+        if record.moves == 0 and games.get(record.game).reads_turns():
+            # The table as dealt, which its first turns' words start from: kept, so no replay brings it back.
+            self.turn_views.keep(record.id, {0: match.view(None)})
         async with self._locks(record.id):
             await self._advance(record, match, [])
 
@@ -376,7 +400,8 @@ class Matches:
             raise UserError(_("You have already resigned from this game."))
         async with self._locks(game_id):
             try:
-                played = await self.store.play_match(game_id, version, seat.seat, action)
+                # The next turn's reminders and deadline, if the choice begins one, are set in the choice's commit.
+                played = await self.store.play_match(game_id, version, seat.seat, action, timers=self._plan(record))
             except StaleVersion:
                 raise UserError(_("That choice is no longer current: the game has moved on.")) from None
             except Refused as refused:
@@ -387,27 +412,29 @@ class Matches:
             shown = await self._advance(played.record, played.match, list(played.outcome.events), played)
         await self._tell_unshown(interaction, record, shown)
 
-    async def _tell_unshown(self, interaction: discord.Interaction, record: GameRecord, shown: bool) -> None:
+    async def _tell_unshown(
+        self, interaction: discord.Interaction, record: GameRecord, shown: GameRecord | None
+    ) -> None:
         """After a choice, privately: that the thread could not show it (why, and that it is tried again), or that
-        the game goes on in a new thread (its old one was deleted); nothing when the thread shows it as usual."""
-        if not shown:
+        the game goes on in a new thread (its old one was deleted); nothing when the thread shows it as usual.
+        `shown`: the record the thread showed it with (`_show`)."""
+        if shown is None:
             await self.tell(interaction, await self.reach.saved_not_shown(record))
             return
-        now_record = await self.store.get_game(record.id)
-        if now_record.thread_id != record.thread_id:
+        if shown.thread_id != record.thread_id:
             await self.tell(
                 interaction,
                 _(
                     "Your move is saved. The game's thread was deleted, so {game} #{number} goes on in a new "
                     "one: {thread}."
-                ).format(game=game_name(now_record), number=record.id, thread=self.tables.where(now_record)),
+                ).format(game=game_name(shown), number=record.id, thread=self.tables.where(shown)),
             )
 
     async def _advance(
         self, record: GameRecord, match: Match, events: list[Event], played: MatchPlayed | None = None
-    ) -> bool:
-        """AI seats decide while the match waits for them; then the thread shows the turn, or the end. False when
-        the thread could not show it (tried again later)."""
+    ) -> GameRecord | None:
+        """AI seats decide while the match waits for them; then the thread shows the turn, or the end: the record it
+        was shown with, None when the thread could not show it (tried again later)."""
         turn_changed = played is None or played.outcome.turn_changed
         # Where this call's decisions start in the log, and the table after each one that ended a turn, as it is
         # played: the pictures of the finished turns' records need no replay of the game.
@@ -415,6 +442,8 @@ class Matches:
         after: dict[int, dict[str, Any]] = {}
         if played is not None and played.outcome.turn_changed:
             after[played.record.moves] = played.match.view(None)
+        # The earliest turn timer the decisions set in their commits: the timer loop is told once.
+        due = _earliest(None, played)
         while not match.is_over:
             ai_seats = {s.seat: s for s in record.seats if s.ai}
             waiting = [s for s in match.waiting() if s in ai_seats]
@@ -423,13 +452,20 @@ class Matches:
             seat = waiting[0]
             level = ai_seats[seat].ai_level or "normal"
             action = await self.tables.thinker.decide(record.game, match, seat, level)
-            played = await self.store.play_match(record.id, record.version, seat, action, source="ai")
+            played = await self.store.play_match(
+                record.id, record.version, seat, action, source="ai", timers=self._plan(record)
+            )
             record, match = played.record, played.match
+            due = _earliest(due, played)
             events += played.outcome.events
             if played.outcome.turn_changed:
                 after[record.moves] = match.view(None)
             turn_changed = turn_changed or played.outcome.turn_changed
-        return await self._show(record, match, events, turn_changed=turn_changed, since=since, after=after)
+        if due is not None:
+            self.bot.wake_timers(due)
+        return await self._show(
+            record, match, events, turn_changed=turn_changed, since=since, after=after, played=played
+        )
 
     async def _show(
         self,
@@ -441,28 +477,36 @@ class Matches:
         full: bool = False,
         since: int | None = None,
         after: Mapping[int, dict[str, Any]] | None = None,
-    ) -> bool:
+        played: MatchPlayed | None = None,
+    ) -> GameRecord | None:
         """The thread shows the table as it is now (`_present`): the records of the turns that ended, then the
         live prompt (edited in place within its turn; `full`: posted anew) or the end. A thread Discord says is gone
-        is replaced at once by a new one, where the whole turn is posted. False when Discord refused: the turn's
-        clock stops and the thread is tried again later, later each time (`Reach.failed`).
+        is replaced at once by a new one, where the whole turn is posted. Returns the record it was shown with (its
+        thread the one it was shown in); None when Discord refused: the turn's clock stops and the thread is tried
+        again later, later each time (`Reach.failed`).
 
         `since`: the last decision the thread may already have shown (a table shown before its thread kept records
-        starts its records after it); `after`: the spectator's view after decisions that ended a turn, if known."""
+        starts its records after it); `after`: the spectator's view after decisions that ended a turn, if known;
+        `played`: the decision that brought the match here, as the store saved it (its log and what the live prompt
+        says of its people: nothing is read back)."""
         module = games.get(record.game)
+        handed = played if played is not None and played.record.version == record.version else None
+        posted = await self.store.thread_posts(record.id)
         # A thread behind (its last posts were refused, its turn's clock stopped) ends its run of refusals when shown.
-        behind = await self.store.reach(record.id) is not None
+        behind = posted.refused
         if behind and bank_of(dict(record.settings)) is not None:
             # As Kokeshi's: the banks charge nothing for the time nobody could see the turn.
             await self.store.restart_bank_turns(record.id)
-        for _attempt in range(2):
+        for attempt in range(2):
             thread = await self._thread(record)
             if thread is None:
                 break
-            if thread.id != record.thread_id:
+            moved = thread.id != record.thread_id
+            if moved:
                 # A new thread (the old one was deleted): it shows nothing yet, so the whole turn goes there.
                 record, full = await self.store.get_game(record.id), True
-            posted = await self.store.thread_posts(record.id)
+            if moved or attempt:
+                posted = await self.store.thread_posts(record.id)
             with speaking(record):
                 shown = await self._present(
                     thread,
@@ -475,15 +519,16 @@ class Matches:
                     full=full,
                     since=record.moves if since is None else since,
                     after=after or {},
+                    handed=handed,
                 )
             if shown:
                 await self.reach.succeeded(record, refused=behind)
-                return True
+                return record
             if thread.id not in self.reach.lost:
                 break
         if not self.reach.paused(record):
             await self.reach.failed(await self.store.get_game(record.id))
-        return False
+        return None
 
     async def _present(
         self,
@@ -498,16 +543,19 @@ class Matches:
         full: bool,
         since: int,
         after: Mapping[int, dict[str, Any]],
+        handed: MatchPlayed | None = None,
     ) -> bool:
         """Bring the thread up to date, as Kokeshi's own table keeps its threads calm: each turn that ended since
         the thread last showed one is kept as a record (its narration and the table after it); the live prompt,
         whose turn it was, becomes the first of them. Then the live prompt of the turn under way: edited in place
         while its turn goes on (its buttons for the new version), posted anew when a new turn begins (pinging whom
         it asks) or when it cannot be edited (deleted); or the end's post. The store keeps how far the records go
-        and which turn the live prompt shows (`TurnPosts`). False when Discord refused something (what was shown
-        stays shown)."""
+        and which turn the live prompt shows (`TurnPosts`), in one write once the thread is up to date (and when
+        Discord refuses something, how far it went). False when Discord refused something (what was shown stays
+        shown). `handed`: the decision that brought the match here, with its log and what the live prompt says of
+        its people."""
         posts = posted.posts
-        decisions = await self.store.match_decisions(record.id)
+        decisions = list(handed.decisions) if handed is not None else await self.store.match_decisions(record.id)
         recorded = posts.recorded_seq
         prompt = posted.prompt if posted.prompt is not None and posted.prompt[0] == thread.id else None
         # The live prompt: its turn is the first the records do not tell yet. One made a record shows no turn.
@@ -540,19 +588,29 @@ class Matches:
             shown, posts, kept = await self._post_rounds(thread, module, record, kept, stories, posts)
             if shown is not True:
                 return shown is None  # None: the rest follows when the channel has room
+        # The records below are stored with what follows them, in one write (or, when Discord refuses a post, as
+        # far as they went).
+        stored = posts
+
+        async def keep_progress() -> None:
+            """Discord refused a post: the records shown before it are stored, so none is posted twice."""
+            if posts != stored:
+                await self.store.set_turn_posts(posts)
+
         for i, turn in enumerate([] if unread else kept):
             worded = stories[i] if stories else None
             if not await self._post_record(thread, module, record, turn, views[turn[-1].seq], live, worded):
+                await keep_progress()
                 return False
             live = None
             posts = dataclasses.replace(posts, recorded_seq=turn[-1].seq, turn_key="")
-            await self.store.set_turn_posts(posts)
         untold = [e for turn in finished[len(kept) :] for d in turn for e in d.events]
         done = dataclasses.replace(posts, recorded_seq=finished[-1][-1].seq if finished else recorded)
         if match.is_over:
             if unread and reads and not await self._room(record, thread):
                 return True  # the end's post follows the rounds a few seconds later
-            if not await self._post_end(thread, module, record, match, untold):
+            if not await self._post_end(thread, module, record, match, untold, posted.lobby):
+                await keep_progress()
                 return False
             self.turn_views.forget(record.id)
             await self.store.set_turn_posts(dataclasses.replace(done, shown_version=record.version, turn_key=""))
@@ -565,7 +623,9 @@ class Matches:
         others: list[str] = []
         if reads and shown_key != key:
             others = await self._since(module, record, match, decisions)
-        asking = await self._turn(module, record, match, events, story, decisions, others)
+        asking = await self._turn(
+            module, record, match, events, story, decisions, others, handed.shown if handed is not None else None
+        )
         if live is not None and not full and shown_key == key:
             edited = await self._edit_turn(record, thread, live[1], asking)
             if edited is not None:
@@ -576,6 +636,7 @@ class Matches:
         # already pinged for this turn.
         message = await self._post_turn(record, thread, asking, ping=turn_changed or shown_key != key)
         if message is None:
+            await keep_progress()
             return False
         await self.store.set_turn_posts(
             dataclasses.replace(done, shown_version=record.version, turn_key=key), prompt=(thread.id, message.id)
@@ -596,7 +657,7 @@ class Matches:
             match, _version, record = await self.store.load_match(game_id)
             if record.status not in ("active", "finished") or self.reach.paused(record):
                 return False
-            return await self._show(record, match, [], turn_changed=False, full=True)
+            return await self._show(record, match, [], turn_changed=False, full=True) is not None
 
     async def reopen(self, record: GameRecord) -> None:
         """Discord says the table's thread was deleted: the game goes on at once in a new thread of its channel."""
@@ -682,7 +743,8 @@ class Matches:
             for seat in asking:
                 await self.clocks.expired(record, seat, thread, EXPIRED_TURNS_BEFORE_AI)
             if played is not None:
-                await self._advance(record, match, events, played)
+                # The timers and seats changed since the time-out was saved: the live prompt reads them again.
+                await self._advance(record, match, events, dataclasses.replace(played, shown=None))
 
     async def _spent(self, record: GameRecord, seat: Seat) -> bool:
         """Whether this person's bank ran out in the turn (a turn not begun on the bank has its whole bank)."""
@@ -804,12 +866,14 @@ class Matches:
         story: Sequence[Event],
         decisions: Sequence[MatchDecision],
         since: Sequence[str] = (),
+        shown: TurnShown | None = None,
     ) -> _Turn:
         """The live prompt of the turn under way: its story so far (`story`), whom it waits for, the picture (with
         `events`, those since the thread last showed the table, marked), the choices and, in a new turn's post, the
         game's summary of the others' turns since the seat's last (`since`, the lines as they show). A turn keeps
         its reminders and deadline from its first prompt to its end (the store carries them from a decision within
-        the turn to the next); a new turn that waits for people gets its own."""
+        the turn to the next); a new turn that waits for people gets its own (set with the decision that began it,
+        `shown`: what the store read of the turn's people and timers with it; else read and set here)."""
         names = seat_names(record)
         version = record.version
         public = match.view(None)
@@ -855,19 +919,23 @@ class Matches:
         # The people asked, as Kokeshi's prompt pings its player: not those who muted the game, and silently when
         # one of them is in their quiet hours (one message pings them all).
         people = [s.user_id for s in record.seats if s.seat in match.waiting() and not s.ai and s.user_id is not None]
-        settings = await self.store.ping_settings(people) if people else {}
+        if shown is not None and all(u in shown.settings for u in people):
+            settings: Mapping[int, Mapping[str, str]] = shown.settings
+        else:
+            settings = await self.store.ping_settings(people) if people else {}
         pinged = [u for u in people if not muted_in(settings[u], record.id)]
         silent = any(in_quiet_hours(settings[u].get(QUIET)) for u in pinged)
-        kept = [t.due_at for t in await self.store.timers(record.id) if t.kind == DEADLINE and t.version == version]
+        if shown is not None:
+            kept = [shown.timers[DEADLINE]] if DEADLINE in shown.timers else []
+        else:
+            kept = [t.due_at for t in await self.store.timers(record.id) if t.kind == DEADLINE and t.version == version]
         if kept:
             lines.append(_("Decide by {when}.").format(when=stamp(kept[0])))
         elif any(p.seat in humans for p in prompts) and record.turn_timer:
             # The people asked have until then, reminded at half the time and near its end; past it the AI decides
             # for them (`fire`). The timers are stored, so a restart keeps them; the store moves them past their
             # away periods, and the deadline out of their quiet hours. In a bank game they come from the banks.
-            start = now()
-            plan = [(kind, start + part * record.turn_timer) for kind, part in REMINDERS]
-            due = await self.store.set_match_timers(record.id, version, [*plan, (DEADLINE, start + record.turn_timer)])
+            due = await self.store.set_match_timers(record.id, version, self._plan(record))
             self.bot.wake_timers(min(due.values()))
             lines.append(_("Decide by {when}.").format(when=stamp(due[DEADLINE])))
         # A bank game: what is left in the banks of the people asked (their turn's time taken off).
@@ -876,7 +944,7 @@ class Matches:
         )
         if banks:
             lines.append(banks)
-        away = await self._away_note(record)
+        away = await self._away_note(record, shown.aways if shown is not None else None)
         if away:
             lines.append(away)
         text = fit_story(lines[:told], lines[told:])
@@ -1018,10 +1086,13 @@ class Matches:
         if not await self.reach.delete(record, thread, message_id):
             await self.reach.edit(record, thread, message_id, view=None)
 
-    async def _away_note(self, record: GameRecord) -> str:
-        """One line per person at the table who is away (empty when nobody is), as Kokeshi's tables show it."""
-        people = [s.user_id for s in record.seats if s.user_id is not None and not s.ai]
-        return Aways.note_of(record, await self.store.aways(people))
+    async def _away_note(self, record: GameRecord, aways: Mapping[int, Any] | None = None) -> str:
+        """One line per person at the table who is away (empty when nobody is), as Kokeshi's tables show it;
+        `aways`: the away periods of the people seated, when already read."""
+        if aways is None:
+            people = [s.user_id for s in record.seats if s.user_id is not None and not s.ai]
+            aways = await self.store.aways(people)
+        return Aways.note_of(record, aways)
 
     async def show_deadline(self, record: GameRecord) -> None:
         """The live prompt edited in place (nobody pinged again) after an away period moved its deadline: the
@@ -1052,7 +1123,13 @@ class Matches:
             log.info("game %d: its prompt could not show the moved deadline: %s", record.id, exc)
 
     async def _post_end(
-        self, thread: Any, module: GameModule, record: GameRecord, match: Match, events: Sequence[Event]
+        self,
+        thread: Any,
+        module: GameModule,
+        record: GameRecord,
+        match: Match,
+        events: Sequence[Event],
+        lobby: tuple[int, int] | None = None,
     ) -> bool:
         """The end's post: the last turn's story (every turn no record told), places and picture, with its Rematch
         (or Share) and Replay buttons; the lobby message then says it is finished. False when Discord refused it."""
@@ -1082,7 +1159,7 @@ class Matches:
         message = await self._send(record, thread, fit_story(lines[:told], lines[told:]), **kwargs)
         if message is None:
             return False
-        await self.lobbies.refresh(record)
+        await self.lobbies.refresh(record, lobby)
         return True
 
 
@@ -1104,6 +1181,14 @@ class _Turn:
     def file(self) -> discord.File:
         """The picture as a new attachment (a file is used up by the request that sends it)."""
         return discord.File(_png(self.picture), filename=self.filename, description=self.alt)
+
+
+def _earliest(due: float | None, played: MatchPlayed | None) -> float | None:
+    """The earlier of `due` and the earliest turn timer `played` set in its commit (None: neither)."""
+    if played is None or played.shown is None or not played.shown.timers_set or not played.shown.timers:
+        return due
+    first = min(played.shown.timers.values())
+    return first if due is None else min(due, first)
 
 
 def _turns(decisions: Sequence[MatchDecision]) -> list[list[MatchDecision]]:

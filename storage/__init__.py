@@ -2,7 +2,7 @@
 
 from .community import BOARDS, BoardRow, ChallengeRecord, Endings, GameStats, ScoreItem, Stats, scope_of
 from .database import MIGRATIONS_PG, Database, Row, Transaction, migrations, redact
-from .matches import MATCH_REFUSALS, MatchDecision, MatchPlayed
+from .matches import MATCH_REFUSALS, MatchDecision, MatchPlayed, TurnShown
 from .open import describe, is_url, open_store
 from .ratings import PROVISIONAL_GAMES, Rating, challenge_key, challenge_seed, streak
 from .records import (
@@ -69,6 +69,7 @@ __all__ = [
     "Transaction",
     "TurnFacts",
     "TurnPosts",
+    "TurnShown",
     "UndoRefused",
     "backup_file",
     "clean_name",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,14 +47,13 @@ _SOURCES = {"button": "player", "player": "player", "timeout": "timeout", "ai": 
 # Contract matches held in memory, the most recently used (a match evicted is replayed once when next loaded).
 _HELD = 256
 _SEED = "COALESCE(seed_text, CAST(seed AS TEXT)) AS seed"
+# The turn timer whose absence means a turn has no timers of its own yet.
+_DEADLINE = "deadline"
 # What a game is dealt from: its options, seed, seats and rules, and how its log names the seats.
 _DEAL = f"settings, side, {_SEED}, players, rules, log_seats"
 # Settings a game kept in a column of its own before its settings were kept as JSON: read from the column when the
 # settings lack them and the game has a setting of that name.
 _COLUMN_SETTINGS = ("side",)
-
-# One logged decision: (seq, seat, action, the events it caused).
-Entry = tuple[int, int, str, tuple[Event, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,26 +70,43 @@ class MatchDecision:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnShown:
+    """What the live prompt of the turn a decision leaves under way says of its people, read in the decision's call
+    (so that showing it asks the store nothing more): the turn's timers at the new version (kind → due at: its
+    reminders and deadline, those carried within the turn or set for a new one), whether the decision set them, the
+    settings about pings of the people it waits for (by user id, as `Store.ping_settings`), and the away periods
+    running now of the people seated (as `AwayStore.aways`)."""
+
+    timers: Mapping[str, float]
+    timers_set: bool
+    settings: Mapping[int, Mapping[str, str]]
+    aways: Mapping[int, Any]  # storage.away.Away by user id
+
+
+@dataclass(frozen=True, slots=True)
 class MatchPlayed:
     """One decision saved: the game's record after the commit (status 'finished' if it ended), a private copy of
-    the match after it, the service's `Outcome`, and the results written when it ended the game (else [])."""
+    the match after it, the service's `Outcome`, the results written when it ended the game (else []), the whole
+    log after it, decision by decision (what the thread's records and "since" are cut from), and, while the match
+    goes on, what its live prompt says of its people (`TurnShown`)."""
 
     record: GameRecord
     match: Match
     outcome: Outcome
     results: list[Result]
+    decisions: tuple[MatchDecision, ...] = ()
+    shown: TurnShown | None = None
 
 
 @dataclass(slots=True)
 class _Held:
-    """A contract match held in memory at a store version, with its whole log and the events of each decision."""
+    """A contract match held in memory at a store version, with its whole log: each decision, the events it caused
+    and whether it ended a turn (`Match.turn_key` changed, or the match ended)."""
 
     version: int
     match: Match
     module: GameModule
-    entries: list[Entry] = field(default_factory=list)
-    # For each entry, whether it ended a turn (`Match.turn_key` changed, or the match ended).
-    ends: list[bool] = field(default_factory=list)
+    decisions: list[MatchDecision] = field(default_factory=list)
     # The seat names its log names the players by (in seat order), or None for a log by seat number.
     names: list[str] | None = None
 
@@ -191,6 +207,12 @@ class MatchStore:
     async def results(self, game_id: int) -> list[Result]:  # provided by Store
         raise NotImplementedError
 
+    async def ping_settings(self, user_ids: Iterable[int]) -> dict[int, dict[str, str]]:  # provided by Store
+        raise NotImplementedError
+
+    async def aways(self, user_ids: Iterable[int]) -> dict[int, Any]:  # provided by AwayStore
+        raise NotImplementedError
+
     async def people_timers(  # provided by AwayStore
         self, db: Transaction, user_ids: Sequence[int], timers: Sequence[tuple[str, float]]
     ) -> list[tuple[str, float]]:
@@ -273,7 +295,14 @@ class MatchStore:
         return held.module.load(held.match.to_json()), held.version, record
 
     async def play_match(
-        self, game_id: int, version: int, seat: int, action: str, *, source: str = "button"
+        self,
+        game_id: int,
+        version: int,
+        seat: int,
+        action: str,
+        *,
+        source: str = "button",
+        timers: Sequence[tuple[str, float]] = (),
     ) -> MatchPlayed:
         """Carry out `seat`'s `action` on a contract game at store `version`, and save it in one commit: the log
         row (the seat's number as `player`), the snapshot, the version and move count, and when the decision ends
@@ -283,6 +312,12 @@ class MatchStore:
         bank clock, the seats whose part of the turn is over are charged its time, and a turn that goes on for fewer
         people gets the timers of their banks. A seat's run of expired turns (`Seat.expired`) ends with a decision of
         its own and grows with a time-out that ends its part of the turn.
+
+        `timers`: the reminders and deadline of a turn starting now ((kind, due at) pairs), set in the same commit, as
+        `set_match_timers` sets them, when the decision leaves a turn that waits for people and has no deadline yet (a
+        new turn, or one whose timers were stopped): what its live prompt would set when shown. Returns all the
+        thread needs to show the decision (`MatchPlayed`), read in this one call: the record, the match, the
+        outcome, the results at the end, the log, and what the live prompt says of its people.
 
         `source` is "button" (a person's click, logged as 'player'), "timeout" or "ai". Raises StaleVersion if the
         game moved on, StoreRefusal `not_active` if it is not being played, and `service.play.Refused` as the
@@ -309,7 +344,7 @@ class MatchStore:
                 self._hold(game_id, held)  # the rules refused: the match is unchanged
                 raise
             now = self._clock()
-            seq = len(held.entries) + 1
+            seq = len(held.decisions) + 1
             over = outcome.standing is not None  # set exactly when the match is over
             flags = flags_of_events(outcome.events, outcome.turn_changed, over)
             async with self._tx() as db:
@@ -341,13 +376,57 @@ class MatchStore:
                     await self._clear_turn_timers(db, game_id)
                 else:
                     await self._carry_turn_timers(db, game_id, version)
+                turn_timers: dict[str, float] = {}
+                timers_set = False
+                if not over:
+                    turn_timers, timers_set = await self._next_turn_timers(db, record, match, version + 1, timers)
             held.version = version + 1
-            held.entries.append((seq, seat, action, outcome.events))
-            held.ends.append(outcome.turn_changed or over)
+            held.decisions.append(MatchDecision(seq, seat, action, outcome.events, outcome.turn_changed or over))
             self._hold(game_id, held)
             after = await self.get_game(game_id)
             results = await self.results(game_id) if over else []
-        return MatchPlayed(after, held.module.load(match.to_json()), outcome, results)
+            shown = None if over else await self._turn_shown(after, match, turn_timers, timers_set)
+            decisions = tuple(held.decisions)
+        return MatchPlayed(after, held.module.load(match.to_json()), outcome, results, decisions, shown)
+
+    async def _next_turn_timers(
+        self, db: Transaction, record: GameRecord, match: Match, version: int, plan: Sequence[tuple[str, float]]
+    ) -> tuple[dict[str, float], bool]:
+        """In a decision's transaction, for a match that goes on: the turn's timers at the new `version` (kind →
+        due at), and whether they were set here: `plan`'s, moved as `set_match_timers` moves them, when the turn
+        waits for people and has no deadline yet."""
+        marks = ",".join("?" * len(TURN_TIMERS))
+        rows = await self._all(
+            f"SELECT kind, due_at FROM timers WHERE game_id = ? AND version = ? AND kind IN ({marks})",
+            (record.id, version, *TURN_TIMERS),
+        )
+        kept = {r["kind"]: float(r["due_at"]) for r in rows}
+        waiting = set(match.waiting())
+        people = [(s.name, s.user_id) for s in record.seats if s.seat in waiting and not s.ai and s.user_id is not None]
+        if not plan or not people or _DEADLINE in kept:
+            return kept, False
+        # A bank game's turn runs on the banks of the people it waits for (`ClockStore.clock_people`).
+        moved = await self.people_timers(
+            db, [user for _name, user in people], await self.clock_people(db, record.id, people, plan)
+        )
+        await self._run_many(
+            db,
+            "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (game_id, kind) DO UPDATE SET due_at = excluded.due_at, version = excluded.version",
+            [(record.id, kind, at, version) for kind, at in moved],
+        )
+        return {**kept, **dict(moved)}, True
+
+    async def _turn_shown(
+        self, record: GameRecord, match: Match, timers: Mapping[str, float], timers_set: bool
+    ) -> TurnShown:
+        """What the live prompt of the turn under way says of its people (`TurnShown`), read at once."""
+        waiting = set(match.waiting())
+        asked = [s.user_id for s in record.seats if s.seat in waiting and not s.ai and s.user_id is not None]
+        people = [s.user_id for s in record.seats if s.user_id is not None and not s.ai]
+        settings = await self.ping_settings(asked) if asked else {}
+        aways = await self.aways(people) if people else {}
+        return TurnShown(timers, timers_set, settings, aways)
 
     async def undo_match(self, game_id: int, seat: int) -> tuple[Match, int]:
         """Take back `seat`'s last decision of a contract game, within its turn: the match replayed from its deal
@@ -364,9 +443,9 @@ class MatchStore:
             record = await self.get_game(game_id)
             if record.status != "active":
                 raise StoreRefusal("not_active")
-            if not held.entries or held.entries[-1][1] != seat:
+            if not held.decisions or held.decisions[-1].seat != seat:
                 raise StoreRefusal("undo_nothing")
-            seq = held.entries[-1][0]
+            seq = held.decisions[-1].seq
             row = found(
                 await self._one("SELECT source, flags FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
             )
@@ -377,7 +456,7 @@ class MatchStore:
             if row["flags"] & ENDS_TURN:
                 raise StoreRefusal("undo_nothing")
             dealt = found(await self._one(f"SELECT {_DEAL} FROM games WHERE id = ?", (game_id,)))
-            kept = [(entry[0], str(entry[1]), entry[2]) for entry in held.entries[:-1]]
+            kept = [(d.seq, str(d.seat), d.action) for d in held.decisions[:-1]]
             match = _replayed(held.module, dealt, kept, None).match
             self._matches.pop(game_id, None)
             async with self._tx() as db:
@@ -392,7 +471,7 @@ class MatchStore:
                     raise StaleVersion(game_id, held.version, held.version + 1)
                 # An undo never leaves its turn: the turn's reminders and deadline stay as they were.
                 await self._carry_turn_timers(db, game_id, held.version)
-            rebuilt = _Held(held.version + 1, match, held.module, held.entries[:-1], held.ends[:-1])
+            rebuilt = _Held(held.version + 1, match, held.module, held.decisions[:-1])
             self._hold(game_id, rebuilt)
         return held.module.load(match.to_json()), rebuilt.version
 
@@ -493,17 +572,14 @@ class MatchStore:
         """(seq, seat, action, events) of every decision of a contract game's log after action `since`."""
         async with self._game_lock(game_id):
             held = await self._held_match(game_id)
-        return [entry for entry in held.entries if entry[0] > since]
+        return [(d.seq, d.seat, d.action, d.events) for d in held.decisions if d.seq > since]
 
     async def match_decisions(self, game_id: int) -> list[MatchDecision]:
         """Every decision of a contract game's log, in order, each with the events it caused and whether it ended
         a turn: what a "since your last turn" and a replay are cut from. No replay when the match is held."""
         async with self._game_lock(game_id):
             held = await self._held_match(game_id)
-            return [
-                MatchDecision(seq, seat, action, events, ends)
-                for (seq, seat, action, events), ends in zip(held.entries, held.ends, strict=True)
-            ]
+            return list(held.decisions)
 
     async def match_views(self, game_id: int, after: Sequence[int]) -> dict[int, dict[str, Any]]:
         """A spectator's view (`Match.view(None)`) of a contract game after each decision `seq` in `after` (0: as
@@ -512,16 +588,16 @@ class MatchStore:
         async with self._game_lock(game_id):
             held = await self._held_match(game_id)
             dealt = found(await self._one(f"SELECT {_DEAL} FROM games WHERE id = ?", (game_id,)))
-            entries = list(held.entries)
+            entries = list(held.decisions)
         match = _dealt(held.module, dealt, held.names)
         views = {0: match.view(None)} if 0 in wanted else {}
         last = max(wanted, default=0)
-        for seq, seat, action, _events in entries:
-            if seq > last:
+        for decision in entries:
+            if decision.seq > last:
                 break
-            match.apply(seat, action)
-            if seq in wanted:
-                views[seq] = match.view(None)
+            match.apply(decision.seat, decision.action)
+            if decision.seq in wanted:
+                views[decision.seq] = match.view(None)
         return views
 
     async def _match_waiting_users(self, game_id: int) -> tuple[int, ...]:
@@ -780,7 +856,6 @@ def _replayed(module: GameModule, row: Row, rows: Sequence[tuple[Any, ...]], nam
     for seq, player, action, *_ in rows:
         before = match.turn_key()
         seat = _seat_of(player, names)
-        events = match.apply(seat, action)
-        held.entries.append((seq, seat, action, tuple(events)))
-        held.ends.append(match.turn_key() != before or match.is_over)
+        events = tuple(match.apply(seat, action))
+        held.decisions.append(MatchDecision(seq, seat, action, events, match.turn_key() != before or match.is_over))
     return held

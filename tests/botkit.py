@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import games
 import storage.store
 from bot import create_bot
 from cogs.kokeshi_ai import KokeshiThinker
@@ -263,8 +264,11 @@ __all__ = [
 
 class StoreCalls:
     """Counts, while a click is answered, what the bot asks of its store: calls of the store's public methods (the
-    outermost only: a method that calls another counts once), game loads, SQL statements, write transactions, and
-    full replays of a game from its seed (every one starts by dealing the game again)."""
+    outermost only: a method that calls another counts once), game loads (`load_game` for Kokeshi's own table,
+    `load_match` for the platform's), cold loads of a contract match (not held in the store's memory at its
+    version: read back from the game's row and log), SQL statements, write transactions, and full replays of a game
+    from its seed (every one starts by dealing the game again: Kokeshi's own `_dealt`, or a contract game's
+    `GameModule.deal`)."""
 
     def __init__(self, store) -> None:
         self.counts: dict[str, int] = {}
@@ -313,9 +317,43 @@ class StoreCalls:
 
         storage.store._dealt = dealt
         self._undo.append(lambda: setattr(storage.store, "_dealt", plain_dealt))
+        for module in games.all_games():
+            self._count_deals(module)
+        plain_held = store._held_match
+
+        async def held(game_id):
+            kept = store._matches.get(game_id)
+            found = await plain_held(game_id)
+            if found is not kept:
+                self.counts["cold loads"] = self.counts.get("cold loads", 0) + 1
+            return found
+
+        store._held_match = held
+        self._undo.append(lambda: delattr(store, "_held_match"))
+
+    def _count_deals(self, module) -> None:
+        """Every deal of a contract game while counting (by seat numbers, or by the names its log gives the seats)
+        is a replay from its seed: none starts during a click."""
+        dealing = contextvars.ContextVar("dealing", default=False)
+        for name in ("deal", "deal_named"):
+            plain = getattr(module, name)
+
+            def deal(*args, plain=plain, **kwargs):
+                if dealing.get():  # one way of dealing calling the other: one deal
+                    return plain(*args, **kwargs)
+                self.counts["full replays"] = self.counts.get("full replays", 0) + 1
+                token = dealing.set(True)
+                try:
+                    return plain(*args, **kwargs)
+                finally:
+                    dealing.reset(token)
+
+            setattr(module, name, deal)
+            self._undo.append(lambda name=name: delattr(module, name))
 
     def take(self) -> dict[str, int]:
-        counts = {**self.counts, "game loads": self.methods.get("load_game", 0)}
+        loads = self.methods.get("load_game", 0) + self.methods.get("load_match", 0)
+        counts = {**self.counts, "game loads": loads}
         self.counts.clear()
         self.methods.clear()
         return counts

@@ -1,5 +1,6 @@
 """A contract game's turn timers in the store, on both backends: set together as the people waited for would have
-them, carried from a decision within the turn to the next, gone when the turn ends, and a resigned seat ranked last."""
+them (by the decision that begins a turn, in its commit), carried from a decision within the turn to the next, gone
+when the turn ends; what a decision returns for its thread; and a resigned seat ranked last."""
 
 from __future__ import annotations
 
@@ -88,3 +89,52 @@ async def test_a_resigned_seat_is_played_by_the_ai_and_ranks_last_whatever_its_s
     assert (results[1].rank, results[1].resigned) == (2, True)
     assert (results[0].rank, results[0].resigned) == (1, False)
     assert await store.verify() == []
+
+
+async def test_a_decision_that_begins_a_turn_sets_its_timers_in_its_commit_and_returns_what_its_prompt_shows(
+    store, bids
+):
+    clock = store._clock
+    game_id = await lobby(store, "bids", 2)  # seat 0 is user 100, seat 1 user 101
+    match, version = await store.start_match(game_id, SEED)
+    await store.set_user_setting(101, QUIET, "23:00-08:00 Europe/Lisbon")
+    await store.go_away(100, clock.now + 1000)
+    first = await store.play_match(game_id, version, 0, match.legal_actions(0)[0], timers=plan(clock.now, HOUR))
+    # Within the turn: no deadline of its own yet, so the turn gets one, as it would when shown.
+    assert not first.outcome.turn_changed and first.shown is not None and first.shown.timers_set
+    assert first.shown.timers == {k: at for k, at, _v in await timers(store, game_id)}
+    # The rest of the turn keeps them (carried, not set again), whatever plan a decision brings.
+    second = await store.play_match(
+        game_id, first.record.version, 1, match.legal_actions(1)[0], timers=plan(clock.now + 60, HOUR)
+    )
+    assert second.outcome.turn_changed and second.shown is not None and second.shown.timers_set
+    # A new turn: the old turn's timers went, the new one's are set for the new version, moved past the away period.
+    stored = await timers(store, game_id)
+    assert {v for _k, _at, v in stored} == {second.record.version}
+    assert second.shown.timers == {k: at for k, at, _v in stored}
+    assert second.shown.timers["reminder_half"] == clock.now + 60 + HOUR / 2 + 1000
+    # What the live prompt says of its people, read in the same call: both are asked, one is away.
+    assert set(second.shown.settings) == {100, 101} and second.shown.settings[101][QUIET].startswith("23:00")
+    assert set(second.shown.aways) == {100}
+    # The log as the thread cuts its records from it.
+    assert list(second.decisions) == await store.match_decisions(game_id)
+    assert [d.ends_turn for d in second.decisions] == [False, True]
+    within = await store.play_match(game_id, second.record.version, 0, second.match.legal_actions(0)[0])
+    assert within.shown is not None and not within.shown.timers_set
+    assert within.shown.timers == second.shown.timers
+    assert await store.verify() == []
+
+
+async def test_a_decision_without_a_plan_or_that_ends_the_game_sets_no_timer(store, bids):
+    game_id = await lobby(store, "bids", 2)
+    match, version = await store.start_match(game_id, SEED)
+    played = await store.play_match(game_id, version, 0, match.legal_actions(0)[0])
+    assert played.shown is not None and played.shown.timers == {} and not played.shown.timers_set
+    match = played.match
+    while not match.is_over:
+        s = match.waiting()[0]
+        played = await store.play_match(
+            game_id, played.record.version, s, match.legal_actions(s)[0], timers=plan(store._clock.now, HOUR)
+        )
+        match = played.match
+    assert played.shown is None and played.results and await store.timers(game_id) == []

@@ -20,6 +20,20 @@ from storage import is_url, migrations, open_store
 from storage.postgres import pg_migrations, to_pg
 from tests.pgserver import PgServer
 
+
+class Clock:
+    """A hand-driven clock for a store: `now` moves when a test moves it, and by `tick` at each reading (0: never
+    by itself)."""
+
+    def __init__(self, now: float = 1_000_000.0, tick: float = 0.0) -> None:
+        self.now = now
+        self.tick = tick
+
+    def __call__(self) -> float:
+        self.now += self.tick
+        return self.now
+
+
 # The PostgreSQL one is marked, so that `-m "not postgresql"` (make check) leaves the server out.
 BACKENDS = ("sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql))
 _TEMPLATE = "kokeshi_template"

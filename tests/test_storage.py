@@ -26,18 +26,8 @@ from storage import (
 )
 from storage.postgres import pg_migration, pg_migrations
 from storage.ratings import week_streak
-from tests.dbkit import fresh_pg_database, sql
+from tests.dbkit import Clock, fresh_pg_database, sql
 from tests.pgserver import free_port
-
-
-class Clock:
-    """A hand-driven clock."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

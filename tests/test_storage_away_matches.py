@@ -10,6 +10,7 @@ import pytest
 
 from storage import Store, open_store
 from storage.away import QUIET, out_of_quiet
+from tests.dbkit import Clock
 from tests.test_storage_matches import lobby
 
 SEED = 0x5EED_0A11_A3A7
@@ -22,19 +23,9 @@ def utc(hour: int) -> float:
     return MIDNIGHT + hour * HOUR
 
 
-class Clock:
-    """A clock that moves only when the test moves it."""
-
-    def __init__(self) -> None:
-        self.now = MIDNIGHT
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 async def store(database):
-    s = await open_store(database, clock=Clock())
+    s = await open_store(database, clock=Clock(MIDNIGHT))
     yield s
     await s.close()
 

@@ -9,19 +9,11 @@ import pytest
 from games.kokeshi.engine import RandomPolicy
 from storage import Store, open_store
 from storage.clock import BANKS
-from tests.dbkit import sql
+from tests.dbkit import Clock, sql
 from tests.test_storage_matches import lobby
 
 BANK = BANKS["1h"]
 TIMERS = (("reminder_half", 0.5), ("reminder_late", 0.9), ("deadline", 1.0))
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -16,27 +16,16 @@ import pytest
 import games
 from games.kokeshi.engine import KOKESHI, RandomPolicy
 from storage import migrations, open_store, scope_of
-from tests.dbkit import build_at, sql
+from tests.dbkit import Clock, build_at, sql
 
 BEFORE = 12  # the schema before favourites knew no game
 GUILD = 7
 NOW = dt.datetime(2026, 11, 28, 12, tzinfo=dt.UTC)
 
 
-class Clock:
-    """A hand-driven clock."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
-
-
 @pytest.fixture
 async def store(database):
-    s = await open_store(database, clock=Clock())
+    s = await open_store(database, clock=Clock(tick=1.0))
     yield s
     await s.close()
 

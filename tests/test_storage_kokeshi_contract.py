@@ -12,7 +12,7 @@ import pytest
 from games.kokeshi.engine import RandomPolicy
 from storage import Store, StoreRefusal, open_store
 from storage.logs import unpack_log
-from tests.dbkit import sql
+from tests.dbkit import Clock, sql
 
 GUILD = 1
 SEED = 0x5EA7_0_C0_17
@@ -36,17 +36,6 @@ COMMUNITY = (
     "SELECT scope, user_id, mu, sigma, games FROM ratings ORDER BY scope, user_id",
     "SELECT game, kind, key, user_id, guild_id, rated, score, won FROM challenge_attempts ORDER BY user_id",
 )
-
-
-class Clock:
-    """A hand-driven clock."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
 
 
 async def _lobby(store: Store, people: list[str], ai: int, side: str, challenge: str | None, contract: bool) -> int:
@@ -154,7 +143,7 @@ def _forget_community(database: str) -> None:
 async def test_a_kokeshi_game_through_the_contract_leaves_what_its_own_path_leaves(database, shape):
     people, ai, side, challenge, resign = shape
     seed = SEED + len(people) * 10 + ai
-    store = await open_store(database, clock=Clock())
+    store = await open_store(database, clock=Clock(tick=1.0))
     try:
         own = await _lobby(store, people, ai, side, challenge, contract=False)
         actions = await _played_own(store, own, seed, resign)
@@ -182,7 +171,7 @@ async def test_a_kokeshi_game_through_the_contract_leaves_what_its_own_path_leav
 
 
 async def test_each_path_refuses_to_write_the_others_kokeshi_games(database):
-    store = await open_store(database, clock=Clock())
+    store = await open_store(database, clock=Clock(tick=1.0))
     try:
         played = await _lobby(store, ["Ana", "Bo"], 0, "basic", None, contract=True)
         with pytest.raises(StoreRefusal) as refused:

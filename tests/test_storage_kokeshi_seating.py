@@ -14,7 +14,7 @@ from storage import BrokenGame, Store, StoreRefusal, open_store
 from storage.logs import unpack_log
 from storage.matches import seat_ranks
 from storage.store import flags_of
-from tests.dbkit import build_at, sql
+from tests.dbkit import Clock, build_at, sql
 
 GUILD = 1
 SEED = 0x5EA7_1_5EA7_2_5EA7_3
@@ -31,21 +31,10 @@ SHAPES = [
 ]
 
 
-class Clock:
-    """A hand-driven clock."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
-
-
 async def _reopened(store: Store, database: str) -> Store:
     """The same database in a new store: nothing held in memory."""
     await store.close()
-    return await open_store(database, clock=Clock())
+    return await open_store(database, clock=Clock(tick=1.0))
 
 
 async def _dealt(store: Store, database: str, names: list[str], side: str, rules: int) -> tuple[Store, int]:
@@ -130,7 +119,7 @@ async def _read_alike(store: Store, database: str, game_id: int) -> None:
 async def test_a_kokeshi_game_of_its_own_path_reads_the_same_through_the_contract(database, shape):
     names, side, rules, moves = shape
     assert rules in games.get("kokeshi").rules_versions
-    store = await open_store(database, clock=Clock())
+    store = await open_store(database, clock=Clock(tick=1.0))
     try:
         store, game_id = await _dealt(store, database, names, side, rules)
         await _played(store, game_id, moves, seed=len(names) * 7 + rules)
@@ -173,7 +162,7 @@ async def test_every_rules_version_is_among_the_shapes():
 
 
 async def test_the_contract_only_reads_a_kokeshi_game_and_reports_a_seating_its_log_does_not_name(database):
-    store = await open_store(database, clock=Clock())
+    store = await open_store(database, clock=Clock(tick=1.0))
     try:
         store, game_id = await _dealt(store, database, ["Ana", "Bo"], "basic", CURRENT_RULES)
         await _played(store, game_id, 12, seed=3)

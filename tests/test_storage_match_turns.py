@@ -8,7 +8,8 @@ import pytest
 
 from storage import Store, open_store
 from storage.away import QUIET
-from tests.test_storage_away_matches import MIDNIGHT, Clock  # a still clock, from midnight (Lisbon's too)
+from tests.dbkit import Clock
+from tests.test_storage_away_matches import MIDNIGHT  # midnight (Lisbon's too)
 from tests.test_storage_matches import lobby
 
 SEED = 0x5EED_7123
@@ -18,7 +19,7 @@ KINDS = ("reminder_half", "reminder_late", "deadline")
 
 @pytest.fixture
 async def store(database):
-    s = await open_store(database, clock=Clock())
+    s = await open_store(database, clock=Clock(MIDNIGHT))
     yield s
     await s.close()
 

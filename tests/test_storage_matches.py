@@ -25,26 +25,15 @@ from storage import (
     scope_of,
 )
 from storage.matches import MatchPlayed, seat_ranks
-from tests.dbkit import sql
+from tests.dbkit import Clock, sql
 
 GUILD = 1
 SEED = 0xC0FFEE_5EED_1234_ABCD_9876_0F0F_4242_7777
 
 
-class Clock:
-    """A hand-driven clock."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
-
-
 @pytest.fixture
 async def store(database):
-    s = await open_store(database, clock=Clock())
+    s = await open_store(database, clock=Clock(tick=1.0))
     yield s
     await s.close()
 
@@ -144,7 +133,7 @@ async def test_bids_is_dealt_played_to_the_end_and_reloaded_cold(store, database
     rng = random.Random(5)
     mirror, decisions, last = await play_out(store, database, game_id, SEED, rng, stop=4)
     # A cold store (another process) replays the log and goes on from there.
-    other = await open_store(database, clock=Clock())
+    other = await open_store(database, clock=Clock(tick=1.0))
     try:
         cold, version, record = await other.load_match(game_id)
         assert cold.to_json() == mirror.to_json() and record.version == version
@@ -196,7 +185,7 @@ async def test_a_stale_or_refused_decision_writes_nothing(store, database, bids)
     # The held match is still the saved one: the next decision goes through, from this store and a cold one.
     held, version, _ = await store.load_match(game_id)
     assert held.to_json() == played.match.to_json() and version == played.record.version
-    other = await open_store(database, clock=Clock())
+    other = await open_store(database, clock=Clock(tick=1.0))
     try:
         assert (await other.load_match(game_id))[0].to_json() == played.match.to_json()
     finally:
@@ -274,7 +263,7 @@ async def test_kohaku_two_players_and_solo_end_with_results_ratings_and_boards_o
     assert (await store.stats(100, GUILD)).favourite in games.get("kokeshi").favourite_items
 
     # A cold store loads both finished matches from their packed logs, and the whole database verifies.
-    other = await open_store(database, clock=Clock())
+    other = await open_store(database, clock=Clock(tick=1.0))
     try:
         assert (await other.load_match(duel))[0].to_json() == mirror.to_json()
         assert (await other.load_match(solo))[0].to_json() == solo_mirror.to_json()
@@ -395,7 +384,7 @@ async def test_verify_finds_a_contract_game_whose_snapshot_or_log_was_changed(st
     sql(database, "UPDATE games SET snapshot = '{}' WHERE id = ?", (game_id,))
     assert await store.verify() == [(game_id, "the snapshot differs from a replay of the log")]
     # A cold load repairs the snapshot from the log.
-    other = await open_store(database, clock=Clock())
+    other = await open_store(database, clock=Clock(tick=1.0))
     try:
         await other.load_match(game_id)
         assert await other.verify() == []
@@ -581,7 +570,7 @@ async def test_each_decision_says_whether_it_ended_a_turn_hot_cold_and_after_an_
     hot = await store.match_decisions(game_id)
     assert [(d.seat, d.action) for d in hot] == decisions and [d.ends_turn for d in hot] == expected
     assert [d.events for d in hot] == [e for *_, e in await store.match_events(game_id)]
-    other = await open_store(database, clock=Clock())
+    other = await open_store(database, clock=Clock(tick=1.0))
     try:
         assert await other.match_decisions(game_id) == hot  # replayed cold, the same
         # Public views after chosen decisions, from a replay of the deal: the table as anyone saw it then.

@@ -8,17 +8,9 @@ import pytest
 from storage import Store, open_store
 from storage.away import QUIET
 from storage.clock import BANKS, FRACTIONS
-from tests.dbkit import sql
+from tests.dbkit import Clock, sql
 
 BANK = BANKS["1h"]
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

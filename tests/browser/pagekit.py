@@ -319,10 +319,16 @@ def choose(page: Page, control: Locator, rng: random.Random, pick: int | None = 
     """Press a button, or open a menu and pick one of its options (the `pick`th, or one at random).
 
     As a person would: a click or pick the page took without sending it on (the page drew its messages again
-    under the pointer, or was still busy with the last answer) is made again, and counted (`swallowed`).
+    under the pointer, or was still busy with the last answer) is made again, and counted (`swallowed`); after
+    three, the page is refreshed first.
     """
     failure: Exception | None = None
-    for _ in range(5):
+    for attempt in range(5):
+        if attempt == 3:
+            # Still not sent: the page may be waiting for a state it was never published (seen once under a full
+            # CI's load); a person presses Refresh, which publishes the latest state to the page.
+            page.locator("#refresh").click()
+            settled(page)
         sent = actions_sent(page)
         made = menu = False
         try:

@@ -157,35 +157,10 @@ def _platform_key(game: str) -> str:
 
 async def _match_click(world: World, game_id: int, thread, rng: random.Random):
     """Prepare one decision at the platform's table (outside the timing): the seat's private choices opened, a
-    group picked; returns the coroutine that sends the click that decides."""
-    from tests.test_bot_matches import menus_of_groups, reply
+    group picked; returns the coroutine that sends the click that decides (as the click-count test does)."""
+    from tests.test_bot_match_click_calls import decision
 
-    record = await world.store.get_game(game_id)
-    match, _version, _record = await world.store.load_match(game_id)
-    seat = next(s for s in record.seats if not s.ai and s.seat in match.waiting())
-    member = next(m for m in world.members if m.user.id == seat.user_id)
-    _, message_id = await world.store.get_message(game_id, "prompt")
-    message = to_discord_message(world.env, world.env.backend.messages[thread.id][message_id])
-
-    def choices(message) -> list[dict]:
-        return [c for c in components(message) if c.get("custom_id", "").startswith(("mt:a:", "mt:s:"))]
-
-    first = components(message)[0]["custom_id"]
-    if first.startswith("mt:c:"):
-        message = reply(await member.click(message, custom_id=first))
-    parts = choices(message)
-    groups = menus_of_groups(message)
-    if groups and not parts:
-        value = rng.choice([o["value"] for o in groups[0]["options"]])
-        if value.startswith("a:"):
-            return member.select(message, [value], custom_id=groups[0]["custom_id"])
-        message = reply(await member.select(message, [value], custom_id=groups[0]["custom_id"]))
-        parts = choices(message)
-    if parts[0].get("type") == 3:
-        return member.select(
-            message, [rng.choice([o["value"] for o in parts[0]["options"]])], custom_id=parts[0]["custom_id"]
-        )
-    return member.click(message, custom_id=rng.choice(parts)["custom_id"])
+    return await decision(world, game_id, thread, rng)
 
 
 async def play_platform(games: int, game: str, seed: int) -> tuple[list[float], list[float], list[float]]:

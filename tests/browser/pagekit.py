@@ -320,14 +320,21 @@ def choose(page: Page, control: Locator, rng: random.Random, pick: int | None = 
 
     As a person would: a click or pick the page took without sending it on (the page drew its messages again
     under the pointer, or was still busy with the last answer) is made again, and counted (`swallowed`); after
-    three, the page is refreshed first.
+    three, the page is refreshed first, and after four it is loaded again.
     """
     failure: Exception | None = None
-    for attempt in range(5):
+    for attempt in range(6):
         if attempt == 3:
             # Still not sent: the page may be waiting for a state it was never published (seen once under a full
             # CI's load); a person presses Refresh, which publishes the latest state to the page.
             page.locator("#refresh").click()
+            settled(page)
+        if attempt == 4:
+            # Still not sent after Refresh (seen once too): the page keeps an action it will not retry, or a state
+            # it waits for; a person reloads it, which keeps who they view as and shows the newest messages.
+            note_page_state(page)
+            page.reload()
+            expect(page.locator("#viewer-picker")).to_be_visible()
             settled(page)
         sent = actions_sent(page)
         made = menu = False
@@ -371,6 +378,22 @@ def note_swallowed(page: Page, control: Locator, failure: Exception | None) -> N
         log.write(f"made again #{count}: control {state}; status {page_status(page)}; {reason}\n")
     if count <= 10:
         shot(page, f"swallowed-{count}")
+
+
+def note_page_state(page: Page) -> None:
+    """Keep, in the clicks log, what the page was waiting for when it would not send a click: its status lines
+    and the page's own report of its pending work (the diagnostics panel's text)."""
+    try:
+        details = page.evaluate(
+            """() => ['action-status', 'transport-status', 'diagnostics']
+                .map(id => document.getElementById(id)?.innerText?.trim() ?? '-').join(' | ')"""
+        )
+    except PlaywrightError as exc:
+        details = f"unreadable ({exc.message.splitlines()[0]})"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with (ARTIFACTS / "clicks.log").open("a") as log:
+        log.write(f"reloaded the page: {details}\n")
+    shot(page, "before-reload")
 
 
 def pick_from_menu(page: Page, control: Locator, rng: random.Random, pick: int | None) -> int:

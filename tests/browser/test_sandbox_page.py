@@ -413,17 +413,19 @@ def steer(labels: list[str], missing: set[str], rng: random.Random) -> int:
     return rng.choice(empty) if empty and rng.random() < 0.5 else rng.randrange(len(labels))
 
 
-def game_now(sandbox, game_id: int, kind: str, player: str) -> Game:
+def game_now(sandbox, game_id: int, kind: str, player: str) -> Game | None:
     """The game as the sandbox has stored it (its whole state, future draws included: for the test's eyes only),
-    once it is at the prompt the page shows."""
-    for _ in range(100):
+    once it is at the prompt the page shows; None when it is not within a few seconds (the page still shows a
+    prompt the game has moved past: it draws the bot's answer in steps, and the record may show before the new
+    prompt)."""
+    for _ in range(60):
         with closing(sqlite3.connect(f"file:{sandbox.database}?mode=ro", uri=True, timeout=10)) as db:
             row = db.execute("SELECT snapshot FROM games WHERE id = ?", (game_id,)).fetchone()
         game = load_game(row[0]) if row and row[0] else None
         if game is not None and game.prompt is not None and (game.prompt.kind, game.prompt.player) == (kind, player):
             return game
         time.sleep(0.05)
-    raise AssertionError(f"game {game_id} is not at the page's prompt ({kind} for {player})")
+    return None
 
 
 def route(game: Game, missing: set[str], rng: random.Random, tries: int = 300, depth: int = 80) -> list[str]:
@@ -570,7 +572,7 @@ def test_a_phone_player_sees_every_decision_a_record_a_ping_and_the_rules_sheet(
     rng = random.Random(23)
     met: dict[str, list[Path]] = {}
     looked: dict[str, list[Path]] = {}
-    decisions = turns = 0
+    decisions = turns = behind = 0
     game_id = int(re.search(r"#(\d+)", channel_name(page)).group(1))
     plan: list[str] = []
     routes: list[int] = []  # the length of each way found
@@ -616,6 +618,12 @@ def test_a_phone_player_sees_every_decision_a_record_a_ping_and_the_rules_sheet(
             plan = []
         else:
             game = game_now(sandbox, game_id, kind, who)
+            if game is None:
+                # The page has not drawn the bot's whole answer yet: read it again once it has.
+                behind += 1
+                assert behind < 20, f"the page kept showing a prompt the game had moved past ({kind} for {who})"
+                page.wait_for_timeout(500)
+                continue
             if not plan or plan[0] not in game.legal_actions():
                 plan = route(game, missing, rng)
                 routes.append(len(plan))

@@ -84,8 +84,12 @@ class Desk(Protocol):
     def lobbies(self) -> LobbyDesk: ...
 
 
-def _desk(interaction: discord.Interaction) -> Desk:
+def platform_desk(interaction: discord.Interaction) -> Desk:
+    """The platform's table, as its buttons call it (and Kokeshi's own buttons, for a game that moved to it)."""
     return interaction.client.matches  # type: ignore[attr-defined]  # the bot's; cogs never import bot.py
+
+
+_desk = platform_desk
 
 
 def private_message(interaction: discord.Interaction) -> bool:

@@ -46,6 +46,7 @@ from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .digest import Digests
 from .kokeshi_ai import HINT_BUDGET, HINT_LEVEL, KokeshiThinker
 from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
+from .match_items import platform_desk
 from .names import Names
 from .narration import turn_key
 from .posting import Played, Poster, home
@@ -711,6 +712,10 @@ class Tables:
     async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         async def run() -> None:
             record = await self.store.get_game(game_id)
+            if not record.named_log:
+                # A lobby that moved to the platform's table: its buttons are answered there.
+                await platform_desk(interaction).lobbies.on_lobby(interaction, game_id, op)
+                return
             if op == "join":
                 await self.join(interaction, record)
             elif op == "leave":
@@ -827,7 +832,15 @@ class Tables:
         await self.guard(interaction, game_id, self._on_action(interaction, game_id, version, action))
 
     async def _on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
-        record, seat_name, game, current = await self.check_turn(interaction, game_id)
+        try:
+            record, seat_name, game, current = await self.check_turn(interaction, game_id)
+        except StoreRefusal as refused:
+            if refused.code != "other_game":
+                raise
+            # A button of this table on a game that moved to the platform's (its log by seat): the platform's
+            # table answers it, with the same version and action.
+            await platform_desk(interaction).on_action(interaction, game_id, version, action)
+            return
         if version != current:
             await self.send_current_prompt(interaction, record, game, current, _("This prompt is out of date."))
             return
@@ -835,7 +848,14 @@ class Tables:
 
     async def on_tile_chosen(self, interaction: discord.Interaction, game_id: int, version: int, tile: str) -> None:
         async def run() -> None:
-            record, _seat, game, current = await self.check_turn(interaction, game_id)
+            try:
+                record, _seat, game, current = await self.check_turn(interaction, game_id)
+            except StoreRefusal as refused:
+                if refused.code != "other_game":
+                    raise
+                # A game that moved to the platform's table: its tile is the group of its placements there.
+                await platform_desk(interaction).on_group(interaction, game_id, version, tile)
+                return
             if version != current:
                 await self.send_current_prompt(interaction, record, game, current, _("This prompt is out of date."))
                 return

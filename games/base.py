@@ -48,6 +48,9 @@ Gaps found by the games and platform features added since, and filled here:
   game is played here; a game without them is told so politely by `/games rules` and `/games help`.
 - a look at the table showed one seat's picture: `GameModule.table_pictures` adds the whole table (every player's
   board at once) beside it.
+- a player could see one seat's board only among the whole table, where Kokeshi's own `/kokeshi table player:`
+  draws that workshop alone, large: `GameModule.board_picture` draws one seat's board alone (by default none, and
+  the whole table shows that seat's board first).
 - a question could not name another seat (Kokeshi's idle turns left to another player before the end against
   stalling): `GameModule.question_named` words a prompt with the players' names at hand (by default `question`).
 - a solo opponent's score was only in the record picture: `GameModule.standing_notes` words what the final places
@@ -502,6 +505,12 @@ class GameModule(ABC):
         decide now, in place of `table_picture`: at most 9, 8 MiB in all. The default has none: the one picture shows
         enough."""
         return ()
+
+    def board_picture(self, view: Mapping[str, Any], names: Sequence[str], seat: int) -> Picture | None:
+        """One seat's board alone, large, as anyone sees it (a spectator's view), for a player who asks to see that
+        seat's board (`/games table player:`; Kokeshi: its workshop), with what it shows in words. None (the
+        default): the game draws no board alone, and the whole table (`table_pictures`) shows that seat's first."""
+        return None
 
     @abstractmethod
     def record_picture(self, view: Mapping[str, Any], names: Sequence[str], standing: Standing) -> bytes:

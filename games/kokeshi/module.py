@@ -538,6 +538,20 @@ class Kokeshi(GameModule):
         me = _name(names, seat) if seat is not None and 0 <= seat < len(names) else None
         return whole_table(named_view(view, names), me, self.name)
 
+    def board_picture(self, view: Mapping[str, Any], names: Sequence[str], seat: int) -> Picture | None:
+        # As `/kokeshi table player:` draws it: that player's workshop alone, large, with their score and discs.
+        if not 0 <= seat < len(view.get("seating") or ()):
+            return None
+        player = _name(names, seat)
+        return Picture(
+            render.board(named_view(view, names), player),
+            "workshop",
+            _(
+                "{player}'s workshop in Kokeshi, alone and large: its tracks, kokeshi, tiles and reserve, its score "
+                "item by item and its discs on the happiness board."
+            ).format(player=vocab.seat_name(player)),
+        )
+
     def record_picture(self, view: Mapping[str, Any], names: Sequence[str], standing: Standing) -> bytes:
         shown = named_view(view, names)
         scores = {p["name"]: p["score"] for p in shown["players"]}

@@ -477,6 +477,31 @@ def test_pictures_are_drawn_for_random_positions(table):
         _png(module.record_picture(record.match.view(None), names_for(record.match), record.match.standing()))
 
 
+@BY_GAME
+def test_a_board_alone_is_one_seats_picture_with_words_or_none_by_default(key):
+    # The smallest multi-seat table, a few decisions in: each seat's board alone, as `/games table player:` sends it.
+    table = next(t for t in tables(key) if t.seats >= 2)
+    module = table.module
+    match = positions(table, 1, choices=3)[0]
+    names = names_for(match)
+    boards = [module.board_picture(match.view(None), names, seat) for seat in range(match.seats)]
+    if type(module).board_picture is GameModule.board_picture:
+        # A game that draws no board alone: none, and `/games table player:` shows the whole table as before.
+        assert boards == [None] * match.seats
+        return
+    assert all(board is not None for board in boards)
+    drawn = [b for b in boards if b is not None]
+    for seat, board in enumerate(drawn):
+        w, _h = _png(board.png)
+        assert w >= 400 and len(board.png) <= 8 * 1024 * 1024
+        assert board.name.isascii() and board.name != "turn" and names[seat] in board.alt and len(board.alt) <= 1024
+    assert len({b.png for b in drawn}) == len(drawn)  # each seat's own
+    assert module.board_picture(match.view(None), names, match.seats) is None  # no such seat
+    with using("pt_BR"):
+        if "pt_BR" in module.locales:
+            assert module.board_picture(match.view(None), names, 0).alt != drawn[0].alt
+
+
 # ------------------------------------------------------------------ fairness and secrets
 
 

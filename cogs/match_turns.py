@@ -118,9 +118,10 @@ def since_block(lines: Sequence[str], room: int = SINCE_ROOM) -> list[str]:
     return [head, *kept]
 
 
-def rounds(module: GameModule, turns: Sequence[Turn]) -> list[int]:
-    """How many of these finished turns each whole round holds, in order (turns after the last round's end are
-    left out: their round is not over)."""
+def rounds(module: GameModule, turns: Sequence[Turn], *, over: bool = False) -> list[int]:
+    """How many of these finished turns each whole round holds, in order. Turns after the last round's end are
+    left out while the game goes on (their round is not over); once it is `over` (the last of `turns` ended it),
+    they are its last round, whole or not."""
     sizes: list[int] = []
     count = 0
     for turn in turns:
@@ -128,6 +129,8 @@ def rounds(module: GameModule, turns: Sequence[Turn]) -> list[int]:
         if module.round_ends(turn):
             sizes.append(count)
             count = 0
+    if over and count:
+        sizes.append(count)
     return sizes
 
 

@@ -570,10 +570,10 @@ class Matches:
         current = turns[-1] if turns and not turns[-1][-1].ends_turn else []
         # The last turn is told by the end's post; when nobody is left to read turn by turn (every seat is the AI's)
         # the turns come at once in the next post's story rather than as a burst of records, or, for a game that
-        # tells its rounds, one post a round.
-        kept = finished[:-1] if match.is_over else finished
+        # tells its rounds, one post a round, the last round (the end's, whole or not) too, before the end's post.
         unread = not any(not s.ai for s in record.seats)
         reads = module.reads_turns()
+        kept = finished[:-1] if match.is_over and not (unread and reads) else finished
         # A game that words its turns is handed each with the views before and after it.
         stories: list[Turn] = []
         if reads:
@@ -585,7 +585,7 @@ class Matches:
             missing = [t[-1].seq for t in kept if t[-1].seq not in after]
             views = {**after, **(await self.store.match_views(record.id, missing) if missing else {})}
         if unread:
-            shown, posts, kept = await self._post_rounds(thread, module, record, kept, stories, posts)
+            shown, posts, kept = await self._post_rounds(thread, module, record, kept, stories, posts, match.is_over)
             if shown is not True:
                 return shown is None  # None: the rest follows when the channel has room
         # The records below are stored with what follows them, in one write (or, when Discord refuses a post, as
@@ -1030,16 +1030,19 @@ class Matches:
         turns: Sequence[list[MatchDecision]],
         told_turns: Sequence[Turn],
         posts: TurnPosts,
+        over: bool = False,
     ) -> tuple[bool | None, TurnPosts, list[list[MatchDecision]]]:
         """The finished `turns` of a game nobody reads turn by turn, for a game that tells its rounds
         (`GameModule.round_ends`, `round_summary`; `told_turns`, the same turns as it takes them): one post a whole
-        round, no faster than Discord's per-channel rate. Returns True when done, False when Discord refused a post,
-        None when the rest must wait for room in the channel (a timer shows the table again then); the posts as
-        they stand; and the turns told. A game that tells no rounds is told in the next post's story, as before."""
+        round, no faster than Discord's per-channel rate; once the game is `over`, its last turns are the last round,
+        told so before the end's post, as Kokeshi's own table tells it. Returns True when done, False when Discord
+        refused a post, None when the rest must wait for room in the channel (a timer shows the table again then);
+        the posts as they stand; and the turns told. A game that tells no rounds is told in the next post's story
+        (the end's post), as before."""
         told: list[list[MatchDecision]] = []
         names = seat_names(record)
         none = discord.AllowedMentions.none()
-        for size in rounds(module, told_turns) if told_turns else []:
+        for size in rounds(module, told_turns, over=over) if told_turns else []:
             start = len(told)
             text = module.round_summary(told_turns[start : start + size], names)
             if text is None:

@@ -470,8 +470,9 @@ class GameModule(ABC):
 
     def round_ends(self, turn: Turn) -> bool:
         """Whether this finished turn ends a round. A game only computer players play is told one round a post
-        (`round_summary`) once its rounds end; False (the default): no round ever ends, and such a game is told in
-        the end's post."""
+        (`round_summary`) once its rounds end, and its last turns as its last round (whole or not) once it is over,
+        before the end's post; False (the default): no round ever ends, and such a game is told in the end's
+        post."""
         return False
 
     def round_summary(self, turns: Sequence[Turn], names: Sequence[str]) -> str | None:

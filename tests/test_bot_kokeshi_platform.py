@@ -25,6 +25,7 @@ from cogs.matches import places_text
 from games.base import Match, Standing, Turn
 from games.kokeshi import engine, vocab
 from games.kokeshi import pictures as kokeshi_pictures
+from games.kokeshi import records as kokeshi_records
 from games.kokeshi.engine import policy
 from games.kokeshi.module import Kokeshi, KokeshiMatch, named_view
 from tests import ai_work
@@ -381,6 +382,13 @@ async def test_a_player_who_resigns_is_ranked_last_in_the_final_post_as_in_the_r
     assert (await w.store.turn_posts(game_id)).shown_version == (await w.store.get_game(game_id)).version
     assert await w.store.timers(game_id) == []
     final = thread.history()[-1].content
+    # Every round is told once, in order, the end's round too (whole or not), just before the end's post, as
+    # /kokeshi's own table tells it: the end's post tells no turn of it again.
+    told = [kokeshi_records.round_heading(n) for n in range(kokeshi_records.round_of(match.view(None)) + 1)]
+    headings = [m.content.split("\n")[0] for m in rounds]
+    assert headings == told, headings
+    assert posted[-2] is rounds[-1] and final.startswith(f"**Kokeshi #{game_id} is over.**"), final
+    assert re.search(r"^• (aiko|AI 1) [+−]\d+ → −?\d+", rounds[-1].content, re.M), rounds[-1].content
     # Whatever the scores, the seat that resigned is last, and the post says why.
     assert re.search(r"^1\. \*\*AI 1\*\* — ", final, re.M), final
     assert re.search(r"^2\. \*\*aiko\*\* — .* — resigned$", final, re.M), final

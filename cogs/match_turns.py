@@ -26,8 +26,9 @@ GAMES_KEPT = 64
 # The room the "Since your last turn" lines may take in a new turn's post (the rest of it: whose turn, the question,
 # the deadline, the turn so far).
 SINCE_ROOM = 900
-# A record's heading: one line.
+# A record's heading: one line; and each line of its body a game tells.
 HEADING_ROOM = 300
+LINE_ROOM = 500
 
 
 class TurnViews:
@@ -134,10 +135,16 @@ def rounds(module: GameModule, turns: Sequence[Turn], *, over: bool = False) -> 
     return sizes
 
 
+def bulleted(lines: Sequence[str], room: int = LINE_ROOM) -> list[str]:
+    """A record's lines as the game tells its turn (`GameModule.turn_lines`): one bullet each, a line cut to
+    `room`, empty ones left out."""
+    return ["• " + shorten(line.split("\n")[0], room) for line in lines if line.strip()]
+
+
 def heading(module: GameModule, turn: Turn, names: Sequence[str]) -> str:
     """A record's heading, one line at most (empty when the game has none)."""
     head = module.turn_heading(turn, names)
     return shorten(head.split("\n")[0], HEADING_ROOM) if head else ""
 
 
-__all__ = ["TurnViews", "heading", "others_since", "rounds", "since_block", "told", "turn_ends"]
+__all__ = ["TurnViews", "bulleted", "heading", "others_since", "rounds", "since_block", "told", "turn_ends"]

@@ -73,7 +73,7 @@ from .match_items import (
     private_message,
 )
 from .match_lobbies import MatchLobbies
-from .match_turns import TurnViews, heading, others_since, rounds, since_block, told, turn_ends
+from .match_turns import TurnViews, bulleted, heading, others_since, rounds, since_block, told, turn_ends
 from .quiet import in_quiet_hours, muted_in
 from .reach import Reach
 from .refusals import Refusal
@@ -987,16 +987,19 @@ class Matches:
         worded: Turn | None = None,
     ) -> bool:
         """A finished turn kept in the thread: its narration and the table after it, marked with what it changed;
-        for a game that words its turns (`worded`, the turn as it takes it), under its heading and with its own
-        picture (`GameModule.turn_heading`, `turn_picture`). `live`: the live prompt of that turn, which becomes
-        its record (its buttons go); a prompt Discord no longer has gives way to a new post. False when Discord
-        refused it."""
+        for a game that words its turns (`worded`, the turn as it takes it), under its heading, told in its own lines
+        and with its own picture (`GameModule.turn_heading`, `turn_lines`, `turn_picture`). `live`: the live prompt
+        of that turn, which becomes its record (its buttons go); a prompt Discord no longer has gives way to a new
+        post. False when Discord refused it."""
         events = [e for d in turn for e in d.events]
         names = seat_names(record)
         moves = format_number(turn[-1].seq)
         if worded is not None:
             head = heading(module, worded, names)
-            body = fit_story(self._story(module, record, events), [], MESSAGE - len(head) - 1)
+            # The game's own telling of the turn, one line a move, where it gives one; else its narration.
+            lines = await asyncio.to_thread(module.turn_lines, worded, names)
+            story = self._story(module, record, events) if lines is None else bulleted(lines)
+            body = fit_story(story, [], MESSAGE - len(head) - 1)
             text = "\n".join(p for p in (head, body) if p)
             picture = await asyncio.to_thread(module.turn_picture, worded, names)
             player = names[worded.seat] if 0 <= worded.seat < len(names) else module.name

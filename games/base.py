@@ -59,9 +59,10 @@ Gaps found by the games and platform features added since, and filled here:
   others' turns, and a game only computer players play was told only in the end's post, where Kokeshi's own table
   heads each record, draws the player's own board, lists what the others did and tells such a game round by round.
   The platform now hands a game each finished `Turn` (its seat, events and the views before and after it):
-  `GameModule.turn_heading` heads its record, `turn_picture` draws it, `since_summary` sums up the others' turns in
-  the ping of a seat's new turn, and `round_ends` with `round_summary` tell a game nobody reads turn by turn one
-  round a post. Their defaults (no heading, `table_picture`, nothing, no rounds) leave a game as it was.
+  `GameModule.turn_heading` heads its record, `turn_lines` tells it one line a move, `turn_picture` draws it,
+  `since_summary` sums up the others' turns in the ping of a seat's new turn, and `round_ends` with
+  `round_summary` tell a game nobody reads turn by turn one round a post. Their defaults (no heading, the
+  narration, `table_picture`, nothing, no rounds) leave a game as it was.
 """
 
 from __future__ import annotations
@@ -455,6 +456,13 @@ class GameModule(ABC):
         and where they came from), at most 300 characters; None (the default): the record is the narration alone."""
         return None
 
+    def turn_lines(self, turn: Turn, names: Sequence[str]) -> list[str] | None:
+        """The body of a finished turn's record, under its heading, as the game tells a turn: one line a move, each a
+        bullet of the record (Kokeshi: the turn's steps folded, routine in one line, as `/kokeshi`'s records say
+        it), about 1,700 characters in all (the platform leaves out the first lines of a longer one). None (the
+        default): the record's body is the game's narration, one sentence an event."""
+        return None
+
     def turn_picture(self, turn: Turn, names: Sequence[str]) -> bytes:
         """The picture of a finished turn's record. The default is the table after it, `table_picture(turn.after,
         names, turn.events)`; a game may draw the acting seat's own board instead (Kokeshi: its workshop for a
@@ -484,7 +492,7 @@ class GameModule(ABC):
     def reads_turns(self) -> bool:
         """Whether the game words or draws finished turns itself (it overrides one of the hooks above): only then
         does the platform gather the views before and after each turn for it."""
-        hooks = ("turn_heading", "turn_picture", "since_summary", "round_ends", "round_summary")
+        hooks = ("turn_heading", "turn_lines", "turn_picture", "since_summary", "round_ends", "round_summary")
         return any(getattr(type(self), hook) is not getattr(GameModule, hook) for hook in hooks)
 
     # ---------------------------------------------------------------- pictures (PNG bytes)

@@ -141,9 +141,9 @@ async def test_kokeshi_against_an_ai_seat_is_played_at_the_platforms_table_to_it
     assert reader.grouped >= 1  # the starting tiles at least: a tile first, then its track
     record = await w.store.get_game(game_id)
     assert record.status == "finished"
-    # The AI's turns are told in the thread, move by move, under its name.
+    # The AI's turns are kept in the thread under its name, move by move, as /kokeshi's records tell them.
     text = thread_text(thread)
-    assert "AI 1's turn ends; aiko is next." in text and re.search(r"AI 1 buys a tile \(", text)
+    assert re.search(r"^\*\*AI 1\*\* · round \d+ · ", text, re.M) and re.search(r"^• .* → buys tile \d+ \(", text, re.M)
     assert_told_as_a_player_reads_it(thread, record)
     final = thread.history()[-1]
     assert "is over" in final.content and "The game is over. Winner:" in final.content
@@ -173,8 +173,8 @@ async def test_kokeshi_solo_against_the_automa_is_played_at_the_platforms_table_
     await play_through(w, game_id, thread, random.Random(8), limit=400, look=reader)
     record = await w.store.get_game(game_id)
     assert record.status == "finished" and record.solo
-    # The automa's draws are told as they happen.
-    assert re.search(r"The automa draws a tile \(", thread_text(thread))
+    # The automa's draws are told in the records of the turns they follow, as /kokeshi's records tell them.
+    assert re.search(r"^• The automa: draws a tile \(", thread_text(thread), re.M)
     assert_told_as_a_player_reads_it(thread, record)
     final = thread.history()[-1]
     assert "is over" in final.content and re.search(r"Winner: (automa|aiko)\.", final.content)
@@ -549,6 +549,12 @@ async def test_a_finished_turn_is_kept_under_its_heading_over_the_own_board_and_
     module = games.get(KEY)
     names = ["aiko", "AI 1"]
     assert records[0].content.split("\n")[0] == module.turn_heading(turn, names)
+    # Under it, the turn told as /kokeshi's record tells it: one line a move, routine folded in (not the narration,
+    # one sentence an event).
+    lines = module.turn_lines(turn, names)
+    assert lines and records[0].content.split("\n")[1:] == [f"• {line}" for line in lines]
+    narration = [module.narrate(e, names) for e in turn.events]
+    assert not set(records[0].content.split("\n")) & set(narration)
     picture = await records[0].attachments[0].read()
     assert picture == module.turn_picture(turn, names)
     assert_told_as_a_player_reads_it(thread, await w.store.get_game(game_id))

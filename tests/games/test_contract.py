@@ -628,13 +628,20 @@ def test_finished_turns_are_worded_within_a_message_and_never_with_the_seed(tabl
         out.append(told or "")
     # One record's picture (a PNG), drawn for the turn the game says it is.
     assert _png(module.turn_picture(turns[-1], names))[0] > 0
-    assert not any(digits in text or digits[:12] in text for text in out)
+    bodies = [module.turn_lines(turn, names) for turn in turns]
+    for body in bodies:
+        # A record's body within a message beside its heading: whole lines, none empty.
+        assert body is None or (
+            all(line.strip() and "\n" not in line for line in body) and len("\n".join(body)) <= 1700
+        )
+    assert not any(digits in text or digits[:12] in text for text in [*out, *(x for b in bodies for x in b or ())])
     if module.reads_turns():
         # A game that words its turns tells each: a heading, its rounds, the others' turns.
         assert all(module.turn_heading(turn, names) for turn in turns)
         assert rounds and all(module.round_summary(r, names) for r in rounds)
     else:
-        # The defaults leave a game as it was: no heading, the table after the turn, nothing in the ping, no rounds.
-        assert out == [""] * len(turns) and rounds == []
+        # The defaults leave a game as it was: no heading, the narration, the table after the turn, nothing in the
+        # ping, no rounds.
+        assert out == [""] * len(turns) and rounds == [] and bodies == [None] * len(turns)
         last = turns[-1]
         assert module.turn_picture(last, names) == module.table_picture(last.after, names, last.events)

@@ -62,6 +62,14 @@ def game_name(record: GameRecord) -> str:
         return record.game
 
 
+def may_manage(interaction: discord.Interaction, record: GameRecord) -> bool:
+    """Whether the caller may cancel this game: its host, or someone who may manage threads here."""
+    if interaction.user.id == record.host_id:
+        return True
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool((perms and perms.manage_threads) or interaction.permissions.manage_threads)
+
+
 def now() -> float:
     """Discord's clock, as a UNIX timestamp (the simulated clock in tests and the sandbox)."""
     return discord.utils.utcnow().timestamp()

@@ -30,6 +30,7 @@ from .clock import CLOCKS, FIXED
 from .common import LANGUAGES, TIMERS, UserError, now
 from .components import QUESTIONS
 from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, in_messages, shorten
+from .match_looks import MatchLooks
 from .quiet import zone_choices
 from .speech import escape, quote, speaking
 from .tables import Tables, duration, fit_lines, side_name
@@ -88,8 +89,18 @@ def _game_label(g: GameRecord) -> str:
     )
 
 
+def _ours(record: GameRecord) -> bool:
+    """A game of Kokeshi, played at its own table or at the platform's (`/games new game:kokeshi`)."""
+    return record.game == KOKESHI.key
+
+
+def _at_platform(record: GameRecord) -> bool:
+    """A game of Kokeshi played at the platform's table: `/kokeshi` answers it through the platform."""
+    return _ours(record) and not record.named_log
+
+
 def _platform_game(record: GameRecord) -> str:
-    """Where a game played at the platform's table is played, for a `/kokeshi` command used on it."""
+    """Where another game played at the platform's table is played, for a `/kokeshi` command used on it."""
     return _(
         "{game} #{number} is played at the `/games` table: use the buttons in its thread, or `/games status`, "
         "`/games table`, `/games log`, `/games play` and `/games hint`."
@@ -132,6 +143,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     def __init__(self, bot: WiredClient) -> None:
         self.bot = bot
+        # A look at a game of Kokeshi played at the platform's table, as `/games table` and `/games log` give it.
+        self.looks = MatchLooks(bot, bot.tables)
         super().__init__()
 
     @property
@@ -200,13 +213,12 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         if lobby:
             lobbies = await self.store.open_lobbies(place) if place is not None else []
             # The lobbies of this table: a `/games` lobby is joined with its own buttons.
-            found = [g for g in lobbies if g.channel_id == channel_id and g.named_log]
+            found = [g for g in lobbies if g.channel_id == channel_id and _ours(g)]
             if not found:
                 raise UserError(_("There is no open lobby in this channel. `/kokeshi new` opens one."))
         else:
-            found = [
-                g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == place and g.named_log
-            ]
+            mine = await self.store.games_for_user(interaction.user.id)
+            found = [g for g in mine if g.guild_id == place and _ours(g)]
             here = [g for g in found if g.channel_id == channel_id]
             if not here and finished:
                 done = await self.store.games_for_user(interaction.user.id, ("finished",))
@@ -235,10 +247,10 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def _resumed(self, interaction: discord.Interaction, record: GameRecord) -> GameRecord:
         """A command about a game whose posts Discord refuses tries it again now (and can move a game whose
         channel was deleted to this one); autocomplete only looks. A game played at the platform's table (made with
-        `/games new`, Kokeshi's included) is pointed there, privately."""
-        if not record.named_log and (interaction.command is None or interaction.command.name not in ANY_GAME):
+        `/games new`) is pointed there, privately, unless it is Kokeshi's: the platform answers that one."""
+        if not _ours(record) and (interaction.command is None or interaction.command.name not in ANY_GAME):
             raise UserError(_platform_game(record))
-        if interaction.type is not discord.InteractionType.application_command:
+        if interaction.type is not discord.InteractionType.application_command or _at_platform(record):
             return record
         return await self.tables.resume(interaction, record)
 
@@ -251,17 +263,27 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         games = [
             g
             for g in await self.store.games_for_user(interaction.user.id)
-            if g.guild_id == place and (every or g.named_log)
+            if g.guild_id == place and (every or _ours(g))
         ]
         lobbies = [] if place is None else await self.store.open_lobbies(place)
-        lobbies = [g for g in lobbies if g.seat_of(interaction.user.id) is None and g.named_log]
+        lobbies = [g for g in lobbies if g.seat_of(interaction.user.id) is None and _ours(g)]
         return game_choices(interaction, current, games + lobbies, _game_label)
 
+    async def _record_for_autocomplete(self, interaction: discord.Interaction) -> GameRecord | None:
+        """The game an autocomplete is about (the `game` option, or the one the caller is in here); None when there
+        is none, as an autocomplete shows nothing rather than an error."""
+        try:
+            return await self.resolve(interaction, getattr(interaction.namespace, "game", None))
+        except Exception:
+            return None
+
     async def _state_for_autocomplete(self, interaction: discord.Interaction) -> tuple[GameRecord, Game, int] | None:
-        """The game an autocomplete is about (the `game` option, or the one the caller is in here) and its state;
-        None when there is none, as an autocomplete shows nothing rather than an error."""
+        """The game an autocomplete is about and its state at Kokeshi's own table; None when there is none or it is
+        played at the platform's."""
         try:
             record = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
+            if _at_platform(record):
+                return None
             state, version = await self.store.load_game(record.id)
         except Exception:
             return None
@@ -325,28 +347,44 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.describe(game="The game's number (only needed when several lobbies are open)")
     async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            await self.tables.join(interaction, await self.resolve(interaction, game, lobby=True))
+            record = await self.resolve(interaction, game, lobby=True)
+            if _at_platform(record):
+                await self.bot.matches.lobbies.on_lobby(interaction, record.id, "join")
+                return
+            await self.tables.join(interaction, record)
 
         await self.tables.guard(interaction, game, run())
 
     @app_commands.command(name="leave", description="Leave a lobby before the game starts", extras=SERVER_ONLY)
     async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            await self.tables.leave(interaction, await self.resolve(interaction, game))
+            record = await self.resolve(interaction, game)
+            if _at_platform(record):
+                await self.bot.matches.lobbies.on_lobby(interaction, record.id, "leave")
+                return
+            await self.tables.leave(interaction, record)
 
         await self.tables.guard(interaction, game, run())
 
     @app_commands.command(name="start", description="Start your lobby's game (host only)", extras=SERVER_ONLY)
     async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            await self.tables.start(interaction, await self.resolve(interaction, game))
+            record = await self.resolve(interaction, game)
+            if _at_platform(record):
+                await self.bot.matches.lobbies.on_lobby(interaction, record.id, "start")
+                return
+            await self.tables.start(interaction, record)
 
         await self.tables.guard(interaction, game, run())
 
     @app_commands.command(name="cancel", description="Cancel a lobby or a game (host or Manage Threads)")
     async def cancel(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            await self.tables.cancel(interaction, await self.resolve(interaction, game))
+            record = await self.resolve(interaction, game)
+            if _at_platform(record):
+                await self.bot.matches.cancel_in(interaction, record)
+                return
+            await self.tables.cancel(interaction, record)
 
         await self.tables.guard(interaction, game, run())
 
@@ -357,6 +395,14 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def play(self, interaction: discord.Interaction, choice: str, game: int | None = None) -> None:
         async def run() -> None:
             record = await self.resolve(interaction, game)
+            if _at_platform(record):
+                # As the autocomplete offers it, "version:choice"; a choice typed alone is taken as it is.
+                number, _sep, picked = choice.partition(":")
+                if number.isdigit() and picked:
+                    await self.bot.matches.play_in(interaction, record, picked, int(number))
+                else:
+                    await self.bot.matches.play_in(interaction, record, choice)
+                return
             record, seat_name, state, current = await self.tables.check_turn(interaction, record.id)
             version, action = _chosen(choice, state, current)
             if version != current:
@@ -379,6 +425,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     @play.autocomplete("choice")
     async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        record = await self._record_for_autocomplete(interaction)
+        if record is not None and _at_platform(record):
+            with i18n.using(interaction.locale):
+                offered = await self.bot.matches.choices_in(interaction, record, current)
+            return [Choice(name=shorten(label, CHOICE_NAME), value=f"{v}:{a}") for label, a, v in offered][:MAX_CHOICES]
         looked_up = await self._state_for_autocomplete(interaction)
         if looked_up is None:
             return []
@@ -427,7 +478,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="hint", description="Privately: what the hard AI would choose now, and why")
     async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            await self.tables.hint(interaction, await self.resolve(interaction, game))
+            record = await self.resolve(interaction, game)
+            if _at_platform(record):
+                await self.bot.matches.on_hint(interaction, record.id)
+                return
+            await self.tables.hint(interaction, record)
 
         await self.tables.guard(interaction, game, run())
 
@@ -437,6 +492,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             record, seat = await self._own_seat(interaction, game)
             if record.status != "active":
                 raise UserError(_("This game is not being played."))
+            if _at_platform(record):
+                await self.bot.matches.undo(interaction, record.id)
+                return
             await self.store.undo(record.id, seat.name)
             await self._note(
                 record, lambda: _("↩️ **{player}** took back their last choice.").format(player=escape(seat.name))
@@ -450,6 +508,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
             record, seat = await self._own_seat(interaction, game)
+            if _at_platform(record):
+                await self.bot.matches.resign_in(interaction, record)
+                return
             if record.status != "active":
                 raise UserError(_("Only a game in progress can be resigned; leave or cancel a lobby instead."))
             if seat.resigned:
@@ -475,6 +536,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def table(self, interaction: discord.Interaction, player: str | None = None, game: int | None = None) -> None:
         async def run() -> None:
             record = await self.resolve(interaction, game)
+            if _at_platform(record):
+                await self.looks.table(interaction, record.id, player)
+                return
             state, _version = await self.store.load_game(record.id)
             if player is None:
                 view = state.view()
@@ -518,6 +582,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     @table.autocomplete("player")
     async def player_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        record = await self._record_for_autocomplete(interaction)
+        if record is not None and _at_platform(record):
+            return await self.looks.seat_choices(interaction, record.id, current)
         looked_up = await self._state_for_autocomplete(interaction)
         if looked_up is None:
             return []
@@ -531,13 +598,17 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 here = await self.resolve(interaction, game)
             elif isinstance(interaction.channel, discord.Thread):
                 here = await self.store.game_by_thread(interaction.channel.id)
-                if here is not None and not here.named_log:
+                if here is not None and not _ours(here):
                     raise UserError(_platform_game(here))  # `/games status` tells it, with the caller's other games
+            if here is not None and _at_platform(here):
+                # The platform's status tells it, most urgent first, with the caller's other games.
+                await self.bot.matches.boards.status(interaction)
+                return
             # Every game of the caller, in every server, each with a link to its thread.
             games = [
                 g
                 for g in await self.store.games_for_user(interaction.user.id)
-                if (here is None or g.id != here.id) and g.named_log
+                if (here is None or g.id != here.id) and _ours(g)
             ]
             if here is None and not games:
                 raise UserError(_("You are not in any game. `/kokeshi new` or `/kokeshi solo` starts one."))
@@ -566,6 +637,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             return _("• {game}: lobby, {seated}/{seats} players").format(
                 game=where, seated=len(record.seats), seats=record.players
             )
+        if _at_platform(record):
+            return await self._platform_line(record, user_id, where)
         state, _version = await self.store.load_game(record.id)
         prompt = state.prompt
         seat = record.seat_of(user_id)
@@ -587,6 +660,20 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 "⚠️ paused: I cannot post in its thread (`/kokeshi status game:{number}` says why)"
             ).format(number=record.id)
         return line
+
+    async def _platform_line(self, record: GameRecord, user_id: int, where: str) -> str:
+        """A game played at the platform's table in the list: whose turn it is."""
+        match, _version, record = await self.store.load_match(record.id)
+        waiting = match.waiting()
+        seat = record.seat_of(user_id)
+        if match.is_over or not waiting:
+            turn = _("the game is over")
+        elif seat is not None and seat.seat in waiting:
+            turn = _("**your turn**")
+        else:
+            mover = next(s for s in record.seats if s.seat == waiting[0])
+            turn = _("{player}'s turn").format(player=escape(vocab.seat_name(mover.name)))
+        return _("• {game}: {turn}").format(game=where, turn=turn)
 
     async def _status_text(self, record: GameRecord) -> str:
         if record.status == "lobby":
@@ -639,6 +726,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     ):
         async def run() -> None:
             record = await self.resolve(interaction, game, finished=True)
+            if _at_platform(record):
+                await self.looks.log(interaction, record.id, count)
+                return
             entries = (await self.store.log(record.id))[-count:]
             if not entries:
                 raise UserError(_("No moves yet."))

@@ -54,7 +54,7 @@ from storage.matches import seat_ranks
 from .away import AWAY_MARK, Aways, stamp
 from .client import ChallengeDesk, Client, TableDesk
 from .clock import Clocks
-from .common import UserError, duration, game_name, level_word, now, pinging
+from .common import UserError, duration, game_name, level_word, may_manage, now, pinging
 from .limits import MESSAGE, shorten
 from .match_boards import MatchBoards
 from .match_items import (
@@ -311,7 +311,17 @@ class Matches:
         there is nothing to choose (an autocomplete shows nothing rather than an error)."""
         try:
             record = await self._game_here(interaction)
-            match, _version, record = await self.store.load_match(record.id)
+        except Exception:  # noqa: BLE001 - an autocomplete answers with no choice rather than an error
+            return []
+        return [(label, action) for label, action, _version in await self.choices_in(interaction, record, current)]
+
+    async def choices_in(
+        self, interaction: discord.Interaction, record: GameRecord, current: str
+    ) -> list[tuple[str, str, int]]:
+        """(label, action, the game's version) of the caller's choices in this game that contain what was typed;
+        none when there is nothing to choose."""
+        try:
+            match, version, record = await self.store.load_match(record.id)
         except Exception:  # noqa: BLE001 - an autocomplete answers with no choice rather than an error
             return []
         seat = record.seat_of(interaction.user.id)
@@ -322,16 +332,23 @@ class Matches:
         view = match.view(prompt.seat)
         typed = current.strip().casefold()
         labelled = [(module.label(view, o), o.id) for o in prompt.options]
-        return [(label, action) for label, action in labelled if typed in label.casefold()][:25]
+        return [(label, action, version) for label, action in labelled if typed in label.casefold()][:25]
 
     async def play(self, interaction: discord.Interaction, choice: str) -> None:
         """`/games play`: a choice by command, in the game's thread (the autocomplete offers them)."""
-        record = await self._game_here(interaction)
-        match, version, record = await self.store.load_match(record.id)
+        await self.play_in(interaction, await self._game_here(interaction), choice)
+
+    async def play_in(
+        self, interaction: discord.Interaction, record: GameRecord, choice: str, version: int | None = None
+    ) -> None:
+        """A choice by command in this game; with `version`, refused as out of date once the game has moved on."""
+        match, current, record = await self.store.load_match(record.id)
         _seat, prompt = asked(record, match, interaction.user.id)
+        if version is not None and version != current:
+            raise UserError(_("That choice is no longer current: the game has moved on."))
         if choice not in {o.id for o in prompt.options}:
             raise UserError(_("That choice is not possible now."))
-        await self.on_action(interaction, record.id, version, choice)
+        await self.on_action(interaction, record.id, current, choice)
         await self.tell(interaction, _("Your choice is in."))
 
     async def undo(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
@@ -359,7 +376,10 @@ class Matches:
         """`/games resign` in the thread, as `/kokeshi resign`: the caller's seat goes to the AI at the table's
         default level, which plays it to the end; the caller ranks last (a solo game counts as lost), and the thread
         says so."""
-        record = await self._game_here(interaction)
+        await self.resign_in(interaction, await self._game_here(interaction))
+
+    async def resign_in(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        """The caller resigns from this game (see `resign`)."""
         seat = record.seat_of(interaction.user.id)
         if seat is None:
             raise UserError(_("You are not playing in this game."))
@@ -389,6 +409,22 @@ class Matches:
                 # The AI takes the decision the seat was asked for; the turn's post follows (or the end).
                 await self._advance(record, match, [])
         await self.tell(interaction, _("You resigned. Thanks for playing!"))
+
+    async def cancel_in(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        """A lobby or a game in progress cancelled by its host (or someone who may manage threads here): unrated,
+        its timers gone, its buttons taken away, and its thread and lobby message told."""
+        if record.status not in ("lobby", "active"):
+            raise UserError(_("This game is over."))
+        if not may_manage(interaction, record):
+            raise UserError(_("Only the host (or someone with Manage Threads) can cancel this game."))
+        record = await MatchClock(self).end_unrated(record)
+        told = _("{game} #{number} is cancelled.").format(game=game_name(record), number=record.id)
+        await self.tell(interaction, told)
+        thread = await self._thread(record)
+        if thread is not None and record.thread_id:
+            with speaking(record):
+                note = _("This game was cancelled by {player}.").format(player=interaction.user.mention)
+            await self._send(record, thread, note, allowed_mentions=discord.AllowedMentions.none())
 
     async def on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
         record = await self.store.get_game(game_id)

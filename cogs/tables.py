@@ -36,6 +36,7 @@ from .common import (
     duration,
     level_word,
     lobby_terms,
+    may_manage,
     now,
     pinging,
     table_language,
@@ -762,15 +763,8 @@ class Tables:
         await self.refresh_lobby(record)
         await self.tell(interaction, _("You left Kokeshi #{number}.").format(number=record.id))
 
-    def may_manage(self, interaction: discord.Interaction, record: GameRecord) -> bool:
-        if interaction.user.id == record.host_id:
-            return True
-        perms = getattr(interaction.user, "guild_permissions", None)
-        channel_perms = interaction.permissions
-        return bool((perms and perms.manage_threads) or channel_perms.manage_threads)
-
     async def cancel(self, interaction: discord.Interaction, record: GameRecord) -> None:
-        if not self.may_manage(interaction, record):
+        if not may_manage(interaction, record):
             raise UserError(_("Only the host (or someone with Manage Threads) can cancel this game."))
         record = await self.store.cancel_game(record.id)
         await self.refresh_lobby(record)

@@ -560,38 +560,87 @@ async def test_a_finished_turn_is_kept_under_its_heading_over_the_own_board_and_
     assert_told_as_a_player_reads_it(thread, await w.store.get_game(game_id))
 
 
-async def test_kokeshis_commands_in_a_platform_games_thread_point_to_games_and_both_kinds_are_listed(
-    world, kokeshi_at_the_platform
+async def test_kokeshis_commands_answer_a_platform_game_of_kokeshi_through_the_platform(
+    world, kokeshi_at_the_platform, monkeypatch
 ):
+    """The `/kokeshi` names players know keep working on a game of Kokeshi played at the platform's table: each
+    answers through the platform, privately, and changes what the platform's own command or button would."""
+    monkeypatch.setattr(secrets, "randbits", random.Random(5).getrandbits)
     w = world
-    aiko = w.members[0]
+    aiko, botan = w.members[0], w.members[1]
     game_id, thread = await open_table(w, KEY, players=1, joiners=0)
     record = await w.store.get_game(game_id)
     assert record.log_seats and not record.named_log  # dealt through the contract: its log by seat
-    for command, options in (
-        ("kokeshi status", {}),
-        ("kokeshi table", {}),
-        ("kokeshi log", {}),
-        ("kokeshi play", {"choice": "1"}),
-        ("kokeshi hint", {}),
-        ("kokeshi undo", {}),
-        ("kokeshi resign", {}),
-        ("kokeshi status", {"game": game_id}),
-    ):
-        answered = await aiko.slash(thread, command, **options)
-        text = reply(answered).content
-        assert answered.ephemeral and f"Kokeshi #{game_id} is played at the `/games` table" in text, (command, text)
-    assert (await w.store.get_game(game_id)).version == record.version  # nothing played
-    # A game of /kokeshi's own table beside it keeps its own path; /games status lists both.
+    # Status: the platform's, this game's line with its link first among the caller's games.
+    status = await aiko.slash(thread, "kokeshi status")
+    assert status.ephemeral and f"<#{thread.id}>" in reply(status).content and "your turn" in reply(status).content
+    # The table: the platform's pictures, privately.
+    table = await aiko.slash(thread, "kokeshi table")
+    assert table.ephemeral and reply(table).attachments
+    assert all([is_png(await a.read()) for a in reply(table).attachments])
+    # Play by command: the autocomplete offers the choices, each with the game's version; one is played.
+    match, version, _record = await w.store.load_match(game_id)
+    offered = [c["value"] for c in await aiko.autocomplete(thread, "kokeshi play", "choice", "")]
+    legal = match.legal_actions(0)
+    assert offered and len(offered) == min(len(legal), 25)
+    assert set(offered) <= {f"{version}:{a}" for a in legal}, offered
+    played = await aiko.slash(thread, "kokeshi play", choice=offered[0])
+    assert reply(played).content == "Your choice is in."
+    after = await w.store.get_game(game_id)
+    assert after.version > version
+    # The same choice again is out of date, and changes nothing.
+    stale = await aiko.slash(thread, "kokeshi play", choice=offered[0])
+    assert "no longer current" in reply(stale).content
+    assert (await w.store.get_game(game_id)).version == after.version
+    # The log: the move just made, as the thread told it.
+    told = await aiko.slash(thread, "kokeshi log")
+    assert told.ephemeral and "is played at the `/games` table" not in reply(told).content
+    assert (await w.store.match_decisions(game_id))[0].seq == 1 and "`" in reply(told).content
+    # A hint: the strongest AI's choice, privately.
+    hinted = await aiko.slash(thread, "kokeshi hint")
+    assert f"Hint for Kokeshi #{game_id}" in reply(hinted).content
+    # Cancelling the game in progress: its host may; it is over, unrated, and its thread says so.
+    cancelled = await aiko.slash(thread, "kokeshi cancel")
+    assert reply(cancelled).content == f"Kokeshi #{game_id} is cancelled."
+    assert (await w.store.get_game(game_id)).status == "cancelled"
+    assert thread.history()[-1].content.startswith("This game was cancelled by")
+    # A lobby of Kokeshi at the platform: joined, left, joined again and started by `/kokeshi` in its channel.
+    opened = await aiko.slash(w.channel, "games new", game=KEY, players=2)
+    lobby = (await w.store.games_in_channel(w.channel.id))[-1]
+    assert "is open" in reply(opened).content and lobby.status == "lobby" and not lobby.named_log
+    joined = await botan.slash(w.channel, "kokeshi join")
+    assert reply(joined).content == f"You joined Kokeshi #{lobby.id}."
+    left = await botan.slash(w.channel, "kokeshi leave", game=lobby.id)
+    assert reply(left).content == f"You left Kokeshi #{lobby.id}."
+    assert (await w.store.get_game(lobby.id)).seat_of(botan.id) is None
+    await botan.slash(w.channel, "kokeshi join", game=lobby.id)
+    refused = await botan.slash(w.channel, "kokeshi cancel", game=lobby.id)
+    assert "Only the host" in reply(refused).content and (await w.store.get_game(lobby.id)).status == "lobby"
+    started = await aiko.slash(w.channel, "kokeshi start", game=lobby.id)
+    assert reply(started).content == f"Kokeshi #{lobby.id} has started."
+    # Resigning: the AI takes the seat and the thread says so.
+    pair = await w.store.get_game(lobby.id)
+    pair_thread = next(t for t in w.channel.threads if t.id == pair.thread_id)
+    resigned = await aiko.slash(pair_thread, "kokeshi resign")
+    assert reply(resigned).content.startswith("You resigned.")
+    seat = (await w.store.get_game(lobby.id)).seat_of(aiko.id)
+    assert seat is not None and seat.resigned and seat.ai
+    assert any("resigned" in m.content for m in pair_thread.history())
+    # Another game played at the platform is pointed there, and nothing changes.
+    other_id, other_thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
+    before = (await w.store.get_game(other_id)).version
+    pointed = await aiko.slash(other_thread, "kokeshi table")
+    assert f"#{other_id} is played at the `/games` table" in reply(pointed).content
+    assert (await w.store.get_game(other_id)).version == before
+    # A game of /kokeshi's own table beside them keeps its own path; both tables' games are listed.
     started = await aiko.slash(w.channel, "kokeshi solo")
     assert "has started" in reply(started).content
     own = (await w.store.games_in_channel(w.channel.id))[-1]
     assert own.id != game_id and own.named_log and own.status == "active"
     status = reply(await aiko.slash(w.channel, "games status")).content
-    assert f"<#{thread.id}>" in status and f"<#{own.thread_id}>" in status, status
-    # /kokeshi status lists its own table's games and answers there as before.
+    assert f"<#{pair_thread.id}>" in status and f"<#{own.thread_id}>" in status, status
     mine = reply(await aiko.slash(w.channel, "kokeshi status", game=own.id)).content
-    assert f"Kokeshi #{own.id}" in mine
+    assert f"Kokeshi #{own.id}" in mine and f"<#{pair_thread.id}>: botan's turn" in mine, mine
 
 
 async def test_games_new_offers_kokeshi_with_its_side_clock_language_and_finish_rate(world, kokeshi_at_the_platform):

@@ -55,6 +55,8 @@ class TableDesk(Protocol):
 
     async def check_limits(self, interaction: discord.Interaction, channel: discord.abc.Messageable | None) -> None: ...
 
+    async def solo_place(self, interaction: discord.Interaction) -> discord.TextChannel | discord.DMChannel: ...
+
     async def open_rematch_lobby(
         self,
         interaction: discord.Interaction,

@@ -62,6 +62,12 @@ def game_name(record: GameRecord) -> str:
         return record.game
 
 
+def guild_of(channel: object) -> int | None:
+    """The server of a game's channel; None for the DM with the player."""
+    guild = getattr(channel, "guild", None)
+    return guild.id if guild is not None else None
+
+
 def may_manage(interaction: discord.Interaction, record: GameRecord) -> bool:
     """Whether the caller may cancel this game: its host, or someone who may manage threads here."""
     if interaction.user.id == record.host_id:

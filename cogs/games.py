@@ -138,7 +138,6 @@ class Games(
     @app_commands.command(
         name="challenge",
         description="Another game's daily or weekly solo challenge: the same deal for everyone",
-        extras={anywhere.SERVER: True},
     )
     @app_commands.describe(game="Which game", kind="Today's challenge, or this week's")
     @app_commands.choices(

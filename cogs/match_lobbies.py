@@ -19,6 +19,7 @@ from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from storage import GameRecord, Store, challenge_key
 
+from .anywhere import in_bot_dm
 from .client import Client, TableDesk
 from .clock import FIXED, Clocks, clock_options, settings_with_clock
 from .common import (
@@ -27,6 +28,7 @@ from .common import (
     challenge_taken,
     check_finish_rate,
     duration,
+    guild_of,
     level_word,
     lobby_terms,
     table_language,
@@ -170,12 +172,10 @@ class MatchLobbies:
                     players,
                 ).format(game=module.name, variant=label, count=format_number(players))
             ) from None
-        channel = interaction.channel
-        if not isinstance(channel, discord.TextChannel):
-            raise UserError(_("Open a table in a server's text channel."))
+        channel = await self._place(interaction, players)
         await self.tables.check_limits(interaction, channel)
         game_id = await self.store.create_game(
-            guild_id=interaction.guild_id,
+            guild_id=guild_of(channel),
             channel_id=channel.id,
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
@@ -199,7 +199,7 @@ class MatchLobbies:
         self,
         interaction: discord.Interaction,
         module: GameModule,
-        channel: discord.TextChannel,
+        channel: discord.TextChannel | discord.DMChannel,
         record: GameRecord,
         invited: Sequence[int] = (),
         head: str = "",
@@ -230,7 +230,7 @@ class MatchLobbies:
         await self.store.set_message(record.id, "lobby", channel.id, message.id)
         if full:
             await self.start(record, message)
-            await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=record.id))
+            await self._started(interaction, await self.store.get_game(record.id))
             return
         await self.tell(
             interaction,
@@ -239,9 +239,44 @@ class MatchLobbies:
             ),
         )
 
+    async def _place(self, interaction: discord.Interaction, players: int) -> discord.TextChannel | discord.DMChannel:
+        """Where a new table is posted: a server's text channel; a solo table (or a challenge) may also be played in
+        the player's DM with the bot, where the bot is in no server (our DM, or a place where only the player
+        installed the app)."""
+        if players == 1:
+            return await self.tables.solo_place(interaction)
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise UserError(_("Open a table in a server's text channel."))
+        return channel
+
+    async def _started(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        """The person who started a table is told where it is played: a link to its thread, or to our DM (saying
+        why, when they started it where the bot cannot post)."""
+        module = games.get(record.game)
+        where = self.tables.where(record)
+        if record.guild_id is None and not in_bot_dm(interaction):
+            text = _(
+                "I can't post games here, so your game is in our DM: {thread}. Play it there with its buttons. "
+                "Good luck!"
+            )
+            await self.tell(interaction, text.format(thread=where))
+            return
+        await self.tell(
+            interaction,
+            _("{game} #{number} has started: {thread}.").format(game=module.name, number=record.id, thread=where),
+        )
+
     async def _refused(self, record: GameRecord) -> NoReturn:
         """Discord refused the table's first post in its channel (noted): no table, and the person is told why."""
         await self.store.cancel_game(record.id)
+        if record.guild_id is None:
+            raise UserError(
+                _(
+                    "I could not send you a DM, so nothing was started. Allow DMs from me (or from the server's "
+                    "members) and try again."
+                )
+            )
         raise UserError(
             _(
                 "I could not post the table in this channel, so it is cancelled. A server admin can give me Send "
@@ -344,7 +379,7 @@ class MatchLobbies:
                 raise UserError(_("I cannot reach this table's channel any more."))
             message = await channel.fetch_message(found[1])
             await self.start(record, message)
-            await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=game_id))
+            await self._started(interaction, await self.store.get_game(game_id))
             return
         await self.refresh(record)
 
@@ -352,6 +387,10 @@ class MatchLobbies:
         module = games.get(record.game)
         with speaking(record):
             name = _("{game} #{number}").format(game=module.name, number=record.id)
+        if record.guild_id is None:
+            # In our DM: the DM itself is where the game is shown, in place of a thread.
+            await self._deal(record, message.channel)
+            return
         try:
             thread = await self.reach.open_thread(record, message, name)
         except discord.HTTPException as exc:
@@ -361,12 +400,19 @@ class MatchLobbies:
             raise UserError(
                 _("I could not create the game's thread here ({reason}).").format(reason=exc.text or exc)
             ) from None
+        await self._deal(record, thread)
+
+    async def _deal(self, record: GameRecord, thread: Any) -> None:
+        """The match dealt and its first turn shown where the game is played (its thread, or our DM)."""
         await self.store.set_thread(record.id, thread.id)
         # A challenge is dealt on the seed everyone gets that day (or week); any other table on a fresh one.
         seed = self.store.challenge_seed(record.challenge) if record.challenge else secrets.randbits(128)
         match, _version = await self.store.start_match(record.id, seed)
         record = await self.store.get_game(record.id)
-        await self.refresh(record)
+        if not record.challenge and record.guild_id is not None:
+            # A lobby says it has started; a challenge's post (which says whose attempt it is, ranked or for
+            # practice) and a game in our DM keep their words.
+            await self.refresh(record)
         await self.turns.begin(record, match)
         # Shown to the person who started it where the bot can (the sandbox's page); nothing to do on Discord.
         self.bot.follow_channel(thread.id)
@@ -377,16 +423,14 @@ class MatchLobbies:
         offer = next((c for c in module.challenges if c.kind == kind), None)
         if offer is None:
             raise UserError(_("{game} has no such challenge.").format(game=module.name))
-        channel = interaction.channel
-        if not isinstance(channel, discord.TextChannel):
-            raise UserError(_("Open a table in a server's text channel."))
+        channel = await self._place(interaction, 1)
         await self.tables.check_limits(interaction, channel)
         user = interaction.user
         day = challenge_key(kind, discord.utils.utcnow())
         game_id, rated = await self.store.create_challenge(
             kind=kind,
             key=day,
-            guild_id=interaction.guild_id,
+            guild_id=guild_of(channel),
             channel_id=channel.id,
             user_id=user.id,
             name=user.display_name,
@@ -403,7 +447,7 @@ class MatchLobbies:
             await self._refused(record)
         await self.store.set_message(game_id, "lobby", channel.id, message.id)
         await self.start(record, message)
-        await self.tell(interaction, _("{game} #{number} has started.").format(game=module.name, number=game_id))
+        await self._started(interaction, await self.store.get_game(game_id))
 
 
 __all__ = ["REMATCH_OF", "MatchLobbies", "TurnDesk", "find_channel"]

@@ -34,6 +34,7 @@ from .common import (
     challenge_taken,
     check_finish_rate,
     duration,
+    guild_of,
     level_word,
     lobby_terms,
     may_manage,
@@ -167,12 +168,6 @@ def _ai_to_move(applied: Applied) -> bool:
     prompt = applied.game.prompt
     seat = applied.record.seat_named(prompt.player) if prompt is not None else None
     return applied.record.status == "active" and seat is not None and seat.ai
-
-
-def _guild_of(channel: object) -> int | None:
-    """The server of a game's channel; None for the DM with the player."""
-    guild = getattr(channel, "guild", None)
-    return guild.id if guild is not None else None
 
 
 def missing_permissions(permissions: discord.Permissions) -> list[str]:
@@ -486,7 +481,7 @@ class Tables:
     async def check_limits(self, interaction: discord.Interaction, channel: discord.abc.Messageable | None) -> None:
         """Refuse one more open game for this person (and, with a server channel, in this channel) past the limits;
         games in the DM with the bot count against the default limit per person."""
-        guild_id = _guild_of(channel) if channel is not None else interaction.guild_id
+        guild_id = guild_of(channel) if channel is not None else interaction.guild_id
         limits = await self.limits(guild_id) if guild_id is not None else dict(LIMITS)
         mine = [g for g in await self.store.games_for_user(interaction.user.id) if g.guild_id == guild_id]
         if len(mine) >= limits["open_per_user"] and guild_id is None:
@@ -574,7 +569,7 @@ class Tables:
         await self.check_limits(interaction, channel)
         user = interaction.user
         game_id = await self.store.create_game(
-            guild_id=_guild_of(channel),
+            guild_id=guild_of(channel),
             channel_id=channel.id,
             host_id=user.id,
             host_name=user.display_name,
@@ -607,7 +602,7 @@ class Tables:
         game_id, rated = await self.store.create_challenge(
             kind=kind,
             key=key,
-            guild_id=_guild_of(channel),
+            guild_id=guild_of(channel),
             channel_id=channel.id,
             user_id=user.id,
             name=user.display_name,

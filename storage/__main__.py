@@ -1,4 +1,4 @@
-"""Maintenance: `python -m storage verify|compact [database]`, `backup <src> <dest>` and `copy <sqlite> <url>`.
+"""Maintenance: `python -m storage verify|compact|seat-log [database]`, `backup <src> <dest>` and `copy <sqlite> <url>`.
 
 A database is a SQLite file or a postgresql:// URL; without one, DATABASE_URL or else DATABASE_PATH is used.
 Nothing these commands print names a password.
@@ -17,7 +17,7 @@ import asyncpg
 
 from .database import CONNECT_TIMEOUT, redact
 from .open import is_url, open_store
-from .records import StoreError
+from .records import BrokenGame, GameNotFound, StaleVersion, StoreError
 from .sqlite import backup_file, sqlite_in_use
 
 DEFAULT_PATH = "data/kokeshi.sqlite3"
@@ -60,6 +60,29 @@ async def _compact(path: str) -> int:
         await store.close()
     print(f"packed the logs of {packed} finished games")
     return 0
+
+
+async def _seat_log(path: str, game: int | None) -> int:
+    store = await open_store(path, connect_timeout=_timeout(), application_name="kokeshi-storage")
+    moved, refused = 0, 0
+    try:
+        for game_id in await store.named_log_games() if game is None else [game]:
+            try:
+                if await store.to_seat_log(game_id):
+                    moved += 1
+                else:
+                    print(f"game {game_id} already names its seats by number: nothing to move")
+            except GameNotFound:
+                print(f"There is no game {game_id}.", file=sys.stderr)
+                return 2
+            except (BrokenGame, StaleVersion) as exc:
+                refused += 1
+                print(f"game {game_id}: not moved: {exc.reason if isinstance(exc, BrokenGame) else exc}")
+    finally:
+        await store.close()
+    games = "game" if moved == 1 else "games"
+    print(f"moved the logs of {moved} {games} to seat numbers" + (f", {refused} refused" if refused else ""))
+    return 1 if refused else 0
 
 
 async def _copy(path: str, url: str, *, replace: bool, while_running: bool) -> int:
@@ -142,6 +165,13 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("path", nargs="?", default=_default())
     compact = commands.add_parser("compact", help="pack the logs of finished games written by older versions")
     compact.add_argument("path", nargs="?", default=_default())
+    seat_log = commands.add_parser(
+        "seat-log",
+        help="move the games of Kokeshi's own path (/kokeshi) to a log by seat number, for the platform (/games) to "
+        "play on; run it with the bot stopped",
+    )
+    seat_log.add_argument("path", nargs="?", default=_default())
+    seat_log.add_argument("--game", type=int, metavar="N", help="move only game N (default: every one)")
     backup = commands.add_parser(
         "backup", help="copy a SQLite database consistently, even while the bot runs (never over a running one)"
     )
@@ -165,10 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     secrets = _passwords(*targets, os.environ.get("DATABASE_URL", ""))
     target = getattr(args, "url", None) or getattr(args, "path", None) or args.src
     try:
-        if args.command in ("verify", "compact"):
+        if args.command in ("verify", "compact", "seat-log"):
             if not is_url(args.path) and not os.path.exists(args.path):
                 print(f"There is no database at {args.path}.", file=sys.stderr)
                 return 2
+            if args.command == "seat-log":
+                return asyncio.run(_seat_log(args.path, args.game))
             return asyncio.run((_verify if args.command == "verify" else _compact)(args.path))
         if args.command == "copy":
             if not is_url(args.url):

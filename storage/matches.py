@@ -8,6 +8,8 @@ A game whose log names its players instead (`games.log_seats` = 0: dealt by Koke
 by its seating: a row's player is the seat of that name (`seats`, in seat order), the match is dealt with those
 names (`GameModule.deal_named`) and options its settings lack come from the row's columns (`_COLUMN_SETTINGS`).
 It is only read: dealing, playing and undoing it stay its own path's (`other_game`), and a read writes nothing.
+`to_seat_log` moves such a game to a log by seat number, after which it is played here; its match stays the one
+dealt with its players' names (`games.dealt_named`).
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ _SEED = "COALESCE(seed_text, CAST(seed AS TEXT)) AS seed"
 # The turn timer whose absence means a turn has no timers of its own yet.
 _DEADLINE = "deadline"
 # What a game is dealt from: its options, seed, seats and rules, and how its log names the seats.
-_DEAL = f"settings, side, {_SEED}, players, rules, log_seats"
+_DEAL = f"settings, side, {_SEED}, players, rules, log_seats, dealt_named"
 # Settings a game kept in a column of its own before its settings were kept as JSON: read from the column when the
 # settings lack them and the game has a setting of that name.
 _COLUMN_SETTINGS = ("side",)
@@ -109,6 +111,8 @@ class _Held:
     decisions: list[MatchDecision] = field(default_factory=list)
     # The seat names its log names the players by (in seat order), or None for a log by seat number.
     names: list[str] | None = None
+    # The seat names its match was dealt with (in seat order), or None for a match dealt for its number of seats.
+    dealt: list[str] | None = None
 
 
 def game_options(settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -201,6 +205,9 @@ class MatchStore:
     async def _mend_snapshot(self, game_id: int, packed: bool, rebuilt: str, stored: str | None) -> None:  # by Store
         raise NotImplementedError
 
+    def _forget(self, game_id: int) -> None:  # provided by Store
+        raise NotImplementedError
+
     async def get_game(self, game_id: int) -> GameRecord:  # provided by Store
         raise NotImplementedError
 
@@ -272,15 +279,17 @@ class MatchStore:
             # when a newer version of the rules came out since (the day a new version ships).
             rules = await self._challenge_rules(db, record)
             rules = rules if rules in module.rules_versions else None
+            # A lobby moved from Kokeshi's own path (`to_seat_log`) keeps its side in its column alone.
+            columns = found(await self._one("SELECT settings, side FROM games WHERE id = ?", (game_id,)))
             try:
-                match = module.deal(game_options(record.settings), seed, seats, rules)
+                match = module.deal(stored_options(module, columns), seed, seats, rules)
             except ValueError:  # settings stored before the game checked them
                 raise StoreRefusal("bad_settings", game=record.game) from None
             version = record.version + 1
             await self._run(
                 db,
                 "UPDATE games SET status = 'active', seed = NULL, seed_text = ?, rules = ?, players = ?, version = ?, "
-                "moves = 0, snapshot = ?, updated_at = ? WHERE id = ?",
+                "moves = 0, snapshot = ?, updated_at = ?, dealt_named = 0 WHERE id = ?",
                 (str(seed), match.rules, seats, version, match.to_json(), self._clock(), game_id),
             )
         self._hold(game_id, _Held(version, match, module, []))
@@ -457,7 +466,7 @@ class MatchStore:
                 raise StoreRefusal("undo_nothing")
             dealt = found(await self._one(f"SELECT {_DEAL} FROM games WHERE id = ?", (game_id,)))
             kept = [(d.seq, str(d.seat), d.action) for d in held.decisions[:-1]]
-            match = _replayed(held.module, dealt, kept, None).match
+            match = _replayed(held.module, dealt, kept, None, held.dealt).match
             self._matches.pop(game_id, None)
             async with self._tx() as db:
                 await self._run(db, "DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
@@ -471,7 +480,7 @@ class MatchStore:
                     raise StaleVersion(game_id, held.version, held.version + 1)
                 # An undo never leaves its turn: the turn's reminders and deadline stay as they were.
                 await self._carry_turn_timers(db, game_id, held.version)
-            rebuilt = _Held(held.version + 1, match, held.module, held.decisions[:-1])
+            rebuilt = _Held(held.version + 1, match, held.module, held.decisions[:-1], dealt=held.dealt)
             self._hold(game_id, rebuilt)
         return held.module.load(match.to_json()), rebuilt.version
 
@@ -589,7 +598,7 @@ class MatchStore:
             held = await self._held_match(game_id)
             dealt = found(await self._one(f"SELECT {_DEAL} FROM games WHERE id = ?", (game_id,)))
             entries = list(held.decisions)
-        match = _dealt(held.module, dealt, held.names)
+        match = _dealt(held.module, dealt, held.dealt)
         views = {0: match.view(None)} if 0 in wanted else {}
         last = max(wanted, default=0)
         for decision in entries:
@@ -642,19 +651,22 @@ class MatchStore:
         if held.names is not None:
             raise StoreRefusal("other_game", game_id=game_id, game=held.module.key)
 
-    async def _seating(self, game_id: int, log_seats: int) -> list[str] | None:
-        """The seat names a game's log names its players by, in seat order; None for a log by seat number."""
-        if log_seats:
-            return None
-        return [
+    async def _seating(self, game_id: int, row: Row) -> tuple[list[str] | None, list[str] | None]:
+        """The seat names, in seat order, that a game's log names its players by (None: a log by seat number) and
+        that its match was dealt with (None: dealt for its number of seats); `row` holds its `log_seats` and
+        `dealt_named`. A log by name was always dealt with those names."""
+        if row["log_seats"] and not row["dealt_named"]:
+            return None, None
+        names = [
             r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         ]
+        return (None if row["log_seats"] else names), names
 
     async def _held_match(self, game_id: int) -> _Held:
         """The held match, or the match replayed from its log (a cold load: the snapshot is checked and repaired);
         the caller holds the game's lock."""
         row = await self._one(
-            f"SELECT status, {_SEED}, version, broken_reason, game FROM games WHERE id = ?", (game_id,)
+            f"SELECT status, {_SEED}, version, broken_reason, game, log_seats FROM games WHERE id = ?", (game_id,)
         )
         if row is None:
             raise GameNotFound(f"there is no game {game_id}")
@@ -663,7 +675,8 @@ class MatchStore:
         if row["seed"] is None:
             raise StoreRefusal("not_started")
         held = self._matches.get(game_id)
-        if held is not None and held.version == row["version"]:
+        # A game moved to a log by seat number keeps its version: held by name, it is read again.
+        if held is not None and held.version == row["version"] and (held.names is None) == bool(row["log_seats"]):
             self._matches.move_to_end(game_id)
             return held
         module = contract_module(row["game"])
@@ -673,11 +686,11 @@ class MatchStore:
                 (game_id,),
             )
         )
-        names = await self._seating(game_id, row["log_seats"])
+        names, dealt = await self._seating(game_id, row)
         packed = row["log"] is not None
         rows = unpack_log(row["log"], row["created_at"]) if packed else await self._action_rows(game_id)
         try:
-            held = _replayed(module, row, rows, names)
+            held = _replayed(module, row, rows, names, dealt)
         except (Refusal, ValueError) as exc:
             if names is not None:  # only read here: its own path marks it broken, if it is
                 raise BrokenGame(game_id, f"its log no longer replays: {exc}") from None
@@ -778,13 +791,77 @@ class MatchStore:
 
     # ------------------------------------------------------------------ maintenance
 
+    async def named_log_games(self) -> list[int]:
+        """The ids of every game whose log names its players (Kokeshi's own path), lobbies and ended games included,
+        in order: those `to_seat_log` moves."""
+        return [r["id"] for r in await self._all("SELECT id FROM games WHERE log_seats = 0 ORDER BY id")]
+
+    async def to_seat_log(self, game_id: int) -> bool:
+        """Move a game whose log names its players (Kokeshi's own path) to a log by seat number, so that it is played
+        on through the contract (`play_match`, `undo_match`); True when moved, False when its log already named seats
+        by number (nothing is written then).
+
+        In one commit, every log row's player becomes its seat's number (`_seating`: the seat of that name), in the
+        packed log of a finished game or the `actions` rows of another, and `games.log_seats` becomes 1; nothing else
+        of any row changes (not the version: the game reads the same through the contract, match, views, events and
+        results; the own path refuses it from then on). A lobby has no log: only its `log_seats` changes.
+
+        Refused, nothing written: BrokenGame for a game marked broken or whose log `verify` finds fault with (its own
+        path decides what becomes of it); GameNotFound for no such game."""
+        async with self._game_lock(game_id):
+            g = await self._one(
+                f"SELECT id, status, {_SEED}, rules, side, solo, snapshot, broken_reason, moves, log, created_at, "
+                "game, settings, players, log_seats, dealt_named, version FROM games WHERE id = ?",
+                (game_id,),
+            )
+            if g is None:
+                raise GameNotFound(f"there is no game {game_id}")
+            if g["log_seats"]:
+                return False
+            if g["status"] == "broken":
+                raise BrokenGame(game_id, g["broken_reason"] or "unknown")
+            rows: list[tuple[int, str, str, str, float, int]] = []
+            packed = g["log"] is not None
+            if g["seed"] is not None:
+                problem = await self._verify_match(g)
+                if problem is not None:
+                    raise BrokenGame(game_id, problem)
+                names, _dealt_with = await self._seating(game_id, g)
+                stored = unpack_log(g["log"], g["created_at"]) if packed else await self._action_rows(game_id)
+                rows = [(seq, str(_seat_of(p, names)), a, src, at, fl) for seq, p, a, src, at, fl in stored]
+            async with self._tx() as db:
+                # The version and `log_seats = 0` checked in the same commit: a move another process made meanwhile
+                # on either path leaves this one undone (the own path checks `log_seats` as it writes, too).
+                # A started game of the own path was dealt with its players' names (the migration that added
+                # `dealt_named` marked it so; this marks a row written without it, as a copy of an older one).
+                count = await self._run(
+                    db,
+                    "UPDATE games SET log_seats = 1, dealt_named = ? WHERE id = ? AND version = ? AND log_seats = 0",
+                    (1 if g["seed"] is not None else g["dealt_named"], game_id, g["version"]),
+                )
+                if count != 1:
+                    current = found(await self._one("SELECT version FROM games WHERE id = ?", (game_id,)))
+                    raise StaleVersion(game_id, g["version"], current["version"])
+                if packed:
+                    await self._run(
+                        db, "UPDATE games SET log = ? WHERE id = ?", (pack_log(rows, g["created_at"]), game_id)
+                    )
+                elif rows:
+                    await self._run_many(
+                        db,
+                        "UPDATE actions SET player = ? WHERE game_id = ? AND seq = ?",
+                        [(player, game_id, seq) for seq, player, *_ in rows],
+                    )
+            self._forget(game_id)
+        return True
+
     async def _verify_match(self, g: Row) -> str | None:
         """What is wrong with a started contract game (`Store.verify`'s check of one game), or None."""
         try:
             module = games.get(g["game"])
         except KeyError:
             return f"its game {g['game']!r} is not known to this process"
-        names = await self._seating(g["id"], g["log_seats"])
+        names, dealt = await self._seating(g["id"], g)
         packed = g["log"] is not None
         rows = unpack_log(g["log"], g["created_at"]) if packed else await self._action_rows(g["id"])
         if [r[0] for r in rows] != list(range(1, len(rows) + 1)) or len(rows) != g["moves"]:
@@ -792,7 +869,7 @@ class MatchStore:
         if packed and g["status"] != "finished":
             return "the log is packed but the game is not finished"
         try:
-            match = _dealt(module, g, names)
+            match = _dealt(module, g, dealt)
             for seq, player, action, _, _, flags in rows:
                 before = match.turn_key()
                 events = match.apply(_seat_of(player, names), action)
@@ -831,8 +908,8 @@ def stored_options(module: GameModule, row: Row) -> dict[str, Any]:
 
 
 def _dealt(module: GameModule, row: Row, names: Sequence[str] | None) -> Match:
-    """The game dealt from its row (options, seed, seats, rules): for its seat names when its log names them (their
-    number is the seats', as its own path deals it)."""
+    """The game dealt from its row (options, seed, seats, rules): with its seat names when it was dealt with them
+    (their number is the seats', as Kokeshi's own path deals it)."""
     options, seed = stored_options(module, row), int(row["seed"])
     if names is None:
         return module.deal(options, seed, row["players"], row["rules"])
@@ -849,10 +926,24 @@ def _seat_of(player: str, names: Sequence[str] | None) -> int:
         raise ValueError(f"the log names {player!r}, who has no seat") from None
 
 
-def _replayed(module: GameModule, row: Row, rows: Sequence[tuple[Any, ...]], names: Sequence[str] | None) -> _Held:
-    """The game dealt from its row and replayed through these log rows (players by number, or by `names`)."""
-    match = _dealt(module, row, names)
-    held = _Held(-1, match, module, [], names=None if names is None else list(names))
+def _replayed(
+    module: GameModule,
+    row: Row,
+    rows: Sequence[tuple[Any, ...]],
+    names: Sequence[str] | None,
+    dealt: Sequence[str] | None,
+) -> _Held:
+    """The game dealt from its row (with the seat names `dealt`, if any) and replayed through these log rows
+    (players by number, or by `names`)."""
+    match = _dealt(module, row, dealt)
+    held = _Held(
+        -1,
+        match,
+        module,
+        [],
+        names=None if names is None else list(names),
+        dealt=None if dealt is None else list(dealt),
+    )
     for seq, player, action, *_ in rows:
         before = match.turn_key()
         seat = _seat_of(player, names)

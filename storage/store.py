@@ -558,7 +558,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             await self._run(
                 db,
                 "UPDATE games SET status = 'active', seed = NULL, seed_text = ?, rules = ?, players = ?, version = ?, "
-                "moves = 0, snapshot = ?, updated_at = ? WHERE id = ?",
+                "moves = 0, snapshot = ?, updated_at = ?, dealt_named = 1 WHERE id = ?",
                 (str(seed), game.rules, len(names), version, game.to_json(), self._clock(), game_id),
             )
         self._remember(game_id, _Kept(version, game, [], {0: game.clone()}))
@@ -645,11 +645,15 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                 (self._clock(), game_id),
             )
             await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
-        self._cache.pop(game_id, None)
-        self._matches.pop(game_id, None)
+        self._forget(game_id)
         return await self.get_game(game_id)
 
     # ------------------------------------------------------------------ engine state
+
+    def _forget(self, game_id: int) -> None:
+        """Hold the game no longer, on either path: its next load reads it from the database."""
+        self._cache.pop(game_id, None)
+        self._matches.pop(game_id, None)
 
     def _remember(self, game_id: int, kept: _Kept) -> None:
         self._cache[game_id] = kept
@@ -860,10 +864,12 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             seq = game.version
             first_timer: float | None = None
             async with self._tx() as db:
+                # `log_seats = 0`: a game moved meanwhile to a log by seat number (`to_seat_log`, which keeps its
+                # version) is no longer this path's to write.
                 count = await self._run(
                     db,
                     "UPDATE games SET version = version + 1, moves = ?, snapshot = ?, updated_at = ? "
-                    "WHERE id = ? AND version = ?",
+                    "WHERE id = ? AND version = ? AND log_seats = 0",
                     (seq, game.to_json(), now, game_id, version),
                 )
                 if count != 1:
@@ -1065,7 +1071,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                 count = await self._run(
                     db,
                     "UPDATE games SET version = version + 1, moves = moves - 1, snapshot = ?, updated_at = ? "
-                    "WHERE id = ? AND version = ? AND moves = ?",
+                    "WHERE id = ? AND version = ? AND moves = ? AND log_seats = 0",
                     (previous.to_json(), self._clock(), game_id, version, seq),
                 )
                 if count != 1:
@@ -1487,7 +1493,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         try:
             games = await self._all(
                 f"SELECT id, status, {_SEED}, rules, side, solo, snapshot, broken_reason, moves, log, created_at, "
-                f"game, settings, players, log_seats FROM games WHERE {_STARTED} ORDER BY id"
+                f"game, settings, players, log_seats, dealt_named FROM games WHERE {_STARTED} ORDER BY id"
             )
         except self.database.error as exc:
             return [*problems, (0, f"the games table cannot be read: {exc}")]

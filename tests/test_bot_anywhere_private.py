@@ -39,7 +39,7 @@ ALLOWED = (
 )  # fmt: skip
 MULTIPLAYER = (
     ("kokeshi new", {}), ("kokeshi join", {}), ("kokeshi leave", {}), ("kokeshi start", {}),
-    ("games new", {"game": "kohaku"}), ("games challenge", {"game": "kohaku"}), ("games settings limits", {}),
+    ("games new", {"game": "kohaku"}), ("games settings limits", {}),
     ("games rejoin", {}),
 )  # fmt: skip
 
@@ -160,6 +160,18 @@ async def test_a_game_started_there_waits_in_our_dm_and_the_place_gets_only_the_
     assert f"so your game is in our DM: [Kokeshi #{record.id}](https://discord.com/channels/@me/{dm.id})" in said
     # The game itself is in the DM: its start, and the prompt of the first turn.
     assert dm.history() and any("your turn" in m.content for m in dm.history())
+
+
+async def test_another_games_challenge_started_there_waits_in_our_dm_too(place):
+    world, user = place.world, place.user
+    with only_the_interaction(place):
+        started = await place.slash("games challenge", game="kohaku", kind="daily")
+        said = private_answer(started)
+    [record] = await world.store.games_for_user(user.id)
+    dm = user.dm_channel
+    assert record.guild_id is None and record.thread_id == dm.id == record.channel_id and not record.named_log
+    assert f"so your game is in our DM: [Kōhaku #{record.id}](https://discord.com/channels/@me/{dm.id})" in said
+    assert any("your turn" in m.content.lower() for m in dm.history())
 
 
 async def test_stats_and_the_world_leaderboard_answer_there_privately(place):

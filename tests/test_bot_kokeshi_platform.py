@@ -617,9 +617,9 @@ async def test_kokeshis_commands_answer_a_platform_game_of_kokeshi_through_the_p
     refused = await botan.slash(w.channel, "kokeshi cancel", game=lobby.id)
     assert "Only the host" in reply(refused).content and (await w.store.get_game(lobby.id)).status == "lobby"
     started = await aiko.slash(w.channel, "kokeshi start", game=lobby.id)
-    assert reply(started).content == f"Kokeshi #{lobby.id} has started."
-    # Resigning: the AI takes the seat and the thread says so.
     pair = await w.store.get_game(lobby.id)
+    assert reply(started).content == f"Kokeshi #{lobby.id} has started: <#{pair.thread_id}>."
+    # Resigning: the AI takes the seat and the thread says so.
     pair_thread = next(t for t in w.channel.threads if t.id == pair.thread_id)
     resigned = await aiko.slash(pair_thread, "kokeshi resign")
     assert reply(resigned).content.startswith("You resigned.")

@@ -185,7 +185,7 @@ class Games(
     @app_commands.command(name="table", description="Another game's table as you may see it now, privately")
     @app_commands.describe(
         game="The game's number (default: this thread's game, else your newest one here)",
-        player="Whose board comes first, large (default: yours)",
+        player="One player's board, alone and large where the game draws it, else first (default: yours)",
     )
     async def table(self, interaction: discord.Interaction, game: int | None = None, player: str | None = None) -> None:
         await self.bot.tables.guard(interaction, game, self.looks.table(interaction, game, player))

@@ -105,8 +105,10 @@ class MatchLooks:
     async def table(self, interaction: discord.Interaction, game_id: int | None, player: str | None = None) -> None:
         """`/games table`: privately, the table of a game in progress as the caller may see it now, in their
         language: their own decision picture when their seat decides now (with the question), else the table as
-        anyone sees it (with whom it waits for). With `player` (another seat's name), the table as anyone sees it
-        with that seat's board first (`GameModule.table_pictures`; Kokeshi: its workshop large at the top)."""
+        anyone sees it (with whom it waits for). With `player` (a seat's name), that seat's board alone, large, where
+        the game draws one (`GameModule.board_picture`; Kokeshi: its workshop, as `/kokeshi table player:` shows it);
+        else the table as anyone sees it with that seat's board first (`GameModule.table_pictures`), or the caller's
+        own choice when it is their seat."""
         record = await self.resolve(interaction, game_id)
         module = games.get(record.game)
         if record.status == "finished":
@@ -123,6 +125,15 @@ class MatchLooks:
         first = seat.seat if seat is not None else None
         if player is not None:
             first = _seat_named(record, player)
+            # That seat's board alone, large, where the game draws one (Kokeshi: its workshop), whoever's it is.
+            board = await asyncio.to_thread(module.board_picture, match.view(None), names, first)
+            if board is not None:
+                text = _("**{player}'s board in {game} #{number}**").format(
+                    player=escape(names[first]), game=module.name, number=record.id
+                )
+                files = [common.picture(board.png, f"{record.game}-{record.id}-{board.name}.png", board.alt)]
+                await self.tables.tell(interaction, text, files=files, allowed_mentions=discord.AllowedMentions.none())
+                return
         # A seat the AI plays (resigned, or taken over when its time ran out) decides nothing: its player looks on;
         # nor does a caller who asked for another seat's board first.
         prompt = next(

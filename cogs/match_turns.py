@@ -26,8 +26,9 @@ GAMES_KEPT = 64
 # The room the "Since your last turn" lines may take in a new turn's post (the rest of it: whose turn, the question,
 # the deadline, the turn so far).
 SINCE_ROOM = 900
-# A record's heading: one line.
+# A record's heading: one line; and each line of its body a game tells.
 HEADING_ROOM = 300
+LINE_ROOM = 500
 
 
 class TurnViews:
@@ -118,9 +119,10 @@ def since_block(lines: Sequence[str], room: int = SINCE_ROOM) -> list[str]:
     return [head, *kept]
 
 
-def rounds(module: GameModule, turns: Sequence[Turn]) -> list[int]:
-    """How many of these finished turns each whole round holds, in order (turns after the last round's end are
-    left out: their round is not over)."""
+def rounds(module: GameModule, turns: Sequence[Turn], *, over: bool = False) -> list[int]:
+    """How many of these finished turns each whole round holds, in order. Turns after the last round's end are
+    left out while the game goes on (their round is not over); once it is `over` (the last of `turns` ended it),
+    they are its last round, whole or not."""
     sizes: list[int] = []
     count = 0
     for turn in turns:
@@ -128,7 +130,15 @@ def rounds(module: GameModule, turns: Sequence[Turn]) -> list[int]:
         if module.round_ends(turn):
             sizes.append(count)
             count = 0
+    if over and count:
+        sizes.append(count)
     return sizes
+
+
+def bulleted(lines: Sequence[str], room: int = LINE_ROOM) -> list[str]:
+    """A record's lines as the game tells its turn (`GameModule.turn_lines`): one bullet each, a line cut to
+    `room`, empty ones left out."""
+    return ["• " + shorten(line.split("\n")[0], room) for line in lines if line.strip()]
 
 
 def heading(module: GameModule, turn: Turn, names: Sequence[str]) -> str:
@@ -137,4 +147,4 @@ def heading(module: GameModule, turn: Turn, names: Sequence[str]) -> str:
     return shorten(head.split("\n")[0], HEADING_ROOM) if head else ""
 
 
-__all__ = ["TurnViews", "heading", "others_since", "rounds", "since_block", "told", "turn_ends"]
+__all__ = ["TurnViews", "bulleted", "heading", "others_since", "rounds", "since_block", "told", "turn_ends"]

@@ -73,7 +73,7 @@ from .match_items import (
     private_message,
 )
 from .match_lobbies import MatchLobbies
-from .match_turns import TurnViews, heading, others_since, rounds, since_block, told, turn_ends
+from .match_turns import TurnViews, bulleted, heading, others_since, rounds, since_block, told, turn_ends
 from .quiet import in_quiet_hours, muted_in
 from .reach import Reach
 from .refusals import Refusal
@@ -606,10 +606,10 @@ class Matches:
         current = turns[-1] if turns and not turns[-1][-1].ends_turn else []
         # The last turn is told by the end's post; when nobody is left to read turn by turn (every seat is the AI's)
         # the turns come at once in the next post's story rather than as a burst of records, or, for a game that
-        # tells its rounds, one post a round.
-        kept = finished[:-1] if match.is_over else finished
+        # tells its rounds, one post a round, the last round (the end's, whole or not) too, before the end's post.
         unread = not any(not s.ai for s in record.seats)
         reads = module.reads_turns()
+        kept = finished[:-1] if match.is_over and not (unread and reads) else finished
         # A game that words its turns is handed each with the views before and after it.
         stories: list[Turn] = []
         if reads:
@@ -621,7 +621,7 @@ class Matches:
             missing = [t[-1].seq for t in kept if t[-1].seq not in after]
             views = {**after, **(await self.store.match_views(record.id, missing) if missing else {})}
         if unread:
-            shown, posts, kept = await self._post_rounds(thread, module, record, kept, stories, posts)
+            shown, posts, kept = await self._post_rounds(thread, module, record, kept, stories, posts, match.is_over)
             if shown is not True:
                 return shown is None  # None: the rest follows when the channel has room
         # The records below are stored with what follows them, in one write (or, when Discord refuses a post, as
@@ -1023,16 +1023,19 @@ class Matches:
         worded: Turn | None = None,
     ) -> bool:
         """A finished turn kept in the thread: its narration and the table after it, marked with what it changed;
-        for a game that words its turns (`worded`, the turn as it takes it), under its heading and with its own
-        picture (`GameModule.turn_heading`, `turn_picture`). `live`: the live prompt of that turn, which becomes
-        its record (its buttons go); a prompt Discord no longer has gives way to a new post. False when Discord
-        refused it."""
+        for a game that words its turns (`worded`, the turn as it takes it), under its heading, told in its own lines
+        and with its own picture (`GameModule.turn_heading`, `turn_lines`, `turn_picture`). `live`: the live prompt
+        of that turn, which becomes its record (its buttons go); a prompt Discord no longer has gives way to a new
+        post. False when Discord refused it."""
         events = [e for d in turn for e in d.events]
         names = seat_names(record)
         moves = format_number(turn[-1].seq)
         if worded is not None:
             head = heading(module, worded, names)
-            body = fit_story(self._story(module, record, events), [], MESSAGE - len(head) - 1)
+            # The game's own telling of the turn, one line a move, where it gives one; else its narration.
+            lines = await asyncio.to_thread(module.turn_lines, worded, names)
+            story = self._story(module, record, events) if lines is None else bulleted(lines)
+            body = fit_story(story, [], MESSAGE - len(head) - 1)
             text = "\n".join(p for p in (head, body) if p)
             picture = await asyncio.to_thread(module.turn_picture, worded, names)
             player = names[worded.seat] if 0 <= worded.seat < len(names) else module.name
@@ -1066,16 +1069,19 @@ class Matches:
         turns: Sequence[list[MatchDecision]],
         told_turns: Sequence[Turn],
         posts: TurnPosts,
+        over: bool = False,
     ) -> tuple[bool | None, TurnPosts, list[list[MatchDecision]]]:
         """The finished `turns` of a game nobody reads turn by turn, for a game that tells its rounds
         (`GameModule.round_ends`, `round_summary`; `told_turns`, the same turns as it takes them): one post a whole
-        round, no faster than Discord's per-channel rate. Returns True when done, False when Discord refused a post,
-        None when the rest must wait for room in the channel (a timer shows the table again then); the posts as
-        they stand; and the turns told. A game that tells no rounds is told in the next post's story, as before."""
+        round, no faster than Discord's per-channel rate; once the game is `over`, its last turns are the last round,
+        told so before the end's post, as Kokeshi's own table tells it. Returns True when done, False when Discord
+        refused a post, None when the rest must wait for room in the channel (a timer shows the table again then);
+        the posts as they stand; and the turns told. A game that tells no rounds is told in the next post's story
+        (the end's post), as before."""
         told: list[list[MatchDecision]] = []
         names = seat_names(record)
         none = discord.AllowedMentions.none()
-        for size in rounds(module, told_turns) if told_turns else []:
+        for size in rounds(module, told_turns, over=over) if told_turns else []:
             start = len(told)
             text = module.round_summary(told_turns[start : start + size], names)
             if text is None:

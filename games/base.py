@@ -48,6 +48,9 @@ Gaps found by the games and platform features added since, and filled here:
   game is played here; a game without them is told so politely by `/games rules` and `/games help`.
 - a look at the table showed one seat's picture: `GameModule.table_pictures` adds the whole table (every player's
   board at once) beside it.
+- a player could see one seat's board only among the whole table, where Kokeshi's own `/kokeshi table player:`
+  draws that workshop alone, large: `GameModule.board_picture` draws one seat's board alone (by default none, and
+  the whole table shows that seat's board first).
 - a question could not name another seat (Kokeshi's idle turns left to another player before the end against
   stalling): `GameModule.question_named` words a prompt with the players' names at hand (by default `question`).
 - a solo opponent's score was only in the record picture: `GameModule.standing_notes` words what the final places
@@ -56,9 +59,10 @@ Gaps found by the games and platform features added since, and filled here:
   others' turns, and a game only computer players play was told only in the end's post, where Kokeshi's own table
   heads each record, draws the player's own board, lists what the others did and tells such a game round by round.
   The platform now hands a game each finished `Turn` (its seat, events and the views before and after it):
-  `GameModule.turn_heading` heads its record, `turn_picture` draws it, `since_summary` sums up the others' turns in
-  the ping of a seat's new turn, and `round_ends` with `round_summary` tell a game nobody reads turn by turn one
-  round a post. Their defaults (no heading, `table_picture`, nothing, no rounds) leave a game as it was.
+  `GameModule.turn_heading` heads its record, `turn_lines` tells it one line a move, `turn_picture` draws it,
+  `since_summary` sums up the others' turns in the ping of a seat's new turn, and `round_ends` with
+  `round_summary` tell a game nobody reads turn by turn one round a post. Their defaults (no heading, the
+  narration, `table_picture`, nothing, no rounds) leave a game as it was.
 """
 
 from __future__ import annotations
@@ -452,6 +456,13 @@ class GameModule(ABC):
         and where they came from), at most 300 characters; None (the default): the record is the narration alone."""
         return None
 
+    def turn_lines(self, turn: Turn, names: Sequence[str]) -> list[str] | None:
+        """The body of a finished turn's record, under its heading, as the game tells a turn: one line a move, each a
+        bullet of the record (Kokeshi: the turn's steps folded, routine in one line, as `/kokeshi`'s records say
+        it), about 1,700 characters in all (the platform leaves out the first lines of a longer one). None (the
+        default): the record's body is the game's narration, one sentence an event."""
+        return None
+
     def turn_picture(self, turn: Turn, names: Sequence[str]) -> bytes:
         """The picture of a finished turn's record. The default is the table after it, `table_picture(turn.after,
         names, turn.events)`; a game may draw the acting seat's own board instead (Kokeshi: its workshop for a
@@ -467,8 +478,9 @@ class GameModule(ABC):
 
     def round_ends(self, turn: Turn) -> bool:
         """Whether this finished turn ends a round. A game only computer players play is told one round a post
-        (`round_summary`) once its rounds end; False (the default): no round ever ends, and such a game is told in
-        the end's post."""
+        (`round_summary`) once its rounds end, and its last turns as its last round (whole or not) once it is over,
+        before the end's post; False (the default): no round ever ends, and such a game is told in the end's
+        post."""
         return False
 
     def round_summary(self, turns: Sequence[Turn], names: Sequence[str]) -> str | None:
@@ -480,7 +492,7 @@ class GameModule(ABC):
     def reads_turns(self) -> bool:
         """Whether the game words or draws finished turns itself (it overrides one of the hooks above): only then
         does the platform gather the views before and after each turn for it."""
-        hooks = ("turn_heading", "turn_picture", "since_summary", "round_ends", "round_summary")
+        hooks = ("turn_heading", "turn_lines", "turn_picture", "since_summary", "round_ends", "round_summary")
         return any(getattr(type(self), hook) is not getattr(GameModule, hook) for hook in hooks)
 
     # ---------------------------------------------------------------- pictures (PNG bytes)
@@ -502,6 +514,12 @@ class GameModule(ABC):
         decide now, in place of `table_picture`: at most 9, 8 MiB in all. The default has none: the one picture shows
         enough."""
         return ()
+
+    def board_picture(self, view: Mapping[str, Any], names: Sequence[str], seat: int) -> Picture | None:
+        """One seat's board alone, large, as anyone sees it (a spectator's view), for a player who asks to see that
+        seat's board (`/games table player:`; Kokeshi: its workshop), with what it shows in words. None (the
+        default): the game draws no board alone, and the whole table (`table_pictures`) shows that seat's first."""
+        return None
 
     @abstractmethod
     def record_picture(self, view: Mapping[str, Any], names: Sequence[str], standing: Standing) -> bytes:

@@ -196,9 +196,12 @@ def test_a_story_longer_than_a_message_drops_tile_names_then_whole_lines_never_h
     assert len(full) == 60 and all("tile (" in line for line in full)
     short = story.turn_story(events, view, view, limit=1700)
     assert sum(len(line) + 3 for line in short) <= 1700
-    assert short[-1].startswith("…and ") and "more lines" in short[-1]
+    assert short[-1].startswith("…and ") and short[-1].endswith("more lines (`/kokeshi log` has them all)")
     # Tile names went first; each line kept is whole: a move, its tile and the side chosen.
     assert all(re.fullmatch(r"\w+ 0→1 → tile → chooses: \w.+", line) for line in short[:-1]), short
+    # At the platform's table, the same lines point to its log.
+    there = story.turn_story(events, view, view, limit=1700, games_log=True)
+    assert there[:-1] == short[:-1] and there[-1].endswith("more lines (`/games log` has them all)")
 
 
 def test_an_idle_turn_counted_by_the_end_against_stalling_is_told():

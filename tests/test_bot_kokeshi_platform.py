@@ -17,16 +17,20 @@ from dataclasses import dataclass, field
 import pytest
 
 import games
+import i18n
 from bot import create_bot
 from cogs.components import tile_tracks, track_view
 from cogs.limits import CHANNEL_MESSAGES, CHANNEL_SECONDS
 from cogs.matches import places_text
 from games.base import Match, Standing, Turn
 from games.kokeshi import engine, vocab
+from games.kokeshi import pictures as kokeshi_pictures
+from games.kokeshi import records as kokeshi_records
 from games.kokeshi.engine import policy
-from games.kokeshi.module import Kokeshi, KokeshiMatch
+from games.kokeshi.module import Kokeshi, KokeshiMatch, named_view
 from tests import ai_work
 from tests.botkit import World, components, custom_ids, is_png, restart
+from tests.test_bot_language import locales  # noqa: F401  (the fixture giving each person a language)
 from tests.test_bot_matches import (
     choose,
     current_prompt,
@@ -137,9 +141,9 @@ async def test_kokeshi_against_an_ai_seat_is_played_at_the_platforms_table_to_it
     assert reader.grouped >= 1  # the starting tiles at least: a tile first, then its track
     record = await w.store.get_game(game_id)
     assert record.status == "finished"
-    # The AI's turns are told in the thread, move by move, under its name.
+    # The AI's turns are kept in the thread under its name, move by move, as /kokeshi's records tell them.
     text = thread_text(thread)
-    assert "AI 1's turn ends; aiko is next." in text and re.search(r"AI 1 buys a tile \(", text)
+    assert re.search(r"^\*\*AI 1\*\* · round \d+ · ", text, re.M) and re.search(r"^• .* → buys tile \d+ \(", text, re.M)
     assert_told_as_a_player_reads_it(thread, record)
     final = thread.history()[-1]
     assert "is over" in final.content and "The game is over. Winner:" in final.content
@@ -169,8 +173,8 @@ async def test_kokeshi_solo_against_the_automa_is_played_at_the_platforms_table_
     await play_through(w, game_id, thread, random.Random(8), limit=400, look=reader)
     record = await w.store.get_game(game_id)
     assert record.status == "finished" and record.solo
-    # The automa's draws are told as they happen.
-    assert re.search(r"The automa draws a tile \(", thread_text(thread))
+    # The automa's draws are told in the records of the turns they follow, as /kokeshi's records tell them.
+    assert re.search(r"^• The automa: draws a tile \(", thread_text(thread), re.M)
     assert_told_as_a_player_reads_it(thread, record)
     final = thread.history()[-1]
     assert "is over" in final.content and re.search(r"Winner: (automa|aiko)\.", final.content)
@@ -298,7 +302,11 @@ async def test_the_final_places_say_the_automas_score_under_the_players(world, k
     assert kokeshi_at_the_platform.standing_notes(two, ["aiko", "botan"]) == []
 
 
-async def test_the_whole_table_is_shown_beside_the_choice_and_to_whoever_looks_on(world, kokeshi_at_the_platform):
+async def test_the_whole_table_is_shown_beside_the_choice_and_to_whoever_looks_on_and_one_workshop_alone(
+    world,
+    kokeshi_at_the_platform,
+    locales,  # noqa: F811
+):
     w = world
     aiko, botan, chiyo = w.members[:3]
     game_id, thread = await open_table(w, KEY, players=2, joiners=1)
@@ -316,34 +324,41 @@ async def test_the_whole_table_is_shown_beside_the_choice_and_to_whoever_looks_o
     # Someone not seated: the whole table alone, in place of the table anyone sees.
     looked = reply(await chiyo.slash(w.channel, "games table", game=game_id))
     assert [a.filename for a in looked.attachments] == files[1:]
-    # Another seat's board first (its workshop large at the top): the whole table as anyone sees it, that seat's first.
+    # Another seat's workshop alone, large, as /kokeshi table player: draws it, in the caller's language.
     other = next(m for m in (aiko, botan) if m is not deciding)
-    firsts: list[int | None] = []
-    drawn = kokeshi_at_the_platform.table_pictures
-
-    def table_pictures(view, names, seat):
-        firsts.append(seat)
-        assert "previews" not in view  # the table anyone sees, not the deciding seat's
-        return drawn(view, names, seat)
-
-    kokeshi_at_the_platform.table_pictures = table_pictures
-    try:
-        theirs = reply(await deciding.slash(thread, "games table", player=other.user.name.upper()))
-        assert [a.filename for a in theirs.attachments] == files[1:]
-        assert firsts == [1 - match.waiting()[0]]
-    finally:
-        del kokeshi_at_the_platform.table_pictures
-    # Their own name: their choice, as without it.
+    names = ["aiko", "botan"]
+    theirs = reply(await deciding.slash(thread, "games table", player=other.user.name.upper()))
+    seat = names.index(other.user.name)
+    (board,) = theirs.attachments
+    assert theirs.content == f"**{other.user.name}'s board in Kokeshi #{game_id}**"
+    assert board.filename == f"{KEY}-{game_id}-workshop.png"
+    assert board.description.startswith(f"{other.user.name}'s workshop in Kokeshi, alone and large: ")
+    # The very picture `/kokeshi table player:` draws, from the table anyone sees (no seat's choices marked).
+    public = named_view(match.view(None), names)
+    assert await board.read() == kokeshi_pictures.board(public, other.user.name)
+    assert kokeshi_at_the_platform.board_picture(match.view(None), names, seat).png == await board.read()
+    # Their own name: their own workshop alone too, not their choice.
     own = reply(await deciding.slash(thread, "games table", player=deciding.user.name))
-    assert [a.filename for a in own.attachments] == files
+    assert [a.filename for a in own.attachments] == [f"{KEY}-{game_id}-workshop.png"]
+    assert await own.attachments[0].read() == kokeshi_pictures.board(public, deciding.user.name)
+    # In the caller's language: the post, the picture's alt text and its words.
+    locales[chiyo.id] = "pt-BR"
+    seen = reply(await chiyo.slash(w.channel, "games table", game=game_id, player="aiko"))
+    assert seen.content == f"**Tabuleiro de aiko em Kokeshi #{game_id}**"
+    assert seen.attachments[0].description.startswith("Oficina de aiko em Kokeshi, sozinha e grande: ")
+    with i18n.using("pt_BR"):
+        assert await seen.attachments[0].read() == kokeshi_pictures.board(public, "aiko")
+    del locales[chiyo.id]
     # The seats are offered by name; a name that is not one is refused, naming the players.
     offered = await chiyo.autocomplete(w.channel, "games table", "player", "bo", game=game_id)
     assert [c["value"] for c in offered] == ["botan"]
     refused = await chiyo.slash(w.channel, "games table", game=game_id, player="daiki")
     assert refused.ephemeral and reply(refused).content == f"No player called 'daiki' in game #{game_id}: aiko, botan."
-    # A game that draws no whole table shows the one picture, as before.
+    # A game that draws no whole table shows the one picture, as before; nor a board alone: a seat named comes first.
     kohaku, kohaku_thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")
     assert len(reply(await aiko.slash(kohaku_thread, "games table")).attachments) == 1
+    named = reply(await aiko.slash(kohaku_thread, "games table", player="AI 1"))
+    assert named.content.startswith(f"**The table of Kōhaku #{kohaku}**") and len(named.attachments) == 1
 
 
 @pytest.mark.simcord(settle_timeout=120)  # the AI plays the game out while the resignation is answered
@@ -367,6 +382,13 @@ async def test_a_player_who_resigns_is_ranked_last_in_the_final_post_as_in_the_r
     assert (await w.store.turn_posts(game_id)).shown_version == (await w.store.get_game(game_id)).version
     assert await w.store.timers(game_id) == []
     final = thread.history()[-1].content
+    # Every round is told once, in order, the end's round too (whole or not), just before the end's post, as
+    # /kokeshi's own table tells it: the end's post tells no turn of it again.
+    told = [kokeshi_records.round_heading(n) for n in range(kokeshi_records.round_of(match.view(None)) + 1)]
+    headings = [m.content.split("\n")[0] for m in rounds]
+    assert headings == told, headings
+    assert posted[-2] is rounds[-1] and final.startswith(f"**Kokeshi #{game_id} is over.**"), final
+    assert re.search(r"^• (aiko|AI 1) [+−]\d+ → −?\d+", rounds[-1].content, re.M), rounds[-1].content
     # Whatever the scores, the seat that resigned is last, and the post says why.
     assert re.search(r"^1\. \*\*AI 1\*\* — ", final, re.M), final
     assert re.search(r"^2\. \*\*aiko\*\* — .* — resigned$", final, re.M), final
@@ -527,6 +549,12 @@ async def test_a_finished_turn_is_kept_under_its_heading_over_the_own_board_and_
     module = games.get(KEY)
     names = ["aiko", "AI 1"]
     assert records[0].content.split("\n")[0] == module.turn_heading(turn, names)
+    # Under it, the turn told as /kokeshi's record tells it: one line a move, routine folded in (not the narration,
+    # one sentence an event).
+    lines = module.turn_lines(turn, names)
+    assert lines and records[0].content.split("\n")[1:] == [f"• {line}" for line in lines]
+    narration = [module.narrate(e, names) for e in turn.events]
+    assert not set(records[0].content.split("\n")) & set(narration)
     picture = await records[0].attachments[0].read()
     assert picture == module.turn_picture(turn, names)
     assert_told_as_a_player_reads_it(thread, await w.store.get_game(game_id))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from cogs.match_turns import others_since, since_block, turn_ends
+import games
+from cogs.match_turns import others_since, rounds, since_block, turn_ends
+from games.base import Turn
 from storage import MatchDecision
 
 
@@ -45,3 +47,20 @@ def test_the_summary_keeps_whole_lines_first_ones_first_and_says_how_many_it_lef
     assert len("\n".join(block[:-1])) <= 600
     assert since_block([]) == []
     assert since_block(["one"]) == ["**Since your last turn:**", "• one"]
+
+
+def test_a_game_over_tells_its_last_turns_as_its_last_round_whole_or_not():
+    # Kokeshi's rounds: a turn ends one when the next begins; here the game ends two turns into round 2.
+    module = games.get("kokeshi")
+    views = [{"round": 1, "phase": "play"}] * 3 + [{"round": 2, "phase": "play"}] * 2 + [{"round": 2, "phase": "over"}]
+    ended = [Turn(0, (), before, after) for before, after in zip(views, views[1:], strict=False)]
+    going = [Turn(0, (), views[0], views[1]), *ended[1:3], Turn(0, (), views[3], views[3])]
+    # While the game goes on, the round under way is not told yet.
+    assert rounds(module, going) == [3]
+    # Once it is over, the end's round is told as a round (the end ends it).
+    assert rounds(module, ended, over=True) == [3, 2]
+    # A game whose rounds never end (the default) tells no rounds while it goes on, and its whole game as one once
+    # it is over, which its `round_summary` (None by default) may decline.
+    kohaku = games.get("kohaku")
+    assert rounds(kohaku, ended) == [] and rounds(kohaku, ended, over=True) == [5]
+    assert kohaku.round_summary(ended, ["a", "b"]) is None

@@ -10,8 +10,8 @@ stops before any draw): its labels say it ("Advance the Princess → tile: …",
 its picture marks it, as `/kokeshi`'s buttons and pictures do.
 
 A finished turn is told as `/kokeshi` tells it (`games.kokeshi.records`): its record headed by who, the round and the
-points, over the player's own workshop drawn for a phone; a new turn's post sums up the others' turns since the
-player's last; a game only the AI plays is told one round a post.
+points, one line a move under it, over the player's own workshop drawn for a phone; a new turn's post sums up the
+others' turns since the player's last; a game only the AI plays is told one round a post.
 """
 
 from __future__ import annotations
@@ -500,6 +500,11 @@ class Kokeshi(GameModule):
         player, before, after, _events = _told(turn, names)
         return _cut(records.record_head(player, before, after), _HEADING)
 
+    def turn_lines(self, turn: Turn, names: Sequence[str]) -> list[str] | None:
+        # As /kokeshi's records tell a turn: one line a move, routine folded in; a longer one points to `/games log`.
+        _player, before, after, events = _told(turn, names)
+        return records.record_story(events, before, after, games_log=True)
+
     def turn_picture(self, turn: Turn, names: Sequence[str]) -> bytes:
         player, before, after, events = _told(turn, names)
         return records.record_picture(player, before, after, events)
@@ -521,7 +526,8 @@ class Kokeshi(GameModule):
         lines = [records.round_heading(records.round_of(turns[0].before))]
         for turn in turns:
             player, before, after, events = _told(turn, names)
-            lines.append("• " + _cut(records.turn_summary(player, events, before, after), records.MAX_LINE_CHARS))
+            told = records.turn_summary(player, events, before, after, games_log=True)
+            lines.append("• " + _cut(told, records.MAX_LINE_CHARS))
         return "\n".join(lines)
 
     def decision_picture(
@@ -537,6 +543,20 @@ class Kokeshi(GameModule):
     def table_pictures(self, view: Mapping[str, Any], names: Sequence[str], seat: int | None) -> tuple[Picture, ...]:
         me = _name(names, seat) if seat is not None and 0 <= seat < len(names) else None
         return whole_table(named_view(view, names), me, self.name)
+
+    def board_picture(self, view: Mapping[str, Any], names: Sequence[str], seat: int) -> Picture | None:
+        # As `/kokeshi table player:` draws it: that player's workshop alone, large, with their score and discs.
+        if not 0 <= seat < len(view.get("seating") or ()):
+            return None
+        player = _name(names, seat)
+        return Picture(
+            render.board(named_view(view, names), player),
+            "workshop",
+            _(
+                "{player}'s workshop in Kokeshi, alone and large: its tracks, kokeshi, tiles and reserve, its score "
+                "item by item and its discs on the happiness board."
+            ).format(player=vocab.seat_name(player)),
+        )
 
     def record_picture(self, view: Mapping[str, Any], names: Sequence[str], standing: Standing) -> bytes:
         shown = named_view(view, names)

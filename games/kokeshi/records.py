@@ -35,21 +35,29 @@ def record_head(player: str, before: Mapping[str, Any], after: Mapping[str, Any]
     )
 
 
-def record_story(events: Iterable[Any], before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
-    """A record's lines: the whole story of the turn, one line a move (`story.turn_story`), within a message."""
-    return story.turn_story(list(events), before, after, limit=MAX_STORY_CHARS)
+def record_story(
+    events: Iterable[Any], before: Mapping[str, Any], after: Mapping[str, Any], games_log: bool = False
+) -> list[str]:
+    """A record's lines: the whole story of the turn, one line a move (`story.turn_story`), within a message; a
+    story too long for one points to the log of its table (`games_log`: the platform's)."""
+    return story.turn_story(list(events), before, after, limit=MAX_STORY_CHARS, games_log=games_log)
 
 
 def turn_summary(
-    player: str, events: Iterable[Any], before: Mapping[str, Any], after: Mapping[str, Any], limit: int = MAX_LINE_CHARS
+    player: str,
+    events: Iterable[Any],
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    limit: int = MAX_LINE_CHARS,
+    games_log: bool = False,
 ) -> str:
     """The same turn in one line, for a round's summary: "Aiko +7 → 31: …" (the caller cuts it at `limit`, once a
-    name's formatting is escaped)."""
+    name's formatting is escaped; a turn too long for it points to its table's log, `games_log`: the platform's)."""
     change, total, _items = story.score_change(player, before, after)
     head = _("{player} {gained} → {total}").format(
         player=vocab.seat_name(player), gained=vocab.signed(change) if change < 0 else f"+{change}", total=total
     )
-    lines = story.turn_story(list(events), before, after, limit=limit)
+    lines = story.turn_story(list(events), before, after, limit=limit, games_log=games_log)
     return f"{head}: {'; '.join(lines)}" if lines else head
 
 

@@ -290,12 +290,14 @@ def turn_story(
     *,
     rules: int | None = None,
     limit: int | None = None,
+    games_log: bool = False,
 ) -> list[str]:
     """The lines of a turn (or of a turn so far): every step that explains points or the race, routine folded in.
 
     `before`/`after` are the views before the turn and after it (`before` None for a turn still going on: leads
     are then not compared). Past `limit` characters, tile names are left out, first where nothing was bought,
-    then everywhere; never a line.
+    then everywhere; never a line. Past even that, the last lines give way to a count that points to the log of
+    the table the game is played at (`games_log`: the platform's `/games log`, else `/kokeshi log`).
     """
     events = list(events)
     player = next((p for _k, p, _d in map(_triplet, events) if p and p != AUTOMA), "")
@@ -321,14 +323,20 @@ def turn_story(
     # give way to a count, never a line cut in two.
     kept: list[str] = []
     for line in lines:
-        more = _more_lines(len(lines) - len(kept) - 1)
+        more = _more_lines(len(lines) - len(kept) - 1, games_log)
         if sum(len(x) + 3 for x in (*kept, line, more)) > limit:
             break
         kept.append(line)
-    return [*kept, _more_lines(len(lines) - len(kept))]
+    return [*kept, _more_lines(len(lines) - len(kept), games_log)]
 
 
-def _more_lines(count: int) -> str:
+def _more_lines(count: int, games_log: bool = False) -> str:
+    if games_log:
+        return ngettext(
+            "…and {count} more line (`/games log` has them all)",
+            "…and {count} more lines (`/games log` has them all)",
+            count,
+        ).format(count=count)
     return ngettext(
         "…and {count} more line (`/kokeshi log` has them all)",
         "…and {count} more lines (`/kokeshi log` has them all)",

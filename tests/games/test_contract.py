@@ -477,6 +477,31 @@ def test_pictures_are_drawn_for_random_positions(table):
         _png(module.record_picture(record.match.view(None), names_for(record.match), record.match.standing()))
 
 
+@BY_GAME
+def test_a_board_alone_is_one_seats_picture_with_words_or_none_by_default(key):
+    # The smallest multi-seat table, a few decisions in: each seat's board alone, as `/games table player:` sends it.
+    table = next(t for t in tables(key) if t.seats >= 2)
+    module = table.module
+    match = positions(table, 1, choices=3)[0]
+    names = names_for(match)
+    boards = [module.board_picture(match.view(None), names, seat) for seat in range(match.seats)]
+    if type(module).board_picture is GameModule.board_picture:
+        # A game that draws no board alone: none, and `/games table player:` shows the whole table as before.
+        assert boards == [None] * match.seats
+        return
+    assert all(board is not None for board in boards)
+    drawn = [b for b in boards if b is not None]
+    for seat, board in enumerate(drawn):
+        w, _h = _png(board.png)
+        assert w >= 400 and len(board.png) <= 8 * 1024 * 1024
+        assert board.name.isascii() and board.name != "turn" and names[seat] in board.alt and len(board.alt) <= 1024
+    assert len({b.png for b in drawn}) == len(drawn)  # each seat's own
+    assert module.board_picture(match.view(None), names, match.seats) is None  # no such seat
+    with using("pt_BR"):
+        if "pt_BR" in module.locales:
+            assert module.board_picture(match.view(None), names, 0).alt != drawn[0].alt
+
+
 # ------------------------------------------------------------------ fairness and secrets
 
 
@@ -603,13 +628,20 @@ def test_finished_turns_are_worded_within_a_message_and_never_with_the_seed(tabl
         out.append(told or "")
     # One record's picture (a PNG), drawn for the turn the game says it is.
     assert _png(module.turn_picture(turns[-1], names))[0] > 0
-    assert not any(digits in text or digits[:12] in text for text in out)
+    bodies = [module.turn_lines(turn, names) for turn in turns]
+    for body in bodies:
+        # A record's body within a message beside its heading: whole lines, none empty.
+        assert body is None or (
+            all(line.strip() and "\n" not in line for line in body) and len("\n".join(body)) <= 1700
+        )
+    assert not any(digits in text or digits[:12] in text for text in [*out, *(x for b in bodies for x in b or ())])
     if module.reads_turns():
         # A game that words its turns tells each: a heading, its rounds, the others' turns.
         assert all(module.turn_heading(turn, names) for turn in turns)
         assert rounds and all(module.round_summary(r, names) for r in rounds)
     else:
-        # The defaults leave a game as it was: no heading, the table after the turn, nothing in the ping, no rounds.
-        assert out == [""] * len(turns) and rounds == []
+        # The defaults leave a game as it was: no heading, the narration, the table after the turn, nothing in the
+        # ping, no rounds.
+        assert out == [""] * len(turns) and rounds == [] and bodies == [None] * len(turns)
         last = turns[-1]
         assert module.turn_picture(last, names) == module.table_picture(last.after, names, last.events)

@@ -18,6 +18,7 @@ from tests.test_bot_matches import choose, lobby_message, play_through, reply
 SHAPES = [(1, None, "a"), (2, None, "s"), (2, 4, "t")]
 
 
+@pytest.mark.slow  # whole games through SimCord
 @pytest.mark.parametrize(("before", "menu", "shape"), SHAPES)
 async def test_a_game_in_progress_moved_to_the_platform_takes_its_old_buttons_and_is_played_on(
     world, monkeypatch, before, menu, shape

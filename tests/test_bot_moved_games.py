@@ -10,7 +10,7 @@ import secrets
 import pytest
 
 from cogs import components as components_module
-from tests.botkit import answer, components, custom_ids, open_game, prompt_message
+from tests.botkit import answer, components, custom_ids, open_game, play_to_end, prompt_message
 from tests.test_bot_matches import choose, lobby_message, play_through, reply
 
 # How many decisions are made on the game's own table before it moves, and the most choices its menus show (None:
@@ -85,3 +85,23 @@ async def test_a_lobby_moved_to_the_platform_is_joined_and_started_with_its_old_
     thread = next(t for t in w.channel.threads if t.id == record.thread_id)
     prompt = await prompt_message(w, record.id, thread)
     assert custom_ids(prompt) and all(i.startswith("mt:") for i in custom_ids(prompt))
+
+
+@pytest.mark.slow  # a whole game through SimCord
+async def test_a_finished_game_moved_to_the_platform_keeps_its_replay_and_rematch_buttons(world):
+    w = world
+    aiko, botan = w.members[0], w.members[1]
+    game_id, thread = await open_game(w, players=2)
+    await play_to_end(w, game_id, thread, seed=4)
+    final = thread.history()[-1]
+    assert {"Replay", "Rematch"} <= {c.get("label") for c in components(final)}
+    assert await w.store.to_seat_log(game_id)
+    # Its replay, read through the platform now, steps from the first turn to the last.
+    replay = await botan.click(final, label="Replay")
+    assert replay.ephemeral and reply(replay).attachments and "turn 1 of" in reply(replay).content.lower()
+    # Its rematch opens a lobby at the platform's table, for the same people.
+    again = await aiko.click(final, label="Rematch")
+    assert again.acknowledged
+    lobby = (await w.store.games_in_channel(w.channel.id))[-1]
+    assert lobby.id != game_id and lobby.status == "lobby" and not lobby.named_log, lobby
+    assert await w.store.verify() == []

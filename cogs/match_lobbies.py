@@ -262,6 +262,9 @@ class MatchLobbies:
             )
             await self.tell(interaction, text.format(thread=where))
             return
+        if record.players == 1:
+            await self.tell(interaction, _("Your solo game has started: {thread}. Good luck!").format(thread=where))
+            return
         await self.tell(
             interaction,
             _("{game} #{number} has started: {thread}.").format(game=module.name, number=record.id, thread=where),

@@ -272,6 +272,8 @@ class Matches:
     async def on_hint(self, interaction: discord.Interaction, game_id: int) -> None:
         """The choice the strongest AI would make now for the caller's seat, privately."""
         match, _version, record = await self.store.load_match(game_id)
+        if record.challenge:
+            raise UserError(_("Hints are off in daily and weekly challenges: everyone plays those on their own."))
         if not hints_allowed(record):
             raise UserError(_("Hints are off in rated games (games with two or more people)."))
         seat, prompt = asked(record, match, interaction.user.id)

@@ -21,7 +21,7 @@ async def test_a_challenge_of_another_game_is_played_in_the_dm_itself_to_its_fin
     # No server and no thread: the DM is the game's place, and the answer links to it.
     assert record.guild_id is None and record.channel_id == dm.id == record.thread_id
     assert record.challenge.startswith("daily:") and not record.named_log
-    assert started.ephemeral and f"Kōhaku #{record.id} has started: " in reply(started).content
+    assert started.ephemeral and "Your solo game has started: " in reply(started).content
     assert f"/channels/@me/{dm.id}" in reply(started).content
     assert any("daily challenge" in t for t in texts(dm))
     rng = random.Random(4)
@@ -46,7 +46,10 @@ async def test_a_challenge_of_kokeshi_at_the_platform_starts_in_the_dm_and_takes
     [record] = await world.store.games_for_user(user.id)
     dm = user.dm_channel
     assert record.guild_id is None and record.thread_id == dm.id and not record.named_log
-    assert f"Kokeshi #{record.id} has started: " in reply(started).content
+    assert "Your solo game has started: " in reply(started).content
+    # A challenge is played alone by everyone: no hint, whichever command asks for it.
+    hinted = await user.slash("kokeshi hint", game=record.id)
+    assert reply(hinted).content == "Hints are off in daily and weekly challenges: everyone plays those on their own."
     prompt = await current_prompt(world, record.id, dm)
     assert "Your turn" in prompt.content and prompt.attachments
     chosen = await choose(user, prompt, random.Random(1))

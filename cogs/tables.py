@@ -832,15 +832,12 @@ class Tables:
         await self.guard(interaction, game_id, self._on_action(interaction, game_id, version, action))
 
     async def _on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
-        try:
-            record, seat_name, game, current = await self.check_turn(interaction, game_id)
-        except StoreRefusal as refused:
-            if refused.code != "other_game":
-                raise
-            # A button of this table on a game that moved to the platform's (its log by seat): the platform's
-            # table answers it, with the same version and action.
+        found = await self._turn_here(interaction, game_id)
+        if found is None:
+            # The platform's table answers it, with the same version and action.
             await platform_desk(interaction).on_action(interaction, game_id, version, action)
             return
+        record, seat_name, game, current = found
         if version != current:
             await self.send_current_prompt(interaction, record, game, current, _("This prompt is out of date."))
             return
@@ -848,14 +845,12 @@ class Tables:
 
     async def on_tile_chosen(self, interaction: discord.Interaction, game_id: int, version: int, tile: str) -> None:
         async def run() -> None:
-            try:
-                record, _seat, game, current = await self.check_turn(interaction, game_id)
-            except StoreRefusal as refused:
-                if refused.code != "other_game":
-                    raise
-                # A game that moved to the platform's table: its tile is the group of its placements there.
+            found = await self._turn_here(interaction, game_id)
+            if found is None:
+                # At the platform's table, its tile is the group of its placements.
                 await platform_desk(interaction).on_group(interaction, game_id, version, tile)
                 return
+            record, _seat, game, current = found
             if version != current:
                 await self.send_current_prompt(interaction, record, game, current, _("This prompt is out of date."))
                 return
@@ -866,6 +861,18 @@ class Tables:
             )
 
         await self.guard(interaction, game_id, run())
+
+    async def _turn_here(
+        self, interaction: discord.Interaction, game_id: int
+    ) -> tuple[GameRecord, str, Game, int] | None:
+        """`check_turn`, or None for a game that moved to the platform's table (its log by seat, which this table's
+        path refuses): a button of this table on it is answered there."""
+        try:
+            return await self.check_turn(interaction, game_id)
+        except StoreRefusal as refused:
+            if refused.code != "other_game":
+                raise
+            return None
 
     async def check_turn(self, interaction: discord.Interaction, game_id: int) -> tuple[GameRecord, str, Game, int]:
         """The game, the caller's seat name, the engine state and version, if it is the caller's turn."""

@@ -58,6 +58,7 @@ def test_a_duration_is_weeks_days_and_hours():
         assert parse_duration(bad) is None, bad
 
 
+@pytest.mark.slow  # three games and days of their timers through SimCord
 async def test_away_moves_the_deadlines_of_three_games_later_holds_the_reminders_and_back_brings_them_back(world):
     aiko, botan = world.members[0], world.members[1]
     tables = await three_tables_at_aikos_turn(world)

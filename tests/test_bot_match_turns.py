@@ -74,6 +74,7 @@ async def test_the_host_chooses_the_turns_deadline_and_the_lobby_and_the_prompt_
     assert w.env.errors == []
 
 
+@pytest.mark.slow  # days of waiting through SimCord's clock
 async def test_a_table_without_a_deadline_waits_for_its_people_as_long_as_they_take(world, bids):
     w = world
     game_id, thread = await open_table(w, "bids", players=2, joiners=1, deadline=0)

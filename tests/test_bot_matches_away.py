@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from tests.test_bot_matches import current_prompt, open_table
 
 HOUR = 3600
@@ -33,6 +35,7 @@ def timeouts(thread) -> list[str]:
     return [m.content for m in thread.history() if "Time ran out" in m.content]
 
 
+@pytest.mark.slow  # days of an away period through SimCord's clock
 async def test_a_bids_deadline_waits_for_an_away_player_comes_back_with_them_and_the_prompt_says_when(world, bids):
     w = world
     botan = w.members[1]

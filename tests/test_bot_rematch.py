@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot import create_bot
 from cogs.rematch import reversed_order
 from tests.botkit import (
@@ -130,6 +132,7 @@ async def test_a_rematch_is_refused_past_the_limits_and_to_someone_who_was_not_a
     assert world.env.errors == []
 
 
+@pytest.mark.slow  # a whole challenge and a restart through SimCord
 async def test_the_rematch_and_share_buttons_work_after_a_restart(world, db_path):
     aiko, botan = world.members[:2]
     old_id, final = await finished_table(world, players=2)

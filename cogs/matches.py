@@ -954,6 +954,11 @@ class Matches:
         alt = _("The {game} table, move {moves}. Waiting for: {names}.").format(
             game=module.name, moves=format_number(record.moves), names=self._waiting(record, match, plain=True)
         )
+        if _asks_openly(match):
+            # The game's own words for the picture its seat decides from, where it gives them.
+            described = module.decision_alt(match.view(prompts[0].seat), prompts[0], names)
+            if described:
+                alt = _("{game} #{number}, {picture}").format(game=module.name, number=record.id, picture=described)
         # The people asked, as Kokeshi's prompt pings its player: not those who muted the game, and silently when
         # one of them is in their quiet hours (one message pings them all).
         people = [s.user_id for s in record.seats if s.seat in match.waiting() and not s.ai and s.user_id is not None]
@@ -1044,6 +1049,9 @@ class Matches:
             alt = _("{game}, move {moves}: {player}'s turn and what it changed.").format(
                 game=module.name, moves=moves, player=player
             )
+            described = module.turn_alt(worded, names)
+            if described:
+                alt = _("{game} #{number}: {picture}").format(game=module.name, number=record.id, picture=described)
         else:
             text = fit_story(self._story(module, record, events), [])
             picture = await asyncio.to_thread(module.table_picture, view, names, events)

@@ -91,15 +91,12 @@ def round_heading(number: int) -> str:
 
 
 def record_alt(number: int, player: str) -> str:
-    """A turn record's picture, for a screen reader (Discord's alt text)."""
-    return _(
-        "Kokeshi #{number}: {player}'s workshop after their turn, what the turn changed marked, and the scores."
-    ).format(number=number, player=vocab.seat_name(player))
+    """A turn record's picture, for a screen reader (Discord's alt text): in the words both tables use."""
+    return _("{game} #{number}: {picture}").format(game="Kokeshi", number=number, picture=records.record_alt(player))
 
 
 def prompt_alt(number: int, player: str, kind: str) -> str:
-    """A prompt's picture, for a screen reader (Discord's alt text)."""
-    return _(
-        "Kokeshi #{number}, {player}'s decision: {question}. Where each choice leads is marked on the workshop, "
-        "with the offer, the happiness board and the scores."
-    ).format(number=number, player=vocab.seat_name(player), question=vocab.question(kind).lower())
+    """A prompt's picture, for a screen reader (Discord's alt text): in the words both tables use."""
+    return _("{game} #{number}, {picture}").format(
+        game="Kokeshi", number=number, picture=records.decision_alt(player, kind)
+    )

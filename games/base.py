@@ -469,6 +469,18 @@ class GameModule(ABC):
         phone, each seat's points for the turn)."""
         return self.table_picture(turn.after, names, turn.events)
 
+    def turn_alt(self, turn: Turn, names: Sequence[str]) -> str | None:
+        """What `turn_picture` shows, in words, in the current language, for a screen reader (a sentence, without
+        the game's name and number: the platform puts them first). None (the default): the platform's own words
+        ("<game>, move <n>: <player>'s turn and what it changed")."""
+        return None
+
+    def decision_alt(self, view: Mapping[str, Any], prompt: Prompt, names: Sequence[str]) -> str | None:
+        """What `decision_picture` shows for `prompt`'s seat, in words, in the current language, for a screen reader
+        (a sentence or two, without the game's name and number: the platform puts them first). None (the default):
+        the platform's own words ("The <game> table, move <n>. Waiting for: <names>.")."""
+        return None
+
     def since_summary(self, seat: int, turns: Sequence[Turn], names: Sequence[str]) -> list[str]:
         """For the post that tells `seat` its new turn has begun: what the other seats did in `turns`, the finished
         turns since its own last one, a short line each (Kokeshi: one per player, its points and why, then who is

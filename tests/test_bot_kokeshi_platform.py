@@ -557,6 +557,16 @@ async def test_a_finished_turn_is_kept_under_its_heading_over_the_own_board_and_
     assert not set(records[0].content.split("\n")) & set(narration)
     picture = await records[0].attachments[0].read()
     assert picture == module.turn_picture(turn, names)
+    # Its alt text in Kokeshi's words, as /kokeshi's records say it; the live prompt's too.
+    player = names[turn.seat]
+    assert records[0].attachments[0].description == (
+        f"Kokeshi #{game_id}: {player}'s workshop after their turn, what the turn changed marked, and the scores."
+    )
+    found = await w.store.get_message(game_id, "prompt")
+    live = next(m for m in thread.history() if m.id == found[1])
+    if live.attachments and live.components:
+        assert live.attachments[0].description.startswith(f"Kokeshi #{game_id}, "), live.attachments[0].description
+        assert "decision: " in live.attachments[0].description
     assert_told_as_a_player_reads_it(thread, await w.store.get_game(game_id))
 
 

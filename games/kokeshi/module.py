@@ -509,6 +509,12 @@ class Kokeshi(GameModule):
         player, before, after, events = _told(turn, names)
         return records.record_picture(player, before, after, events)
 
+    def turn_alt(self, turn: Turn, names: Sequence[str]) -> str | None:
+        return records.record_alt(_name(names, turn.seat))
+
+    def decision_alt(self, view: Mapping[str, Any], prompt: Prompt, names: Sequence[str]) -> str | None:
+        return records.decision_alt(_name(names, prompt.seat), prompt.kind)
+
     def since_summary(self, seat: int, turns: Sequence[Turn], names: Sequence[str]) -> list[str]:
         told = []
         for turn in turns:

@@ -89,3 +89,20 @@ __all__ = [
     "since_lines",
     "turn_summary",
 ]
+
+
+def record_alt(player: str) -> str:
+    """A turn record's picture in words, for a screen reader, in the current language (after the game's name and
+    number, which each table puts first)."""
+    return _("{player}'s workshop after their turn, what the turn changed marked, and the scores.").format(
+        player=vocab.seat_name(player)
+    )
+
+
+def decision_alt(player: str, kind: str) -> str:
+    """A decision's picture in words, for a screen reader, in the current language (after the game's name and
+    number)."""
+    return _(
+        "{player}'s decision: {question}. Where each choice leads is marked on the workshop, with the offer, the "
+        "happiness board and the scores."
+    ).format(player=vocab.seat_name(player), question=vocab.question(kind).lower())

@@ -463,6 +463,11 @@ def test_pictures_are_drawn_for_random_positions(table):
         for seat in match.waiting():
             w, h = _png(module.decision_picture(match.view(seat), names, seat))
             assert w >= 200 and h >= 40
+        for prompt in match.prompts():
+            # Its words for a screen reader: a sentence of the game's own, or None for the platform's.
+            alt = module.decision_alt(match.view(prompt.seat), prompt, names)
+            assert alt is None or 0 < len(alt) <= 900
+            assert (alt is not None) == (type(module).decision_alt is not GameModule.decision_alt)
         _png(module.table_picture(match.view(None), names))
     # The whole table, once, for a deciding seat and for a spectator: within a message's room, each named once.
     for seat in (match.waiting()[0], None):
@@ -634,6 +639,11 @@ def test_finished_turns_are_worded_within_a_message_and_never_with_the_seed(tabl
         assert body is None or (
             all(line.strip() and "\n" not in line for line in body) and len("\n".join(body)) <= 1700
         )
+    # A picture's words for a screen reader: a sentence of the game's own, or None for the platform's words.
+    alts = [module.turn_alt(turn, names) for turn in turns]
+    assert all(alt is None or 0 < len(alt) <= 900 for alt in alts)
+    overridden = type(module).turn_alt is not GameModule.turn_alt
+    assert all(alt is not None for alt in alts) if overridden else alts == [None] * len(turns)
     assert not any(digits in text or digits[:12] in text for text in [*out, *(x for b in bodies for x in b or ())])
     if module.reads_turns():
         # A game that words its turns tells each: a heading, its rounds, the others' turns.

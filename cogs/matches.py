@@ -917,7 +917,9 @@ class Matches:
         public = match.view(None)
         prompts = match.prompts()
         humans = {s.seat for s in record.seats if not s.ai}
-        lines = self._story(module, record, story)
+        # The turn so far as the game tells a turn, where it does; else its narration.
+        folded = await asyncio.to_thread(module.story_lines, public, list(story), names)
+        lines = bulleted(folded) if folded is not None else self._story(module, record, story)
         told = len(lines)
         lines.append(_("Your turn: {names}.").format(names=self._waiting(record, match, mention=True)))
         view: discord.ui.View | None = None

@@ -21,7 +21,7 @@ from typing import Protocol
 import discord
 
 import render
-from games.kokeshi import pictures, vocab
+from games.kokeshi import pictures, records, vocab
 from games.kokeshi.engine import Game, idle_warning
 from games.kokeshi.engine.preview import preview_all
 from i18n import _, ngettext
@@ -283,7 +283,7 @@ class Poster:
         warning = "\n".join(p for p in (warning, Clocks.note_of(record, prompt.player, facts.bank_left)) if p)
         # The prompt's picture is made for a phone: what this decision needs, the player's workshop, the scores.
         events = [e for entry in current for e in entry.events]
-        so_far = narrate(events, public, limit=1200)  # room left for the ping and the since lines
+        so_far = narrate(events, public, limit=records.SO_FAR_CHARS)  # room left for the ping and the since lines
         # What each choice does, from the rules: said by the buttons and marked in the picture.
         outcomes = preview_all(game)
         picture = await asyncio.to_thread(pictures.turn, public, prompt, None, events, outcomes)

@@ -469,6 +469,12 @@ class GameModule(ABC):
         phone, each seat's points for the turn)."""
         return self.table_picture(turn.after, names, turn.events)
 
+    def story_lines(self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[str] | None:
+        """The turn under way so far (`events`, since it began; `view`: the table now, as anyone sees it), as the
+        game tells a turn: one line a move, for the live prompt above its question, about 1,200 characters in all
+        (Kokeshi: folded as its records are). None (the default): the game's narration, one sentence an event."""
+        return None
+
     def turn_alt(self, turn: Turn, names: Sequence[str]) -> str | None:
         """What `turn_picture` shows, in words, in the current language, for a screen reader (a sentence, without
         the game's name and number: the platform puts them first). None (the default): the platform's own words

@@ -21,7 +21,8 @@ import i18n
 from bot import create_bot
 from cogs.components import tile_tracks, track_view
 from cogs.limits import CHANNEL_MESSAGES, CHANNEL_SECONDS
-from cogs.matches import places_text
+from cogs.match_turns import bulleted
+from cogs.matches import places_text, seat_names
 from games.base import Match, Standing, Turn
 from games.kokeshi import engine, vocab
 from games.kokeshi import pictures as kokeshi_pictures
@@ -207,6 +208,29 @@ async def test_each_choice_says_what_it_does_and_the_hint_names_one_of_them(worl
     assert any(label in reply(hinted).content for label in labels)
     # With why: what Kokeshi's search expects the choice to gain over the others.
     assert re.search(r"about −?[\d.,]+ points better off", reply(hinted).content), reply(hinted).content
+
+
+async def test_the_live_prompt_tells_the_turn_so_far_folded_as_kokeshis_own_prompt_does(world, kokeshi_at_the_platform):
+    w = world
+    game_id, thread = await open_table(w, KEY, players=1, joiners=0)
+    aiko, rng = w.members[0], random.Random(2)
+    module = games.get(KEY)
+    checked = 0
+    for _ in range(12):
+        await choose(aiko, await current_prompt(w, game_id, thread), rng)
+        match, _version, record = await w.store.load_match(game_id)
+        decisions = await w.store.match_decisions(game_id)
+        ends = [i for i, d in enumerate(decisions) if d.ends_turn]
+        current = decisions[ends[-1] + 1 :] if ends else decisions
+        events = [e for d in current for e in d.events]
+        expected = bulleted(module.story_lines(match.view(None), events, seat_names(record)) or [])
+        prompt = await current_prompt(w, game_id, thread)
+        above = prompt.content.split("Your turn:")[0].strip()
+        assert above.split("\n") == expected if expected else above == "", (above, expected)
+        checked += bool(expected)
+        # Not the narration's sentence an event.
+        assert not set(above.split("\n")) & {module.narrate(e, seat_names(record)) for e in events}
+    assert checked
 
 
 async def test_a_solo_turn_that_starts_offers_no_undo_of_the_turn_before(world, kokeshi_at_the_platform):

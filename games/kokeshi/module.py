@@ -509,6 +509,11 @@ class Kokeshi(GameModule):
         player, before, after, events = _told(turn, names)
         return records.record_picture(player, before, after, events)
 
+    def story_lines(self, view: Mapping[str, Any], events: Sequence[Event], names: Sequence[str]) -> list[str] | None:
+        # As /kokeshi's prompt tells the turn so far: one line a move, routine folded in.
+        told = [engine_event(e, names) for e in events]
+        return story.turn_story(told, None, named_view(view, names), limit=records.SO_FAR_CHARS)
+
     def turn_alt(self, turn: Turn, names: Sequence[str]) -> str | None:
         return records.record_alt(_name(names, turn.seat))
 

@@ -17,6 +17,8 @@ from render import encode
 from . import story, vocab
 from .pictures.replay import ReplayTurn, draw_turn_record
 
+# The turn so far above a live prompt's question: room left for the ping and the since lines.
+SO_FAR_CHARS = 1200
 # A turn's record stays well inside a Discord message (2,000 characters), and one turn of a round's summary short.
 MAX_STORY_CHARS = 1700
 MAX_LINE_CHARS = 300

@@ -277,13 +277,12 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         except Exception:
             return None
 
-    async def _state_for_autocomplete(self, interaction: discord.Interaction) -> tuple[GameRecord, Game, int] | None:
-        """The game an autocomplete is about and its state at Kokeshi's own table; None when there is none or it is
-        played at the platform's."""
+    async def _state_for_autocomplete(self, record: GameRecord | None) -> tuple[GameRecord, Game, int] | None:
+        """The state of a game at Kokeshi's own table, for an autocomplete; None for no game, or one played at
+        the platform's."""
+        if record is None or _at_platform(record):
+            return None
         try:
-            record = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
-            if _at_platform(record):
-                return None
             state, version = await self.store.load_game(record.id)
         except Exception:
             return None
@@ -430,7 +429,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             with i18n.using(interaction.locale):
                 offered = await self.bot.matches.choices_in(interaction, record, current)
             return [Choice(name=shorten(label, CHOICE_NAME), value=f"{v}:{a}") for label, a, v in offered][:MAX_CHOICES]
-        looked_up = await self._state_for_autocomplete(interaction)
+        looked_up = await self._state_for_autocomplete(record)
         if looked_up is None:
             return []
         record, state, version = looked_up
@@ -585,7 +584,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         record = await self._record_for_autocomplete(interaction)
         if record is not None and _at_platform(record):
             return await self.looks.seat_choices(interaction, record.id, current)
-        looked_up = await self._state_for_autocomplete(interaction)
+        looked_up = await self._state_for_autocomplete(record)
         if looked_up is None:
             return []
         return matching_choices(interaction, current, looked_up[1].players, vocab.seat_name, str, key=str)

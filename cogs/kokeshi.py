@@ -339,7 +339,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         await self.tables.guard(
             interaction,
             None,
-            self.tables.open_lobby(interaction, players=1, side=side, turn_timer=None, ai_seats=0, solo=True),
+            self.bot.matches.lobbies.new(interaction, KOKESHI.key, 1, variant=f"side={side}", deadline=0),
         )
 
     @app_commands.command(name="join", description="Take a seat in an open lobby", extras=SERVER_ONLY)
@@ -787,11 +787,15 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     @app_commands.command(name="daily", description="Today's solo challenge: the same game for everyone (UTC day)")
     async def daily(self, interaction: discord.Interaction) -> None:
-        await self.tables.guard(interaction, None, self.bot.community.challenge(interaction, "daily"))
+        await self.tables.guard(
+            interaction, None, self.bot.matches.lobbies.challenge(interaction, KOKESHI.key, "daily")
+        )
 
     @app_commands.command(name="weekly", description="This week's solo challenge, on the advanced side")
     async def weekly(self, interaction: discord.Interaction) -> None:
-        await self.tables.guard(interaction, None, self.bot.community.challenge(interaction, "weekly"))
+        await self.tables.guard(
+            interaction, None, self.bot.matches.lobbies.challenge(interaction, KOKESHI.key, "weekly")
+        )
 
     notify = app_commands.Group(name="notify", description="DMs, quiet hours, muted games and the daily digest")
 

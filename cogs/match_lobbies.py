@@ -96,28 +96,39 @@ class MatchLobbies:
             "finished": _("Finished."),
             "cancelled": _("Cancelled."),
         }.get(record.status, record.status)
-        head = _("**{game} #{number}** — {seated} of {players} seats").format(
-            game=module.name,
-            number=record.id,
-            seated=format_number(len(record.seats)),
-            players=format_number(record.players),
-        )
+        if record.players == 1:
+            # A solo game opens no seats: it says who plays it.
+            head = _("{player} starts a solo game: **{game} #{number}**").format(
+                player=", ".join(seats), game=module.name, number=record.id
+            )
+        else:
+            head = _("**{game} #{number}** — {seated} of {players} seats").format(
+                game=module.name,
+                number=record.id,
+                seated=format_number(len(record.seats)),
+                players=format_number(record.players),
+            )
         chosen = [
             module.setting_label(s.key, record.settings[s.key]) for s in module.settings if s.key in record.settings
         ]
         if chosen:
             head += " · " + ", ".join(chosen)
-        if not record.challenge:
+        if not record.challenge and record.players > 1:
             timer = record.turn_timer
             per_turn = _("{duration} per turn").format(duration=duration(timer)) if timer else _("no turn timer")
             head += " · " + (Clocks.lobby_words(record) or per_turn)
         # The language of its thread, and who may join, as every table's lobby shows them.
         head += " · " + " · ".join(lobby_terms(record))
+        if record.players == 1:
+            # It starts at once, where it is posted: only its end is news.
+            return f"{head}\n{status}" if record.status in ("finished", "cancelled") else head
         return f"{head}\n{', '.join(seats)}\n{status}"
 
     async def refresh(self, record: GameRecord, lobby: tuple[int, int] | None = None) -> None:
         """The lobby message (or announcement) says how the table stands now; `lobby`: where it is (channel id,
         message id), when already read."""
+        if record.challenge:
+            return  # a challenge's post says whose attempt it is, ranked or for practice: it keeps its words
         found = lobby or await self.store.get_message(record.id, "lobby")
         channel = await find_channel(self.bot, found[0]) if found else None
         if channel is None or found is None:
@@ -388,8 +399,15 @@ class MatchLobbies:
 
     async def start(self, record: GameRecord, message: discord.Message) -> None:
         module = games.get(record.game)
+        host = next((s.name for s in record.seats if s.user_id == record.host_id), None)
         with speaking(record):
-            name = _("{game} #{number}").format(game=module.name, number=record.id)
+            # Whose table it is, as a list of threads shows it (and that one plays it alone).
+            if host is None:
+                name = _("{game} #{number}").format(game=module.name, number=record.id)
+            elif record.players == 1:
+                name = _("{game} #{number} — {player} (solo)").format(game=module.name, number=record.id, player=host)
+            else:
+                name = _("{game} #{number} — {player}").format(game=module.name, number=record.id, player=host)
         if record.guild_id is None:
             # In our DM: the DM itself is where the game is shown, in place of a thread.
             await self._deal(record, message.channel)

@@ -18,11 +18,12 @@ from typing import Any
 import discord
 
 import games
-from games.base import Event, GameModule
+from games.base import Event, GameModule, Turn
 from i18n import _, format_number
 from storage import GameRecord, MatchDecision, Store
 
 from . import common
+from .match_turns import heading
 from .matches import places_text, seat_names
 from .since import fit, story
 
@@ -78,8 +79,14 @@ async def page(store: Store, record: GameRecord, number: int) -> MatchPage:
     number = min(max(number, 1), len(turns))
     turn = turns[number - 1]
     last = turn[-1].seq
-    view = (await store.match_views(record.id, [last]))[last]
+    first = turns[number - 2][-1].seq if number > 1 else 0
+    views = await store.match_views(record.id, [first, last])
+    view = views[last]
     events = [e for d in turn for e in d.events]
+    # Told as the thread told it: the game's record of the turn (heading, then its lines), else its narration.
+    worded = Turn(turn[0].seat, tuple(events), views[first], view)
+    record_head = heading(module, worded, names)
+    lines = module.turn_lines(worded, names)
     # The picture is the table once the turn is over: the game's own header there already names the next turn.
     head = _("🎬 **Replay of {game} #{number}** · turn {turn} of {count}, and the table after it").format(
         game=module.name, number=record.id, turn=format_number(number), count=format_number(len(turns))
@@ -94,7 +101,10 @@ async def page(store: Store, record: GameRecord, number: int) -> MatchPage:
     )
     file = common.picture(picture, f"{record.game}-{record.id}-replay-{number}.png", alt)
     whose = tuple(deciders(t, names) for t in turns)
-    return MatchPage(fit(head, story(module, turn, names), tail), file, number, len(turns), whose)
+    if record_head:
+        head = f"{head}\n{record_head}"
+    told = lines if lines is not None else story(module, turn, names)
+    return MatchPage(fit(head, told, tail), file, number, len(turns), whose)
 
 
 @dataclass(frozen=True)

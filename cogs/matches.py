@@ -128,6 +128,9 @@ def places_text(module: GameModule, record: GameRecord, standing: Standing) -> s
         # Alone at the table, a place says nothing the game's own words (against its opponent) do not.
         place = "" if len(names) == 1 else f"{ranks[s]}. "
         line = f"{place}**{names[s]}** — {points}"
+        items = module.score_items(standing.scores[s])
+        if items:
+            line += f" ({items})"
         lines.append(_("{line} — resigned").format(line=line) if resigned[s] else line)
     # What the places leave out, in the game's words (a solo opponent's score).
     lines += module.standing_notes(standing, names)
@@ -1199,7 +1202,15 @@ class Matches:
             summary = await self.community.challenge_summary(record.id, record.challenge, record.host_id, record.game)
         if summary:
             lines.append(summary)
-        alt = _("The final scores of {game} #{number}.").format(game=module.name, number=record.id)
+        # Whoever cannot see the picture reads the places and totals it shows.
+        ranks = seat_ranks(standing, [s.resigned for s in sorted(record.seats, key=lambda s: s.seat)])
+        ranking = ", ".join(
+            f"{names[s]} {format_number(int(standing.scores[s].get('total', 0)))}"
+            for s in sorted(range(len(names)), key=lambda s: (ranks[s], s))
+        )
+        alt = _("{game} #{number}, final scores: {ranking}.").format(
+            game=module.name, number=record.id, ranking=ranking
+        )
         file = discord.File(_png(picture), filename=f"final-{record.id}.png", description=shorten(alt, 1024))
         kwargs: dict[str, Any] = {"file": file, "allowed_mentions": discord.AllowedMentions.none()}
         after = discord.ui.View(timeout=None)

@@ -554,6 +554,11 @@ class GameModule(ABC):
         """One of `stat_keys` as one emoji, for a one-line summary of a score (a share card); None: its label."""
         return None
 
+    def score_items(self, score: Mapping[str, int]) -> str | None:
+        """A seat's final score item by item, as the end's places show it beside the total ("Animals 21 · Leads 3"),
+        in the current language; None (the default): the total alone."""
+        return None
+
     def solo_win(self) -> str | None:
         """What a solo challenge's share card adds when the player ranked first ("beat the automa"), in the current
         language; None when a first place says it all."""

@@ -9,6 +9,7 @@ import inspect
 import random
 import sqlite3
 import tempfile
+import types
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,8 @@ import games
 import storage.store
 from bot import create_bot
 from cogs.kokeshi_ai import KokeshiThinker
+from games.kokeshi import module as kokeshi_module
+from games.kokeshi.engine import policy
 from tests import ai_work
 
 _AI_THREADS = ThreadPoolExecutor(2)
@@ -53,11 +56,21 @@ def _migrated() -> bytes:
         return Path(path).read_bytes()
 
 
+def _quick_kokeshi(module, match, seat: int, level: str, seed: int) -> str:
+    """Kokeshi's `decide` at the platform's table on the tests' small budget (`tests.ai_work`)."""
+    assert seat in match.waiting()
+    return str(policy(level, seed=seed, budget=None if level == "easy" else ai_work.BUDGET).choose(match.engine))
+
+
 @pytest.fixture
-async def simcord_bot(db_path, request):
+async def simcord_bot(db_path, request, monkeypatch):
     bot = create_bot(db_path)
     # AI seats decide on a small budget in a thread, so games stay quick; tests of the process pool set their own.
     bot.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=_AI_THREADS)
+    # So do Kokeshi's AI seats and hints at the platform's table.
+    kokeshi = games.get("kokeshi")
+    monkeypatch.setattr(kokeshi, "decide", types.MethodType(_quick_kokeshi, kokeshi))
+    monkeypatch.setattr(kokeshi_module, "HINT_BUDGET", ai_work.BUDGET)
     try:
         yield bot
     finally:
@@ -185,6 +198,30 @@ async def prompt_message(w: World, game_id: int, thread):
     return next(m for m in thread.history() if m.id == found[1])
 
 
+async def load_game(w: World, game_id: int):
+    """(the rules' state, version) of a game of Kokeshi, at its own table (its log by name) or at the platform's
+    (its log by seat: the engine's players are then `seat0`, `seat1`, …)."""
+    record = await w.store.get_game(game_id)
+    if record.named_log:
+        return await w.store.load_game(game_id)
+    match, version, _record = await w.store.load_match(game_id)
+    return match.engine, version
+
+
+async def _seated(w: World, game_id: int):
+    """The member whose decision the game waits for, the options offered, and the version."""
+    record = await w.store.get_game(game_id)
+    if record.named_log:
+        game, version = await w.store.load_game(game_id)
+        prompt = game.prompt
+        return w.member(prompt.player), [(o.id, "") for o in prompt.options], version
+    match, version, record = await w.store.load_match(game_id)
+    by_seat = {s.seat: s for s in record.seats}
+    prompt = next(p for p in match.prompts() if not by_seat[p.seat].ai)
+    member = next(m for m in w.members if m.user.id == by_seat[prompt.seat].user_id)
+    return member, [(o.id, o.group) for o in prompt.options], version
+
+
 async def answer(
     w: World,
     game_id: int,
@@ -194,15 +231,15 @@ async def answer(
     which_track: str = "Which track?",
 ):
     """The prompted player answers the current prompt through its buttons or menus (`which_track`: the private
-    question after a tile is picked from a menu, in the player's language)."""
+    question after a tile is picked from a menu, in the player's language), at either table."""
     rng = rng or random.Random(0)
-    game, version = await w.store.load_game(game_id)
-    prompt = game.prompt
-    member = w.member(prompt.player)
-    action = action or rng.choice(game.legal_actions())
+    member, options, version = await _seated(w, game_id)
+    action = action or rng.choice([o for o, _group in options])
     message = await prompt_message(w, game_id, thread)
     parts = components(message)
     kind = parts[0]["custom_id"].split(":")[1]
+    if parts[0]["custom_id"].startswith("mt:"):
+        return await _answer_at_platform(member, message, game_id, version, action, dict(options)[action])
     if kind == "a":
         return await member.click(message, custom_id=f"kk:a:{game_id}:{version}:{action}")
     if kind == "s":
@@ -214,12 +251,28 @@ async def answer(
     return await member.click(chooser.response, custom_id=f"kk:a:{game_id}:{version}:{action}")
 
 
+async def _answer_at_platform(member, message, game_id: int, version: int, action: str, group: str):
+    """`action` through the platform's buttons or menus: a button, an entry of a menu, or (in two steps) its group
+    from the groups' menu, then its button on the private message that opens."""
+    menus = [c for c in components(message) if c.get("type") == 3]
+    if not menus:
+        return await member.click(message, custom_id=f"mt:a:{game_id}:{version}:{action}")
+    offered = {o["value"]: m for m in menus for o in m["options"]}
+    wanted = next(v for v in (f"g:{group}" if group else "", f"a:{action}", action) if v in offered)
+    menu = offered[wanted]
+    picked = await member.select(message, [wanted], custom_id=menu["custom_id"])
+    if not wanted.startswith("g:"):
+        return picked
+    private = picked.followups[-1] if picked.followups else picked.response
+    assert picked.ephemeral, private
+    return await member.click(private, custom_id=f"mt:a:{game_id}:{version}:{action}")
+
+
 async def play_to_end(w: World, game_id: int, thread, seed: int = 0, limit: int = 3000) -> int:
     """Answer every prompt until the game is over; returns the number of answers."""
     rng = random.Random(seed)
     for count in range(limit):
-        game, _ = await w.store.load_game(game_id)
-        if game.prompt is None:
+        if (await w.store.get_game(game_id)).status != "active":
             return count
         result = await answer(w, game_id, thread, rng)
         assert result.acknowledged
@@ -249,6 +302,7 @@ __all__ = [
     "custom_ids",
     "db_path",
     "is_png",
+    "load_game",
     "lobby_message",
     "new_lobby",
     "open_game",

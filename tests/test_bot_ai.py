@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
+import games
 from bot import create_bot
 from cogs.kokeshi_ai import KokeshiThinker
-from cogs.speech import escape
 from cogs.tables import Tables
-from games.kokeshi import vocab
-from games.kokeshi.engine.preview import preview
+from games.kokeshi.engine import policy
+from i18n import format_number
 from tests import ai_work
-from tests.botkit import answer, open_game, restart, texts
+from tests.botkit import answer, components, open_game, prompt_message, restart, texts
 
 HOUR = 3600
 # Searches in worker processes take longer than SimCord waits by default on a busy machine.
@@ -232,16 +232,30 @@ async def test_an_ai_turn_cut_short_by_a_crash_is_finished_once_by_the_restarted
     assert world.env.errors == []
 
 
-async def test_hint_tells_the_player_to_move_privately_what_hard_would_do_and_why(world):
-    world.bot.tables.thinker = KokeshiThinker(work=ai_work.quick)
+async def test_hint_tells_the_player_to_move_privately_what_hard_would_do_and_why(world, monkeypatch):
+    # A solo game is played at the platform's table: its hint asks Kokeshi's `advise` (here on the tests' small
+    # budget, in a thread of this process), whose choice and gain are noted to check the words against.
+    module = games.get("kokeshi")
+    advised: list[tuple[str, str, float]] = []
+
+    def advise(match, seat, level, seed):
+        hint = policy(level, seed=seed, budget=ai_work.BUDGET).explain(match.engine)
+        advised.append((level, str(hint.action), float(hint.gain)))
+        return str(hint.action), float(hint.gain)
+
+    monkeypatch.setattr(module, "advise", advise)
+    world.bot.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=ThreadPoolExecutor(1))
     aiko = world.members[0]
     solo = await aiko.slash(world.channel, "kokeshi solo")
     assert solo.acknowledged
     record = (await world.store.games_in_channel(world.channel.id))[-1]
+    assert not record.named_log
     thread = next(t for t in world.channel.threads if t.id == record.thread_id)
-    seen = 0
+    seen = buttons = 0
     for _ in range(40):
-        game, version = await world.store.load_game(record.id)
+        match, version, _record = await world.store.load_match(record.id)
+        (prompt,) = match.prompts()
+        message = await prompt_message(world, record.id, thread)
         start = len(world.env.http_requests)
         result = await aiko.slash(thread, "kokeshi hint")
         [text] = said(result)
@@ -249,21 +263,32 @@ async def test_hint_tells_the_player_to_move_privately_what_hard_would_do_and_wh
         # The first answer is visible at once and says it is thinking; the choice replaces it.
         answers = [r.json.get("content", "") for r in world.env.http_requests[start:] if r.json and "content" in r.json]
         assert answers[0].startswith("🤔 Thinking… the hard AI") and answers[-1] == text
-        expected, gain = ai_work.quick("hard", version, game.determinized(version).to_json())
-        options = game.prompt.options
-        option = next(o for o in options if o.id == expected)
+        if len(prompt.options) > 1:
+            level, expected, gain = advised.pop()
+            assert level == "hard" and not advised
+        else:
+            expected, gain = prompt.options[0].id, None
+        option = next(o for o in prompt.options if o.id == expected)
         assert text.startswith(f"Hint for Kokeshi #{record.id} — the hard AI would choose: **")
-        # The choice in the buttons' words, with what it does.
-        assert f"**{escape(vocab.option_button(option, preview(game, expected)))}**" in text
-        if len(options) > 1:
-            assert f"about {round(gain, 1):g} points better off" in text
+        # The choice in the buttons' words, with what it does (the rules' preview, in the player's view), as its
+        # button on the thread's message says it.
+        label = module.label(match.view(0), option)
+        assert f"**{label}**" in text, (label, text)
+        shown = {c["custom_id"]: c.get("label") for c in components(message) if c.get("type") == 2}
+        if f"mt:a:{record.id}:{version}:{expected}" in shown:
+            assert shown[f"mt:a:{record.id}:{version}:{expected}"] == label
+            buttons += 1
+        if gain is not None:
+            assert f"about {format_number(round(gain, 1))} points better off" in text
             seen += 1
+        else:
+            assert "It is the only choice you have." in text
         # Asking changes nothing.
-        assert (await world.store.load_game(record.id))[1] == version
+        assert (await world.store.load_match(record.id))[1] == version
         await answer(world, record.id, thread, action=expected)
-        if seen >= 3:
+        if seen >= 3 and buttons:
             break
-    assert seen >= 3
+    assert seen >= 3 and buttons
     assert world.env.errors == []
 
 

@@ -26,13 +26,13 @@ from cogs.components import LobbyButton, prompt_view
 from games.kokeshi.engine import CURRENT_RULES, KOKESHI, Prompt
 from games.kokeshi.engine.data import TILE_BY_ID
 from games.kokeshi.engine.options import PLACES
+from storage import challenge_key
 from tests.botkit import answer, components, lobby_message, new_lobby, open_game, prompt_message
 from tests.games import tiny
 from tests.test_bot_match_end import finished_kohaku_daily
 from tests.test_bot_matches import finished_match, play_through
 from tests.test_bot_rematch import finished_table
-from tests.test_bot_replay import finished_in_store
-from tests.test_bot_share import finished_challenge
+from tests.test_bot_replay import finished_in_store, played_in_store
 
 WRITE_SECONDS = 3.5
 CALL_SECONDS = 0.5
@@ -396,8 +396,34 @@ async def _rematch_button(w) -> Act:
     return lambda: w.members[1].click(final, custom_id=f"kk:m:{game_id}")
 
 
+async def own_table_challenge(w, member):
+    """A daily challenge at Kokeshi's own table, as `/kokeshi daily` made them before it moved to the platform's,
+    played to its end through the store, its final message posted (with its Share button, `kk:h:`): (record,
+    final)."""
+    store = w.store
+    game_id, _rated = await store.create_challenge(
+        kind="daily",
+        key=challenge_key("daily", discord.utils.utcnow()),
+        guild_id=w.guild.id,
+        channel_id=w.channel.id,
+        user_id=member.id,
+        name=member.user.name,
+    )
+    record = await store.get_game(game_id)
+    assert record.named_log and record.challenge
+    await store.start_game(game_id, store.challenge_seed(record.challenge))
+    await played_in_store(w, game_id, seed=2)
+    record = await store.get_game(game_id)
+    game, _version = await store.load_game(game_id)
+    assert await w.bot.tables.post_final(record, game, w.bot.get_channel(w.channel.id))
+    final = w.channel.history()[-1]
+    assert f"kk:h:{game_id}" in [c.get("custom_id") for c in components(final)]
+    return record, final
+
+
 async def _share_button(w) -> Act:
-    record, final = await finished_challenge(w, w.members[0])
+    # The Share button of a challenge played at Kokeshi's own table: its old final messages still carry it.
+    record, final = await own_table_challenge(w, w.members[0])
     return lambda: w.members[0].click(final, custom_id=f"kk:h:{record.id}")
 
 

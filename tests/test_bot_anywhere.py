@@ -8,10 +8,12 @@ import random
 
 import pytest
 
+import games
 from bot import create_bot
-from tests.botkit import components, restart, texts
-from tests.test_bot_matches import finished_match
-from tests.test_bot_replay import played_in_store
+from games.kokeshi.engine import GreedyPolicy, policy
+from tests import ai_work
+from tests.botkit import restart, texts
+from tests.test_bot_matches import choose, finished_match
 
 GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
 GUILD_INSTALL, USER_INSTALL = 0, 1
@@ -49,27 +51,46 @@ async def test_both_groups_install_to_servers_and_users_and_answer_in_dms(world)
     assert "games replay" in shown and "kokeshi rules" in shown and "kokeshi help" in shown
 
 
+@pytest.fixture
+def quick_hints(monkeypatch):
+    """Kokeshi's hints at the platform's table on the tests' small budget, as its own table's are in the tests
+    (`tests.ai_work`): the strongest level's full search is slow on a busy machine."""
+    module = games.get("kokeshi")
+
+    def advise(match, seat: int, level: str, seed: int) -> tuple[str, float | None]:
+        assert seat in match.waiting()
+        hint = policy(level, seed=seed, budget=None if level == "easy" else ai_work.BUDGET).explain(match.engine)
+        return str(hint.action), float(hint.gain)
+
+    monkeypatch.setattr(module, "advise", advise)
+    return module
+
+
 async def play_in_dm(w, user, game_id: int, seed: int = 0) -> int:
-    """Answer every prompt of a game shown in the player's DM through its buttons and menus."""
+    """Answer every prompt of a game shown in the player's DM through its buttons and menus (the platform's: a
+    button, an entry of a menu, or a tile from the groups' menu then its track on the private message it opens)."""
     rng = random.Random(seed)
     for count in range(3000):
-        game, version = await w.store.load_game(game_id)
-        if game.prompt is None:
+        if (await w.store.get_game(game_id)).status != "active":
             return count
-        action = rng.choice(game.legal_actions())
         found = await w.store.get_message(game_id, "prompt")
+        assert found is not None and found[0] == user.dm_channel.id
         message = next(m for m in user.dm_channel.history() if m.id == found[1])
-        parts = components(message)
-        kind = parts[0]["custom_id"].split(":")[1]
-        if kind == "a":
-            result = await user.click(message, custom_id=f"kk:a:{game_id}:{version}:{action}")
-        elif kind == "s":
-            result = await user.select(message, [action], custom_id=parts[0]["custom_id"])
-        else:
-            chooser = await user.select(message, [action.split(":")[1]], custom_id=parts[0]["custom_id"])
-            result = await user.click(chooser.response, custom_id=f"kk:a:{game_id}:{version}:{action}")
+        assert message.content.startswith("Your turn:") or "\nYour turn:" in message.content, message.content
+        result = await choose(user, message, rng)
         assert result.acknowledged
     raise AssertionError("the game did not end")
+
+
+async def played_in_store(w, game_id: int, seed: int = 3) -> int:
+    """The game played to its end straight through the store (nothing is posted), the greedy policy deciding for the
+    seat the game waits for; its id."""
+    policy = GreedyPolicy(seed)
+    while True:
+        match, version, record = await w.store.load_match(game_id)
+        if record.status != "active":
+            return game_id
+        await w.store.play_match(game_id, version, match.waiting()[0], str(policy.choose(match.engine)))
 
 
 @pytest.mark.slow  # a whole game through SimCord
@@ -84,8 +105,10 @@ async def test_a_solo_game_is_played_in_the_dm_itself_to_its_final_message(world
     # No server and no thread: the DM is the game's place.
     assert record.guild_id is None and record.channel_id == dm.id == record.thread_id
     assert f"/channels/@me/{dm.id}" in reply(started)
+    # Its start, then the first turn's prompt, the game's own buttons on it.
     shown = texts(dm)
-    assert any("starts a solo game" in t for t in shown) and any("begins" in t for t in shown)
+    assert any(t.startswith(f"<@{user.id}> starts a solo game: **Kokeshi #{record.id}**") for t in shown), shown
+    assert any(t.startswith(f"Your turn: <@{user.id}>.") for t in shown), shown
     # Nor does the daily digest list it.
     assert await world.bot.tables.digests.waiting(user.id) == []
     await play_in_dm(world, user, record.id)
@@ -93,7 +116,10 @@ async def test_a_solo_game_is_played_in_the_dm_itself_to_its_final_message(world
     assert record.status == "finished"
     # The final message, with its picture, is the DM's last.
     final = dm.history()[-1]
-    assert f"**Kokeshi #{record.id} is over!**" in final.content and final.attachments
+    assert f"**Kokeshi #{record.id} is over.**" in final.content and final.attachments
+    # Against the automa: its score under the player's, and who won.
+    assert "automa — **" in final.content, final.content
+    assert "You beat the automa! 🎉" in final.content or "The automa wins this time." in final.content
     # Its Replay button opens the replay privately, in the DM.
     replay = await user.click(final, label="Replay")
     assert replay.ephemeral and replay.acknowledged
@@ -202,7 +228,7 @@ async def test_from_a_server_without_the_bot_the_game_starts_in_the_dm_with_a_li
     )
     # Nothing posted in that server; the game is in the DM.
     assert channel.history() == []
-    assert any("your turn" in t for t in texts(dm))
+    assert any(t.startswith(f"Your turn: <@{member.id}>.") for t in texts(dm)), texts(dm)
 
 
 async def test_another_games_stats_answer_privately_in_the_dm(world):
@@ -243,9 +269,10 @@ async def test_a_game_in_the_dm_goes_on_after_a_restart_and_answers_its_commands
     assert table.ephemeral and last(table).attachments
     await play_in_dm(world, user, record.id, seed=5)
     assert (await world.store.get_game(record.id)).status == "finished"
-    assert f"**Kokeshi #{record.id} is over!**" in user.dm_channel.history()[-1].content
+    assert f"**Kokeshi #{record.id} is over.**" in user.dm_channel.history()[-1].content
 
 
+@pytest.mark.usefixtures("quick_hints")
 async def test_the_commands_about_a_game_in_the_dm_work_there(world):
     user = world.members[3].user
     await user.slash("kokeshi solo")

@@ -21,9 +21,8 @@ import pytest
 import simcord.interactions
 from simcord.backend import serializers
 
-from tests.test_bot_anywhere import elsewhere, last, shown
+from tests.test_bot_anywhere import elsewhere, last, played_in_store, quick_hints, shown  # noqa: F401  (a fixture)
 from tests.test_bot_matches import finished_match, open_table, play_through
-from tests.test_bot_replay import played_in_store
 
 GROUP_DM_TYPE = 3
 PRIVATE_CHANNEL = 2
@@ -159,7 +158,9 @@ async def test_a_game_started_there_waits_in_our_dm_and_the_place_gets_only_the_
     assert record.guild_id is None and record.thread_id == dm.id == record.channel_id
     assert f"so your game is in our DM: [Kokeshi #{record.id}](https://discord.com/channels/@me/{dm.id})" in said
     # The game itself is in the DM: its start, and the prompt of the first turn.
-    assert dm.history() and any("your turn" in m.content for m in dm.history())
+    assert dm.history() and any(m.content.startswith(f"Your turn: <@{user.id}>.") for m in dm.history()), [
+        m.content for m in dm.history()
+    ]
 
 
 async def test_another_games_challenge_started_there_waits_in_our_dm_too(place):
@@ -241,6 +242,7 @@ async def test_a_replay_opens_there_and_steps_to_the_end_inside_the_answer(place
         assert ended.acknowledged
 
 
+@pytest.mark.usefixtures("quick_hints")
 async def test_the_commands_about_a_game_in_our_dm_reach_it_from_there(place):
     """A game started there lives in our DM: asked about from there, it is the one found, and answered about."""
     world, user = place.world, place.user
@@ -255,7 +257,7 @@ async def test_the_commands_about_a_game_in_our_dm_reach_it_from_there(place):
             await place.slash("kokeshi table", game=record.id)
         )
         assert f"Hint for Kokeshi #{record.id}" in private_answer(await place.slash("kokeshi hint"))
-        assert "No moves yet." in private_answer(await place.slash("kokeshi log"))
+        assert f"Nothing has happened in Kokeshi #{record.id} yet." in private_answer(await place.slash("kokeshi log"))
         assert f"Kokeshi #{record.id} muted" in private_answer(await place.slash("kokeshi notify mute"))
         offered = await place.autocomplete("kokeshi table", "game", "")
         assert [c["value"] for c in offered] == [record.id]

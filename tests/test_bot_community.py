@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.botkit import announced, components, custom_ids, open_game, play_to_end, press
+from tests.botkit import announced, components, custom_ids, load_game, open_game, play_to_end, press
 from tests.test_bot_replay import played_in_store
 
 
@@ -109,7 +109,7 @@ async def test_the_daily_challenge_is_the_same_game_for_everyone_and_only_the_fi
     games = await world.store.games_in_channel(world.channel.id, statuses=("active",))
     assert len(games) == 3 and {g.seed for g in games} == {world.store.challenge_seed("daily:2026-01-01")}
     assert {g.side for g in games} == {"basic"}
-    states = [(await world.store.load_game(g.id))[0].view() for g in games]
+    states = [(await load_game(world, g.id))[0].view() for g in games]
     assert all(s["offer"] == states[0]["offer"] for s in states)
     record = games[0]
     thread = next(t for t in world.channel.threads if t.id == record.thread_id)

@@ -8,34 +8,96 @@ import re
 
 import pytest
 
+from cogs.matches import seat_names
 from cogs.narration import split_turns
 from cogs.speech import escape
 from games.kokeshi import story, vocab
 from games.kokeshi.engine.data import ANIMAL_POINTS, ANIMALS
+from games.kokeshi.module import engine_event, named_view
+from games.kokeshi.narrate import describe
 from tests.botkit import open_game, play_to_end
 
 
 def records(thread, game_id: int) -> list:
-    return [m for m in thread.history() if any(f"kokeshi-{game_id}-turn-" in a.filename for a in m.attachments)]
+    """The thread's records of finished turns, at Kokeshi's own table or at the platform's, in order."""
+    own, platform = f"kokeshi-{game_id}-turn-", f"turn-{game_id}-"
+    return [
+        m for m in thread.history() if any(own in a.filename or a.filename.startswith(platform) for a in m.attachments)
+    ]
 
 
 def _unescape(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
 
+async def _turns(world, game_id: int) -> list[tuple[str, list, dict, dict]]:
+    """Every finished turn of the game as (who played it, its events, the table's view before it, after it), in the
+    engine's terms under the players' names, at either table."""
+    record = await world.store.get_game(game_id)
+    if record.named_log:
+        turns, unfinished = split_turns(await world.store.log(game_id))
+        assert not unfinished
+        seqs = [turns[0][0].seq - 1] + [turn[-1].seq for turn in turns]
+        states = await world.store.states_after(game_id, seqs)
+        return [
+            (
+                turn[0].player,
+                [e for entry in turn for e in entry.events],
+                states[seqs[i]].view(),
+                states[seqs[i + 1]].view(),
+            )
+            for i, turn in enumerate(turns)
+        ]
+    # At the platform's table: its log by seat, each decision with the events it caused (the automa's included).
+    decisions = await world.store.match_decisions(game_id)
+    assert decisions and decisions[-1].ends_turn
+    turns, current = [], []
+    for decision in decisions:
+        current.append(decision)
+        if decision.ends_turn:
+            turns.append(current)
+            current = []
+    seqs = [0] + [turn[-1].seq for turn in turns]
+    views = await world.store.match_views(game_id, seqs)
+    names = seat_names(record)
+    return [
+        (
+            names[turn[0].seat],
+            [engine_event(e, names) for d in turn for e in d.events],
+            named_view(views[seqs[i]], names),
+            named_view(views[seqs[i + 1]], names),
+        )
+        for i, turn in enumerate(turns)
+    ]
+
+
+def _told_in_the_end(final: str, game_id: int, events: list) -> None:
+    """The end's post tells the last turn one sentence an event, the end included, then says the game is over; a
+    turn too long for the post keeps its newest sentences under a line that says how many were left out."""
+    story, over, _places = _unescape(final).partition(f"**Kokeshi #{game_id} is over.**")
+    assert over, final
+    told = [line for line in (describe(e) for e in events) if line]
+    lines = story.splitlines()
+    assert lines and lines[-1].startswith("The game is over. Winner: "), final
+    if lines[0].startswith("… "):
+        lines = lines[1:]
+        assert lines == told[-len(lines) :], final
+    else:
+        assert lines == told, final
+
+
 async def _read_back(world, game_id: int, thread) -> dict[str, int]:
     """Check every record against the turn it tells; returns how many of each telling event were checked."""
-    turns, unfinished = split_turns(await world.store.log(game_id))
-    assert not unfinished
+    turns = await _turns(world, game_id)
     posted = records(thread, game_id)
+    if not (await world.store.get_game(game_id)).named_log:
+        # At the platform's table the last turn is told in the end's post, above the places.
+        *turns, (_player, last, _before, _after) = turns
+        _told_in_the_end(thread.history()[-1].content, game_id, last)
     assert len(posted) == len(turns) > 10
-    seqs = [turns[0][0].seq - 1] + [turn[-1].seq for turn in turns]
-    states = await world.store.states_after(game_id, seqs)
-    side = states[seqs[-1]].view()["side"]
+    side = turns[-1][3]["side"]
     seen: dict[str, int] = {}
-    for i, (turn, message) in enumerate(zip(turns, posted, strict=True)):
-        before, after = states[seqs[i]].view(), states[seqs[i + 1]].view()
-        player = turn[0].player
+    for (player, events, before, after), message in zip(turns, posted, strict=True):
         content = message.content
         text = _unescape(content)
         head = content.splitlines()[0]
@@ -47,7 +109,6 @@ async def _read_back(world, game_id: int, thread) -> dict[str, int]:
         assert "only one choice" not in text and "-3" not in text
         assert len(content) <= 2000
         running: dict[str, int] = {p["name"]: p["recognitions"] for p in before["players"]}
-        events = [e for entry in turn for e in entry.events]
         for e in events:
             seen[e.kind] = seen.get(e.kind, 0) + 1
             if e.kind == "disc_moved":

@@ -47,6 +47,8 @@ from tests.test_bot_pacing import bursts
 KEY = "kokeshi"
 # Discord's limits: a button's label, a menu option's label, a menu's options, a message's rows.
 BUTTON, OPTION, MENU, ROWS = 80, 100, 25, 5
+# What an idle turn is, said after the count (rules 4).
+IDLE = " An idle turn: a kokeshi passes the top, with no tile taken from the offer and no recognition gained."
 
 
 def _quick(module: Kokeshi, match: Match, seat: int, level: str, seed: int) -> str:
@@ -253,7 +255,7 @@ async def test_the_question_says_how_many_idle_turns_are_left_once_the_end_is_ne
     monkeypatch.setattr(engine.game, "IDLE_LIMIT", 1)
     game_id, thread = await open_table(world, KEY, players=1, joiners=0)
     prompt = await current_prompt(world, game_id, thread)
-    assert "(⏳ 1 idle turn left before the end is triggered)**" in prompt.content
+    assert "(⏳ 1 idle turn left before the end is triggered) An idle turn:" in prompt.content
 
 
 async def test_the_question_names_another_seat_whose_idle_turns_run_out_first(world, kokeshi_at_the_platform):
@@ -268,7 +270,7 @@ async def test_the_question_names_another_seat_whose_idle_turns_run_out_first(wo
     (prompt,) = match.prompts()
     names = ["aiko", "botan"]
     asked = Kokeshi().question_named(view, prompt, names)
-    assert asked.endswith(f"(⏳ {names[other]}: 1 idle turn left before the end is triggered)"), asked
+    assert asked.endswith(f"(⏳ {names[other]}: 1 idle turn left before the end is triggered)" + IDLE), asked
     # Without the names (`question`), the count of another seat is left to the picture, as before.
     assert "idle turn" not in Kokeshi().question(view, prompt)
     # Its own count nearest: said without a name.
@@ -276,7 +278,7 @@ async def test_the_question_names_another_seat_whose_idle_turns_run_out_first(wo
     assert (
         Kokeshi()
         .question_named(match.view(first), prompt, names)
-        .endswith("(⏳ 1 idle turn left before the end is triggered)")
+        .endswith("(⏳ 1 idle turn left before the end is triggered)" + IDLE)
     )
 
 
@@ -297,13 +299,13 @@ async def test_the_thread_and_the_table_name_the_seat_whose_idle_turns_run_out(
     names = {s.seat: s.name for s in record.seats}
     said = f"(⏳ {names[1 - deciding]}: 2 idle turns left before the end is triggered)"
     prompt = await current_prompt(w, game_id, thread)
-    assert f"{said}**" in prompt.content
+    assert f"{said}{IDLE}**" in prompt.content
     # The menu's placeholder asks it so too.
     (menu,) = menus_of_groups(prompt)
-    assert menu["placeholder"].endswith(said) and len(menu["placeholder"]) <= 150
+    assert said in menu["placeholder"] and len(menu["placeholder"]) <= 150
     member = next(m for m in w.members if m.user.name == names[deciding])
     table = reply(await member.slash(thread, "games table"))
-    assert table.content.endswith(said)
+    assert table.content.endswith(said + IDLE)
 
 
 async def test_the_question_is_quiet_while_the_end_is_far(world, kokeshi_at_the_platform):
@@ -318,9 +320,12 @@ async def test_the_final_places_say_the_automas_score_under_the_players(world, k
     standing = match.standing()
     automa = standing.details["automa"]
     text = places_text(kokeshi_at_the_platform, record, standing)
-    player, note = text.split("\n")
+    player, note, verdict = text.split("\n")
     assert player.startswith("**aiko** — ")
     assert note.startswith(f"automa — **{automa['total']}** points (") and vocab.score_line(automa) in note
+    # Then whether the player beat the automa, as /kokeshi's final post says it.
+    won = standing.details["ranking"][0] == 0
+    assert verdict == ("You beat the automa! 🎉" if won else "The automa wins this time."), (verdict, standing)
     # A game without an opponent of its own adds nothing.
     two = Standing(True, (2, 1), ({"total": 3}, {"total": 5}), {"ranking": [1, 0]})
     assert kokeshi_at_the_platform.standing_notes(two, ["aiko", "botan"]) == []
@@ -667,9 +672,11 @@ async def test_kokeshis_commands_answer_a_platform_game_of_kokeshi_through_the_p
     assert f"#{other_id} is played at the `/games` table" in reply(pointed).content
     assert (await w.store.get_game(other_id)).version == before
     # A game of /kokeshi's own table beside them keeps its own path; both tables' games are listed.
-    started = await aiko.slash(w.channel, "kokeshi solo")
-    assert "has started" in reply(started).content
+    await aiko.slash(w.channel, "kokeshi new", players=2, ai=1)
     own = (await w.store.games_in_channel(w.channel.id))[-1]
+    started = await aiko.slash(w.channel, "kokeshi start", game=own.id)
+    assert "has started" in reply(started).content
+    own = await w.store.get_game(own.id)
     assert own.id != game_id and own.named_log and own.status == "active"
     status = reply(await aiko.slash(w.channel, "games status")).content
     assert f"<#{pair_thread.id}>" in status and f"<#{own.thread_id}>" in status, status

@@ -318,9 +318,12 @@ async def test_a_solo_game_speaks_the_players_language(simcord_env, locales):
     w = make_world(simcord_env, "en-US", ["pt-BR"], locales)
     solo = await w.members[0].slash(w.channel, "kokeshi solo")
     assert solo.response.content.startswith("A sua partida solo começou")
-    assert (await announced(w)).startswith(f"<@{w.members[0].id}> começa uma partida solo contra o jogador fictício")
     record = (await w.store.games_in_channel(w.channel.id, statuses=("active",)))[0]
     assert record.language == "pt_BR"
+    # Its announcement says so in Portuguese, with the side and the language in their Portuguese names.
+    said = await announced(w)
+    assert said.startswith(f"<@{w.members[0].id}> começa uma partida solo: **Kokeshi #{record.id}**"), said
+    assert "lado básico" in said and "Português (Brasil)" in said, said
     await w.members[1].slash(w.channel, "kokeshi daily")  # botan: no language set, so English
     assert "takes on the daily challenge of" in await announced(w)
 

@@ -145,6 +145,6 @@ async def test_the_rematch_and_share_buttons_work_after_a_restart(world, db_path
     await restart(world, create_bot(db_path))
     await aiko.click(await lobby_message(world, rematch.id), label="Join")
     assert [s.name for s in (await world.store.get_game(rematch.id)).seats] == ["botan", "aiko"]
-    shared = await aiko.click(challenge_final, custom_id=f"kk:h:{record.id}")
+    shared = await aiko.click(challenge_final, custom_id=f"mt:p:{record.id}")
     assert "Shared:" in reply(shared).content
     assert world.env.errors == []

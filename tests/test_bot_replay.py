@@ -37,8 +37,16 @@ async def finished_in_store(w, seed: int = 3) -> int:
 
 
 async def played_in_store(w, game_id: int, seed: int = 3) -> int:
-    """The game played to its end straight through the store; its id."""
+    """The game played to its end straight through the store, at Kokeshi's own table or at the platform's (its
+    seats' decisions by seat number; nothing is posted in its thread either way); its id."""
     policy = GreedyPolicy(seed)
+    if not (await w.store.get_game(game_id)).named_log:
+        match, version, _record = await w.store.load_match(game_id)
+        while not match.is_over:
+            (seat,) = match.waiting()
+            played = await w.store.play_match(game_id, version, seat, policy.choose(match.engine))
+            match, version = played.match, played.record.version
+        return game_id
     while True:
         game, version = await w.store.load_game(game_id)
         if game.prompt is None:

@@ -34,14 +34,14 @@ async def earlier_days(w, user_id: int, days: list[str], guild_id: int | None = 
 
 
 async def finished_challenge(w, member, kind: str = "daily"):
-    """The member's challenge played to its end through the store, its final message posted: (record, final)."""
+    """The member's challenge (at the platform's table) played to its end through the store, its final message
+    posted: (record, final)."""
     await member.slash(w.channel, f"kokeshi {kind}")
     record = (await w.store.games_in_channel(w.channel.id, statuses=("active",)))[-1]
+    assert not record.named_log
     await played_in_store(w, record.id, seed=2)
+    assert await w.bot.matches.show_again(record.id)
     record = await w.store.get_game(record.id)
-    game, _version = await w.store.load_game(record.id)
-    tables = w.bot.tables
-    assert await tables.post_final(record, game, await tables.game_channel(record))
     thread = next(t for t in w.channel.threads if t.id == record.thread_id)
     return record, thread.history()[-1]
 
@@ -60,16 +60,16 @@ async def test_a_daily_result_is_shared_as_a_card_with_the_score_rank_and_streak
     aiko, botan = world.members[:2]
     await earlier_days(world, aiko.id, ["2025-12-30", "2025-12-31"])
     record, final = await finished_challenge(world, aiko)
-    assert custom_ids(final) == [f"kk:r:{record.id}:0:open", f"kk:h:{record.id}"]
+    assert custom_ids(final) == [f"mt:p:{record.id}", f"kk:r:{record.id}:0:open"]
     mine = next(r for r in await world.store.results(record.id) if r.user_id == aiko.id)
 
     # Only the player shares their own result.
     before = len(world.channel.history())
-    refused = await botan.click(final, custom_id=f"kk:h:{record.id}")
+    refused = await botan.click(final, custom_id=f"mt:p:{record.id}")
     assert refused.ephemeral and "Only the player of this challenge" in reply(refused).content
     assert len(world.channel.history()) == before
 
-    shared = await aiko.click(final, custom_id=f"kk:h:{record.id}")
+    shared = await aiko.click(final, custom_id=f"mt:p:{record.id}")
     assert shared.ephemeral and "Shared:" in reply(shared).content
     card = world.channel.history()[-1]  # in the channel, for everyone
     lines = card.content.splitlines()
@@ -100,8 +100,9 @@ async def test_a_practice_run_and_a_weekly_result_say_so_on_their_cards(world):
     aiko = world.members[0]
     first, _final = await finished_challenge(world, aiko, "weekly")
     record, final = await finished_challenge(world, aiko, "weekly")
+    assert "This was a practice run" in final.content
     assert "(practice" in await announced(world)
-    await aiko.click(final, custom_id=f"kk:h:{record.id}")
+    await aiko.click(final, custom_id=f"mt:p:{record.id}")
     card = world.channel.history()[-1].content
     assert "Weekly challenge · 2026-W01" in card and "practice run, not ranked" in card
     assert "🔥 1-week streak" in card and "`/kokeshi weekly`" in card
@@ -113,12 +114,12 @@ async def test_a_game_that_is_not_a_challenge_has_no_share_button(world):
     await aiko.slash(world.channel, "kokeshi solo")
     record = (await world.store.games_in_channel(world.channel.id, statuses=("active",)))[-1]
     await played_in_store(world, record.id)
-    game, _version = await world.store.load_game(record.id)
-    tables = world.bot.tables
-    record = await world.store.get_game(record.id)
-    assert await tables.post_final(record, game, await tables.game_channel(record))
+    assert await world.bot.matches.show_again(record.id)
     thread = next(t for t in world.channel.threads if t.id == record.thread_id)
-    assert custom_ids(thread.history()[-1]) == [f"kk:r:{record.id}:0:open"]
+    final = thread.history()[-1]
+    assert "is over" in final.content
+    # Play again and Replay; nothing to share.
+    assert custom_ids(final) == [f"mt:r:{record.id}", f"kk:r:{record.id}:0:open"]
 
 
 def test_the_daily_results_name_the_servers_streak_and_its_players_longest():

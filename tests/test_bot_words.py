@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.kokeshi import vocab
-from tests.botkit import open_game, play_to_end
+from tests.botkit import load_game, open_game, play_to_end
 
 
 async def test_status_during_setup_says_setup_not_round_0(world):
@@ -29,15 +29,17 @@ async def test_after_a_solo_game_the_channel_log_shows_it_and_stats_have_no_mult
     assert (await world.store.get_game(record.id)).status == "finished"
 
     final = thread.history()[-1].content
-    scores = (await world.store.load_game(record.id))[0].scores()
-    assert vocab.score_line(scores["aiko"]) in final
+    assert f"Kokeshi #{record.id} is over." in final
+    # The player's score item by item (under the engine's name for the player's seat: the automa sits last).
+    game, _version = await load_game(world, record.id)
+    assert vocab.score_line(game.scores()[game.names[0]]) in final, final
     for word in vocab.RETIRED_WORDS:
         assert word not in final.lower()
 
     log = await aiko.slash(world.channel, "kokeshi log", count=3)
     assert log.ephemeral
-    last = (await world.store.log(record.id))[-1]
-    assert f"`{last.seq:>3}`" in log.response.content
+    last, _seat, _action, _events = (await world.store.match_events(record.id))[-1]
+    assert f"`{last:>3}`" in log.response.content
     assert "not in a game" not in log.response.content
 
     stats = await aiko.slash(world.channel, "kokeshi stats")

@@ -57,6 +57,9 @@ from games.kokeshi.narrate import describe
 from i18n import _, ngettext
 
 # Engine event fields that name a seat, besides the event's own player.
+# A hint searches with at most half the hard level's budget of simulated moves, so that it comes within two seconds
+# even on a busy machine (`bench/hint_bench.py`), as `/kokeshi hint` always has.
+HINT_BUDGET = 20_000
 _SEAT_FIELDS = ("next",)
 _SEAT_LISTS = ("ranking",)
 _REFUSAL = {"unknown_player": "unknown_seat"}
@@ -351,7 +354,7 @@ class Kokeshi(GameModule):
         m = _engine(match)
         if seat not in m.waiting():
             raise ValueError(f"seat {seat} has nothing to decide")
-        hint = policy(level, seed=seed).explain(m.engine)
+        hint = policy(level, seed=seed, budget=None if level == "easy" else HINT_BUDGET).explain(m.engine)
         return str(hint.action), float(hint.gain)
 
     def label(self, view: Mapping[str, Any], option: Option) -> str:
@@ -425,7 +428,13 @@ class Kokeshi(GameModule):
             count = vocab.idle_left(left, _display(view, names).get(str(whose), str(whose)))
         else:
             return asked  # another seat's, and no names to say whose (the picture names it)
-        return _("{question} (⏳ {left} before the end is triggered)").format(question=asked, left=count)
+        asked = _("{question} (⏳ {left} before the end is triggered)").format(question=asked, left=count)
+        if int(view.get("rules", 4)) >= 4:
+            # What counts as idle since rules 4, as /kokeshi's prompt has always said it beside the count.
+            asked += " " + _(
+                "An idle turn: a kokeshi passes the top, with no tile taken from the offer and no recognition gained."
+            )
+        return asked
 
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return describe(engine_event(event, names))
@@ -436,10 +445,13 @@ class Kokeshi(GameModule):
         if not isinstance(automa, Mapping):
             return []
         total = int(automa.get("total", 0))
+        ranking = list(standing.details.get("ranking") or ())
+        won = bool(ranking) and ranking[0] != NOBODY
         return [
             ngettext("{player} — **{total}** point ({items})", "{player} — **{total}** points ({items})", total).format(
                 player=vocab.seat_name(AUTOMA), total=vocab.number(total), items=vocab.score_line(dict(automa))
-            )
+            ),
+            _("You beat the automa! 🎉") if won else _("The automa wins this time."),
         ]
 
     def unseated(self, standing: Standing) -> list[tuple[str, int, Mapping[str, int]]]:
@@ -480,6 +492,10 @@ class Kokeshi(GameModule):
 
     def stat_symbol(self, key: str) -> str | None:
         return vocab.SCORE_EMOJI.get(key)
+
+    def score_items(self, score: Mapping[str, int]) -> str | None:
+        # As /kokeshi's final post has always broken a score down.
+        return vocab.score_line(dict(score))
 
     def solo_win(self) -> str | None:
         return _("beat the automa")

@@ -38,8 +38,10 @@ CONTROLS = (
     "[role=combobox]:not([aria-disabled=true])"
 )
 MENTION = re.compile(r"@(\w+) —")
-OVER = re.compile(r"Kokeshi #\d+ is over!")
+OVER = re.compile(r"Kokeshi #\d+ is over[!.]")
 BUY = re.compile(r"^\W*Buy \d")
+# The buttons beside a decision that make none: a random player leaves them alone.
+AIDS = re.compile(r"^\W*(Hint|Undo|Since your last turn)\s*$")
 # Per page: the clicks and menu picks it sent to the sandbox, and those it took without sending them.
 _SENT: WeakKeyDictionary[Page, int] = WeakKeyDictionary()
 _SWALLOWED: WeakKeyDictionary[Page, int] = WeakKeyDictionary()
@@ -453,7 +455,13 @@ def play_step(page: Page, rng: random.Random) -> float:
     # A player who buys when they can drains the bag, so the game ends in a reasonable number of decisions.
     labels = live.all_inner_texts()
     buying = [i for i, label in enumerate(labels) if BUY.search(label)]
-    pick = rng.choice(buying) if buying else rng.randrange(count)
+    deciding = [i for i, label in enumerate(labels) if not AIDS.search(label)] or list(range(count))
+    # Beside a group's own buttons (a tile's tracks, picked from the menu above them), a person takes a button: the
+    # menu there already shows the group they picked.
+    roles = live.evaluate_all("controls => controls.map(c => c.getAttribute('role'))")
+    pressing = [i for i in deciding if roles[i] != "combobox"]
+    deciding = pressing or deciding
+    pick = rng.choice(buying or deciding)
     before = signature(page)
     choose(page, live.nth(pick), rng)
     return wait_for_change(page, before)

@@ -82,7 +82,7 @@ def test_a_daily_is_played_shared_in_the_channel_and_replayed_turn_by_turn(conte
     play_to_end(page, rng)
     messages = page.locator(MESSAGES)
     final = messages.filter(has_text=OVER).last
-    score = re.search(r"@Aiko — (−?[\d,]+) points?", final.inner_text()).group(1)
+    score = re.search(r"@?Aiko — (−?[\d,]+) points?", final.inner_text()).group(1)
 
     # Share: the card is posted in #kokeshi, for everyone, and the player is told where.
     choose(page, final.get_by_role("button", name="Share"), rng)

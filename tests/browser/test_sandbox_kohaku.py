@@ -252,7 +252,7 @@ def test_kohaku_is_played_to_its_final_scores_on_a_phone(context, sandbox):
     again = final.get_by_role("button", name="Rematch")
     in_sight(page, again, "rematch")
     choose(page, again, rng)
-    expect(page.locator("#channel-name")).to_have_text(re.compile(rf"Kōhaku #(?!{number}$)\d+$"), timeout=WAIT)
+    expect(page.locator("#channel-name")).to_have_text(re.compile(rf"Kōhaku #(?!{number}\b)\d+\b"), timeout=WAIT)
     rematch = next_decision(page, None)
     assert rematch is not None
     turn = page.locator(f'{MESSAGES}[data-message-id="{message_of(rematch)}"]')

@@ -138,7 +138,7 @@ def test_a_two_player_game_is_played_to_the_end_in_the_page(context, sandbox):
     latencies = play_to_end(page, rng, every=60, name="two-player")
     assert len(latencies) > 60
     every_click_reached_the_bot(page, latencies)
-    final = next(text for text in reversed(message_texts(page)) if "is over!" in text)
+    final = next(text for text in reversed(message_texts(page)) if "is over" in text)
     assert "Aiko" in final and "Botan" in final
     assert newest_picture_shown(page) == 1600
     shot(page, "two-player-final")
@@ -157,7 +157,7 @@ def test_a_solo_game_is_played_to_the_end_in_the_page(context, sandbox):
     latencies = play_to_end(page, random.Random(3), every=40, name="solo")
     assert latencies
     every_click_reached_the_bot(page, latencies)
-    assert "automa" in next(text for text in reversed(message_texts(page)) if "is over!" in text)
+    assert "automa" in next(text for text in reversed(message_texts(page)) if "is over" in text)
     assert newest_picture_shown(page) > 0
     shot(page, "solo-final")
 

@@ -34,7 +34,7 @@ def test_a_finished_game_is_stepped_through_to_its_last_turn_from_the_replay_but
     expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kokeshi #\d+.*solo"), timeout=15_000)
     play_to_end(page, random.Random(5))
     messages = page.locator("#channel-message-list article.channel-message")
-    final = messages.filter(has_text="is over!").last
+    final = messages.filter(has_text="is over").last
     final.get_by_role("button", name="Replay").click()
     viewer = messages.filter(has_text="Replay of Kokeshi").last
     expect(viewer).to_contain_text(re.compile(r"turn 1 of \d+"), timeout=WAIT)

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
+from i18n import _
 from storage import DEFAULT_GAME, GameRecord, Store
 
 from .thinking import Thinker
@@ -56,6 +57,8 @@ class TableDesk(Protocol):
     async def check_limits(self, interaction: discord.Interaction, channel: discord.abc.Messageable | None) -> None: ...
 
     async def solo_place(self, interaction: discord.Interaction) -> discord.TextChannel | discord.DMChannel: ...
+
+    def check_channel(self, interaction: discord.Interaction) -> discord.TextChannel: ...
 
     async def open_rematch_lobby(
         self,
@@ -150,3 +153,12 @@ class Client(commands.Bot):
     def follow_channel(self, channel_id: int) -> None:
         """Show this channel to the person at the keyboard (see `Places.follow`)."""
         self.places.follow(channel_id)
+
+
+def home(bot: Client, record: GameRecord) -> str:
+    """A line pointing back at the channel where the game was opened, for new games and lobbies (none when the
+    game was opened in a DM, or its channel is gone)."""
+    channel = bot.get_channel(record.channel_id) if record.channel_id else None
+    if not isinstance(channel, discord.abc.GuildChannel):
+        return ""
+    return _("New games and lobbies: {channel}").format(channel=bot.channel_link(channel.id, "#" + channel.name))

@@ -239,7 +239,15 @@ class Clocks:
         if bank is None or seat is None or not self._banked(record, seat.name):
             return ""
         left = await self.store.bank_left(record.id, seat.name)
-        return _("⏳ {duration} in your bank").format(duration=duration(bank.initial if left is None else left))
+        mine = _("⏳ {duration} in your bank").format(duration=duration(bank.initial if left is None else left))
+        # And what the others have left: how long they may take is part of the game.
+        word = self.table(record).seat_word
+        theirs = []
+        for other in record.seats:
+            if other.name != seat.name and self._banked(record, other.name):
+                kept = await self.store.bank_left(record.id, other.name)
+                theirs.append(f"{escape(word(other.name))} {duration(bank.initial if kept is None else kept)}")
+        return f"{mine} ({' · '.join(theirs)})" if theirs else mine
 
     # ------------------------------------------------------------------ the opponents' choice
 

@@ -14,6 +14,7 @@ from i18n import _, format_number, ngettext
 from storage import GameReach, GameStats, Glance, Rating, Store, challenge_key
 
 from .anywhere import bot_server
+from .away import stamp
 from .client import Client, TableDesk
 from .clock import Clocks
 from .common import UserError, challenge_day, game_name, history_picture
@@ -58,7 +59,15 @@ class MatchBoards:
             line = self._status_line(glance, user_id, interaction.guild_id, muted, stuck.get(glance.record.id))
             # A game on a bank clock: what is left in the caller's bank.
             bank = await self.clocks.left_for(glance.record, user_id)
-            lines.append(f"{line} · {bank}" if bank else line)
+            line = f"{line} · {bank}" if bank else line
+            # Whom it waits for and who is away: why their deadline moved.
+            for seat in glance.record.seats:
+                if seat.user_id in glance.waiting and seat.user_id != user_id and not seat.ai:
+                    away = await self.store.away(seat.user_id)
+                    if away is not None:
+                        until = _("💤 away until {until}").format(until=stamp(away.ends_at))
+                        line += f" · {escape(seat.name)} {until}"
+            lines.append(line)
         mine = sum(user_id in g.waiting for g in glances)
         head = (
             ngettext("**Your games** · your turn in {count}", "**Your games** · your turn in {count}", mine).format(

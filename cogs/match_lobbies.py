@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn, Protocol
 
 import discord
@@ -20,6 +20,7 @@ from kit.locks import KeyedLocks
 from storage import GameRecord, Store, challenge_key
 
 from .anywhere import in_bot_dm
+from .away import stamp
 from .client import Client, TableDesk
 from .clock import FIXED, Clocks, clock_options, settings_with_clock
 from .common import (
@@ -31,6 +32,7 @@ from .common import (
     guild_of,
     level_word,
     lobby_terms,
+    may_manage,
     table_language,
 )
 from .match_items import lobby_view
@@ -81,13 +83,28 @@ class MatchLobbies:
     async def tell(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
         await self.tables.tell(interaction, text, **kwargs)
 
-    def text(self, module: GameModule, record: GameRecord) -> str:
+    async def aways(self, record: GameRecord) -> dict[int, float]:
+        """When each person seated who is away now comes back (user id: timestamp)."""
+        found = {}
+        for seat in record.seats:
+            if seat.user_id is not None and not seat.ai:
+                away = await self.store.away(seat.user_id)
+                if away is not None:
+                    found[seat.user_id] = away.ends_at
+        return found
+
+    def text(self, module: GameModule, record: GameRecord, aways: Mapping[int, float] | None = None) -> str:
+        """The lobby (or announcement) as it stands: the table, its seats (a person away says until when), and
+        whether it is open, started or over."""
         seats = []
         for seat in sorted(record.seats, key=lambda s: s.seat):
             if seat.ai:
                 seats.append(
                     _("{name} (AI, {level})").format(name=seat.name, level=level_word(seat.ai_level or "normal"))
                 )
+            elif seat.user_id is not None and seat.user_id in (aways or {}):
+                until = _("💤 away until {until}").format(until=stamp((aways or {})[seat.user_id]))
+                seats.append(f"<@{seat.user_id}> — {until}")
             else:
                 seats.append(f"<@{seat.user_id}>")
         status = {
@@ -133,8 +150,9 @@ class MatchLobbies:
         channel = await find_channel(self.bot, found[0]) if found else None
         if channel is None or found is None:
             return
+        aways = await self.aways(record) if record.status in ("lobby", "active") else {}
         with speaking(record):
-            text = self.text(games.get(record.game), record)
+            text = self.text(games.get(record.game), record, aways)
             # Its buttons speak the table's language too, whoever's click changed it.
             view = lobby_view(record.id) if record.status == "lobby" else None
         await self.reach.edit(record, channel, found[1], content=text, view=view, allowed_mentions=NO_PINGS)
@@ -217,8 +235,9 @@ class MatchLobbies:
     ) -> None:
         """Post a new table's lobby (with `head` above it, and the `invited` people mentioned once), or start the
         game at once when every seat is taken (the others are AI)."""
+        aways = await self.aways(record)
         with speaking(record):
-            text = self.text(module, record)
+            text = self.text(module, record, aways)
             view = lobby_view(record.id)
         if invited:
             with speaking(record):
@@ -256,10 +275,8 @@ class MatchLobbies:
         installed the app)."""
         if players == 1:
             return await self.tables.solo_place(interaction)
-        channel = interaction.channel
-        if not isinstance(channel, discord.TextChannel):
-            raise UserError(_("Open a table in a server's text channel."))
-        return channel
+        # A text channel of a server, where the bot may post, thread and attach (a thread is told where it works).
+        return self.tables.check_channel(interaction)
 
     async def _started(self, interaction: discord.Interaction, record: GameRecord) -> None:
         """The person who started a table is told where it is played: a link to its thread, or to our DM (saying
@@ -378,7 +395,8 @@ class MatchLobbies:
             record = await self.store.remove_seat(game_id, user.id)
             await self.tell(interaction, _("You left {game} #{number}.").format(game=module.name, number=game_id))
         elif op == "cancel":
-            if user.id != record.host_id:
+            # The host, or someone who manages the server's threads (as `/kokeshi cancel` allows).
+            if not may_manage(interaction, record):
                 raise UserError(_("Only the host can cancel the table."))
             record = await self.store.cancel_game(game_id)
             await self.tell(interaction, _("The table is cancelled."))

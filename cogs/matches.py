@@ -52,7 +52,7 @@ from storage.clock import bank_of
 from storage.matches import seat_ranks
 
 from .away import AWAY_MARK, Aways, stamp
-from .client import ChallengeDesk, Client, TableDesk
+from .client import ChallengeDesk, Client, TableDesk, home
 from .clock import Clocks
 from .common import UserError, duration, game_name, level_word, may_manage, now, pinging
 from .limits import MESSAGE, shorten
@@ -772,7 +772,7 @@ class Matches:
             record = await self.store.get_game(game_id)
             if thread is not None:
                 with speaking(record):
-                    names = ", ".join(f"**{people[s].name}**" for s in late)
+                    names = ", ".join(f"**{escape(people[s].name)}**" for s in late)
                     note = _("Time ran out for {names}: the AI decided in their place.").format(names=names)
                     for seat in handed:
                         note += " " + ngettext(
@@ -1202,6 +1202,10 @@ class Matches:
             summary = await self.community.challenge_summary(record.id, record.challenge, record.host_id, record.game)
         if summary:
             lines.append(summary)
+        # The way back to where new games are opened, as a phone needs it at the end of a thread.
+        back = home(self.bot, record)
+        if back:
+            lines.append(back)
         # Whoever cannot see the picture reads the places and totals it shows.
         ranks = seat_ranks(standing, [s.resigned for s in sorted(record.seats, key=lambda s: s.seat)])
         ranking = ", ".join(

@@ -32,7 +32,7 @@ from storage.away import QUIET
 
 from . import common
 from .away import Aways
-from .client import Client
+from .client import Client, home
 from .clock import Clocks
 from .common import pinging
 from .components import QUESTIONS, prompt_view
@@ -74,14 +74,6 @@ class Played:
 
     applied: Applied
     outcome: Outcome | None = None
-
-
-def home(bot: Client, record: GameRecord) -> str:
-    """A line pointing back at the channel where the game was opened, for new games and lobbies."""
-    channel = bot.get_channel(record.channel_id) if record.channel_id else None
-    if not isinstance(channel, discord.abc.GuildChannel):  # gone (games are opened in server channels)
-        return ""
-    return _("New games and lobbies: {channel}").format(channel=bot.channel_link(channel.id, "#" + channel.name))
 
 
 def unattended(record: GameRecord) -> bool:

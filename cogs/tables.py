@@ -27,7 +27,7 @@ from storage.away import TURN_TIMERS, Away
 
 from . import anywhere
 from .away import Aways, stamp
-from .client import Client
+from .client import Client, home
 from .clock import Clocks, clock_options, settings_with_clock
 from .common import (
     UserError,
@@ -49,7 +49,7 @@ from .limits import MESSAGE, THREAD_NAME, ChannelPace, shorten
 from .match_items import platform_desk
 from .names import Names
 from .narration import turn_key
-from .posting import Played, Poster, home
+from .posting import Played, Poster
 from .quiet import QuietHours
 from .reach import Reach, turn_timers
 from .speech import escape, speaking
@@ -1114,10 +1114,11 @@ class Tables:
 
     async def round_of(self, record: GameRecord) -> str | None:
         """A Kokeshi game's round as its digest line names it ("Round 3"); None for another game."""
-        if not record.named_log:
-            return None
-        game, _version = await self.store.load_game(record.id)
-        return vocab.round_name(game.round_number)
+        if record.named_log:
+            game, _version = await self.store.load_game(record.id)
+            return vocab.round_name(game.round_number)
+        match, _version, _record = await self.store.load_match(record.id)
+        return vocab.round_name(match.engine.round_number) if isinstance(match, KokeshiMatch) else None
 
     async def dm_notice(self, interaction: discord.Interaction) -> None:
         """Once, after DMs to this person were refused: say that turn DMs are off and how to get them back."""

@@ -21,6 +21,7 @@ import storage.store
 from bot import create_bot
 from cogs.kokeshi_ai import KokeshiThinker
 from games.kokeshi import module as kokeshi_module
+from games.kokeshi.engine import load_game as engine_game
 from games.kokeshi.engine import policy
 from tests import ai_work
 
@@ -199,13 +200,17 @@ async def prompt_message(w: World, game_id: int, thread):
 
 
 async def load_game(w: World, game_id: int):
-    """(the rules' state, version) of a game of Kokeshi, at its own table (its log by name) or at the platform's
-    (its log by seat: the engine's players are then `seat0`, `seat1`, …)."""
+    """(the rules' state, version) of a game of Kokeshi, at its own table (its log by name) or at the platform's (its
+    log by seat: a copy of its engine then names its players as the table does, by their seats' names)."""
     record = await w.store.get_game(game_id)
     if record.named_log:
         return await w.store.load_game(game_id)
-    match, version, _record = await w.store.load_match(game_id)
-    return match.engine, version
+    match, version, record = await w.store.load_match(game_id)
+    game = engine_game(match.engine.to_json())
+    named = {match.name_of(s.seat): s.name for s in record.seats}
+    game.names = [named.get(n, n) for n in game.names]
+    game.seating = [named.get(n, n) for n in game.seating]
+    return game, version
 
 
 async def _seated(w: World, game_id: int):
@@ -263,9 +268,11 @@ async def _answer_at_platform(member, message, game_id: int, version: int, actio
     picked = await member.select(message, [wanted], custom_id=menu["custom_id"])
     if not wanted.startswith("g:"):
         return picked
-    private = picked.followups[-1] if picked.followups else picked.response
+    # The group's own choices (a notice, such as a closed DM's, may come after them).
+    wanted = f"mt:a:{game_id}:{version}:{action}"
+    private = next(m for m in [*reversed(picked.followups), picked.response] if m and wanted in custom_ids(m))
     assert picked.ephemeral, private
-    return await member.click(private, custom_id=f"mt:a:{game_id}:{version}:{action}")
+    return await member.click(private, custom_id=wanted)
 
 
 async def play_to_end(w: World, game_id: int, thread, seed: int = 0, limit: int = 3000) -> int:

@@ -100,10 +100,15 @@ def deny_bot(w, name: str, *permissions: str):
 # ---------------------------------------------------------------------- /kokeshi new
 
 
+# A table of people, at Kokeshi's own table and at the platform's (`/games new`).
+NEW_TABLES = {"kokeshi new": {"players": 2}, "games new": {"game": "kohaku", "players": 2}}
+
+
+@pytest.mark.parametrize("command", list(NEW_TABLES))
 @pytest.mark.parametrize("permission", list(PERMISSIONS))
-async def test_a_new_game_is_refused_where_the_bot_lacks_a_permission(world, permission):
+async def test_a_new_game_is_refused_where_the_bot_lacks_a_permission(world, permission, command):
     channel = deny_bot(world, "no-" + permission.replace("_", "-"), permission)
-    text = await refused(world, world.members[0].slash(channel, "kokeshi new", players=2))
+    text = await refused(world, world.members[0].slash(channel, command, **NEW_TABLES[command]))
     assert f"I'm missing {PERMISSIONS[permission]}." in text
     assert "Ask a server admin" in text and "use another channel" in text
     with pytest.raises(GameNotFound):
@@ -111,17 +116,18 @@ async def test_a_new_game_is_refused_where_the_bot_lacks_a_permission(world, per
     assert channel.threads == [] and channel.history() == []
 
 
-async def test_the_permission_refusal_names_every_missing_permission(world):
+@pytest.mark.parametrize("command", list(NEW_TABLES))
+async def test_the_permission_refusal_names_every_missing_permission(world, command):
     channel = deny_bot(world, "bare", "attach_files", "embed_links")
-    text = await refused(world, world.members[0].slash(channel, "kokeshi new"))
+    text = await refused(world, world.members[0].slash(channel, command, **NEW_TABLES[command]))
     assert "I'm missing Attach Files and Embed Links." in text
     assert "Send Messages" not in text
 
 
 async def test_a_new_game_inside_a_game_thread_is_refused_with_a_link_to_where_it_works(world):
     _, thread = await open_game(world, players=2)
-    for command in ("kokeshi new", "kokeshi daily", "kokeshi solo"):
-        text = await refused(world, world.members[2].slash(thread, command))
+    for command, options in (*NEW_TABLES.items(), ("kokeshi daily", {}), ("kokeshi solo", {})):
+        text = await refused(world, world.members[2].slash(thread, command, **options))
         assert text == f"Games start in a text channel, not in a thread: use <#{world.channel.id}>.", command
 
 
@@ -232,6 +238,19 @@ async def test_cancelling_by_a_player_who_is_not_the_host_is_refused(world):
         text = await refused(world, attempt)
         assert "Only the host (or someone with Manage Threads) can cancel this game" in text
     assert (await world.store.get_game(game_id)).status == "lobby"
+
+
+async def test_a_member_with_manage_threads_may_cancel_a_platform_lobby_with_its_button(world):
+    created = await world.members[0].slash(world.channel, "games new", game="kohaku", players=2)
+    assert "is open" in private(created)
+    game_id = (await world.store.games_in_channel(world.channel.id))[-1].id
+    lobby = await lobby_message(world, game_id)
+    moderators = world.guild.create_role("Moderators", permissions=discord.Permissions(manage_threads=True))
+    moderator = world.guild.add_member(world.env.create_user("eiko"), roles=[moderators])
+    assert "cancel" in private(await world.members[1].click(lobby, label="Cancel")).lower()
+    assert (await world.store.get_game(game_id)).status == "lobby"
+    assert private(await moderator.click(lobby, label="Cancel")) == "The table is cancelled."
+    assert (await world.store.get_game(game_id)).status == "cancelled"
 
 
 async def test_a_member_with_manage_threads_may_cancel_a_lobby(world):

@@ -151,6 +151,12 @@ async def test_kokeshi_against_an_ai_seat_is_played_at_the_platforms_table_to_it
     final = thread.history()[-1]
     assert "is over" in final.content and "The game is over. Winner:" in final.content
     assert is_png(await final.attachments[0].read())
+    # The way back to where new games open, last; the picture says the places and totals to who cannot see it.
+    assert final.content.endswith(f"New games and lobbies: <#{w.channel.id}>"), final.content
+    assert re.fullmatch(r"Kokeshi #\d+, final scores: .+ -?\d+, .+ -?\d+\.", final.attachments[0].description)
+    # The daily digest names its round, as for a game at Kokeshi's own table.
+    engine_state = (await w.store.load_match(game_id))[0].engine
+    assert await w.bot.tables.round_of(record) == vocab.round_name(engine_state.round_number) != "setup"
     results = await w.store.results(game_id)
     # Each seat's score item by item, as Kokeshi counts it.
     assert len(results) == 2

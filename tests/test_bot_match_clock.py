@@ -110,7 +110,8 @@ async def test_a_bank_table_says_its_bank_charges_each_bid_and_a_turn_left_to_on
     assert "⏳ Time banks: aiko 40 min · botan 1 h 10 min." in (await current_prompt(w, game_id, thread)).content
     status = await aiko.slash(w.channel, "games status")
     line = next(t for t in reply(status).content.splitlines() if f"#{game_id}" in t)
-    assert "⏳ 40 min in your bank" in line
+    # And what the other has left: how long they may still take.
+    assert "⏳ 40 min in your bank (botan 1 h 10 min)" in line
 
     # Nobody bids. Halfway to the deadline both are reminded, each of their own bank.
     await w.env.advance_time(20 * MINUTE)

@@ -7,6 +7,7 @@ import datetime as dt
 
 import pytest
 
+from tests.botkit import lobby_message
 from tests.test_bot_matches import current_prompt, open_table
 
 HOUR = 3600
@@ -84,6 +85,13 @@ async def test_a_turn_that_starts_while_a_player_is_away_gets_its_whole_time_aft
     prompt = await current_prompt(w, game_id, thread)
     assert f"Decide by {stamp(until + DAY)}." in prompt.content
     assert f"💤 botan is away until {stamp(until)}" in prompt.content
+    # So do the table's lobby message, beside botan's seat, and the others' `/games status`, on the game's line.
+    lobby = await lobby_message(w, game_id)
+    assert f"<@{botan.id}> — 💤 away until {stamp(until)}" in lobby.content
+    status = reply(await w.members[0].slash(w.channel, "games status"))
+    line = next(t for t in status.splitlines() if f"<#{thread.id}>" in t)
+    assert f"botan 💤 away until {stamp(until)}" in line
+    assert "away" not in next(t for t in reply(await botan.slash(w.channel, "games status")).splitlines() if "#" in t)
     assert w.env.errors == []
 
 

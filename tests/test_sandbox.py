@@ -7,6 +7,8 @@ import json
 import logging
 import random
 
+import pytest
+
 import sandbox
 from cogs.client import DiscordPlaces
 from sandbox import SandboxPage
@@ -350,12 +352,14 @@ async def test_a_prompt_the_saved_world_lacks_is_posted_again_for_the_same_turn(
         assert (after.turn_key, after.turn_version) == (posts.turn_key, posts.turn_version)
 
 
-async def test_another_games_turn_the_saved_world_lacks_is_posted_again_with_its_deadline(tmp_path):
+# Kōhaku, and Kokeshi at the platform's table (as `/kokeshi solo` and `/games new` deal it).
+@pytest.mark.parametrize("game", ["kohaku", "kokeshi"])
+async def test_another_games_turn_the_saved_world_lacks_is_posted_again_with_its_deadline(tmp_path, game):
     from tests.test_bot_matches import current_prompt, open_table
 
     database, folder = str(tmp_path / "kokeshi.sqlite3"), tmp_path / "world"
     async with Started(database, folder) as first:
-        game_id, thread = await open_table(first.world, "kohaku", players=2, joiners=0, ai=1, level="easy")
+        game_id, thread = await open_table(first.world, game, players=2, joiners=0, ai=1, level="easy")
         await first.save()
         lost = (await first.world.store.get_message(game_id, "prompt"))[1]
         saved = json.loads((folder / "channels" / f"{thread.id}.json").read_text())
@@ -371,7 +375,7 @@ async def test_another_games_turn_the_saved_world_lacks_is_posted_again_with_its
         # The same turn, its buttons for the same version, the deadline it had (shown, and stored unchanged).
         assert prompt.id != lost
         assert any(
-            c.startswith(f"mt:s:{game_id}:{version}") or c.startswith(f"mt:a:{game_id}:{version}:")
+            c.startswith((f"mt:s:{game_id}:{version}", f"mt:a:{game_id}:{version}:", f"mt:g:{game_id}:{version}"))
             for c in custom_ids(prompt)
         )
         assert f"<t:{int(timers[-1].due_at)}:f>" in prompt.content

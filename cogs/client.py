@@ -6,7 +6,7 @@ that the cogs import one another one way only; the extensions see them whole (`c
 
 from __future__ import annotations
 
-from collections.abc import Coroutine, Mapping
+from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any, Protocol
 
 import discord
@@ -89,12 +89,14 @@ class ShareDesk(Protocol):
 
 
 class MatchDesk(Protocol):
-    """The other games' tables (`cogs.matches.Matches`) as away calls them once it moved their deadlines, and as the
-    tables call them when a server adds the bot back."""
+    """The other games' tables (`cogs.matches.Matches`) as away calls them once it moved their deadlines, as the
+    tables call them when a server adds the bot back, and as the timer loop calls them at a start."""
 
     async def show_deadline(self, record: GameRecord) -> None: ...
 
     async def show_again(self, game_id: int) -> bool: ...
+
+    async def catch_up(self, shards: tuple[int, Sequence[int]] | None) -> None: ...
 
 
 class Places(Protocol):

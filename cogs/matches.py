@@ -700,6 +700,33 @@ class Matches:
                 return False
             return await self._show(record, match, [], turn_changed=False, full=True) is not None
 
+    async def catch_up(self, shards: tuple[int, Sequence[int]] | None) -> None:
+        """After a start: every game of these shards a stopped bot left midway goes on (`resume`), one by one."""
+        for game_id in await self.store.matches_to_resume(shards):
+            try:
+                await self.resume(game_id)
+            except Exception:
+                log.exception("game %d: could not be resumed", game_id)
+
+    async def resume(self, game_id: int) -> None:
+        """A game a stopped bot left midway goes on: the AI seats the turn waits for decide (a turn cut short
+        between two of their decisions), and the thread shows what it does not show yet (a move saved, its post
+        never made), pinging whom a new turn asks. A game its thread already shows is left as it is."""
+        async with self._locks(game_id):
+            match, _version, record = await self.store.load_match(game_id)
+            if record.status not in ("active", "finished") or self.reach.paused(record):
+                return
+            await self._go_on(record, match)
+
+    async def _go_on(self, record: GameRecord, match: Match) -> None:
+        """`resume`'s work, under the game's lock: the AI seats decide while the turn waits for them, then the
+        thread shows what it does not show yet."""
+        ai = {s.seat for s in record.seats if s.ai}
+        if record.status == "active" and any(s in ai for s in match.waiting()):
+            await self._advance(record, match, [])
+        elif (await self.store.thread_posts(record.id)).posts.shown_version < record.version:
+            await self._show(record, match, [], turn_changed=False)
+
     async def reopen(self, record: GameRecord) -> None:
         """Discord says the table's thread was deleted: the game goes on at once in a new thread of its channel."""
         await self.show_again(record.id)
@@ -727,6 +754,11 @@ class Matches:
             match, current, record = await self.store.load_match(game_id)
             if current != version:
                 await self.store.clear_timer(game_id, kind, version)
+                # Set for a turn that is over. When its own time-out failed after saving the decisions (the timer
+                # loop tries it again at the turn's version), the thread may not show them yet: it does now, the AI
+                # seats decide if the turn waits for them, and the new turn gets its timers.
+                if (await self.store.thread_posts(game_id)).posts.shown_version < record.version:
+                    await self._go_on(record, match)
                 return
             people = {s.seat: s for s in record.seats if not s.ai}
             late = [s for s in match.waiting() if s in people]

@@ -34,6 +34,7 @@ class Timers(commands.Cog):
         self.sleeping = False
         self.waking: float | None = None  # when the sleeping loop looks again
         self.caught_up = False
+        self.resuming: asyncio.Task | None = None  # the platform's games left midway, going on after a start
         self.daily_checked: int | None = None  # the UTC day whose results were last checked
         self.failures: dict[tuple[int, str, int], int] = {}  # timer → failed attempts in a row (this process)
 
@@ -41,10 +42,11 @@ class Timers(commands.Cog):
         self.task = asyncio.create_task(self.run(), name="kokeshi-timers")
 
     async def cog_unload(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+        for task in (self.task, self.resuming):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     def poke(self, due_at: float | None = None) -> None:
         """A timer may now be due sooner than the loop is sleeping for: restart the wait (unless it is known to be
@@ -61,6 +63,10 @@ class Timers(commands.Cog):
             # Games whose last turn was saved but never shown (the bot stopped in between) come first.
             self.caught_up = True
             await self.bot.tables.catch_up()
+            # The platform's games left midway go on beside the loop: an AI turn may take a while.
+            self.resuming = asyncio.create_task(
+                self.bot.matches.catch_up(self.bot.timer_shards), name="kokeshi-resume-matches"
+            )
         while not self.bot.is_closed():
             try:
                 await self.fire_due()

@@ -1304,8 +1304,8 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             )
 
     async def games_behind(self, shards: tuple[int, Sequence[int]] | None = None) -> list[int]:
-        """Kokeshi's games whose thread does not show their current version: a post failed or the bot stopped first
-        (only games in these shards' guilds, if given). Other games keep no record of their posts."""
+        """Games of Kokeshi's own path whose thread does not show their current version: a post failed or the bot
+        stopped first (only games in these shards' guilds, if given). The platform's are `matches_to_resume`'s."""
         where, params = self._in_shards(shards, "g.guild_id")
         rows = await self._all(
             "SELECT g.id FROM games g LEFT JOIN turn_posts p ON p.game_id = g.id "
@@ -1313,6 +1313,20 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             "AND (g.seed_text IS NOT NULL OR g.seed IS NOT NULL) "
             f"AND (p.game_id IS NULL OR p.shown_version < g.version){where} ORDER BY g.id",
             (DEFAULT_GAME, *params),
+        )
+        return [r["id"] for r in rows]
+
+    async def matches_to_resume(self, shards: tuple[int, Sequence[int]] | None = None) -> list[int]:
+        """Games at the platform's table that a stopped bot may have left midway (only games in these shards'
+        guilds, if given): those whose thread does not show their current version (a move saved, its post never
+        made), and every game under way with an AI seat (its turn may have been cut short between two decisions)."""
+        where, params = self._in_shards(shards, "g.guild_id")
+        rows = await self._all(
+            "SELECT g.id FROM games g LEFT JOIN turn_posts p ON p.game_id = g.id "
+            "WHERE g.log_seats = 1 AND g.status IN ('active', 'finished') "
+            "AND (p.game_id IS NULL OR p.shown_version < g.version OR (g.status = 'active' AND EXISTS "
+            f"(SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.ai = 1))){where} ORDER BY g.id",
+            params,
         )
         return [r["id"] for r in rows]
 

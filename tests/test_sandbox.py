@@ -396,3 +396,28 @@ async def test_a_turn_timer_that_fell_due_while_the_sandbox_was_stopped_fires_wh
         await until(lambda: any("time ran out" in m.content for m in restored.history()), seconds=20)
         log = await second.world.store.log(game_id)
         assert log[-1].source == "timeout" and log[-1].player == player
+
+
+def test_a_still_png_is_shown_as_drawn_and_anything_else_gets_the_previews_own_check():
+    import io as _io
+
+    from PIL import Image
+    from simcord.preview._media import MediaError
+
+    from render import png_unfiltered
+
+    drawn = Image.new("RGB", (320, 200), (200, 80, 40))
+    ours = png_unfiltered(drawn)
+    info = sandbox.check_picture(ours, None)
+    # The bot's own picture is kept byte for byte, with its size.
+    assert (info.normalized, info.width, info.height, info.frames) == (ours, 320, 200, 1)
+    # A JPEG (not a picture the bot draws) is decoded and encoded again by the preview.
+    buffer = _io.BytesIO()
+    drawn.save(buffer, format="JPEG")
+    other = sandbox.check_picture(buffer.getvalue(), None)
+    assert other.normalized.startswith(b"\x89PNG") and other.normalized != buffer.getvalue()
+    assert (other.width, other.height) == (320, 200)
+    # A damaged PNG gets the preview's verdict: refused.
+    broken = ours[:60] + bytes(len(ours) - 60)
+    with pytest.raises(MediaError):
+        sandbox.check_picture(broken, None)

@@ -176,15 +176,26 @@ async def _played_on(store: Store, database: str, moved: int, twin: int, names: 
     return undone
 
 
-# Every shape in the whole suite; two of them (two players in progress, solo) in `make check`.
-MOVED = [pytest.param(shape, marks=() if i in (0, 3) else pytest.mark.slow) for i, shape in enumerate(SHAPES)]
+def _shape_id(shape: tuple) -> str:
+    names, side, rules, moves = shape
+    return f"{len(names)}p-{side}-rules{rules}-{'end' if moves is None else moves}"
 
 
-@pytest.mark.parametrize(
-    "shape",
-    MOVED,
-    ids=lambda s: f"{len(s[0])}p-{s[1]}-rules{s[2]}-{'end' if s[3] is None else s[3]}",
-)
+# Every shape on SQLite in the whole suite, two of them (two players in progress, solo) in `make check`; on
+# PostgreSQL a game in progress and a finished one (the store's own tests run every write on both).
+MOVED = [
+    *(
+        pytest.param("sqlite", shape, marks=() if i in (0, 3) else pytest.mark.slow, id=f"sqlite-{_shape_id(shape)}")
+        for i, shape in enumerate(SHAPES)
+    ),
+    *(
+        pytest.param("postgresql", SHAPES[i], marks=pytest.mark.postgresql, id=f"postgresql-{_shape_id(SHAPES[i])}")
+        for i in (0, 5)
+    ),
+]
+
+
+@pytest.mark.parametrize(("database", "shape"), MOVED, indirect=["database"])
 async def test_a_kokeshi_game_moved_to_the_seat_log_reads_the_same_and_plays_on_through_the_contract(database, shape):
     names, side, rules, moves = shape
     seed = len(names) * 7 + rules

@@ -252,7 +252,9 @@ def wait_for_change(page: Page, before: str, timeout: float = ANSWER_TIMEOUT) ->
     while time.monotonic() - started < timeout:
         if signature(page) != before:
             return time.monotonic() - started
-        page.wait_for_timeout(25)
+        # Each look reads the newest messages' words, which makes the page lay itself out: a few a second leave
+        # the two cores to the sandbox and the page.
+        page.wait_for_timeout(80)
     shot(page, "failed-wait")
     raise AssertionError(
         f"the page did not change within {timeout} s; its status: {page_status(page)}; it shows:\n{last_text(page)}"
@@ -317,15 +319,25 @@ def sent_since(page: Page, count: int, timeout: float = 10.0) -> bool:
     return False
 
 
+class Gone(AssertionError):
+    """The control to use left the page (its message was replaced as the game moved on) and did not come back."""
+
+
 def choose(page: Page, control: Locator, rng: random.Random, pick: int | None = None) -> None:
     """Press a button, or open a menu and pick one of its options (the `pick`th, or one at random).
 
     As a person would: a click or pick the page took without sending it on (the page drew its messages again
     under the pointer, or was still busy with the last answer) is made again, and counted (`swallowed`); after
-    three, the page is refreshed first, and after four it is loaded again.
+    three, the page is refreshed first, and after four it is loaded again. A control that is no longer on the page
+    raises `Gone` (the caller reads the page again).
     """
     failure: Exception | None = None
     for attempt in range(6):
+        try:
+            control.wait_for(state="attached", timeout=10_000)
+        except PlaywrightError:
+            shot(page, "gone")
+            raise Gone(f"the control left the page; the page shows:\n{last_text(page)}") from None
         if attempt == 3:
             # Still not sent: the page may be waiting for a state it was never published (seen once under a full
             # CI's load); a person presses Refresh, which publishes the latest state to the page.
@@ -465,6 +477,14 @@ def play_step(page: Page, rng: random.Random) -> float:
     before = signature(page)
     choose(page, live.nth(pick), rng)
     return wait_for_change(page, before)
+
+
+def every_click_reached_the_bot(page: Page, latencies: list[float]) -> None:
+    """Each decision was sent to the sandbox and answered; a person rarely had to click twice."""
+    with (ARTIFACTS / "clicks.log").open("a") as log:
+        log.write(f"{len(latencies)} decisions, {actions_sent(page)} sent, {swallowed(page)} made twice\n")
+    assert actions_sent(page) >= len(latencies)
+    assert swallowed(page) <= len(latencies) // 20, f"{swallowed(page)} of {len(latencies)} clicks made twice"
 
 
 def play_to_end(page: Page, rng: random.Random, *, limit: int = 800, every: int = 0, name: str = "") -> list[float]:

@@ -1,4 +1,5 @@
-"""A daily challenge's whole life in the sandbox page: played, shared in the channel, replayed turn by turn."""
+"""A daily challenge's whole life in the sandbox page: played to its end against the automa, shared in the channel,
+replayed turn by turn."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from tests.browser.pagekit import (
     channel_name,
     choose,
     command,
+    every_click_reached_the_bot,
+    newest_picture_shown,
     open_window,
     play_to_end,
     settled,
@@ -79,10 +82,16 @@ def test_a_daily_is_played_shared_in_the_channel_and_replayed_turn_by_turn(conte
     game = channel_name(page)
     number = re.search(r"#(\d+)", game).group(1)
     rng = random.Random(25)
-    play_to_end(page, rng)
+    latencies = play_to_end(page, rng, every=40, name="daily")
+    assert len(latencies) > 20
+    every_click_reached_the_bot(page, latencies)
     messages = page.locator(MESSAGES)
     final = messages.filter(has_text=OVER).last
     score = re.search(r"@?Aiko — (−?[\d,]+) points?", final.inner_text()).group(1)
+    # A game against the automa ends by saying who won.
+    expect(final).to_contain_text(re.compile(r"You beat the automa|The automa wins"))
+    assert newest_picture_shown(page) > 0
+    shot(page, "daily-final")
 
     # Share: the card is posted in #kokeshi, for everyone, and the player is told where.
     choose(page, final.get_by_role("button", name="Share"), rng)
@@ -131,10 +140,15 @@ def test_a_daily_is_played_shared_in_the_channel_and_replayed_turn_by_turn(conte
     expect(buttons["Next"]).to_be_disabled()
     expect(buttons["Last"]).to_be_disabled()
     shot(page, "journey-replay-last")
-    # First goes back to the start, Previous and Next stay usable on the phone.
+    # First goes back to the start, Last to the end again in one step; Previous and Next stay usable on the phone.
     choose(page, buttons["First"], rng)
     expect(viewer).to_contain_text(f"turn 1 of {count}", timeout=WAIT)
     expect(buttons["Previous"]).to_be_disabled()
+    choose(page, buttons["Last"], rng)
+    expect(viewer).to_contain_text(f"turn {count} of {count}", timeout=WAIT)
+    expect(buttons["Next"]).to_be_disabled()
+    choose(page, buttons["First"], rng)
+    expect(viewer).to_contain_text(f"turn 1 of {count}", timeout=WAIT)
     phone = open_window(context, sandbox, **PHONE)
     phone_viewer = phone.locator(MESSAGES).filter(has_text=f"Replay of Kokeshi #{number}").last
     picture_of(phone_viewer, f"kokeshi-{number}-replay-1")

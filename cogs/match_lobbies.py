@@ -38,7 +38,7 @@ from .common import (
 from .match_items import lobby_view
 from .offer import read_variant, table_game
 from .reach import Reach
-from .speech import speaking
+from .speech import escape, speaking
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,9 @@ class MatchLobbies:
         for seat in sorted(record.seats, key=lambda s: s.seat):
             if seat.ai:
                 seats.append(
-                    _("{name} (AI, {level})").format(name=seat.name, level=level_word(seat.ai_level or "normal"))
+                    _("{name} (AI, {level})").format(
+                        name=escape(seat.name), level=level_word(seat.ai_level or "normal")
+                    )
                 )
             elif seat.user_id is not None and seat.user_id in (aways or {}):
                 until = _("💤 away until {until}").format(until=stamp((aways or {})[seat.user_id]))
@@ -397,7 +399,7 @@ class MatchLobbies:
         elif op == "cancel":
             # The host, or someone who manages the server's threads (as `/kokeshi cancel` allows).
             if not may_manage(interaction, record):
-                raise UserError(_("Only the host can cancel the table."))
+                raise UserError(_("Only the host (or someone with Manage Threads) can cancel this game."))
             record = await self.store.cancel_game(game_id)
             await self.tell(interaction, _("The table is cancelled."))
         else:

@@ -25,7 +25,7 @@ from .choices import game_choices, matching_choices
 from .client import Client, TableDesk
 from .common import UserError, game_name
 from .limits import MESSAGE, fit_files
-from .matches import seat_names
+from .matches import seat_names, worded_names
 from .speech import escape, quote
 
 # The most steps `/games log` is asked for; fewer show when they do not fit one message.
@@ -195,7 +195,7 @@ class MatchLooks:
         record = await self.resolve(interaction, game_id)
         module = games.get(record.game)
         decisions = await self.store.match_decisions(record.id)
-        steps = narrated(module, decisions, seat_names(record))[-max(1, min(count, MOST_STEPS)) :]
+        steps = narrated(module, decisions, worded_names(record))[-max(1, min(count, MOST_STEPS)) :]
         if not steps:
             raise UserError(
                 _("Nothing has happened in {game} #{number} yet.").format(game=module.name, number=record.id)

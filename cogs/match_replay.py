@@ -26,6 +26,7 @@ from . import common
 from .match_turns import heading
 from .matches import places_text, seat_names
 from .since import fit, story
+from .speech import escape
 
 
 def split_turns(decisions: Sequence[MatchDecision]) -> list[list[MatchDecision]]:
@@ -85,8 +86,9 @@ async def page(store: Store, record: GameRecord, number: int) -> MatchPage:
     events = [e for d in turn for e in d.events]
     # Told as the thread told it: the game's record of the turn (heading, then its lines), else its narration.
     worded = Turn(turn[0].seat, tuple(events), views[first], view)
-    record_head = heading(module, worded, names)
-    lines = module.turn_lines(worded, names)
+    said = [escape(name) for name in names]
+    record_head = heading(module, worded, said)
+    lines = module.turn_lines(worded, said)
     # The picture is the table once the turn is over: the game's own header there already names the next turn.
     head = _("🎬 **Replay of {game} #{number}** · turn {turn} of {count}, and the table after it").format(
         game=module.name, number=record.id, turn=format_number(number), count=format_number(len(turns))

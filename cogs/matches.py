@@ -110,14 +110,20 @@ def hints_allowed(record: GameRecord) -> bool:
 
 
 def seat_names(record: GameRecord) -> list[str]:
-    """The players' names by seat, as the game's words and pictures take them."""
+    """The players' names by seat, as the game's pictures, buttons and alt text take them."""
     return [s.name for s in sorted(record.seats, key=lambda s: s.seat)]
+
+
+def worded_names(record: GameRecord) -> list[str]:
+    """The players' names by seat as the game's words take them into a message: shown literally (a nickname's
+    Markdown, such as `*` or `_`, formats nothing)."""
+    return [escape(name) for name in seat_names(record)]
 
 
 def places_text(module: GameModule, record: GameRecord, standing: Standing) -> str:
     """The final places, best first: "1. Aiko — 12 points"; a seat that resigned ranks after those that did not,
     as its result does (`storage.matches.seat_ranks`), whatever its score."""
-    names = seat_names(record)
+    names = worded_names(record)
     resigned = [s.resigned for s in sorted(record.seats, key=lambda s: s.seat)]
     ranks = seat_ranks(standing, resigned)
     order = sorted(range(len(names)), key=lambda s: (ranks[s], s))
@@ -905,7 +911,7 @@ class Matches:
 
     @staticmethod
     def _story(module: GameModule, record: GameRecord, events: Sequence[Event]) -> list[str]:
-        names = seat_names(record)
+        names = worded_names(record)
         return [line for line in (module.narrate(e, names) for e in events) if line]
 
     @staticmethod
@@ -953,7 +959,7 @@ class Matches:
         prompts = match.prompts()
         humans = {s.seat for s in record.seats if not s.ai}
         # The turn so far as the game tells a turn, where it does; else its narration.
-        folded = await asyncio.to_thread(module.story_lines, public, list(story), names)
+        folded = await asyncio.to_thread(module.story_lines, public, list(story), worded_names(record))
         lines = bulleted(folded) if folded is not None else self._story(module, record, story)
         told = len(lines)
         lines.append(_("Your turn: {names}.").format(names=self._waiting(record, match, mention=True)))
@@ -1075,9 +1081,10 @@ class Matches:
         names = seat_names(record)
         moves = format_number(turn[-1].seq)
         if worded is not None:
-            head = heading(module, worded, names)
+            said = worded_names(record)
+            head = heading(module, worded, said)
             # The game's own telling of the turn, one line a move, where it gives one; else its narration.
-            lines = await asyncio.to_thread(module.turn_lines, worded, names)
+            lines = await asyncio.to_thread(module.turn_lines, worded, said)
             story = self._story(module, record, events) if lines is None else bulleted(lines)
             body = fit_story(story, [], MESSAGE - len(head) - 1)
             text = "\n".join(p for p in (head, body) if p)
@@ -1126,7 +1133,7 @@ class Matches:
         the posts as they stand; and the turns told. A game that tells no rounds is told in the next post's story
         (the end's post), as before."""
         told: list[list[MatchDecision]] = []
-        names = seat_names(record)
+        names = worded_names(record)
         none = discord.AllowedMentions.none()
         for size in rounds(module, told_turns, over=over) if told_turns else []:
             start = len(told)
@@ -1167,7 +1174,7 @@ class Matches:
         if not turns:
             return []
         views = await self.turn_views.after(self.store, record.id, turn_ends(turns, start))
-        return since_block(module.since_summary(seat, told(turns, start, views), seat_names(record)))
+        return since_block(module.since_summary(seat, told(turns, start, views), worded_names(record)))
 
     async def _retire(self, record: GameRecord, thread: Any, message_id: int) -> None:
         """A live prompt no turn shows any more (its turn is told by the end's post, or it was posted anew) goes;

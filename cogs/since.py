@@ -15,6 +15,7 @@ from i18n import _, ngettext
 from storage import MatchDecision
 
 from .limits import MESSAGE
+from .speech import escape
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +81,8 @@ def recap(
     `waiting` names the seats the game waits for. Draws the picture: call it off the event loop."""
     window = since_last_turn(decisions, seat)
     events: list[Event] = [e for d in window for e in d.events]
-    lines = story(module, window, names)
+    said = [escape(name) for name in names]  # into the message's words, shown literally
+    lines = story(module, window, said)
     if last_turn(decisions, seat) is None:
         head = _("🕑 **{game} #{number}: everything since the game began**").format(game=module.name, number=number)
     else:
@@ -93,7 +95,7 @@ def recap(
     prompt = next((p for p in match.prompts() if p.seat == seat), None)
     if prompt is not None:
         view = match.view(seat)
-        tail.append(_("**Your turn:** {question}").format(question=module.question_named(view, prompt, names)))
+        tail.append(_("**Your turn:** {question}").format(question=module.question_named(view, prompt, said)))
         picture = module.decision_picture(view, names, seat, events)
         alt = _("Your choice in {game} #{number}, with what happened since your last turn marked.")
     elif match.is_over:

@@ -112,3 +112,48 @@ async def test_a_whole_game_never_allows_everyone_or_role_pings_and_shows_names_
     players = {str(m.id) for m in w.members}
     for data in sent:
         assert set(map(str, data["allowed_mentions"].get("users", []))) <= players
+
+
+@pytest.mark.slow
+@pytest.mark.simcord(settle_timeout=60)  # once both resign, the AI plays every seat to the end on one answer
+async def test_at_the_platforms_table_names_are_shown_literally_in_every_post_and_reply(tricky):
+    """A Kōhaku table of the same two players: its prompts, records, narration, "since your last turn", the log and
+    the end (both resign) name them escaped, and nothing pings anyone but a player."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cogs import thinking
+    from tests.test_bot_matches import choose, current_prompt, open_table
+
+    w = tricky
+
+    def quick(key: str, state: str, seat: int, level: str, seed: int) -> str:
+        return thinking.decide_match(key, state, seat, "easy", seed)
+
+    # The seats the AI takes once both resign play the rest of the game at once, at the quickest level.
+    w.bot.tables.thinker = thinking.Thinker(pool=ThreadPoolExecutor(1), match_work=quick)
+    game_id, thread = await open_table(w, "kohaku", players=2, joiners=1)
+    rng = random.Random(5)
+    by_user = {m.id: m for m in w.members}
+    for step in range(16):
+        match, _version, record = await w.store.load_match(game_id)
+        seat = next(s for s in record.seats if s.seat == match.waiting()[0])
+        member = by_user[seat.user_id]
+        prompt = await current_prompt(w, game_id, thread)
+        if step % 5 == 4:
+            await member.click(prompt, custom_id=f"mt:w:{game_id}")
+            await member.slash(thread, "games log", count=20)
+        await choose(member, prompt, rng)
+    for member in w.members:
+        await member.slash(thread, "games resign")
+    assert (await w.store.get_game(game_id)).status == "finished"
+    sent = payloads(w.env)
+    assert len(sent) > 20
+    for data in sent:
+        allowed = data.get("allowed_mentions")
+        assert allowed is not None, data
+        assert "everyone" not in allowed.get("parse", []) and "roles" not in allowed.get("parse", []), data
+        text = rendered(data)
+        for raw in RAW:
+            assert raw not in text, text
+    texts = "\n".join(rendered(d) for d in sent)
+    assert "\\[gift\\](https\\://x.y) \\*\\*b\\*\\* \\|\\|s\\|\\|" in texts

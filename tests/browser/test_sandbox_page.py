@@ -130,8 +130,9 @@ def test_a_two_player_game_is_played_turn_after_turn_by_both_players_in_the_page
     latencies: list[float] = []
     players: set[str] = set()
     for step in range(30):
-        players.add(to_act(page) or "")
         latencies.append(play_step(page, rng))
+        # Whom the page viewed as to make it (`play_step` switches to the player the prompt names).
+        players.add(viewer(page))
         if step % 10 == 0:
             shot(page, f"two-player-{step:03d}")
     assert players == {"Aiko", "Botan"}

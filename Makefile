@@ -112,13 +112,13 @@ test-deps: $(DEV_STAMP)
 	$(call need_debian,/usr/bin/docker-compose,docker-compose,--no-install-recommends)
 
 # pytest exits 5 when it collects no test: that is a failure here too. This includes the whole games played
-# through the sandbox page in Chromium (tests/browser, minutes each; `make test-browser` runs only those). Three
-# workers on two cores: Kokeshi's browser modules keep one of them (they wait on the page much of the time),
-# Kōhaku's (a group of their own, with a sandbox and a Chromium of their own) another until they are done, and the
-# rest share what is left; the cores are busier so than with two.
+# through the sandbox page in Chromium (tests/browser, minutes each; `make test-browser` runs only those). Two
+# workers: the browser modules keep one of them, one module after the other (they wait on the page much of the time,
+# and two sandboxes with a Chromium each beside the other tests left a page too slow to keep up), the rest share
+# the other.
 # The slowest tests are listed at the end, to keep the whole run inside its 15 minutes.
 test: lint typecheck test-deps catalogs
-	@$(BIN)/python -m pytest -n 3 --dist loadgroup --durations=15; rc=$$?; \
+	@$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=15; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 	exit $$rc
 

@@ -452,12 +452,23 @@ class Matches:
             except StaleVersion:
                 raise UserError(_("That choice is no longer current: the game has moved on.")) from None
             except Refused as refused:
+                if refused.code == "not_your_turn":
+                    raise UserError(await self._whose_turn(game_id)) from None
                 raise UserError(_refusal(refused.code)) from None
             if private_message(interaction):
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.edit_original_response(content=_("Your choice is in."), view=None, attachments=[])
             shown = await self._advance(played.record, played.match, list(played.outcome.events), played)
         await self._tell_unshown(interaction, record, shown)
+
+    async def _whose_turn(self, game_id: int) -> str:
+        """A refusal of a choice out of turn, naming whom the game waits for, as Kokeshi's own table says it."""
+        match, _version, record = await self.store.load_match(game_id)
+        waiting = set(match.waiting())
+        names = [escape(s.name) for s in sorted(record.seats, key=lambda s: s.seat) if s.seat in waiting]
+        if not names:
+            return _refusal("not_your_turn")
+        return _("It's {player}'s turn, not yours.").format(player=", ".join(names))
 
     async def _tell_unshown(
         self, interaction: discord.Interaction, record: GameRecord, shown: GameRecord | None

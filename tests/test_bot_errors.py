@@ -546,3 +546,20 @@ def test_every_store_refusal_is_worded_from_its_code_in_every_language():
         assert refusal(StoreRefusal("undo_not_your_turn", player="automa")).endswith("it is automa's turn.")
         assert refusal(StoreRefusal("full")) == "This game is full."
         assert refusal(StoreRefusal("a_code_without_words")) == apology
+
+
+async def test_a_click_out_of_turn_at_the_platforms_table_is_refused_naming_whose_turn_it_is(world):
+    from tests.test_bot_matches import choose, current_prompt, open_table
+
+    game_id, thread = await open_table(world, "kohaku", players=2, joiners=1)
+    match, version, record = await world.store.load_match(game_id)
+    (mover,) = match.waiting()
+    waiting = next(s for s in record.seats if s.seat == mover)
+    other = next(m for m in world.members if m.id != waiting.user_id and record.seat_of(m.id) is not None)
+    prompt = await current_prompt(world, game_id, thread)
+    posts = [(m.id, m.content, len(m.components)) for m in thread.history()]
+    text = private(await choose(other, prompt, random.Random(3)))
+    assert text == f"It's {waiting.name}'s turn, not yours.", text
+    # Nothing changed: the game's version, and what the thread shows.
+    assert (await world.store.load_match(game_id))[1] == version
+    assert [(m.id, m.content, len(m.components)) for m in thread.history()] == posts

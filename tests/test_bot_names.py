@@ -14,6 +14,8 @@ PINGER = "@everyone @here"
 LINKER = "[gift](https://x.y) **b** ||s||"
 # What must never reach Discord unescaped: it would render as a link, bold or a spoiler.
 RAW = ("[gift](https://x.y)", "**b**", "||s||")
+# The linker's nickname as the bot shows it: escaped.
+ESCAPED = "\\[gift\\](https\\://x.y) \\*\\*b\\*\\* \\|\\|s\\|\\|"
 
 
 @dataclass
@@ -62,6 +64,19 @@ def rendered(data: dict) -> str:
     return "\n".join(parts)
 
 
+def literal_and_quiet(sent: list[dict]) -> str:
+    """Every payload allows no @everyone or role ping and shows no name's Markdown raw; returns their texts."""
+    for data in sent:
+        allowed = data.get("allowed_mentions")
+        assert allowed is not None, data
+        assert "everyone" not in allowed.get("parse", []) and "roles" not in allowed.get("parse", []), data
+        assert not allowed.get("roles"), data
+        text = rendered(data)
+        for raw in RAW:
+            assert raw not in text, text
+    return "\n".join(rendered(d) for d in sent)
+
+
 async def play_a_whole_game_with_timeouts(w: World) -> int:
     game_id, thread = await open_game(w, players=2, timer=HOUR)
     rng = random.Random(2)
@@ -96,17 +111,9 @@ async def test_a_whole_game_never_allows_everyone_or_role_pings_and_shows_names_
     await w.members[0].slash(w.channel, "kokeshi leaderboard")
     sent = payloads(w.env)
     assert len(sent) > 50
-    for data in sent:
-        allowed = data.get("allowed_mentions")
-        assert allowed is not None, data
-        assert "everyone" not in allowed.get("parse", []) and "roles" not in allowed.get("parse", []), data
-        assert not allowed.get("roles"), data
-        text = rendered(data)
-        for raw in RAW:
-            assert raw not in text, text
-    texts = "\n".join(rendered(d) for d in sent)
+    texts = literal_and_quiet(sent)
     # The names do appear, escaped: narration, time-out notes, status and the log all name the players.
-    assert "\\[gift\\](https\\://x.y) \\*\\*b\\*\\* \\|\\|s\\|\\|" in texts
+    assert ESCAPED in texts
     assert "time ran out" in texts
     # Nobody but the prompted players was ever pinged: every allowed user is a player.
     players = {str(m.id) for m in w.members}
@@ -148,12 +155,4 @@ async def test_at_the_platforms_table_names_are_shown_literally_in_every_post_an
     assert (await w.store.get_game(game_id)).status == "finished"
     sent = payloads(w.env)
     assert len(sent) > 20
-    for data in sent:
-        allowed = data.get("allowed_mentions")
-        assert allowed is not None, data
-        assert "everyone" not in allowed.get("parse", []) and "roles" not in allowed.get("parse", []), data
-        text = rendered(data)
-        for raw in RAW:
-            assert raw not in text, text
-    texts = "\n".join(rendered(d) for d in sent)
-    assert "\\[gift\\](https\\://x.y) \\*\\*b\\*\\* \\|\\|s\\|\\|" in texts
+    assert ESCAPED in literal_and_quiet(sent)

@@ -50,7 +50,8 @@ HTMLImageElement.prototype.decode = function decode() {
 // For a while once the new viewer's messages are drawn (long enough for a busy machine to load every picture), until
 // the person scrolls, clicks or types, the current turn is kept in view. The page opening (a reload, or the sandbox's
 // own reopening after a restart) draws the viewer's messages as a switch does, so it is kept in view then too.
-const FOLLOW_MS = 20000;
+// A minute: on a busy machine the answer to a press (an AI's turn, then the next prompt) has taken more than 20 s.
+const FOLLOW_MS = 60000;
 let switched = true;
 let followUntil = 0;
 let actedUntil = 0;

@@ -138,9 +138,11 @@ def places_text(module: GameModule, record: GameRecord, standing: Standing) -> s
         if items:
             line += f" ({items})"
         lines.append(_("{line} — resigned").format(line=line) if resigned[s] else line)
-    # What the places leave out, in the game's words (a solo opponent's score).
-    lines += module.standing_notes(standing, names)
-    return "\n".join(lines)
+    # What the places leave out, in the game's words (a solo opponent's score), after the list of places.
+    notes = module.standing_notes(standing, names)
+    if notes and len(names) > 1:
+        lines.append("")
+    return "\n".join([*lines, *notes])
 
 
 class Matches:
@@ -1247,15 +1249,18 @@ class Matches:
         told = len(lines)
         lines.append(_("**{game} #{number} is over.**").format(game=module.name, number=record.id))
         lines.append(places_text(module, record, standing))
-        summary = ""
+        closing: list[str] = []
         if record.challenge and record.host_id is not None:
-            summary = await self.community.challenge_summary(record.id, record.challenge, record.host_id, record.game)
-        if summary:
-            lines.append(summary)
+            closing.append(
+                await self.community.challenge_summary(record.id, record.challenge, record.host_id, record.game)
+            )
         # The way back to where new games are opened, as a phone needs it at the end of a thread.
-        back = home(self.bot, record)
-        if back:
-            lines.append(back)
+        closing.append(home(self.bot, record))
+        closing = [line for line in closing if line]
+        if closing and len(record.seats) > 1:
+            # Markdown carries a numbered list on over the next line: a blank line ends the places first.
+            lines.append("")
+        lines += closing
         # Whoever cannot see the picture reads the places and totals it shows.
         ranks = seat_ranks(standing, [s.resigned for s in sorted(record.seats, key=lambda s: s.seat)])
         ranking = ", ".join(

@@ -153,6 +153,8 @@ async def test_kokeshi_against_an_ai_seat_is_played_at_the_platforms_table_to_it
     assert is_png(await final.attachments[0].read())
     # The way back to where new games open, last; the picture says the places and totals to who cannot see it.
     assert final.content.endswith(f"New games and lobbies: <#{w.channel.id}>"), final.content
+    # After a blank line: Markdown would carry the numbered list of places on over it, into the last place.
+    assert re.search(r"^2\. .+ points?.*\n\nNew games and lobbies: ", final.content, re.M), final.content
     assert re.fullmatch(r"Kokeshi #\d+, final scores: .+ -?\d+, .+ -?\d+\.", final.attachments[0].description)
     # The daily digest names its round, as for a game at Kokeshi's own table.
     engine_state = (await w.store.load_match(game_id))[0].engine

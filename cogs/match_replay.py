@@ -26,7 +26,7 @@ from . import common
 from .match_turns import heading
 from .matches import places_text, seat_names
 from .since import fit, story
-from .speech import escape
+from .speech import escaped
 
 
 def split_turns(decisions: Sequence[MatchDecision]) -> list[list[MatchDecision]]:
@@ -86,7 +86,7 @@ async def page(store: Store, record: GameRecord, number: int) -> MatchPage:
     events = [e for d in turn for e in d.events]
     # Told as the thread told it: the game's record of the turn (heading, then its lines), else its narration.
     worded = Turn(turn[0].seat, tuple(events), views[first], view)
-    said = [escape(name) for name in names]
+    said = escaped(names)
     record_head = heading(module, worded, said)
     lines = module.turn_lines(worded, said)
     # The picture is the table once the turn is over: the game's own header there already names the next turn.

@@ -79,7 +79,7 @@ from .reach import Reach
 from .refusals import Refusal
 from .replay_items import ReplayButton
 from .since import recap
-from .speech import escape, speaking
+from .speech import escape, escaped, speaking
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ def seat_names(record: GameRecord) -> list[str]:
 def worded_names(record: GameRecord) -> list[str]:
     """The players' names by seat as the game's words take them into a message: shown literally (a nickname's
     Markdown, such as `*` or `_`, formats nothing)."""
-    return [escape(name) for name in seat_names(record)]
+    return escaped(seat_names(record))
 
 
 def places_text(module: GameModule, record: GameRecord, standing: Standing) -> str:

@@ -15,7 +15,7 @@ from i18n import _, ngettext
 from storage import MatchDecision
 
 from .limits import MESSAGE
-from .speech import escape
+from .speech import escaped
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ def recap(
     `waiting` names the seats the game waits for. Draws the picture: call it off the event loop."""
     window = since_last_turn(decisions, seat)
     events: list[Event] = [e for d in window for e in d.events]
-    said = [escape(name) for name in names]  # into the message's words, shown literally
+    said = escaped(names)  # into the message's words, shown literally
     lines = story(module, window, said)
     if last_turn(decisions, seat) is None:
         head = _("🕑 **{game} #{number}: everything since the game began**").format(game=module.name, number=number)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 import i18n
@@ -28,6 +28,11 @@ def escape(text: str) -> str:
     for ch in ("\\", "*", "_", "~", "`", "|", ">", "<", "[", "]", "#", ":"):
         text = text.replace(ch, f"\\{ch}")
     return text
+
+
+def escaped(names: Iterable[str]) -> list[str]:
+    """Players' names as a message's words take them: each shown literally (`escape`)."""
+    return [escape(name) for name in names]
 
 
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:

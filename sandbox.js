@@ -191,12 +191,17 @@ if (picker && app && timeline && list) {
   }
   timeline.addEventListener("pointerdown", act, { passive: true });
   // Seen before the page's own handlers: an open menu takes its Enter for itself, and the pick must count as a press.
-  // Moving through a menu, or closing it, is not taking over.
+  // Moving through a menu, or closing it, is not taking over. Nor is a key that reaches neither the conversation nor
+  // a field: with the focus left on the page (a menu the page drew again under it), it moves nothing.
   const inMenu = (event) =>
     event.target instanceof Element && list.contains(event.target.closest("[role=combobox], [role=listbox]"));
+  const typed = (event) =>
+    event.target instanceof Element && event.target.closest("input, textarea, select, [contenteditable=true]");
   const pressKey = (event) => {
+    const here = event.target instanceof Element && timeline.contains(event.target);
+    if (!here && !typed(event)) return;
     if (event.key === "Enter" || event.key === " ") act(event);
-    else if (!inMenu(event)) stop();
+    else if (event.key !== "Escape" && !inMenu(event)) stop();
   };
   document.addEventListener("keydown", pressKey, { capture: true, passive: true });
   // New messages (the page may draw the new viewer's after it says it is ready), and anything that changes the

@@ -1,5 +1,6 @@
 """Shared fixtures: a bot on a fresh database, a simulated server to play in, and both storage backends."""
 
+import sys
 import threading
 
 import pytest
@@ -31,6 +32,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "pg_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.postgresql)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Under `--dist loadgroup`, a test marked with an `xdist_group` carries its group in its id, which is how
+    xdist keeps the group on one worker: a pytest and xdist that no longer agree on it would spread a browser
+    module's tests over both workers (a sandbox and a browser each) without a word."""
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    lost = [i.nodeid for i in session.items if i.get_closest_marker("xdist_group") and "@" not in i.nodeid]
+    if lost:
+        why = f"--dist loadgroup does not group {lost[0]} (pytest {pytest.__version__}): see requirements-dev.txt"
+        print(f"error: {why}", file=sys.__stderr__, flush=True)
+        raise pytest.UsageError(why)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

@@ -81,9 +81,12 @@ async def play_through(
     rng: random.Random,
     limit: int = 200,
     look: Callable[[Any], Awaitable[None]] | None = None,
+    *,
+    to_end: bool = True,
 ) -> int:
     """Every person seated answers what the thread asks (privately when it asks so) until the game is over; `look`
-    is shown each message a person answers, before the answer."""
+    is shown each message a person answers, before the answer. Not `to_end`: `limit` decisions are made, or fewer
+    when the game ends first."""
     by_id = {m.user.id: m for m in w.members}
     for decisions in range(limit):
         record = await w.store.get_game(game_id)
@@ -111,6 +114,8 @@ async def play_through(
             chosen = await choose(member, prompt, rng)
         assert chosen.acknowledged
         assert not chosen.followups or not chosen.ephemeral or "not" not in reply(chosen).content.lower()
+    if not to_end:
+        return limit
     raise AssertionError("the game did not end")
 
 

@@ -276,6 +276,18 @@ def to_act(page: Page) -> str | None:
     return None
 
 
+def whose_turn(page: Page) -> str:
+    """The player the newest prompt mentions, once the page shows one (it is briefly empty while it draws a viewer's
+    messages again)."""
+    for _ in range(200):
+        settled(page)
+        who = to_act(page)
+        if who is not None:
+            return who
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no prompt mentions a player; the page shows:\n{last_text(page)}")
+
+
 def controls(page: Page) -> Locator:
     """The live controls: those of the newest message that has any (the prompt, or private track buttons)."""
     newest = page.locator("#channel-message-list article.channel-message").filter(has=page.locator(CONTROLS)).last

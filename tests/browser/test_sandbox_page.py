@@ -42,6 +42,7 @@ from tests.browser.pagekit import (
     view_as,
     viewer,
     wait_for_change,
+    whose_turn,
 )
 
 # One sandbox and one browser for the module: under `make test`'s two workers, all of it runs on one of them.
@@ -183,7 +184,7 @@ def test_a_reload_mid_game_shows_the_current_turn_for_every_viewer(context, sand
     rng = random.Random(7)
     for _ in range(12):
         play_step(page, rng)
-    current = to_act(page)
+    current = whose_turn(page)
     view_as(page, current)
     last = page.locator("#channel-message-list article.channel-message").last
     newest = last.get_attribute("data-message-id")

@@ -169,7 +169,7 @@ def play_to_the_end(page: Page, number: str, rng: random.Random, shots: str = ""
             # message replaced, or made a record, as the turn moved on): the decision the page shows now is taken
             # instead, and rarely.
             gone += 1
-            assert gone <= 5, "decisions kept leaving the page before they could be made"
+            assert gone <= 5, "a decision kept leaving the page before it could be made"
             at = next_decision(page, None)
             continue
         try:
@@ -179,7 +179,7 @@ def play_to_the_end(page: Page, number: str, rng: random.Random, shots: str = ""
                 raise  # on the page, and not in sight: the page did not bring the decision into view
             # Replaced meanwhile (a new turn's prompt is a new message): the decision the page shows now.
             gone += 1
-            assert gone <= 5, "decisions kept leaving the page before they could be made"
+            assert gone <= 5, "a decision kept leaving the page before it could be made"
             at = next_decision(page, None)
             continue
         if not shown_menu and live.first.get_attribute("role") == "combobox":
@@ -197,7 +197,7 @@ def play_to_the_end(page: Page, number: str, rng: random.Random, shots: str = ""
         if not count:
             # Its choices left the page meanwhile (the turn moved on): the decision the page shows now.
             gone += 1
-            assert gone <= 5, "decisions kept leaving the page before they could be made"
+            assert gone <= 5, "a decision kept leaving the page before it could be made"
             at = next_decision(page, None)
             continue
         if count > 1 and live.first.get_attribute("role") == "combobox":
@@ -216,10 +216,12 @@ def play_to_the_end(page: Page, number: str, rng: random.Random, shots: str = ""
             # The page drew the decision again between reading it and making its choice (its message replaced, or
             # its controls drawn anew): the decision is read again as the page shows it now.
             gone += 1
-            assert gone <= 5, "decisions kept leaving the page before they could be made"
+            assert gone <= 5, "a decision kept leaving the page before it could be made"
             at = next_decision(page, None)
             continue
         decisions += 1
+        # Each decision may be read again a few times (a loaded page draws its message again under the finger).
+        gone = 0
         assert decisions < 200, "the game did not end"
         at = next_decision(page, at)
     assert shown_menu, "no decision was asked with a menu"

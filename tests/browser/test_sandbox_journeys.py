@@ -87,6 +87,8 @@ def test_a_daily_is_played_shared_in_the_channel_and_replayed_turn_by_turn(conte
     every_click_reached_the_bot(page, latencies)
     messages = page.locator(MESSAGES)
     final = messages.filter(has_text=OVER).last
+    # Read once the page has drawn its places (it may draw the message in steps).
+    expect(final).to_contain_text(re.compile(r"@?Aiko — −?[\d,]+ points?"), timeout=WAIT)
     score = re.search(r"@?Aiko — (−?[\d,]+) points?", final.inner_text()).group(1)
     # A game against the automa ends by saying who won.
     expect(final).to_contain_text(re.compile(r"You beat the automa|The automa wins"))

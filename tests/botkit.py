@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from simcord.results import to_discord_message
 
 import games
 import storage.store
@@ -157,7 +158,15 @@ async def lobby_message(w: World, game_id: int, channel=None):
     """The lobby (or announcement) message of a game, as its channel shows it."""
     channel_id, message_id = await w.store.get_message(game_id, "lobby")
     where = channel if channel is not None else next(c for c in w.guild.channels.values() if c.id == channel_id)
-    return next(m for m in where.history() if m.id == message_id)
+    return message_in(where, message_id)
+
+
+def message_in(channel, message_id: int):
+    """One public message of a SimCord channel, as `channel.history()` would give it, without building the whole
+    history (a game's thread holds hundreds of messages, and a test reads its prompt at every answer)."""
+    stored = channel._env.backend.messages.get(channel.id, {}).get(message_id)
+    assert stored is not None and stored.visible_to(None), f"no message {message_id} in channel {channel.id}"
+    return to_discord_message(channel._env, stored)
 
 
 async def announced(w: World, channel=None) -> str:
@@ -196,7 +205,7 @@ async def open_game(w: World, players: int = 2, *, joiners: int | None = None, *
 
 async def prompt_message(w: World, game_id: int, thread):
     found = await w.store.get_message(game_id, "prompt")
-    return next(m for m in thread.history() if m.id == found[1])
+    return message_in(thread, found[1])
 
 
 async def load_game(w: World, game_id: int):

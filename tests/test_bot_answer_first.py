@@ -27,7 +27,7 @@ from games.kokeshi.engine import CURRENT_RULES, KOKESHI, Prompt
 from games.kokeshi.engine.data import TILE_BY_ID
 from games.kokeshi.engine.options import PLACES
 from storage import challenge_key
-from tests.botkit import answer, components, lobby_message, new_lobby, open_game, prompt_message
+from tests.botkit import answer, components, lobby_message, message_in, new_lobby, open_game, prompt_message
 from tests.games import tiny
 from tests.test_bot_match_end import finished_kohaku_daily
 from tests.test_bot_matches import finished_match, play_through
@@ -344,7 +344,7 @@ async def _tile_select(w) -> Act:
     record = await w.store.get_game(game_id)
     channel = w.bot.get_channel(thread.id)
     sent = await w.bot.tables.send(record, channel, "a tile menu", view=view)
-    message = next(m for m in thread.history() if m.id == sent.id)
+    message = message_in(thread, sent.id)
     menu = components(message)[0]
     return lambda: mover.select(message, [menu["options"][0]["value"]], custom_id=menu["custom_id"])
 
@@ -433,7 +433,7 @@ async def kohaku_table(w):
     record = (await w.store.games_in_channel(w.channel.id, statuses=("active",)))[-1]
     thread = next(t for t in w.channel.threads if t.id == record.thread_id)
     found = await w.store.get_message(record.id, "prompt")
-    return record.id, thread, next(m for m in thread.history() if m.id == found[1])
+    return record.id, thread, message_in(thread, found[1])
 
 
 async def _games_new(w) -> Act:
@@ -509,14 +509,14 @@ async def _match_choose(w) -> Act:
     # private button is the one of a game whose prompts are secret: the tests' Bids.
     game_id, thread = await bids_table(w)
     found = await w.store.get_message(game_id, "prompt")
-    post = next(m for m in thread.history() if m.id == found[1])
+    post = message_in(thread, found[1])
     return lambda: w.members[0].click(post, custom_id=custom_ids_of(post)[0])
 
 
 async def _match_action(w) -> Act:
     game_id, thread = await bids_table(w)
     found = await w.store.get_message(game_id, "prompt")
-    post = next(m for m in thread.history() if m.id == found[1])
+    post = message_in(thread, found[1])
     opened = await w.members[0].click(post, custom_id=custom_ids_of(post)[0])
     private = opened.followups[-1] if opened.followups else opened.response
     button = next(c for c in components(private) if c.get("custom_id", "").startswith("mt:a:"))
@@ -526,7 +526,7 @@ async def _match_action(w) -> Act:
 async def _match_since(w) -> Act:
     game_id, thread = await bids_table(w)
     found = await w.store.get_message(game_id, "prompt")
-    post = next(m for m in thread.history() if m.id == found[1])
+    post = message_in(thread, found[1])
     return lambda: w.members[1].click(post, custom_id=next(c for c in custom_ids_of(post) if c.startswith("mt:w:")))
 
 
@@ -544,7 +544,7 @@ async def at_undo(w):
         else:
             await w.members[0].click(post, custom_id=rng.choice(parts)["custom_id"])
         found = await w.store.get_message(game_id, "prompt")
-        post = next(m for m in thread.history() if m.id == found[1])
+        post = message_in(thread, found[1])
     raise AssertionError("no undo offered")
 
 

@@ -12,7 +12,7 @@ import games
 from bot import create_bot
 from games.kokeshi.engine import GreedyPolicy, policy
 from tests import ai_work
-from tests.botkit import restart, texts
+from tests.botkit import message_in, restart, texts
 from tests.test_bot_matches import choose, finished_match
 
 GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
@@ -75,7 +75,7 @@ async def play_in_dm(w, user, game_id: int, seed: int = 0) -> int:
             return count
         found = await w.store.get_message(game_id, "prompt")
         assert found is not None and found[0] == user.dm_channel.id
-        message = next(m for m in user.dm_channel.history() if m.id == found[1])
+        message = message_in(user.dm_channel, found[1])
         assert message.content.startswith("Your turn:") or "\nYour turn:" in message.content, message.content
         result = await choose(user, message, rng)
         assert result.acknowledged

@@ -14,6 +14,7 @@ from tests.botkit import (
     answer,
     components,
     lobby_message,
+    message_in,
     new_lobby,
     open_game,
     play_to_end,
@@ -202,7 +203,7 @@ async def test_after_a_third_expired_turn_the_opponent_chooses_to_wait_with_butt
     held = await seat(world, game_id, sleeper)
     assert not held.ai and held.expired == 0
     assert any("chose to wait" in t for t in texts(thread))
-    assert components(next(m for m in thread.history() if m.id == question.id)) == []
+    assert components(message_in(thread, question.id)) == []
     # Decided once: the buttons are gone, and an answer that comes after changes nothing.
     late = world.bot.tables.clocks
     assert (await world.store.seat_choice(game_id, sleeper)).answer == "wait"
@@ -234,7 +235,7 @@ async def test_without_an_answer_in_a_day_the_ai_plays_the_seat(world):
     assert (await seat(world, game_id, sleeper)).ai
     assert (await world.store.seat_choice(game_id, sleeper)).answer == "none"
     assert any("Nobody chose in time" in t for t in texts(thread))
-    assert components(next(m for m in thread.history() if m.id == asked(thread).id)) == []
+    assert components(message_in(thread, asked(thread).id)) == []
     assert world.env.errors == []
 
 
@@ -250,7 +251,7 @@ async def test_a_player_who_plays_again_before_anyone_answers_is_back_and_there_
     assert late.ephemeral and "nothing to choose" in reply(late)
     assert not (await seat(world, game_id, sleeper)).ai
     assert (await world.store.seat_choice(game_id, sleeper)).answer == "back"
-    assert components(next(m for m in thread.history() if m.id == question.id)) == []
+    assert components(message_in(thread, question.id)) == []
     assert world.env.errors == []
 
 

@@ -30,7 +30,7 @@ from games.kokeshi import records as kokeshi_records
 from games.kokeshi.engine import policy
 from games.kokeshi.module import Kokeshi, KokeshiMatch, named_view
 from tests import ai_work
-from tests.botkit import World, components, custom_ids, is_png, restart
+from tests.botkit import World, components, custom_ids, is_png, message_in, restart
 from tests.test_bot_language import locales  # noqa: F401  (the fixture giving each person a language)
 from tests.test_bot_matches import (
     choose,
@@ -600,7 +600,7 @@ async def test_a_finished_turn_is_kept_under_its_heading_over_the_own_board_and_
         f"Kokeshi #{game_id}: {player}'s workshop after their turn, what the turn changed marked, and the scores."
     )
     found = await w.store.get_message(game_id, "prompt")
-    live = next(m for m in thread.history() if m.id == found[1])
+    live = message_in(thread, found[1])
     if live.attachments and live.components:
         assert live.attachments[0].description.startswith(f"Kokeshi #{game_id}, "), live.attachments[0].description
         assert "decision: " in live.attachments[0].description

@@ -17,7 +17,7 @@ from cogs.speech import game_language
 from games.kokeshi import pictures
 from games.kokeshi.vocab import RETIRED_WORDS
 from i18n.extract import COMMAND_NAME, PARAMETER_NAME
-from tests.botkit import World, announced, components, custom_ids, lobby_message, press, prompt_message
+from tests.botkit import World, announced, components, custom_ids, lobby_message, message_in, press, prompt_message
 from tests.botkit import answer as botkit_answer
 
 HOUR = 3600
@@ -233,7 +233,7 @@ async def test_a_whole_game_with_brazilian_players_and_server_speaks_only_portug
     posted = bot_output(env, start)
     assert any("está esperando por você" in text for text in posted), "the reminder"
     assert any("**Desde a sua última vez:**" in text for text in posted), "the ping says what happened since"
-    lobby_embed = next(m for m in w.channel.history() if m.id == lobby.id).embeds[0]
+    lobby_embed = message_in(w.channel, lobby.id).embeds[0]
     assert lobby_embed.description == "**Terminada**"
     output = bot_output(env, start) + said
     assert len(output) > 200

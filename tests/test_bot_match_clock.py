@@ -10,7 +10,7 @@ import pytest
 
 from bot import create_bot
 from cogs.clock import CHOICE_SECONDS
-from tests.botkit import components, custom_ids, lobby_message, restart, texts
+from tests.botkit import components, custom_ids, lobby_message, message_in, restart, texts
 from tests.test_bot_match_refusals import bid_round
 from tests.test_bot_match_turns import bid, stamp, timeouts
 from tests.test_bot_matches import choose, current_prompt, open_table, reply
@@ -230,7 +230,7 @@ async def test_after_a_third_expired_turn_the_other_person_chooses_to_wait_with_
     held = await seat_of(w, game_id, sleeper)
     assert not held.ai and held.expired == 0
     assert any("chose to wait" in t for t in texts(thread))
-    assert components(next(m for m in thread.history() if m.id == question.id)) == []
+    assert components(message_in(thread, question.id)) == []
     # Decided once: an answer that comes after changes nothing.
     assert (await w.store.seat_choice(game_id, seat.name)).answer == "wait"
     assert not await w.store.answer_choice(game_id, seat.name, "ai")
@@ -296,7 +296,7 @@ async def test_without_an_answer_in_a_day_the_ai_plays_the_seat(world):
     assert (await seat_of(w, game_id, sleeper)).ai
     assert (await w.store.seat_choice(game_id, sleeper.user.name)).answer == "none"
     assert any("Nobody chose in time" in t for t in texts(thread))
-    assert components(next(m for m in thread.history() if m.id == asked(thread).id)) == []
+    assert components(message_in(thread, asked(thread).id)) == []
     assert w.env.errors == []
 
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tests.botkit import World, custom_ids
+from tests.botkit import World, custom_ids, message_in
 from tests.test_bot_kokeshi_platform import KEY, kokeshi_at_the_platform  # noqa: F401 - a fixture
 from tests.test_bot_match_reach import pinged
 from tests.test_bot_matches import choose, current_prompt, open_table, play_through, reply
@@ -51,7 +51,7 @@ async def test_kokeshi_at_the_platform_posts_about_one_message_per_turn(world, k
 
 
 def message(thread, message_id: int):
-    return next(m for m in thread.history() if m.id == message_id)
+    return message_in(thread, message_id)
 
 
 def after(thread, message_id: int) -> list:

@@ -13,7 +13,7 @@ import games
 import i18n
 from bot import create_bot
 from cogs.match_boards import stats_fields
-from tests.botkit import World, components, custom_ids, lobby_message, restart
+from tests.botkit import World, components, custom_ids, lobby_message, message_in, restart
 from tests.games import tiny
 
 
@@ -46,7 +46,7 @@ async def open_table(w: World, game: str, players: int, joiners: int, **options)
 async def current_prompt(w: World, game_id: int, thread):
     found = await w.store.get_message(game_id, "prompt")
     assert found is not None
-    return next(m for m in thread.history() if m.id == found[1])
+    return message_in(thread, found[1])
 
 
 def menus_of_groups(message) -> list[dict]:

@@ -14,7 +14,7 @@ import pytest
 
 from bot import create_bot
 from games.kokeshi.engine import GreedyPolicy
-from tests.botkit import answer, custom_ids, open_game, prompt_message, restart, texts
+from tests.botkit import answer, custom_ids, message_in, open_game, prompt_message, restart, texts
 
 HOUR = 3600
 ROOT = Path(__file__).resolve().parent.parent
@@ -190,7 +190,7 @@ async def test_a_failed_prompt_post_keeps_the_old_buttons_and_the_prompt_is_post
     assert await to_move(world, game_id) != mover
     # The old prompt is still there with its buttons; the move is saved and a retry is due.
     assert (await prompt_message(world, game_id, thread)).id == old.id
-    assert custom_ids(next(m for m in thread.history() if m.id == old.id))
+    assert custom_ids(message_in(thread, old.id))
     assert {t.kind for t in await world.store.timers(game_id)} >= {"repost"}
 
     await world.env.advance_time(61)

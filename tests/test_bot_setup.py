@@ -9,7 +9,7 @@ from cogs.components import MAX_SELECT, prompt_view, tile_choices, track_view
 from games.kokeshi.engine import CURRENT_RULES, KOKESHI, Prompt
 from games.kokeshi.engine.data import TILE_BY_ID
 from games.kokeshi.engine.options import PLACES
-from tests.botkit import lobby_message, new_lobby, open_game, restart
+from tests.botkit import lobby_message, message_in, new_lobby, open_game, restart
 
 
 def _syncs(env) -> int:
@@ -43,7 +43,7 @@ async def test_a_started_lobby_loses_its_buttons_and_says_so(world):
     game_id, _ = await open_game(world, players=2)
     record = await world.store.get_game(game_id)
     found = await world.store.get_message(game_id, "lobby")
-    lobby = next(m for m in world.channel.history() if m.id == found[1])
+    lobby = message_in(world.channel, found[1])
     assert lobby.components == [] and "Playing" in lobby.embeds[0].description and record.status == "active"
 
 

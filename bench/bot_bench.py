@@ -56,7 +56,10 @@ from tests.botkit import NAMES, World, components, open_game  # noqa: E402
 
 
 async def _click(world: World, game_id: int, thread, rng: random.Random):
-    """Prepare one answer to the current prompt (outside the timing) and return the coroutine that sends it."""
+    """Prepare one answer to the current prompt (outside the timing) and return the coroutine that sends it: at
+    Kokeshi's own table (a checkout whose `/kokeshi new` deals there), or at the platform's."""
+    if not getattr(await world.store.get_game(game_id), "named_log", True):
+        return await _match_click(world, game_id, thread, rng)
     game, version = await world.store.load_game(game_id)
     member = world.member(game.prompt.player)
     action = rng.choice(game.legal_actions())
@@ -88,7 +91,7 @@ async def play(games: int, players: int, seed: int) -> tuple[list[float], list[f
                 rng = random.Random(seed)
                 for _ in range(games):
                     game_id, thread = await open_game(world, players=players)
-                    while (await world.store.load_game(game_id))[0].prompt is not None:
+                    while (await world.store.get_game(game_id)).status == "active":
                         click = await _click(world, game_id, thread, rng)
                         callbacks.clear()
                         cpu, start = time.process_time(), time.perf_counter()
@@ -117,7 +120,7 @@ async def store_calls(games: int, seed: int) -> list[dict[str, int]]:
                 rng = random.Random(seed)
                 for _ in range(games):
                     game_id, thread = await open_game(world, players=2)
-                    while (await world.store.load_game(game_id))[0].prompt is not None:
+                    while (await world.store.get_game(game_id)).status == "active":
                         click = await _click(world, game_id, thread, rng)
                         counter = StoreCalls(bot.store)
                         try:
@@ -326,6 +329,12 @@ def _emit_component(env, member, channel_id: int, message_id: int, custom_id: st
     return record.id
 
 
+def _table(record) -> str:
+    """The prefix of a game's buttons: `kk` at Kokeshi's own table (its log by the players' names, as every game
+    `/kokeshi new` dealt in older checkouts), `mt` at the platform's."""
+    return "kk" if getattr(record, "named_log", True) else "mt"
+
+
 def _custom_ids(env, channel_id: int, message_id: int) -> list[dict]:
     rows = env.backend.get_message(channel_id, message_id).components
     return [c for row in rows for c in row.get("components", [])]
@@ -372,8 +381,10 @@ async def bursts(games: int) -> dict[str, list[float]]:
                     ],
                 )
                 lobbies = []
+                lobby_records = {}
                 for host in hosts:
                     [record] = [g for g in await store.games_for_user(host.id)]
+                    lobby_records[record.id] = record
                     found_message = await store.get_message(record.id, "lobby")
                     for _ in range(600):  # a lobby whose message is still on its way
                         if found_message is not None:
@@ -386,7 +397,8 @@ async def bursts(games: int) -> dict[str, list[float]]:
 
                 def lobby_click(member, lobby, op):
                     game_id, channel_id, message_id = lobby
-                    return lambda: _emit_component(env, member, channel_id, message_id, f"kk:l:{game_id}:{op}")
+                    custom_id = f"{_table(lobby_records[game_id])}:l:{game_id}:{op}"
+                    return lambda: _emit_component(env, member, channel_id, message_id, custom_id)
 
                 found["Join"] = await _burst(
                     env, stamps, [lobby_click(g, lob, "join") for g, lob in zip(guests, lobbies, strict=False)]
@@ -404,10 +416,29 @@ async def bursts(games: int) -> dict[str, list[float]]:
                         await env.settle(timeout=1800)
                         await asyncio.sleep(0.1)
                     record = await store.get_game(game_id)
-                    game, version = await store.load_game(game_id)
-                    mover = members[record.seat_named(game.prompt.player).user_id]
                     channel_id, message_id = await store.get_message(game_id, "prompt")
                     menu = _custom_ids(env, channel_id, message_id)[0]
+                    if _table(record) == "mt":
+                        # At the platform's table: its first choice, a tile from the groups' menu or a button.
+                        match, version, _record = await store.load_match(game_id)
+                        (prompt,) = match.prompts()
+                        mover = members[next(s.user_id for s in record.seats if s.seat == prompt.seat)]
+                        if menu.get("type") == 3:
+                            value = menu["options"][0]["value"]
+                            clicks.append(
+                                lambda m=mover, c=channel_id, i=message_id, k=menu["custom_id"], v=value: (
+                                    _emit_component(env, m, c, i, k, [v])
+                                )
+                            )
+                        else:
+                            clicks.append(
+                                lambda m=mover, c=channel_id, i=message_id, k=menu["custom_id"]: _emit_component(
+                                    env, m, c, i, k
+                                )
+                            )
+                        continue
+                    game, version = await store.load_game(game_id)
+                    mover = members[record.seat_named(game.prompt.player).user_id]
                     action = game.legal_actions()[0]
                     if menu["custom_id"].startswith("kk:s:"):
                         clicks.append(
@@ -485,8 +516,8 @@ async def _refused_game(env, stamps, scope, status, code, methods, hours) -> tup
     [record] = await store.games_for_user(aiko.id)
     channel_id, message_id = await store.get_message(record.id, "lobby")
     lobby = to_discord_message(env, env.backend.get_message(channel_id, message_id))
-    await botan.click(lobby, custom_id=f"kk:l:{record.id}:join")
-    await aiko.click(lobby, custom_id=f"kk:l:{record.id}:start")
+    await botan.click(lobby, custom_id=f"{_table(record)}:l:{record.id}:join")
+    await aiko.click(lobby, custom_id=f"{_table(record)}:l:{record.id}:start")
     record = await store.get_game(record.id)
     thread_id = record.thread_id
     if scope == "server":
@@ -500,13 +531,22 @@ async def _refused_game(env, stamps, scope, status, code, methods, hours) -> tup
         )
     if scope == "thread":
         # The player to move finishes their turn by command: the next prompt cannot be posted.
-        game, version = await store.load_game(record.id)
-        mover = game.prompt.player
         rng = random.Random(1)
-        while game.prompt.player == mover:
-            member = aiko if mover == "aiko" else botan
-            await member.slash(channel, "kokeshi play", choice=f"{version}:{rng.choice(game.legal_actions())}")
+        if _table(record) == "mt":
+            match, version, _record = await store.load_match(record.id)
+            mover = match.waiting()[0]
+            member = aiko if next(s.user_id for s in record.seats if s.seat == mover) == aiko.id else botan
+            while match.waiting() == (mover,):
+                choice = f"{version}:{rng.choice(match.legal_actions(mover))}"
+                await member.slash(channel, "kokeshi play", choice=choice)
+                match, version, _record = await store.load_match(record.id)
+        else:
             game, version = await store.load_game(record.id)
+            mover = game.prompt.player
+            while game.prompt.player == mover:
+                member = aiko if mover == "aiko" else botan
+                await member.slash(channel, "kokeshi play", choice=f"{version}:{rng.choice(game.legal_actions())}")
+                game, version = await store.load_game(record.id)
     start = env.now().timestamp()
     stamps.refused.clear()
     elapsed = 0.0

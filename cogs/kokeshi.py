@@ -17,7 +17,7 @@ from games.kokeshi import guide, narrate, pictures, vocab
 from games.kokeshi.engine import Game, Option
 from games.kokeshi.engine.preview import preview_all
 from games.kokeshi.module import MODULE as KOKESHI
-from games.kokeshi.module import whole_table
+from games.kokeshi.module import KokeshiMatch, whole_table
 from games.kokeshi.vocab import N_
 from i18n import _
 from storage import GameNotFound, GameRecord, Seat
@@ -649,22 +649,29 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             turn = _("{player}'s turn").format(player=escape(vocab.seat_name(prompt.player)))
         line = _("• {game}: {round}, {turn}").format(game=where, round=vocab.round_name(state.round_number), turn=turn)
         mover = record.seat_named(prompt.player) if prompt else None
+        return line + await self._marks(record, user_id, mover)
+
+    async def _marks(self, record: GameRecord, user_id: int, mover: Seat | None) -> str:
+        """What a game's line in the list adds, at either table: that the player it waits for (another person) is
+        away, and that the game is paused."""
+        marks = ""
         if mover is not None and mover.user_id not in (None, user_id) and not mover.ai:
             away = await self.store.away(mover.user_id)
             if away is not None:
-                line += " — " + _("💤 away until {until}").format(until=stamp(away.ends_at))
+                marks += " — " + _("💤 away until {until}").format(until=stamp(away.ends_at))
         reach = await self.store.reach(record.id)
         if reach is not None and reach.unreachable_at is not None:
-            line += " — " + _(
+            marks += " — " + _(
                 "⚠️ paused: I cannot post in its thread (`/kokeshi status game:{number}` says why)"
             ).format(number=record.id)
-        return line
+        return marks
 
     async def _platform_line(self, record: GameRecord, user_id: int, where: str) -> str:
-        """A game played at the platform's table in the list: whose turn it is."""
+        """A game played at the platform's table in the list: its round, whose turn it is, and its marks."""
         match, _version, record = await self.store.load_match(record.id)
         waiting = match.waiting()
         seat = record.seat_of(user_id)
+        mover = None
         if match.is_over or not waiting:
             turn = _("the game is over")
         elif seat is not None and seat.seat in waiting:
@@ -672,7 +679,13 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         else:
             mover = next(s for s in record.seats if s.seat == waiting[0])
             turn = _("{player}'s turn").format(player=escape(vocab.seat_name(mover.name)))
-        return _("• {game}: {turn}").format(game=where, turn=turn)
+        if isinstance(match, KokeshiMatch):
+            line = _("• {game}: {round}, {turn}").format(
+                game=where, round=vocab.round_name(match.engine.round_number), turn=turn
+            )
+        else:
+            line = _("• {game}: {turn}").format(game=where, turn=turn)
+        return line + await self._marks(record, user_id, mover)
 
     async def _status_text(self, record: GameRecord) -> str:
         if record.status == "lobby":

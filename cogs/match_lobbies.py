@@ -38,6 +38,7 @@ from .common import (
 from .match_items import lobby_view
 from .offer import read_variant, table_game
 from .reach import Reach
+from .seating import REMATCH, rematch_setting, reversed_order, seat_as_planned
 from .speech import escape, speaking
 
 log = logging.getLogger(__name__)
@@ -351,6 +352,8 @@ class MatchLobbies:
             await self.tables.check_limits(interaction, channel)
             robots = sorted((s for s in record.seats if s.ai), key=lambda s: s.seat)
             user = interaction.user
+            host = record.seat_of(user.id)
+            assert host is not None  # checked above
             again_id = await self.store.create_game(
                 guild_id=record.guild_id,
                 channel_id=channel.id,
@@ -363,16 +366,25 @@ class MatchLobbies:
                 ai_level=robots[0].ai_level if robots else None,
                 language=record.language,
                 game=record.game,
-                settings={k: v for k, v in record.settings.items() if k != "rematch"} | {"rematch": {"of": game_id}},
+                # Who sits where: the seats of the last game reversed, the host first.
+                settings={k: v for k, v in record.settings.items() if k != REMATCH}
+                | {REMATCH: rematch_setting(record, host, robots)},
                 contract=not record.named_log,
             )
             await self.store.set_meta(REMATCH_OF.format(game_id=game_id), str(again_id))
-        again_record = await self.store.get_game(again_id)
+        again_record = await seat_as_planned(self.store, await self.store.get_game(again_id))
         invited = [s.user_id for s in record.seats if s.user_id is not None and not s.ai and s.user_id != user.id]
         with speaking(again_record):
             head = _("🔁 **Rematch of {game} #{number}**, asked for by {host}.").format(
                 game=module.name, number=game_id, host=user.mention
             )
+            if record.players > 1:
+                # The order in plain names: each person is mentioned once, in the invitation.
+                order = " → ".join(escape(n) for n in reversed_order([s.name for s in record.seats], host.name))
+                head += " " + _(
+                    "The seats go round in the reverse of the last game (who played after you now plays before "
+                    "you): {order}."
+                ).format(order=order)
         await self.open(interaction, module, channel, again_record, invited, head)
 
     async def on_lobby(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
@@ -388,6 +400,8 @@ class MatchLobbies:
             # One more open game for the joiner, as at Kokeshi's tables: past the server's limit per person, refused.
             await self.tables.check_limits(interaction, None)
             record = await self.store.add_seat(game_id, user.id, user.display_name)
+            # A rematch seats its players in its planned order.
+            record = await seat_as_planned(self.store, record)
             await self.tell(interaction, _("You joined {game} #{number}.").format(game=module.name, number=game_id))
         elif op == "leave":
             if user.id == record.host_id:

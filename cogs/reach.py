@@ -20,6 +20,7 @@ import discord
 
 import i18n
 from i18n import _
+from kit.locks import KeyedLocks
 from storage import GameReach, GameRecord, Store, TurnPosts
 from storage.away import QUIET
 
@@ -75,6 +76,9 @@ class Reach:
         self._dm_channels: dict[int, int] = {}
         # Games whose deleted thread was replaced by a new one (game id → new thread), until the caller looks.
         self.moved: dict[int, int] = {}
+        # One failure of a game handled at a time: a channel deleted with its thread reaches `failed` twice at once,
+        # and its host is told once.
+        self._failing: KeyedLocks[int] = KeyedLocks()
 
     @property
     def store(self) -> Store:
@@ -320,6 +324,10 @@ class Reach:
     async def failed(self, record: GameRecord) -> GameReach:
         """A show of the game failed: its run of refusals grows, its turn clock stops, the next attempt is set
         (later each time), and after a day its host is told."""
+        async with self._failing(record.id):
+            return await self._failed(record)
+
+    async def _failed(self, record: GameRecord) -> GameReach:
         now = self.clock()
         status, code = self.last.pop(record.id, (0, 0))
         reach = refused(await self.store.reach(record.id), record.id, now, status, code)

@@ -25,13 +25,12 @@ from .client import Client
 from .common import UserError, game_name, pinging
 from .limits import BUTTON_LABEL, shorten
 from .persistent import FromCustomId
+from .seating import REMATCH, rematch_setting, reversed_order, seat_as_planned
 from .speech import escape, speaking
 
 log = logging.getLogger(__name__)
 
 BUTTON_TEMPLATE = r"kk:m:(?P<game_id>\d+)"
-# A rematch lobby's setting: the game it follows and its planned seating (`u<user id>`, `n<AI seat name>`).
-REMATCH = "rematch"
 
 
 def rematch_of_key(game_id: int) -> str:
@@ -62,13 +61,6 @@ class RematchButton(FromCustomId, AnswersFirst, discord.ui.DynamicItem[discord.u
 
 
 REMATCH_ITEMS = (RematchButton,)
-
-
-def reversed_order(seats: list[str], host: str) -> list[str]:
-    """The seats in the reverse of their order round the table, turned so that `host` comes first."""
-    order = list(reversed(seats))
-    first = order.index(host)
-    return order[first:] + order[:first]
 
 
 class Rematches:
@@ -137,13 +129,9 @@ class Rematches:
         robots = [s for s in record.seats if s.user_id is None]
         host = record.seat_of(interaction.user.id)
         assert host is not None  # checked in `open`
-        # Who sits where, by user (people) or by the AI seat's name in the new lobby ("AI 1", … as `create_game`
-        # names them, in order): reversed, the host first.
-        token = {s.name: f"u{s.user_id}" for s in record.seats if s.user_id is not None}
-        token |= {old.name: f"nAI {i + 1}" for i, old in enumerate(robots)}
-        plan = [token[name] for name in reversed_order([s.name for s in record.seats], host.name)]
+        # Who sits where: reversed, the host first.
         settings = {k: v for k, v in record.settings.items() if k != REMATCH} | {
-            REMATCH: {"of": record.id, "seating": plan}
+            REMATCH: rematch_setting(record, host, robots)
         }
         user = interaction.user
         game_id = await self.store.create_game(
@@ -191,24 +179,10 @@ class Rematches:
     async def seated(self, record: GameRecord) -> GameRecord:
         """A rematch lobby with its seats in the planned order (the others after them, in the order they came);
         any other lobby as it is."""
-        if record.status != "lobby":
-            return record
-        found = record.settings.get(REMATCH)
-        plan = found.get("seating") if isinstance(found, dict) else None
-        if not isinstance(plan, list):
-            return record
-        names = []
-        for token in plan:
-            if token.startswith("u") and token[1:].isdigit():
-                seat = record.seat_of(int(token[1:]))
-                if seat is not None:
-                    names.append(seat.name)
-            elif token.startswith("n") and record.seat_named(token[1:]) is not None:
-                names.append(token[1:])
-        arranged = await self.store.arrange_seats(record.id, names)
+        arranged = await seat_as_planned(self.store, record)
         if arranged.seats != record.seats:
             self.bot.tables.forget_levels(record.id)
         return arranged
 
 
-__all__ = ["REMATCH_ITEMS", "RematchButton", "REMATCH", "Rematches", "rematch_of_key", "reversed_order"]
+__all__ = ["REMATCH_ITEMS", "RematchButton", "Rematches", "rematch_of_key"]

@@ -29,6 +29,7 @@ from games.kokeshi import pictures as kokeshi_pictures
 from games.kokeshi import records as kokeshi_records
 from games.kokeshi.engine import policy
 from games.kokeshi.module import Kokeshi, KokeshiMatch, named_view
+from storage import GameReach
 from tests import ai_work
 from tests.botkit import World, components, custom_ids, is_png, message_in, restart
 from tests.test_bot_language import locales  # noqa: F401  (the fixture giving each person a language)
@@ -689,7 +690,41 @@ async def test_kokeshis_commands_answer_a_platform_game_of_kokeshi_through_the_p
     status = reply(await aiko.slash(w.channel, "games status")).content
     assert f"<#{pair_thread.id}>" in status and f"<#{own.thread_id}>" in status, status
     mine = reply(await aiko.slash(w.channel, "kokeshi status", game=own.id)).content
-    assert f"Kokeshi #{own.id}" in mine and f"<#{pair_thread.id}>: botan's turn" in mine, mine
+    assert f"Kokeshi #{own.id}" in mine and f"<#{pair_thread.id}>: setup, botan's turn" in mine, mine
+
+
+async def test_kokeshi_status_lists_a_platform_games_round_an_away_player_and_a_pause(
+    world, kokeshi_at_the_platform, monkeypatch
+):
+    """`/kokeshi status`'s list tells a game of Kokeshi at the platform's table as it tells one at its own: the round,
+    whose turn, that the player it waits for is away, and that it is paused."""
+    monkeypatch.setattr(secrets, "randbits", random.Random(7).getrandbits)
+    w = world
+    aiko, botan = w.members[0], w.members[1]
+    game_id, thread = await open_table(w, KEY, players=2, joiners=1)
+    match, _version, record = await w.store.load_match(game_id)
+    to_move = next(s for s in record.seats if s.seat == match.waiting()[0])
+    mover, caller = (aiko, botan) if to_move.user_id == aiko.user.id else (botan, aiko)
+    went = await mover.slash(w.channel, "games away", duration="2d")
+    assert "You are away until <t:" in reply(went).content
+    listed = reply(await caller.slash(w.channel, "kokeshi status")).content
+    [line] = [line for line in listed.splitlines() if f"<#{thread.id}>" in line]
+    # The round as Kokeshi's own table names it ("setup" before the first round).
+    named = vocab.round_name(match.engine.round_number)
+    assert f": {named}, {to_move.name}'s turn" in line, line
+    away = await w.store.away(mover.user.id)
+    assert f"💤 away until <t:{int(away.ends_at)}:f>" in line, line
+    assert "paused" not in line
+    # The mover sees their own turn, and no mark of their own absence.
+    own = reply(await mover.slash(w.channel, "kokeshi status")).content
+    [line] = [line for line in own.splitlines() if f"<#{thread.id}>" in line]
+    assert "**your turn**" in line and "away" not in line, line
+    # Paused (Discord refuses its thread, as after the bot was removed): the list says so.
+    now = w.env.now().timestamp()
+    await w.store.set_reach(GameReach(game_id, since=now, status=403, code=50001, unreachable_at=now))
+    listed = reply(await caller.slash(w.channel, "kokeshi status")).content
+    [line] = [line for line in listed.splitlines() if f"<#{thread.id}>" in line]
+    assert f"⚠️ paused: I cannot post in its thread (`/kokeshi status game:{game_id}` says why)" in line, line
 
 
 async def test_games_new_offers_kokeshi_with_its_side_clock_language_and_finish_rate(world, kokeshi_at_the_platform):

@@ -39,7 +39,8 @@ async def test_a_rematch_opens_a_lobby_that_invites_the_other_people_once(world,
     again = (await w.store.games_in_channel(w.channel.id, ALL))[-1]
     assert again.id != game_id and again.game == "bids" and again.status == "lobby"
     assert again.host_id == botan.user.id and [s.user_id for s in again.seats] == [botan.user.id]
-    assert again.settings.get("rematch") == {"of": game_id}
+    # Its seats planned: the last game's reversed, the host first.
+    assert again.settings.get("rematch") == {"of": game_id, "seating": [f"u{botan.user.id}", f"u{aiko.user.id}"]}
     lobby = await lobby_message(w, again.id)
     assert f"Rematch of Bids #{game_id}" in lobby.content
     assert f"<@{aiko.user.id}>" in lobby.content and "Join" in lobby.content
@@ -61,6 +62,38 @@ async def test_a_rematch_opens_a_lobby_that_invites_the_other_people_once(world,
     # Once it is under way, the first table's button says where it is.
     later = await aiko.click(final, custom_id=rematch_id(final))
     assert "already being played, or over" in reply(later).content
+
+
+async def test_a_rematch_seats_its_players_in_the_reverse_order_of_the_last_game_whatever_the_order_they_join(
+    world, bids
+):
+    w = world
+    aiko, botan, chika = w.members[:3]
+    game_id, thread = await open_table(w, "bids", players=3, joiners=2)
+    played = await w.store.get_game(game_id)
+    names = {s.user_id: s.name for s in played.seats}
+    assert [s.user_id for s in played.seats] == [aiko.user.id, botan.user.id, chika.user.id]
+    final = await finish(w, game_id, thread, 6)
+    # Chika asks: who played after her (no one: round the table, aiko) now plays before her, and so on.
+    asked = await chika.click(final, custom_id=rematch_id(final))
+    assert "is open" in reply(asked).content, reply(asked).content
+    again = (await w.store.games_in_channel(w.channel.id, ALL))[-1]
+    lobby = await lobby_message(w, again.id)
+    order = " → ".join(names[m.user.id] for m in (chika, botan, aiko))
+    assert f"reverse of the last game (who played after you now plays before you): {order}." in lobby.content
+    # Aiko joins first, then botan: the seats follow the plan, not the clicks, and the lobby shows them so.
+    await aiko.click(lobby, label="Join")
+    await botan.click(lobby, label="Join")
+    seated = await w.store.get_game(again.id)
+    assert [s.user_id for s in seated.seats] == [chika.user.id, botan.user.id, aiko.user.id]
+    lobby = await lobby_message(w, again.id)
+    assert ", ".join(f"<@{m.user.id}>" for m in (chika, botan, aiko)) in lobby.content, lobby.content
+    started = await chika.click(lobby, label="Start")
+    assert "has started" in reply(started).content, reply(started).content
+    # The game is dealt in that order (a match knows its seats by number).
+    record = await w.store.get_game(again.id)
+    assert record.status == "active"
+    assert [s.user_id for s in sorted(record.seats, key=lambda s: s.seat)] == [m.user.id for m in (chika, botan, aiko)]
 
 
 async def test_against_the_ai_alone_play_again_starts_at_once_with_the_same_seats(world, bids):

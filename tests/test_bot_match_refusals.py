@@ -97,6 +97,27 @@ async def test_a_deleted_thread_gives_the_table_a_new_thread_with_its_live_turn(
 
 
 @pytest.mark.usefixtures("bids")
+async def test_a_channel_deleted_with_its_thread_pauses_the_table_and_tells_its_host_once(world, refusals):
+    w = world
+    aiko = w.members[0]
+    game_id, thread = await open_table(w, "bids", players=2, joiners=1)
+    # Both go at once (Discord sends THREAD_DELETE and CHANNEL_DELETE): two ways to the same refusal, one DM.
+    w.env.backend.delete_channel(thread.id)
+    w.env.backend.delete_channel(w.channel.id)
+    await w.env.settle()
+    reach = await w.store.reach(game_id)
+    assert reach is not None and reach.unreachable_at is not None and reach.told_at is not None
+    dm = w.env.backend.dm_channels.get(aiko.id)
+    assert dm is not None
+    told_host = [m for m in aiko.user.dm_channel.history() if "was deleted" in m.content]
+    assert len(told_host) == 1, [m.content for m in told_host]
+    assert f"Bids #{game_id}" in told_host[0].content
+    # Later attempts tell no one again.
+    await wait(w, 5 * HOUR)
+    assert len([m for m in aiko.user.dm_channel.history() if "was deleted" in m.content]) == 1
+
+
+@pytest.mark.usefixtures("bids")
 async def test_a_thread_discord_says_is_gone_is_replaced_at_once_and_the_player_told(world, refusals):
     w = world
     game_id, thread = await open_table(w, "bids", players=2, joiners=1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot import create_bot
-from cogs.rematch import reversed_order
+from cogs.seating import reversed_order
 from tests.botkit import (
     answer,
     components,

@@ -112,18 +112,18 @@ test-deps: $(DEV_STAMP)
 	$(call need_debian,/usr/bin/docker-compose,docker-compose,--no-install-recommends)
 
 # pytest exits 5 when it collects no test: that is a failure here too. This includes the whole games played
-# through the sandbox page in Chromium (tests/browser, minutes each; `make test-browser` runs only those). Three
-# workers on two cores: the browser modules keep one of them, one module after the other (they wait on the page much
-# of the time, and two sandboxes with a Chromium each beside the other tests left a page too slow to keep up); the
-# rest share the other two, which keeps both cores busy while the page is waited on (with two workers, a third of
-# the run's time went to waiting).
+# through the sandbox page in Chromium (tests/browser, minutes each; `make test-browser` runs only those). Two
+# workers: the browser modules keep one of them, one module after the other (they wait on the page much of the time,
+# and two sandboxes with a Chromium each beside the other tests left a page too slow to keep up), the rest share
+# both. A third worker saved a minute in one run (19 min 43 s against 20 min 58 s) and slowed the other tests by
+# half again as they fought for the two cores: too little to be sure of, against pages left slower.
 # The slowest tests are listed at the end, to keep the whole run inside its 15 minutes.
 # Their files (SQLite and PostgreSQL databases, sandboxes, Chromium profiles) go to /dev/shm when it is a writable
 # memory file system with 2 GiB free: a store on disk waits on the disk at every commit, a fifth of a bot test's time.
 TEST_TMPDIR := $(shell d=/dev/shm; [ -d $$d ] && [ -w $$d ] && [ "$$(stat -f -c %T $$d 2>/dev/null)" = tmpfs ] \
 	&& [ "$$(df -Pk $$d | awk 'NR==2 {print $$4}')" -ge 2097152 ] && echo $$d)
 TEST_ENV := $(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR))
-TEST_WORKERS ?= 3
+TEST_WORKERS ?= 2
 
 test: lint typecheck test-deps catalogs
 	@$(TEST_ENV) $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15; rc=$$?; \

@@ -94,6 +94,7 @@ def test_a_search_on_the_real_seed_would_not_be_fair():
 
 
 @pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.slow
 def test_a_fixed_seed_gives_the_same_choice_every_time(level):
     for i, game in enumerate(positions()):
         before = game.to_json()
@@ -132,6 +133,7 @@ def test_a_hint_is_a_legal_action_with_a_finite_gain(level):
         assert math.isfinite(hint.gain)
 
 
+@pytest.mark.slow
 def test_easy_mostly_matches_the_greedy_choice_when_there_is_one_best():
     # Easy is the greedy player made fair: where one action is best the two mostly agree (they may differ where
     # the best move refills the offer, as each imagines its own draw).

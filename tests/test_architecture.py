@@ -103,6 +103,7 @@ def test_the_engine_policies_are_the_only_users_of_python_random():
     assert set(users) <= {"ai.py", "policies.py"}
 
 
+@pytest.mark.slow
 def test_every_module_starts_with_a_one_line_docstring():
     missing = []
     for folder in ("games", "render", "storage", "cogs", "kit", "bench", "tests"):
@@ -181,6 +182,7 @@ def _product_files() -> list[Path]:
     return files
 
 
+@pytest.mark.slow
 def test_no_import_circles_in_the_product():
     names = {_module_name(p): p for p in _product_files()}
     # Importing a module imports its packages first: an import of one's own package is not a circle. Imports made
@@ -209,6 +211,7 @@ def test_no_import_circles_in_the_product():
     assert circles == []
 
 
+@pytest.mark.slow
 def test_no_cog_imports_bot_py():
     # The cogs know the bot by `cogs.client.Client` (and the extensions by `cogs.wiring.WiredClient`).
     offenders = {
@@ -218,6 +221,7 @@ def test_no_cog_imports_bot_py():
     assert {k: v for k, v in offenders.items() if v} == {}
 
 
+@pytest.mark.slow
 def test_the_new_packages_start_with_a_one_line_docstring():
     missing = []
     for folder in ("games", "service"):
@@ -257,6 +261,7 @@ COGS_WITH_A_GAME = {
 }
 
 
+@pytest.mark.slow
 def test_only_kokeshis_own_table_in_the_discord_layer_imports_a_game():
     found = set()
     for path in sorted((ROOT / "cogs").glob("*.py")):

@@ -89,6 +89,7 @@ async def test_the_level_chosen_with_new_plays_the_ai_seats_and_is_shown_beside_
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_resigned_seat_and_a_timed_out_turn_are_played_by_normal(world):
     recorder = recording(world)
     game_id, thread = await open_game(world, players=2, timer=HOUR)
@@ -115,6 +116,7 @@ async def test_a_resigned_seat_and_a_timed_out_turn_are_played_by_normal(world):
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_while_a_hard_decision_runs_in_a_worker_another_games_click_is_answered(world, tmp_path):
     tables = world.bot.tables
     tables.thinker = KokeshiThinker(work=ai_work.quick)
@@ -232,6 +234,7 @@ async def test_an_ai_turn_cut_short_by_a_crash_is_finished_once_by_the_restarted
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_hint_tells_the_player_to_move_privately_what_hard_would_do_and_why(world, monkeypatch):
     # A solo game is played at the platform's table: its hint asks Kokeshi's `advise` (here on the tests' small
     # budget, in a thread of this process), whose choice and gain are noted to check the words against.

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import i18n
 from cogs.common import ALT_TEXT
 from cogs.narration import prompt_alt, record_alt
@@ -14,6 +16,7 @@ def described(message) -> list[str]:
     return [a.description for a in message.attachments]
 
 
+@pytest.mark.slow
 async def test_every_picture_in_a_game_thread_and_every_looked_at_picture_says_what_it_shows(world):
     game_id, thread = await open_game(world, players=2)
     rng = random.Random(3)

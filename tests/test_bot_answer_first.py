@@ -722,6 +722,7 @@ async def test_every_handler_of_the_bot_has_a_scenario(world):
 
 
 @pytest.mark.parametrize("handler", [*SCENARIOS, *OTHER_PATHS])
+@pytest.mark.slow
 async def test_the_first_response_comes_before_the_store_and_within_three_seconds(world, slow_store, handler):
     act = await {**SCENARIOS, **OTHER_PATHS}[handler](world)
     start = len(slow_store.events)

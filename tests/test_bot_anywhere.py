@@ -231,6 +231,7 @@ async def test_from_a_server_without_the_bot_the_game_starts_in_the_dm_with_a_li
     assert any(t.startswith(f"Your turn: <@{member.id}>.") for t in texts(dm)), texts(dm)
 
 
+@pytest.mark.slow
 async def test_another_games_stats_answer_privately_in_the_dm(world):
     user = world.members[0].user
     await finished_match(world, "kohaku", world.members[:1], seed=4)
@@ -273,6 +274,7 @@ async def test_a_game_in_the_dm_goes_on_after_a_restart_and_answers_its_commands
 
 
 @pytest.mark.usefixtures("quick_hints")
+@pytest.mark.slow
 async def test_the_commands_about_a_game_in_the_dm_work_there(world):
     user = world.members[3].user
     await user.slash("kokeshi solo")

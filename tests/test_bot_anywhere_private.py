@@ -243,6 +243,7 @@ async def test_a_replay_opens_there_and_steps_to_the_end_inside_the_answer(place
 
 
 @pytest.mark.usefixtures("quick_hints")
+@pytest.mark.slow
 async def test_the_commands_about_a_game_in_our_dm_reach_it_from_there(place):
     """A game started there lives in our DM: asked about from there, it is the one found, and answered about."""
     world, user = place.world, place.user
@@ -306,6 +307,7 @@ async def test_multiplayer_commands_refuse_there_privately_saying_where_they_wor
     assert user.dm_channel.history() == []
 
 
+@pytest.mark.slow
 async def test_every_allowed_command_reaches_the_bot_as_from_that_place(place):
     """The reshaped interaction is what the bot reads: a user install, and the group DM or the other server."""
     seen: list[discord.Interaction] = []

@@ -103,6 +103,7 @@ async def test_away_moves_the_deadlines_of_three_games_later_holds_the_reminders
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_turn_that_starts_while_away_gets_its_whole_time_after_the_return(world):
     aiko = world.members[0]
     rng = random.Random(4)
@@ -206,6 +207,7 @@ async def test_a_lobby_opened_while_a_player_is_away_shows_it_and_so_does_its_ga
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_an_away_survives_a_restart_and_the_deadline_comes_once_at_its_moved_time(world, db_path):
     aiko = world.members[0]
     game_id, thread = await table(world, aiko, world.members[1])

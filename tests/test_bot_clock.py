@@ -85,6 +85,7 @@ def asked(thread):
 # ---------------------------------------------------------------------- the bank
 
 
+@pytest.mark.slow
 async def test_a_bank_running_out_lets_the_ai_play_that_turn_and_the_time_is_added_after_it(world):
     game_id, thread, mover, _other = await bank_table(world)
     start = clock(world)
@@ -104,6 +105,7 @@ async def test_a_bank_running_out_lets_the_ai_play_that_turn_and_the_time_is_add
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_the_time_a_turn_takes_comes_off_the_bank_the_step_is_added_and_the_bank_stops_at_its_cap(world):
     rng = random.Random(3)
     game_id, thread, mover, other = await bank_table(world)
@@ -146,6 +148,7 @@ async def test_time_away_is_not_charged_to_the_bank(world):
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_the_bank_survives_restarts_between_turns_and_in_the_middle_of_one(world, db_path):
     rng = random.Random(5)
     game_id, thread, mover, other = await bank_table(world)
@@ -180,6 +183,7 @@ async def test_verify_reports_a_bank_past_its_cap(world, db_path):
 # ---------------------------------------------------------------------- the opponents' choice
 
 
+@pytest.mark.slow
 async def test_after_a_third_expired_turn_the_opponent_chooses_to_wait_with_buttons_that_survive_a_restart(
     world, db_path
 ):
@@ -212,6 +216,7 @@ async def test_after_a_third_expired_turn_the_opponent_chooses_to_wait_with_butt
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_the_opponent_may_end_the_game_unrated(world):
     game_id, thread, sleeper, player = await three_expired(world)
     number = (await seat(world, game_id, sleeper)).seat
@@ -225,6 +230,7 @@ async def test_the_opponent_may_end_the_game_unrated(world):
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_without_an_answer_in_a_day_the_ai_plays_the_seat(world):
     game_id, thread, sleeper, player = await three_expired(world)
     # The opponent is away, so nobody answers (and their own turn waits for them meanwhile).
@@ -239,6 +245,7 @@ async def test_without_an_answer_in_a_day_the_ai_plays_the_seat(world):
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_player_who_plays_again_before_anyone_answers_is_back_and_there_is_nothing_to_choose(world):
     rng = random.Random(13)
     game_id, thread, sleeper, player = await three_expired(world)

@@ -51,6 +51,7 @@ def link(w, thread, prompt) -> str:
     return f"https://discord.com/channels/{w.guild.id}/{thread.id}/{prompt.id}"
 
 
+@pytest.mark.slow
 async def test_a_muted_game_sends_no_dm_reminder_or_ping_while_another_game_still_does(world):
     aiko, botan, chiyo = world.members[:3]
     assert "DM you" in reply(await aiko.slash(world.channel, "kokeshi notify on"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import i18n
 from games.kokeshi import engine
 from games.kokeshi.engine import Event
@@ -19,6 +21,7 @@ async def _solo(world):
     return record, thread
 
 
+@pytest.mark.slow
 async def test_the_prompt_says_how_many_idle_turns_are_left_once_the_end_is_near(world, monkeypatch):
     # A limit of one idle turn: the end is one idle turn away from the start, so every prompt says so.
     monkeypatch.setattr(engine.game, "IDLE_LIMIT", 1)

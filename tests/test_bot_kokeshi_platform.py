@@ -221,6 +221,7 @@ async def test_each_choice_says_what_it_does_and_the_hint_names_one_of_them(worl
     assert re.search(r"about −?[\d.,]+ points better off", reply(hinted).content), reply(hinted).content
 
 
+@pytest.mark.slow
 async def test_the_live_prompt_tells_the_turn_so_far_folded_as_kokeshis_own_prompt_does(world, kokeshi_at_the_platform):
     w = world
     game_id, thread = await open_table(w, KEY, players=1, joiners=0)
@@ -244,6 +245,7 @@ async def test_the_live_prompt_tells_the_turn_so_far_folded_as_kokeshis_own_prom
     assert checked
 
 
+@pytest.mark.slow
 async def test_a_solo_turn_that_starts_offers_no_undo_of_the_turn_before(world, kokeshi_at_the_platform):
     w = world
     game_id, thread = await open_table(w, KEY, players=1, joiners=0)
@@ -340,6 +342,7 @@ async def test_the_final_places_say_the_automas_score_under_the_players(world, k
     assert kokeshi_at_the_platform.standing_notes(two, ["aiko", "botan"]) == []
 
 
+@pytest.mark.slow
 async def test_the_whole_table_is_shown_beside_the_choice_and_to_whoever_looks_on_and_one_workshop_alone(
     world,
     kokeshi_at_the_platform,
@@ -608,6 +611,7 @@ async def test_a_finished_turn_is_kept_under_its_heading_over_the_own_board_and_
     assert_told_as_a_player_reads_it(thread, await w.store.get_game(game_id))
 
 
+@pytest.mark.slow
 async def test_kokeshis_commands_answer_a_platform_game_of_kokeshi_through_the_platform(
     world, kokeshi_at_the_platform, monkeypatch
 ):

@@ -84,6 +84,7 @@ async def three_expired(w, **options):
 # ---------------------------------------------------------------------- the bank
 
 
+@pytest.mark.slow
 async def test_a_bank_table_says_its_bank_charges_each_bid_and_a_turn_left_to_one_person_runs_on_their_bank(
     world, bids
 ):
@@ -134,6 +135,7 @@ async def test_a_bank_table_says_its_bank_charges_each_bid_and_a_turn_left_to_on
     assert w.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_kohaku_turn_is_charged_once_when_it_ends_and_its_deadline_holds_until_then(world):
     w = world
     aiko = w.members[0]
@@ -175,6 +177,7 @@ async def test_the_bank_survives_a_restart_in_the_middle_of_a_turn(world, bids, 
     assert w.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_turn_nobody_could_see_while_discord_refused_its_posts_charges_no_bank(world, bids):
     w = world
     game_id, thread = await open_table(w, "bids", players=2, joiners=1, clock="1h")
@@ -338,6 +341,7 @@ async def test_with_nobody_else_at_the_table_the_ai_takes_the_seat_for_good_afte
     assert w.env.errors == []
 
 
+@pytest.mark.slow
 async def test_rejoin_refuses_privately_and_changes_nothing_when_there_is_no_seat_to_take_back(world):
     w = world
     game_id, thread, sleeper, player = await three_expired(w)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import games
 from tests.botkit import World, components, custom_ids, lobby_message
 from tests.test_bot_matches import open_table, play_through, reply
@@ -131,6 +133,7 @@ async def finished_kohaku_daily(w: World, member):
     return record, thread.history()[-1]
 
 
+@pytest.mark.slow
 async def test_a_challenges_result_is_shared_as_a_card_by_its_player_only(world):
     w = world
     aiko, botan = w.members[:2]

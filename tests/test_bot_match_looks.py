@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import games
 from cogs.limits import FILE_BYTES, FILES, MESSAGE, fit_files
 from cogs.match_looks import fit_log, narrated
@@ -132,6 +134,7 @@ async def test_a_look_at_no_game_another_servers_a_lobby_or_an_ended_game_is_ref
     assert w.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_kokeshi_game_of_its_own_table_is_looked_at_by_its_seating(world):
     w = world
     aiko, botan = w.members[:2]

@@ -197,6 +197,7 @@ async def test_a_secret_choice_made_edits_the_live_prompt_to_wait_for_the_others
     assert w.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_table_its_thread_showed_before_it_kept_records_records_only_the_turns_from_then_on(world):
     from storage import TurnPosts
 

@@ -139,6 +139,7 @@ async def test_status_in_the_dm_with_the_bot_names_the_server_of_each_game(world
 # ---------------------------------------------------------------------- turn DMs
 
 
+@pytest.mark.slow
 async def test_a_kohaku_turn_sends_the_dm_asked_for_once_per_turn_and_none_to_others(world):
     w = world
     aiko, botan = w.members[:2]
@@ -193,6 +194,7 @@ async def test_inside_quiet_hours_the_kohaku_ping_and_dm_are_silent(world):
     assert aiko.id in pinged(w, prompt)
 
 
+@pytest.mark.slow
 async def test_a_muted_kohaku_game_sends_no_dm_and_its_prompt_pings_nobody(world):
     w = world
     aiko = w.members[0]

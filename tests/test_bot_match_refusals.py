@@ -169,6 +169,7 @@ async def test_a_server_that_removes_the_bot_pauses_its_tables_until_it_is_added
 
 
 @pytest.mark.usefixtures("bids")
+@pytest.mark.slow
 async def test_a_thread_that_refuses_posts_is_backed_off_from_explained_and_resumed(world, refusals):
     w = world
     aiko = w.members[0]

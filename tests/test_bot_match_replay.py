@@ -75,6 +75,7 @@ async def test_a_game_still_played_has_no_replay_yet(world, bids):
     assert not reply(refused).attachments
 
 
+@pytest.mark.slow
 async def test_the_autocomplete_lists_finished_games_of_every_game(world, bids):
     w = world
     kokeshi_id = await finished_in_store(w)
@@ -179,6 +180,7 @@ async def test_a_kohaku_game_animated_hides_the_goal_cards_and_speaks_portuguese
     assert w.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_kokeshi_replay_still_opens_with_its_animation(world):
     w = world
     game_id = await finished_in_store(w)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot import create_bot
 from tests.botkit import World, restart
 from tests.test_bot_matches import current_prompt, open_table
@@ -61,6 +63,7 @@ async def test_a_move_saved_but_never_posted_is_shown_at_start_up_and_pings_whos
     assert w.env.errors == []
 
 
+@pytest.mark.slow
 async def test_an_ai_turn_left_unplayed_is_played_at_start_up_and_the_person_is_asked_again(world, db_path):
     w = world
     game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")

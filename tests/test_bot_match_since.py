@@ -101,6 +101,7 @@ def _option(action: str):
     return next(o for o in tiny.MODULE.deal({}, 1, 2).prompts()[0].options if o.code == ("bid", card))
 
 
+@pytest.mark.slow
 async def test_the_since_button_works_after_a_restart(world, bids, db_path):
     w = world
     game_id, thread = await open_table(w, "bids", players=2, joiners=1)
@@ -142,6 +143,7 @@ class Seen(tiny.BidsModule):
 
 
 @pytest.mark.parametrize("seats", [2, 3])
+@pytest.mark.slow
 def test_no_since_answer_shows_another_seats_waiting_bid_for_any_seed(seats):
     names = ["aiko", "botan", "chiyo"][:seats]
     for seed in range(60):

@@ -106,6 +106,7 @@ async def test_a_rematch_keeps_the_deadline_its_table_had(world, bids):
 # ---------------------------------------------------------------------- reminders
 
 
+@pytest.mark.slow
 async def test_reminders_ping_only_the_people_still_waiting_silently_in_their_quiet_hours(world, bids):
     w = world
     aiko, botan = w.members[:2]

@@ -410,6 +410,7 @@ def fields_of(result) -> dict[str, str]:
     return {f.name: f.value for f in reply(result).embeds[0].fields}
 
 
+@pytest.mark.slow
 async def test_a_players_stats_at_another_game_answer_privately_in_the_games_own_words(world, bids):
     w = world
     aiko, botan, chiyo = w.members[:3]
@@ -510,6 +511,7 @@ def test_the_stats_name_a_games_favourite_in_its_own_words_and_only_where_it_kee
     assert [name for name, _ in stats_fields(bids, plain)] == ["Games"]
 
 
+@pytest.mark.slow
 async def test_a_person_who_lets_the_time_run_out_is_played_for_and_the_game_goes_on(world, bids):
     w = world
     game_id, thread = await open_table(w, "bids", players=2, joiners=1)
@@ -572,6 +574,7 @@ async def test_kokeshis_commands_in_another_games_thread_are_refused_privately(w
     assert w.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_choice_is_taken_back_within_the_turn_and_never_past_it(world):
     w = world
     game_id, thread = await open_table(w, "kohaku", players=2, joiners=0, ai=1, level="easy")

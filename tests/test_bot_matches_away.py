@@ -110,6 +110,7 @@ async def test_a_deadline_that_comes_due_while_its_player_is_away_waits_and_the_
     assert w.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_kohaku_deadline_in_quiet_hours_moves_to_their_end_and_the_thread_shows_it(world):
     w = world
     aiko = w.members[0]

@@ -47,6 +47,7 @@ def value(samples, metric: str, **labels) -> float:
     return samples.get((metric, tuple(sorted(labels.items()))), 0.0)
 
 
+@pytest.mark.slow
 async def test_the_metrics_are_served_and_move_with_games_clicks_refusals_and_timers(world):
     bot = world.bot
     assert bot.metrics_port and bot.metrics_port > 0

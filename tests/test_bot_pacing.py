@@ -42,6 +42,7 @@ async def test_a_game_left_to_the_ai_posts_a_record_per_round_without_pictures_a
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_game_with_a_person_in_it_keeps_a_record_with_a_picture_for_every_turn(world):
     game_id, thread = await open_game(world, players=2, ai=1)
     from tests.botkit import answer

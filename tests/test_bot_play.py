@@ -81,6 +81,7 @@ async def test_resigning_hands_the_seat_to_the_ai_and_ranks_last(world):
     assert results[-1].user_id == quitter.id and results[-1].resigned
 
 
+@pytest.mark.slow
 async def test_two_games_in_one_channel_each_get_their_own_thread_and_one_player_can_be_in_both(world):
     aiko, botan, chiyo, _ = world.members
     _, first, _ = await new_lobby(world, aiko, players=2)
@@ -130,6 +131,7 @@ async def test_playing_by_slash_command_with_autocomplete(world):
     assert len(log) == moves + 1 and log[-1].action == "advance:samurai"
 
 
+@pytest.mark.slow
 async def test_board_status_log_rules_help_and_notify_answer_privately(world):
     game_id, thread = await open_game(world, players=2)
     for _ in range(3):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+import pytest
+
 from tests.botkit import open_game, prompt_message
 from tests.test_bot_timers import answer_until_turn_of, reminders, timeouts
 
@@ -30,6 +32,7 @@ def silent(message) -> bool:
     return message.flags.suppress_notifications
 
 
+@pytest.mark.slow
 async def test_inside_quiet_hours_across_midnight_pings_are_silent_and_the_deadline_waits_for_the_morning(world):
     aiko = world.members[0]
     # SimCord's day starts at midnight UTC, which is midnight in Lisbon in winter: inside 23:00-08:00.

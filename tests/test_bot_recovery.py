@@ -78,6 +78,7 @@ async def test_a_deadline_fired_twice_plays_the_turn_once(world):
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_time_out_that_fails_midway_is_finished_by_the_next_bot(world, db_path, monkeypatch, caplog):
     game_id, thread = await open_game(world, players=2, timer=HOUR)
     mover = await to_move(world, game_id)

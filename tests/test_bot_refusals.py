@@ -201,6 +201,7 @@ async def test_a_permission_given_back_resumes_the_game_at_once_with_fresh_timer
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_later_back_off_attempt_notices_a_fix_without_any_event(world, refusals):
     game_id, thread, _ = await stuck_game(world, 403, 50013, "Missing Permissions")
     await wait(world, 3 * HOUR)
@@ -324,6 +325,7 @@ async def test_a_server_that_removes_the_bot_pauses_its_games_and_gets_no_reques
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_bot_restarted_after_its_removal_still_sends_nothing_there(world, refusals, db_path):
     from bot import create_bot
 
@@ -341,6 +343,7 @@ async def test_a_bot_restarted_after_its_removal_still_sends_nothing_there(world
 # ---------------------------------------------------------------------- closed DMs
 
 
+@pytest.mark.slow
 async def test_closed_dms_turn_the_dms_off_once_and_the_player_is_told_the_next_time(world, refusals):
     aiko, botan = world.members[:2]
     for member in (aiko, botan):

@@ -44,6 +44,7 @@ def test_the_seats_are_reversed_and_turned_so_that_the_host_sits_first():
     assert reversed_order(["a", "b", "c"], "a") == ["a", "c", "b"]
 
 
+@pytest.mark.slow
 async def test_a_rematch_from_the_final_message_reaches_its_first_turn_with_the_same_options(world):
     aiko, botan, chiyo, daichi = world.members
     old_id, final = await finished_table(world, ai=1, level="hard", side="advanced", timer=6 * 3600)
@@ -110,6 +111,7 @@ async def test_a_rematch_from_the_final_message_reaches_its_first_turn_with_the_
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_rematch_is_refused_past_the_limits_and_to_someone_who_was_not_at_the_table(world):
     aiko, botan, _chiyo, daichi = world.members
     old_id, final = await finished_table(world, players=2)

@@ -148,6 +148,7 @@ async def test_the_whole_game_animated_is_a_looping_gif_one_frame_per_turn_under
     assert await picture(reply(again)) == data
 
 
+@pytest.mark.slow
 async def test_what_reaches_the_animation_worker_is_public_views_only(world):
     game_id = await finished_in_store(world)
     frames = await world.bot.replays.frames(game_id)
@@ -163,6 +164,7 @@ async def test_what_reaches_the_animation_worker_is_public_views_only(world):
     assert seed not in json.dumps([f.after for f in frames])
 
 
+@pytest.mark.slow
 async def test_games_replay_defaults_to_your_last_finished_game_and_offers_it(world):
     game_id = await finished_in_store(world)
     opened = await world.members[1].slash(world.channel, "games replay")
@@ -209,6 +211,7 @@ def test_the_turn_menu_offers_the_turns_around_the_one_shown_and_the_whole_game_
         assert max(gaps, default=1) <= count // (MENU_TURNS - MENU_NEAR - 1) + 1
 
 
+@pytest.mark.slow
 async def test_the_viewer_speaks_the_language_of_the_person_watching(world, locales):  # noqa: F811
     game_id = await finished_in_store(world)
     locales[world.members[1].id] = "pt-BR"
@@ -220,6 +223,7 @@ async def test_the_viewer_speaks_the_language_of_the_person_watching(world, loca
     assert refused.content.startswith("Não há")
 
 
+@pytest.mark.slow
 async def test_todays_challenge_is_replayed_by_its_player_and_by_others_only_once_the_day_is_over(world):
     aiko, botan = world.members[:2]
     await aiko.slash(world.channel, "kokeshi daily")

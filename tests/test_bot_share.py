@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 
+import pytest
 from PIL import Image
 
 import games
@@ -56,6 +57,7 @@ def revealing() -> list[str]:
     return [w.lower() for w in words]
 
 
+@pytest.mark.slow
 async def test_a_daily_result_is_shared_as_a_card_with_the_score_rank_and_streak_and_nothing_that_helps_others(world):
     aiko, botan = world.members[:2]
     await earlier_days(world, aiko.id, ["2025-12-30", "2025-12-31"])
@@ -96,6 +98,7 @@ async def test_a_daily_result_is_shared_as_a_card_with_the_score_rank_and_streak
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_practice_run_and_a_weekly_result_say_so_on_their_cards(world):
     aiko = world.members[0]
     first, _final = await finished_challenge(world, aiko, "weekly")
@@ -109,6 +112,7 @@ async def test_a_practice_run_and_a_weekly_result_say_so_on_their_cards(world):
     assert first.id != record.id
 
 
+@pytest.mark.slow
 async def test_a_game_that_is_not_a_challenge_has_no_share_button(world):
     aiko = world.members[0]
     await aiko.slash(world.channel, "kokeshi solo")

@@ -72,6 +72,7 @@ async def test_reminders_come_at_half_and_ninety_percent_and_at_the_deadline_the
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_a_player_acting_resets_their_expired_count_to_zero(world):
     rng = random.Random(5)
     game_id, thread = await open_game(world, players=2, timer=HOUR)
@@ -153,6 +154,7 @@ async def test_a_game_without_a_timer_has_no_timer_rows_and_nothing_happens_for_
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_timers_survive_a_restart_and_the_new_bot_applies_the_timeout_exactly_once(world, db_path):
     game_id, thread = await open_game(world, players=2, timer=HOUR)
     mover = await to_move(world, game_id)
@@ -225,6 +227,7 @@ async def test_with_dms_closed_the_thread_mention_is_enough_and_the_game_goes_on
     assert world.env.errors == []
 
 
+@pytest.mark.slow
 async def test_reminders_and_timeouts_go_to_people_never_to_ai_seats(world):
     game_id, thread = await open_game(world, players=3, ai=1, timer=HOUR)
     people = world.members[:2]

@@ -163,6 +163,7 @@ async def test_every_command_that_takes_a_game_offers_the_callers_games(world):
 
 
 @given(st.text(min_size=0, max_size=300), st.integers(min_value=2, max_value=120))
+@pytest.mark.slow
 def test_a_label_is_cut_at_a_word_with_an_ellipsis_and_never_over_the_limit(text, limit):
     cut = shorten(text, limit)
     assert len(cut) <= limit

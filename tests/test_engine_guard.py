@@ -268,6 +268,7 @@ def test_a_save_in_the_middle_of_an_idle_turn_keeps_what_the_turn_did():
     assert [e.kind for e in events].count("idle_turn") == 1 and saved.idles[0] == 1
 
 
+@pytest.mark.slow
 def test_greedy_play_rarely_meets_the_idle_limit():
     """Greedy games end by recognitions or the bag: of these 16 deals (solo and 2-player, both sides), none ends
     by the idle turns (`bench/guard_bench.py honest` measures the `normal` and `hard` levels)."""
@@ -283,6 +284,7 @@ def test_greedy_play_rarely_meets_the_idle_limit():
     assert "stall" not in reasons and set(reasons) <= {"recognitions", "bag"}
 
 
+@pytest.mark.slow
 def test_pure_stalling_scores_less_than_playing_on_and_every_stalling_line_ends():
     """From the stall-ready board, pure climbing scores less than greedy play over these deals, in a game of the
     idle limit and one turn more; climbing every other turn ends within twice the limit. (Against the greedy
@@ -493,6 +495,7 @@ def test_no_policy_pushes_a_rules_4_game_past_its_bound(
     stall_tracks=st.booleans(),
     rules=st.sampled_from([2, 3]),
 )
+@pytest.mark.slow
 def test_no_policy_pushes_a_rules_2_or_3_game_past_the_guard(
     count: int, seed: int, stall: float, stall_tracks: bool, rules: int
 ) -> None:

@@ -71,6 +71,7 @@ _JUNK = st.one_of(st.none(), st.booleans(), st.integers(-5, 80), st.text(max_siz
 
 @settings(max_examples=300, deadline=None)
 @given(key=st.sampled_from(sorted(_SAVED)), junk=_JUNK, drop=st.booleans())
+@pytest.mark.slow
 def test_any_corrupted_field_gives_a_value_error_or_a_valid_game(key, junk, drop):
     data = dict(_SAVED)
     if drop:

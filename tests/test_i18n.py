@@ -68,6 +68,7 @@ def source() -> set[tuple]:
 # ---------------------------------------------------------------- the catalogs are current and complete
 
 
+@pytest.mark.slow
 def test_the_template_holds_every_message_of_the_code_and_no_other(source) -> None:
     template = {_key(m) for m in _catalog(POT) if m.id}
     assert len(source) > 250
@@ -235,6 +236,7 @@ def _all_options() -> list[engine.Option]:
     return found
 
 
+@pytest.mark.slow
 def test_portuguese_narration_of_whole_games_has_no_english_word() -> None:
     english = _english_only_words()
     lines = []
@@ -256,6 +258,7 @@ def test_portuguese_narration_of_whole_games_has_no_english_word() -> None:
     assert any("pontos de felicidade" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_portuguese_labels_questions_and_names_have_no_english_word_and_fit_discord() -> None:
     english = _english_only_words()
     with i18n.using("pt_BR"):

@@ -123,6 +123,7 @@ def _components(g: engine.Game) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.slow
 def test_every_choice_of_every_kind_names_its_consequence_as_the_preview_finds_it(locale):
     kinds: set[str] = set()
     checked = 0

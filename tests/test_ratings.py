@@ -92,6 +92,7 @@ async def test_a_resignation_ranks_last_in_the_rating(store):
     assert (await store.results(game_id))[-1].user_id == 1
 
 
+@pytest.mark.slow
 async def test_ai_seats_are_left_out_and_one_human_against_ai_is_not_rated(store):
     await finished_game(store, [1, 2], ai=2, seed=6)
     assert {r.user_id for r in await store.ratings(scope_of(None))} == {1, 2}
@@ -99,6 +100,7 @@ async def test_ai_seats_are_left_out_and_one_human_against_ai_is_not_rated(store
     assert await store.rating(scope_of(None), 3) == Rating(3)
 
 
+@pytest.mark.slow
 async def test_server_ratings_are_separate_and_the_global_one_counts_every_server(store):
     await finished_game(store, [1, 2], guild=1, seed=8)
     await finished_game(store, [1, 2], guild=2, seed=9)
@@ -109,6 +111,7 @@ async def test_server_ratings_are_separate_and_the_global_one_counts_every_serve
     assert all(row.provisional for row in board)
 
 
+@pytest.mark.slow
 async def test_wins_and_best_boards_count_results_per_server(store):
     first = await finished_game(store, [1, 2], guild=1, seed=10)
     await finished_game(store, [1, 2], guild=2, seed=11)
@@ -234,6 +237,7 @@ async def test_stats_of_a_player_with_no_games_are_zero(store):
     )
 
 
+@pytest.mark.slow
 async def test_stats_sum_up_a_players_games(store):
     ids = [await finished_game(store, [1, 2], seed=s) for s in (20, 21, 22)]
     stats = await store.stats(1)
@@ -266,6 +270,7 @@ async def test_a_seat_handed_to_the_ai_after_time_outs_is_still_rated_for_its_ow
     assert [ratings[r.user_id].mu for r in ordered] == sorted((r.mu for r in ratings.values()), reverse=True)
 
 
+@pytest.mark.slow
 async def test_a_players_games_end_finished_resigned_or_timed_out_and_a_cancelled_one_is_not_counted(store):
     await finished_game(store, [1, 2], seed=30)
     await finished_game(store, [1, 2, 3], seed=31, resign=(1,))

@@ -87,6 +87,7 @@ def test_seat_colours_differ_in_grey_scale():
         assert abs(grey(a) - grey(b)) >= 30, (a, b)
 
 
+@pytest.mark.slow
 def test_no_picture_uses_text_smaller_than_14_px():
     sizes = _probe(PROBE)
     assert sizes and min(sizes) >= 14, sizes

@@ -49,6 +49,7 @@ def kohaku_steps() -> list[tuple]:
     return contract_played("kohaku", 2, 3)[:5]
 
 
+@pytest.mark.slow
 def test_every_frame_is_its_steps_table_picture_under_its_caption_looping(kohaku_steps):
     kohaku = games.get("kohaku")
     captions = [f"turn {n} of {len(kohaku_steps)}" for n in range(1, len(kohaku_steps) + 1)]
@@ -92,6 +93,7 @@ def test_a_small_picture_is_not_blown_up_and_the_progress_bar_fills_at_the_end(b
     assert filled == sorted(filled) and filled[-1] == 240 and filled[0] < 240
 
 
+@pytest.mark.slow
 def test_a_game_too_long_for_the_limit_is_drawn_narrower_then_refused(kohaku_steps, monkeypatch):
     kohaku = games.get("kohaku")
     captions = ["turn"] * len(kohaku_steps)

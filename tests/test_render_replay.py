@@ -22,6 +22,7 @@ def turns() -> list[ReplayTurn]:
     return played(4, 11)[:6]
 
 
+@pytest.mark.slow
 def test_every_frame_of_the_gif_shows_its_turn_record_picture_scaled_to_a_phone(turns):
     data = animation(turns, "en")
     with Image.open(io.BytesIO(data)) as img:
@@ -54,6 +55,7 @@ def test_the_progress_bar_grows_turn_by_turn_to_the_whole_width_at_the_end(turns
     assert filled[-1] == FRAME_WIDTH and filled[0] == round(FRAME_WIDTH / len(turns))
 
 
+@pytest.mark.slow
 def test_a_game_too_long_for_8_mib_is_drawn_again_smaller(turns, monkeypatch):
     whole = animation(turns, "en")
     monkeypatch.setattr(replay, "MAX_BYTES", len(whole) - 1)

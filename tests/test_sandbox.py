@@ -29,6 +29,7 @@ async def until(condition, seconds: float = 5.0) -> None:
     raise AssertionError("it did not happen")
 
 
+@pytest.mark.slow
 async def test_the_sandbox_clock_fires_turn_timers_while_the_page_is_open(world):
     game_id, thread = await open_game(world, players=2, timer=HOUR)
     async with world.env.preview(world.channel, viewers=world.members[:2], layout="channel", port=0) as preview:

@@ -32,6 +32,7 @@ def startup_line(err: str) -> str:
     return next(line.split(" kokeshi: ", 1)[1] for line in err.splitlines() if " kokeshi: starting:" in line)
 
 
+@pytest.mark.slow
 async def test_a_refused_token_ends_with_one_line_saying_where_to_get_a_new_one(tmp_path):
     async with FakeDiscord(token_ok=False) as discord:
         status, _, err = await run_bot(bot_env(tmp_path, discord.base, DISCORD_TOKEN=TOKEN), "connect")
@@ -59,6 +60,7 @@ async def test_a_discord_that_refuses_the_connection_ends_with_one_line(tmp_path
     )
 
 
+@pytest.mark.slow
 async def test_a_discord_whose_name_does_not_resolve_ends_with_one_line(tmp_path):
     # The look-up fails inside the process, as with no DNS: nothing leaves the machine.
     env = bot_env(tmp_path, "http://discord.test", DISCORD_TOKEN=TOKEN, KOKESHI_TEST_NO_DNS="discord.test")
@@ -89,6 +91,7 @@ async def test_a_discord_that_never_answers_is_given_up_after_connect_timeout(tm
     assert took < 30, took
 
 
+@pytest.mark.slow
 async def test_a_missing_privileged_intent_ends_with_one_line_naming_the_portal_setting(tmp_path):
     async with FakeDiscord(close_code=4014) as discord:
         status, _, err = await run_bot(bot_env(tmp_path, discord.base, DISCORD_TOKEN=TOKEN), "connect")
@@ -157,6 +160,7 @@ async def test_a_postgresql_server_that_refuses_or_never_answers_ends_with_a_rea
     )
 
 
+@pytest.mark.slow
 async def test_an_unset_token_in_a_deployment_is_refused_in_one_line_instead_of_starting_the_sandbox(tmp_path):
     status, out, err = await run_bot(bot_env(tmp_path), "connect")
     assert_one_line_end(
@@ -244,6 +248,7 @@ def test_main_builds_one_bot_for_connect_and_one_unsharded_bot_for_sync(monkeypa
     assert (built[1]["shard_count"], built[1]["shard_ids"], built[1]["sync"]) == (None, None, "never")
 
 
+@pytest.mark.slow
 async def test_sigterm_while_discord_is_slow_to_answer_stops_the_start_up_at_once(tmp_path):
     async with SilentServer() as silent:
         env = bot_env(tmp_path, f"http://127.0.0.1:{silent.port}", DISCORD_TOKEN=TOKEN, CONNECT_TIMEOUT="60")

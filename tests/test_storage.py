@@ -315,6 +315,7 @@ async def test_two_connections_racing_on_one_game_apply_only_once(database):
 
 
 @pytest.mark.parametrize(("players", "solo", "side"), [(2, False, "basic"), (4, False, "advanced"), (1, True, "basic")])
+@pytest.mark.slow
 async def test_a_game_played_to_the_end_through_the_store_equals_the_engine_alone(store, players, solo, side):
     game_id = await started(store, players=players, solo=solo, side=side, seed=11)
     names = [s.name for s in (await store.get_game(game_id)).seats]
@@ -341,6 +342,7 @@ async def test_a_game_played_to_the_end_through_the_store_equals_the_engine_alon
     assert await store.verify() == []
 
 
+@pytest.mark.slow
 async def test_a_resigned_seat_ranks_last(store):
     for seed in range(6):
         game_id = await started(store, players=3, seed=seed)
@@ -539,6 +541,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "storage", *args], capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 async def test_verify_command_is_clean_for_a_good_database_and_reports_tampered_logs_and_results(database, tmp_path):
     store = await open_store(database)
     game_id = await started(store)

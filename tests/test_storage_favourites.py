@@ -72,6 +72,7 @@ def test_the_favourite_is_the_most_counted_and_a_tie_goes_to_the_earlier_item():
 # ---------------------------------------------------------------- counted at a game's end
 
 
+@pytest.mark.slow
 async def test_a_kokeshi_game_counts_what_each_person_advanced_in_its_world_and_server_scopes(store, database):
     game_id = await store.create_game(guild_id=GUILD, channel_id=10, host_id=1, host_name="Ana", players=2)
     await store.add_seat(game_id, 2, "Bo")

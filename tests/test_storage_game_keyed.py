@@ -214,6 +214,7 @@ def other(bids):
     return bids.key
 
 
+@pytest.mark.slow
 async def test_two_games_keep_their_own_ratings_boards_stats_and_challenges(store, other):
     await finished(store, [1, 2], game="kokeshi", seed=3)
     await finished(store, [1, 3], game=other, seed=4)

@@ -140,6 +140,7 @@ def _forget_community(database: str) -> None:
 @pytest.mark.parametrize(
     "shape", SHAPES, ids=lambda s: f"{len(s[0])}p{s[1]}ai-{s[2]}-{s[3] or 'plain'}{'-resigned' if s[4] else ''}"
 )
+@pytest.mark.slow
 async def test_a_kokeshi_game_through_the_contract_leaves_what_its_own_path_leaves(database, shape):
     people, ai, side, challenge, resign = shape
     seed = SEED + len(people) * 10 + ai

@@ -196,6 +196,7 @@ MOVED = [
 
 
 @pytest.mark.parametrize(("database", "shape"), MOVED, indirect=["database"])
+@pytest.mark.slow
 async def test_a_kokeshi_game_moved_to_the_seat_log_reads_the_same_and_plays_on_through_the_contract(database, shape):
     names, side, rules, moves = shape
     seed = len(names) * 7 + rules
@@ -340,6 +341,7 @@ async def test_another_process_holding_the_game_by_name_no_longer_writes_it_by_n
         await store.close()
 
 
+@pytest.mark.slow
 async def test_the_command_moves_every_game_of_the_own_path_or_one(database):
     store = await open_store(database, clock=Clock(tick=1.0))
     try:

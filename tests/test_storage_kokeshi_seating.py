@@ -116,6 +116,7 @@ async def _read_alike(store: Store, database: str, game_id: int) -> None:
     SHAPES,
     ids=lambda s: f"{len(s[0])}p-{s[1]}-rules{s[2]}-{'end' if s[3] is None else s[3]}",
 )
+@pytest.mark.slow
 async def test_a_kokeshi_game_of_its_own_path_reads_the_same_through_the_contract(database, shape):
     names, side, rules, moves = shape
     assert rules in games.get("kokeshi").rules_versions

@@ -199,6 +199,7 @@ async def test_a_stale_or_refused_decision_writes_nothing(store, database, bids)
     assert await store.verify() == []
 
 
+@pytest.mark.slow
 async def test_kohaku_two_players_and_solo_end_with_results_ratings_and_boards_of_their_own(store, database):
     kokeshi = await store.create_game(guild_id=GUILD, channel_id=10, host_id=100, host_name="Ana", players=2)
     await store.add_seat(kokeshi, 101, "Bo")
@@ -417,6 +418,7 @@ async def test_two_decisions_on_the_same_version_save_one(store, database, bids)
     assert _saved(database, game_id)[:4] == (version + 1, 1, saved[0].match.to_json(), 1)
 
 
+@pytest.mark.slow
 async def test_a_kohaku_challenge_ends_with_its_attempt_scored_and_no_solo_board(store, database):
     game_id, rated = await store.create_challenge(
         kind="daily", key="2026-11-20", guild_id=GUILD, channel_id=10, user_id=400, name="Ana", game="kohaku"
@@ -457,6 +459,7 @@ def _figures(scores: Sequence[dict], keys: Sequence[str]) -> dict[str, ScoreItem
     }
 
 
+@pytest.mark.slow
 async def test_a_players_stats_at_a_game_count_its_finished_games_items_ratings_and_challenges(store, database, bids):
     day = dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC)
     kokeshi = await store.create_game(guild_id=GUILD, channel_id=10, host_id=500, host_name="Ana", players=2)

@@ -8,6 +8,7 @@ import sys
 import time
 
 import asyncpg
+import pytest
 
 from storage import open_store
 from storage.sqlite import sqlite_in_use
@@ -149,6 +150,7 @@ async def test_a_conflict_in_the_target_is_reported_as_a_conflict_not_as_damage(
     assert await games_in(url) == []  # nothing of the failed copy was kept
 
 
+@pytest.mark.slow
 async def test_backup_refuses_to_write_over_a_database_a_bot_has_open(tmp_path):
     live, backup = tmp_path / "live.sqlite3", tmp_path / "backup.sqlite3"
     store = await open_store(live)

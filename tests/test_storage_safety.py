@@ -180,6 +180,7 @@ async def test_verify_reports_damaged_pages_and_exits_non_zero_without_a_traceba
     assert "damaged" in (result.stdout + result.stderr).lower()
 
 
+@pytest.mark.slow
 async def test_verify_opens_a_read_only_database_read_only_and_does_not_change_it(tmp_path):
     folder = tmp_path / "readonly"
     folder.mkdir()
@@ -219,6 +220,7 @@ async def test_verify_opens_a_read_only_database_read_only_and_does_not_change_i
 # ---------------------------------------------------------------- reads under a crowd
 
 
+@pytest.mark.slow
 async def test_a_game_just_created_is_found_at_once_while_other_tasks_keep_reading(database):
     """Every write is visible to the next read of the task that made it, however many other reads overlap it."""
     store = await open_store(database)

@@ -499,6 +499,7 @@ class _TracingConnection(sqlite3.Connection):
         return self.cursor().executemany(sql, parameters)
 
 
+@pytest.mark.slow
 async def test_no_cursor_is_left_open_for_the_event_loop_thread_to_finalise_under_concurrent_moves(
     tmp_path, monkeypatch
 ):

@@ -154,6 +154,7 @@ SOURCES = [
 ]
 
 
+@pytest.mark.slow
 def test_no_source_string_spells_a_colour_or_score_item_another_way():
     for path in SOURCES:
         for text in _string_constants(path):
@@ -219,6 +220,7 @@ print(json.dumps(drawn))
 """
 
 
+@pytest.mark.slow
 def test_pictures_use_the_vocabulary():
     done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
@@ -248,6 +250,7 @@ async def _log_after_a_few_moves(world):
     return (await world.members[0].slash(thread, "kokeshi log", count=20)).response.content
 
 
+@pytest.mark.slow
 async def test_the_log_joins_whole_sentences(world):
     text = await _log_after_a_few_moves(world)
     assert ".;" not in text and text.count(". ") > 3

@@ -349,6 +349,7 @@ class _Recording:
 
 
 @BY_TABLE
+@pytest.mark.slow
 def test_every_option_question_and_event_is_worded_in_every_locale(table, monkeypatch):
     module = table.module
     missing: dict[str, set[str]] = {locale: set() for locale in LOCALES}
@@ -424,6 +425,7 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
 
 
 @BY_GAME
+@pytest.mark.slow
 def test_the_rules_and_guide_are_worded_in_every_locale_within_their_room(key, monkeypatch):
     module = games.get(key)
     missing: dict[str, set[str]] = {locale: set() for locale in LOCALES}
@@ -483,6 +485,7 @@ def test_pictures_are_drawn_for_random_positions(table):
 
 
 @BY_GAME
+@pytest.mark.slow
 def test_a_board_alone_is_one_seats_picture_with_words_or_none_by_default(key):
     # The smallest multi-seat table, a few decisions in: each seat's board alone, as `/games table player:` sends it.
     table = next(t for t in tables(key) if t.seats >= 2)
@@ -511,6 +514,7 @@ def test_a_board_alone_is_one_seats_picture_with_words_or_none_by_default(key):
 
 
 @BY_TABLE
+@pytest.mark.slow
 def test_computer_players_choose_the_same_whatever_the_hidden_seed(table):
     module = table.module
     hidden_differs = False

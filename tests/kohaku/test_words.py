@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.kohaku import deal, words
 from games.kohaku.data import TILES
 from games.kohaku.model import KINDS
@@ -12,6 +14,7 @@ from i18n import using
 NAMES = ["Aiko", "Botan", "Chiyo", "Daiki"]
 
 
+@pytest.mark.slow
 def test_every_option_has_a_label_saying_what_it_scores_at_once():
     for seats in (1, 2, 3, 4):
         m = deal(seats, seed=40 + seats, goals=seats == 4)

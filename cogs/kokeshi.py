@@ -600,8 +600,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 if here is not None and not _ours(here):
                     raise UserError(_platform_game(here))  # `/games status` tells it, with the caller's other games
             if here is not None and _at_platform(here):
-                # The platform's status tells it, most urgent first, with the caller's other games.
-                await self.bot.matches.boards.status(interaction)
+                # The platform's status tells the caller's games, most urgent first, under this game in detail.
+                detail = await self._platform_detail(here)
+                await self.bot.matches.boards.status(interaction, detail=detail)
                 return
             # Every game of the caller, in every server, each with a link to its thread.
             games = [
@@ -686,6 +687,55 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         else:
             line = _("• {game}: {turn}").format(game=where, turn=turn)
         return line + await self._marks(record, user_id, mover)
+
+    async def _platform_detail(self, record: GameRecord) -> str:
+        """A game of Kokeshi at the platform's table in detail, as `_status_text` tells one at its own: its side and
+        round, whom it waits for and for what, the time left, who is away, a pause, and each score."""
+        if record.status != "active":
+            return ""
+        match, _version, record = await self.store.load_match(record.id)
+        if not isinstance(match, KokeshiMatch):
+            return ""
+        state = match.engine
+        by_name = {match.name_of(s.seat): s for s in record.seats}
+
+        def label(name: str) -> str:
+            seat = by_name.get(name)
+            return escape(seat.name) if seat is not None else escape(vocab.seat_name(name))
+
+        lines = [
+            _("**Kokeshi #{number}** — {side}, {round}").format(
+                number=record.id, side=side_name(record.side), round=vocab.round_name(state.round_number)
+            )
+        ]
+        if state.prompt:
+            lines.append(
+                _("Waiting for **{player}**: {question}.").format(
+                    player=label(state.prompt.player), question=QUESTIONS[state.prompt.kind].lower()
+                )
+            )
+            deadline = next((t for t in await self.store.timers(record.id) if t.kind == "deadline"), None)
+            if deadline:
+                lines.append(
+                    _("Time left for this turn: {duration}.").format(duration=duration(deadline.due_at - now()))
+                )
+            away = await self.tables.away.note(record)
+            if away:
+                lines.append(away)
+        else:
+            lines.append(_("The game is over."))
+        reach = await self.store.reach(record.id)
+        if reach is not None:
+            lines.append(self.tables.reach.stuck_text(record, reach))
+        scores = state.scores()
+        for name in state.ranking():
+            total = scores[name].total
+            lines.append(
+                i18n.ngettext("• {player}: {total} point", "• {player}: {total} points", total).format(
+                    player=label(name), total=vocab.number(total)
+                )
+            )
+        return "\n".join(lines)
 
     async def _status_text(self, record: GameRecord) -> str:
         if record.status == "lobby":

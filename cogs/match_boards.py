@@ -43,12 +43,15 @@ class MatchBoards:
 
     # ------------------------------------------------------------------ status
 
-    async def status(self, interaction: discord.Interaction) -> None:
+    async def status(self, interaction: discord.Interaction, detail: str = "") -> None:
         """`/games status`: privately, wherever it is asked, every game in progress and open lobby of the caller, of
         every game (Kokeshi's included), one short line each with a link, most urgent first: their turns by
-        deadline, then the others' by deadline, then the lobbies."""
+        deadline, then the others' by deadline, then the lobbies; under `detail` (one game told in full) if given."""
         user_id = interaction.user.id
         glances = await self.store.glances(user_id)
+        if not glances and detail:
+            await self.tell(interaction, detail, allowed_mentions=discord.AllowedMentions.none())
+            return
         if not glances:
             raise UserError(_("You are in no game and no lobby: `/games new` or `/kokeshi new` opens one."))
         muted = await self.store.muted_games(user_id)
@@ -76,6 +79,7 @@ class MatchBoards:
             if mine
             else _("**Your games**")
         )
+        head = f"{detail}\n\n{head}" if detail else head
         await self.tell(interaction, fit_status(lines, head), allowed_mentions=discord.AllowedMentions.none())
 
     def _status_line(

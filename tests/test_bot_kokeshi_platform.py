@@ -697,11 +697,13 @@ async def test_kokeshis_commands_answer_a_platform_game_of_kokeshi_through_the_p
     assert f"Kokeshi #{own.id}" in mine and f"<#{pair_thread.id}>: setup, botan's turn" in mine, mine
 
 
-async def test_kokeshi_status_lists_a_platform_games_round_an_away_player_and_a_pause(
+@pytest.mark.slow
+async def test_kokeshi_status_tells_a_platform_game_in_its_thread_and_lists_its_round_an_away_player_and_a_pause(
     world, kokeshi_at_the_platform, monkeypatch
 ):
-    """`/kokeshi status`'s list tells a game of Kokeshi at the platform's table as it tells one at its own: the round,
-    whose turn, that the player it waits for is away, and that it is paused."""
+    """`/kokeshi status` tells a game of Kokeshi at the platform's table as it tells one at its own: in its list, the
+    round, whose turn, that the player it waits for is away, and that it is paused; in the game's thread, the game
+    in detail (side, round, whom it waits for and for what, time left, who is away, each score)."""
     monkeypatch.setattr(secrets, "randbits", random.Random(7).getrandbits)
     w = world
     aiko, botan = w.members[0], w.members[1]
@@ -719,6 +721,22 @@ async def test_kokeshi_status_lists_a_platform_games_round_an_away_player_and_a_
     away = await w.store.away(mover.user.id)
     assert f"💤 away until <t:{int(away.ends_at)}:f>" in line, line
     assert "paused" not in line
+    # In the game's thread, the game in detail first, as Kokeshi's own table tells it, then the caller's games.
+    here = reply(await caller.slash(thread, "kokeshi status")).content
+    detail, listed_there = here.split("\n\n", 1)
+    lines = detail.splitlines()
+    assert lines[0] == f"**Kokeshi #{game_id}** — basic side, {named}", here
+    assert lines[1].startswith(f"Waiting for **{to_move.name}**: place your two starting tiles"), here
+    assert any(line.startswith("Time left for this turn: ") for line in lines), here
+    assert f"💤 {to_move.name} is away until <t:{int(away.ends_at)}:f>" in detail, here
+    assert sorted(line for line in lines if line.startswith("• ")) == sorted(
+        f"• {s.name}: 0 points" for s in record.seats
+    ), here
+    assert listed_there.startswith("**Your games**") and f"<#{thread.id}>" in listed_there, here
+    # Someone who plays no game asks there: the game alone.
+    outsider = w.members[2]
+    seen = reply(await outsider.slash(thread, "kokeshi status")).content
+    assert seen == detail, seen
     # The mover sees their own turn, and no mark of their own absence.
     own = reply(await mover.slash(w.channel, "kokeshi status")).content
     [line] = [line for line in own.splitlines() if f"<#{thread.id}>" in line]

@@ -689,20 +689,34 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         return line + await self._marks(record, user_id, mover)
 
     async def _platform_detail(self, record: GameRecord) -> str:
-        """A game of Kokeshi at the platform's table in detail, as `_status_text` tells one at its own: its side and
-        round, whom it waits for and for what, the time left, who is away, a pause, and each score."""
+        """A game of Kokeshi at the platform's table in detail, as `_status_text` tells one at its own."""
         if record.status != "active":
             return ""
         match, _version, record = await self.store.load_match(record.id)
         if not isinstance(match, KokeshiMatch):
             return ""
-        state = match.engine
         by_name = {match.name_of(s.seat): s for s in record.seats}
 
         def label(name: str) -> str:
             seat = by_name.get(name)
             return escape(seat.name) if seat is not None else escape(vocab.seat_name(name))
 
+        # A bank clock's time left is on the caller's line of the list below it.
+        return await self._detail(record, match.engine, label, banks="")
+
+    async def _status_text(self, record: GameRecord) -> str:
+        if record.status == "lobby":
+            return _("Kokeshi #{number} is waiting for players ({seated}/{seats}).").format(
+                number=record.id, seated=len(record.seats), seats=record.players
+            )
+        state, _version = await self.store.load_game(record.id)
+        await self.tables.load_levels(record)
+        banks = await self.tables.clocks.status(record) if state.prompt else ""
+        return await self._detail(record, state, lambda name: self.tables.label(record, name), banks)
+
+    async def _detail(self, record: GameRecord, state: Game, label: Callable[[str], str], banks: str) -> str:
+        """One game of Kokeshi in detail, at either table: its side and round, whom it waits for and for what, the
+        time left, who is away, the banks, a pause, and each score (`label` names a player of `state`)."""
         lines = [
             _("**Kokeshi #{number}** — {side}, {round}").format(
                 number=record.id, side=side_name(record.side), round=vocab.round_name(state.round_number)
@@ -722,49 +736,6 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             away = await self.tables.away.note(record)
             if away:
                 lines.append(away)
-        else:
-            lines.append(_("The game is over."))
-        reach = await self.store.reach(record.id)
-        if reach is not None:
-            lines.append(self.tables.reach.stuck_text(record, reach))
-        scores = state.scores()
-        for name in state.ranking():
-            total = scores[name].total
-            lines.append(
-                i18n.ngettext("• {player}: {total} point", "• {player}: {total} points", total).format(
-                    player=label(name), total=vocab.number(total)
-                )
-            )
-        return "\n".join(lines)
-
-    async def _status_text(self, record: GameRecord) -> str:
-        if record.status == "lobby":
-            return _("Kokeshi #{number} is waiting for players ({seated}/{seats}).").format(
-                number=record.id, seated=len(record.seats), seats=record.players
-            )
-        state, _version = await self.store.load_game(record.id)
-        await self.tables.load_levels(record)
-        scores = state.scores()
-        lines = [
-            _("**Kokeshi #{number}** — {side}, {round}").format(
-                number=record.id, side=side_name(record.side), round=vocab.round_name(state.round_number)
-            )
-        ]
-        if state.prompt:
-            lines.append(
-                _("Waiting for **{player}**: {question}.").format(
-                    player=self.tables.label(record, state.prompt.player), question=QUESTIONS[state.prompt.kind].lower()
-                )
-            )
-            deadline = next((t for t in await self.store.timers(record.id) if t.kind == "deadline"), None)
-            if deadline:
-                lines.append(
-                    _("Time left for this turn: {duration}.").format(duration=duration(deadline.due_at - now()))
-                )
-            away = await self.tables.away.note(record)
-            if away:
-                lines.append(away)
-            banks = await self.tables.clocks.status(record)
             if banks:
                 lines.append(banks)
         else:
@@ -772,11 +743,12 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         reach = await self.store.reach(record.id)
         if reach is not None and record.status == "active":
             lines.append(self.tables.reach.stuck_text(record, reach))
+        scores = state.scores()
         for name in state.ranking():
             total = scores[name].total
             lines.append(
                 i18n.ngettext("• {player}: {total} point", "• {player}: {total} points", total).format(
-                    player=self.tables.label(record, name), total=vocab.number(total)
+                    player=label(name), total=vocab.number(total)
                 )
             )
         return "\n".join(lines)

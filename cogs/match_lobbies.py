@@ -17,7 +17,7 @@ import i18n
 from games.base import GameModule, Match
 from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
-from storage import GameRecord, Store, challenge_key
+from storage import GameRecord, Seat, Store, challenge_key
 
 from .anywhere import in_bot_dm
 from .away import stamp
@@ -468,6 +468,9 @@ class MatchLobbies:
             # A lobby says it has started; a challenge's post (which says whose attempt it is, ranked or for
             # practice) and a game in our DM keep their words.
             await self.refresh(record)
+        with speaking(record):
+            opening = begins(games.get(record.game), record, match.view(None))
+        await self.reach.send(record, thread, opening, allowed_mentions=NO_PINGS)
         await self.turns.begin(record, match)
         # Shown to the person who started it where the bot can (the sandbox's page); nothing to do on Discord.
         self.bot.follow_channel(thread.id)
@@ -505,4 +508,29 @@ class MatchLobbies:
         await self._started(interaction, await self.store.get_game(game_id))
 
 
-__all__ = ["REMATCH_OF", "MatchLobbies", "TurnDesk", "find_channel"]
+def seat_word(seat: Seat) -> str:
+    """A seat as a table's posts name it: a person's mention (shown, not pinging, where mentions are off), an AI by
+    its name and level: "AI 1 (AI, hard)"."""
+    if seat.ai or seat.user_id is None:
+        return _("{name} (AI, {level})").format(
+            name=f"**{escape(seat.name)}**", level=level_word(seat.ai_level or "normal")
+        )
+    return f"<@{seat.user_id}>"
+
+
+def begins(module: GameModule, record: GameRecord, view: Mapping[str, Any]) -> str:
+    """The first post of a game's thread, in the game's language: that it begins, and who plays, in the order they
+    take their turns when the game has one ("**Kokeshi #4 begins!** Turn order: @botan, @aiko, AI 1 (AI, easy).")."""
+    seats = {s.seat: s for s in record.seats}
+    order = module.turn_order(view)
+    head = _("**{game} #{number} begins!**").format(game=module.name, number=record.id)
+    if len(seats) == 1:
+        return head
+    if order is None:
+        named = ", ".join(seat_word(seats[n]) for n in sorted(seats))
+        return " ".join([head, _("Players: {players}.").format(players=named)])
+    named = ", ".join(seat_word(seats[n]) for n in order if n in seats)
+    return " ".join([head, _("Turn order: {order}.").format(order=named)])
+
+
+__all__ = ["REMATCH_OF", "MatchLobbies", "TurnDesk", "begins", "find_channel", "seat_word"]

@@ -52,6 +52,7 @@ from storage.clock import bank_of
 from storage.matches import seat_ranks
 
 from .away import AWAY_MARK, Aways, stamp
+from .choices import typed_choice, typed_choices
 from .client import ChallengeDesk, Client, TableDesk, home
 from .clock import Clocks
 from .common import UserError, duration, game_name, level_word, may_manage, now, pinging
@@ -79,7 +80,7 @@ from .reach import Reach
 from .refusals import Refusal
 from .replay_items import ReplayButton
 from .since import recap
-from .speech import escape, escaped, speaking
+from .speech import escape, escaped, quote, speaking
 
 log = logging.getLogger(__name__)
 
@@ -216,19 +217,45 @@ class Matches:
         """A seat's own choices, privately: its picture and its options."""
         match, version, record = await self.store.load_match(game_id)
         seat, prompt = asked(record, match, interaction.user.id)
+        await self._ask(interaction, record, match, version, seat.seat, prompt)
+
+    async def _ask(
+        self,
+        interaction: discord.Interaction,
+        record: GameRecord,
+        match: Match,
+        version: int,
+        seat: int,
+        prompt: Prompt,
+        head: str = "",
+    ) -> None:
+        """A seat's decision asked privately: its picture, the question (under `head`, if any) and its options."""
         module = games.get(record.game)
-        view = match.view(seat.seat)
+        view = match.view(seat)
         names = seat_names(record)
-        picture = await asyncio.to_thread(module.decision_picture, view, names, seat.seat)
+        picture = await asyncio.to_thread(module.decision_picture, view, names, seat)
         question = module.question_named(view, prompt, names)
         alt = _("Your choice in {game} #{number}: {question}").format(
-            game=module.name, number=game_id, question=question
+            game=module.name, number=record.id, question=question
         )
         await self.tell(
             interaction,
-            f"**{question}**",
-            view=offer(module, view, prompt, game_id, version, names),
-            file=discord.File(_png(picture), filename=f"choice-{game_id}.png", description=shorten(alt, 1024)),
+            "\n".join(line for line in (head, f"**{question}**") if line),
+            view=offer(module, view, prompt, record.id, version, names),
+            file=discord.File(_png(picture), filename=f"choice-{record.id}.png", description=shorten(alt, 1024)),
+        )
+
+    async def _moved_on(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A choice made on a prompt the game has since moved past: refused, and, when the caller has a decision to
+        make now, its current prompt sent privately in the same answer, so the next click is the right one."""
+        moved = _("That choice is no longer current: the game has moved on.")
+        match, version, record = await self.store.load_match(game_id)
+        seat = record.seat_of(interaction.user.id)
+        prompt = next((p for p in match.prompts() if seat is not None and p.seat == seat.seat), None)
+        if seat is None or seat.resigned or prompt is None or record.status != "active":
+            raise UserError(moved)
+        await self._ask(
+            interaction, record, match, version, seat.seat, prompt, moved + " " + _("Here is your current one:")
         )
 
     async def on_group(self, interaction: discord.Interaction, game_id: int, version: int, group: str) -> None:
@@ -242,7 +269,8 @@ class Matches:
         if seat.resigned:
             raise UserError(_("You have already resigned from this game."))
         if version != current:
-            raise UserError(_("That choice is no longer current: the game has moved on."))
+            await self._moved_on(interaction, game_id)
+            return
         _seat, prompt = asked(record, match, interaction.user.id)
         options = prompt.groups().get(group)
         if not options:
@@ -342,10 +370,10 @@ class Matches:
         if prompt is None:
             return []
         module = games.get(record.game)
-        view = match.view(prompt.seat)
-        typed = current.strip().casefold()
-        labelled = [(module.label(view, o), o.id) for o in prompt.options]
-        return [(label, action, version) for label, action in labelled if typed in label.casefold()][:25]
+        return [
+            (label, action, version)
+            for label, action in typed_choices(module, match.view(prompt.seat), prompt, current)
+        ]
 
     async def play(self, interaction: discord.Interaction, choice: str) -> None:
         """`/games play`: a choice by command, in the game's thread (the autocomplete offers them)."""
@@ -358,10 +386,19 @@ class Matches:
         match, current, record = await self.store.load_match(record.id)
         _seat, prompt = asked(record, match, interaction.user.id)
         if version is not None and version != current:
-            raise UserError(_("That choice is no longer current: the game has moved on."))
-        if choice not in {o.id for o in prompt.options}:
-            raise UserError(_("That choice is not possible now."))
-        await self.on_action(interaction, record.id, current, choice)
+            await self._moved_on(interaction, record.id)
+            return
+        module = games.get(record.game)
+        view = match.view(prompt.seat)
+        action = typed_choice(module, view, prompt, choice)
+        if action is None:
+            raise UserError(
+                _(
+                    "{choice} is not one of your choices now. {question}: start typing in `choice` and pick from the "
+                    "list, or use the buttons in the game's thread."
+                ).format(choice=quote(choice), question=module.question_named(view, prompt, seat_names(record)))
+            )
+        await self.on_action(interaction, record.id, current, action)
         await self.tell(interaction, _("Your choice is in."))
 
     async def undo(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
@@ -452,15 +489,23 @@ class Matches:
                 # The next turn's reminders and deadline, if the choice begins one, are set in the choice's commit.
                 played = await self.store.play_match(game_id, version, seat.seat, action, timers=self._plan(record))
             except StaleVersion:
-                raise UserError(_("That choice is no longer current: the game has moved on.")) from None
+                played = None
             except Refused as refused:
                 if refused.code == "not_your_turn":
                     raise UserError(await self._whose_turn(game_id)) from None
                 raise UserError(_refusal(refused.code)) from None
-            if private_message(interaction):
-                with contextlib.suppress(discord.HTTPException):
-                    await interaction.edit_original_response(content=_("Your choice is in."), view=None, attachments=[])
-            shown = await self._advance(played.record, played.match, list(played.outcome.events), played)
+            if played is not None:
+                if private_message(interaction):
+                    with contextlib.suppress(discord.HTTPException):
+                        await interaction.edit_original_response(
+                            content=_("Your choice is in."), view=None, attachments=[]
+                        )
+                shown = await self._advance(played.record, played.match, list(played.outcome.events), played)
+        if played is None:
+            # Another click of the same version was played first (a double click, another device): told, with the
+            # prompt the game asks now, once the table is free.
+            await self._moved_on(interaction, game_id)
+            return
         await self._tell_unshown(interaction, record, shown)
 
     async def _whose_turn(self, game_id: int) -> str:

@@ -507,6 +507,12 @@ class GameModule(ABC):
         what passes). None (the default): the round is told in the next post's narration."""
         return None
 
+    def turn_order(self, view: Mapping[str, Any]) -> tuple[int, ...] | None:
+        """The seats in the order they take their turns, read from a match just dealt (`view`, anyone's), as the
+        thread's first post tells it (Kokeshi: from the player drawn to start). None (the default): the seats decide
+        at once, or the game has no order to tell; the post then names them in seat order."""
+        return None
+
     def reads_turns(self) -> bool:
         """Whether the game words or draws finished turns itself (it overrides one of the hooks above): only then
         does the platform gather the views before and after each turn for it."""

@@ -524,12 +524,22 @@ async def test_a_stale_second_step_is_refused_privately_and_changes_nothing(worl
     moves = (await w.store.get_game(game_id)).moves
     late = await aiko.click(second, custom_id=custom_ids(second)[-1])
     assert reply(late).ephemeral and "no longer current" in reply(late).content
+    # The turn goes on, and aiko has a choice to make now: the refusal brings its current prompt, privately, with
+    # the picture and the choices of the version the game is at.
+    version = (await w.store.get_game(game_id)).version
+    assert "Here is your current one" in reply(late).content and reply(late).attachments
+    copied = [c.split(":") for c in custom_ids(reply(late)) if c.startswith("mt:")]
+    assert copied and all(parts[3] == str(version) for parts in copied), copied
     group_menu = menus_of_groups(second)[0]
     other = group_menu["options"][1]["value"]
     again = await aiko.select(second, [other], custom_id=group_menu["custom_id"])
     assert reply(again).ephemeral and "no longer current" in reply(again).content
+    assert custom_ids(reply(again)) and "Here is your current one" in reply(again).content
     assert (await w.store.load_match(game_id))[0].to_json() == before
     assert (await w.store.get_game(game_id)).moves == moves
+    # The copy's own choices play on.
+    await choose(aiko, reply(again), random.Random(5))
+    assert (await w.store.get_game(game_id)).moves == moves + 1
 
 
 async def test_a_restart_between_the_two_steps_loses_neither(world, kokeshi_at_the_platform, db_path):
@@ -609,6 +619,75 @@ async def test_a_finished_turn_is_kept_under_its_heading_over_the_own_board_and_
         assert live.attachments[0].description.startswith(f"Kokeshi #{game_id}, "), live.attachments[0].description
         assert "decision: " in live.attachments[0].description
     assert_told_as_a_player_reads_it(thread, await w.store.get_game(game_id))
+
+
+async def test_the_threads_first_post_says_the_game_begins_and_its_turn_order_with_the_ai_levels(
+    world, kokeshi_at_the_platform, bids
+):
+    w = world
+    aiko, botan = w.members[:2]
+    game_id, thread = await open_table(w, KEY, players=3, joiners=1, ai=1, level="hard")
+    match, _version, record = await w.store.load_match(game_id)
+    first = thread.history()[0]
+    # Every seat once, the AI with its level, starting with the one the game asks first (drawn by the engine).
+    words = {s.seat: f"<@{s.user_id}>" if not s.ai else f"**{s.name}** (AI, hard)" for s in record.seats}
+    head = f"**Kokeshi #{game_id} begins!** Turn order: "
+    assert first.content.startswith(head) and first.content.endswith("."), first.content
+    told = re.findall(r"<@\d+>|\*\*[^*]+\*\* \(AI, \w+\)", first.content[len(head) : -1])
+    assert sorted(told) == sorted(words.values()) and told[0] == words[match.waiting()[0]], (told, match.waiting())
+    # Then round the table as they sat.
+    seats = [next(n for n, w in words.items() if w == t) for t in told]
+    assert all((b - a) % 3 == 1 for a, b in zip(seats, seats[1:], strict=False)), seats
+    assert first.components == [] and not first.attachments
+    # A game whose seats decide at once names its players in seat order; a solo game only begins.
+    bids_id, bids_thread = await open_table(w, "bids", players=2, joiners=1)
+    assert bids_thread.history()[0].content == f"**Bids #{bids_id} begins!** Players: <@{aiko.id}>, <@{botan.id}>."
+    solo_id, solo_thread = await open_table(w, KEY, players=1, joiners=0)
+    assert solo_thread.history()[0].content == f"**Kokeshi #{solo_id} begins!**"
+
+
+async def test_kokeshi_play_takes_a_choice_written_in_full_and_its_list_narrows_by_the_move(
+    world,
+    kokeshi_at_the_platform,
+    locales,  # noqa: F811
+):
+    w = world
+    aiko = w.members[0]
+    module = kokeshi_at_the_platform
+    game_id, thread = await open_table(w, KEY, players=1, joiners=0)
+    match, version, _record = await w.store.load_match(game_id)
+    (prompt,) = match.prompts()
+    view = match.view(0)
+    # Typed a move's name ("princess track"), the list offers the moves of that name first, then those whose words
+    # hold it elsewhere.
+    name = module.menu_label(view, prompt.options[0]).split(" · ")[0].lower()
+    offered = [c["value"] for c in await aiko.autocomplete(thread, "kokeshi play", "choice", name.upper())]
+    named = [f"{version}:{o.id}" for o in prompt.options if name in module.menu_label(view, o).lower()]
+    assert named and offered[: len(named)] == named, (name, offered)
+    # Typed in words of its label out of order, a choice is still found.
+    words = module.label(view, prompt.options[1]).split()
+    shuffled = " ".join([words[-1], words[0]])
+    offered = [c["value"] for c in await aiko.autocomplete(thread, "kokeshi play", "choice", shuffled)]
+    assert f"{version}:{prompt.options[1].id}" in offered
+    # A label written out in full, as a button shows it, is played without the list.
+    option = prompt.options[3]
+    played = await aiko.slash(thread, "kokeshi play", choice=f"  {module.label(view, option).upper()} ")
+    assert reply(played).content == "Your choice is in."
+    assert [(d.seat, d.action) for d in await w.store.match_decisions(game_id)] == [(0, option.id)]
+    # In Portuguese, a label in English is understood too; something no choice reads is refused in the player's
+    # language, saying what is asked, and changes nothing.
+    locales[aiko.id] = "pt-BR"
+    match, version, _record = await w.store.load_match(game_id)
+    (prompt,) = match.prompts()
+    view = match.view(0)
+    refused = await aiko.slash(thread, "kokeshi play", choice="a tile on the moon")
+    assert refused.ephemeral and "não é uma das suas opções agora" in reply(refused).content, reply(refused).content
+    assert (await w.store.get_game(game_id)).version == version
+    with i18n.using("en"):
+        english = module.label(view, prompt.options[0])
+    played = await aiko.slash(thread, "kokeshi play", choice=english)
+    assert reply(played).ephemeral and (await w.store.get_game(game_id)).version > version
+    assert (await w.store.match_decisions(game_id))[-1].action == prompt.options[0].id
 
 
 @pytest.mark.slow

@@ -288,6 +288,10 @@ async def test_a_group_of_another_version_or_picked_by_someone_not_seated_is_ref
     stale = await aiko.select(private, ["g:low"], custom_id=menu["custom_id"])
     assert "no longer current" in reply(stale).content and reply(stale).ephemeral
     assert components(private) == [menu]  # the private message is left as it was
+    # Aiko is still asked: the refusal brings the prompt the game asks now, for its current version.
+    version = (await w.store.get_game(game_id)).version
+    copied = [c.split(":") for c in custom_ids(reply(stale))]
+    assert copied and all(parts[3] == str(version) for parts in copied if parts[0] == "mt"), copied
     assert (await w.store.load_match(game_id))[0].to_json() == before
     # Aiko, the one seat left, is asked in the thread now: someone not seated who picks a group there is refused.
     post = await current_prompt(w, game_id, thread)

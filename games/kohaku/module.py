@@ -150,6 +150,10 @@ class Kohaku(GameModule):
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
         return words.question(prompt.kind, view)
 
+    def turn_order(self, view: Mapping[str, Any]) -> tuple[int, ...] | None:
+        # The first seat starts, then each in turn ("clockwise"); goal cards, if dealt, are kept by all at once first.
+        return tuple(range(int(view["seats"])))
+
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return words.narrate(event.to_dict(), names)
 

@@ -413,6 +413,11 @@ class Kokeshi(GameModule):
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
         return self.question_named(view, prompt, ())
 
+    def turn_order(self, view: Mapping[str, Any]) -> tuple[int, ...] | None:
+        # From the player drawn to start, round the table as they sat; the automa plays after its one player.
+        seating = list(view["seating"])
+        return tuple(seating.index(p["name"]) for p in view["players"] if p["name"] in seating)
+
     def question_named(self, view: Mapping[str, Any], prompt: Prompt, names: Sequence[str]) -> str:
         asked = vocab.question(prompt.kind)
         player = (view.get("prompt") or {}).get("player")

@@ -79,22 +79,21 @@ def typed_choice(module: GameModule, view: Mapping[str, Any], prompt: Prompt, ty
 
 
 def typed_choices(module: GameModule, view: Mapping[str, Any], prompt: Prompt, typed: str) -> list[tuple[str, str]]:
-    """(label, action) of the options of `prompt` that answer what was typed, as many as Discord lists: first those
-    whose name holds it (the move, as a menu names it, or its id: "samurai"), then those whose label does (what the
-    move does), then those with all its words anywhere in their words."""
+    """(label, action) of the options of `prompt` that answer what was typed, as many as Discord lists: those whose
+    name holds it (the move, as a menu names it, or its id: "samurai track"); failing that, those whose label does
+    (what the move does: "makes a pair"); failing that, those with all its words anywhere in their words."""
     said = _said(typed)
-    words = said.split()
     rows = []
     for option in prompt.options:
         label = module.label(view, option)
         name = _said(f"{module.menu_label(view, option)} {option.id}")
         rows.append((option, label, name, f"{name} {_said(label)} {_said(module.option_detail(view, option) or '')}"))
-    ranked = [
-        *(r for r in rows if said in r[2]),
-        *(r for r in rows if said not in r[2] and said in _said(r[1])),
-        *(r for r in rows if said not in r[2] and said not in _said(r[1]) and all(w in r[3] for w in words)),
-    ]
-    return [(label, option.id) for option, label, _name, _all in ranked][:MAX_CHOICES]
+    found = (
+        [r for r in rows if said in r[2]]
+        or [r for r in rows if said in _said(r[1])]
+        or [r for r in rows if all(word in r[3] for word in said.split())]
+    )
+    return [(label, option.id) for option, label, _name, _words in found][:MAX_CHOICES]
 
 
 __all__ = ["game_choices", "matching_choices", "typed_choice", "typed_choices"]

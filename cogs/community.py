@@ -246,10 +246,6 @@ class Community:
 
     # ------------------------------------------------------------------ challenges
 
-    async def challenge(self, interaction: discord.Interaction, kind: str) -> None:
-        key = challenge_key(kind, utcnow())
-        await self.bot.tables.open_challenge(interaction, kind, key)
-
     async def challenge_summary(self, game_id: int, challenge: str, user_id: int, game: str = DEFAULT_GAME) -> str:
         """A line for the end of a challenge game (of Kokeshi, or the game with key `game`): the rank today,
         whether it counted, the streak."""

@@ -246,11 +246,11 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
 
     async def _resumed(self, interaction: discord.Interaction, record: GameRecord) -> GameRecord:
         """A command about a game whose posts Discord refuses tries it again now (and can move a game whose
-        channel was deleted to this one); autocomplete only looks. A game played at the platform's table (made with
-        `/games new`) is pointed there, privately, unless it is Kokeshi's: the platform answers that one."""
+        channel was deleted to this one), at either table; autocomplete only looks. A game of another kind, played at
+        the platform's table (made with `/games new`), is pointed there, privately."""
         if not _ours(record) and (interaction.command is None or interaction.command.name not in ANY_GAME):
             raise UserError(_platform_game(record))
-        if interaction.type is not discord.InteractionType.application_command or _at_platform(record):
+        if interaction.type is not discord.InteractionType.application_command:
             return record
         return await self.tables.resume(interaction, record)
 
@@ -319,16 +319,17 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         await self.tables.guard(
             interaction,
             None,
-            self.tables.open_lobby(
+            self.bot.matches.lobbies.new(
                 interaction,
-                players=players,
-                side=side,
-                turn_timer=timer or None,
-                ai_seats=ai,
+                KOKESHI.key,
+                players,
+                ai,
+                level,
+                f"side={side}",
+                timer,
+                clock,
                 language=language,
-                level=level,
                 min_finish=min_finish,
-                clock=clock,
             ),
         )
 

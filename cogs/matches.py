@@ -252,6 +252,8 @@ class Matches:
         match, version, record = await self.store.load_match(game_id)
         seat = record.seat_of(interaction.user.id)
         prompt = next((p for p in match.prompts() if seat is not None and p.seat == seat.seat), None)
+        if record.status == "finished":
+            raise UserError(_("That choice is no longer current: the game is over."))
         if seat is None or seat.resigned or prompt is None or record.status != "active":
             raise UserError(moved)
         await self._ask(
@@ -398,8 +400,8 @@ class Matches:
                     "list, or use the buttons in the game's thread."
                 ).format(choice=quote(choice), question=module.question_named(view, prompt, seat_names(record)))
             )
-        await self.on_action(interaction, record.id, current, action)
-        await self.tell(interaction, _("Your choice is in."))
+        if await self.on_action(interaction, record.id, current, action):
+            await self.tell(interaction, _("Your choice is in."))
 
     async def undo(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
         """`/games undo` (in the thread) or the Undo button: the caller's last choice of this turn taken back."""
@@ -476,7 +478,9 @@ class Matches:
                 note = _("This game was cancelled by {player}.").format(player=interaction.user.mention)
             await self._send(record, thread, note, allowed_mentions=discord.AllowedMentions.none())
 
-    async def on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
+    async def on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> bool:
+        """A seat's choice played (True), or refused as out of date, with the seat's current prompt (False); any
+        other refusal is a `UserError`."""
         record = await self.store.get_game(game_id)
         seat = record.seat_of(interaction.user.id)
         if seat is None:
@@ -505,17 +509,14 @@ class Matches:
             # Another click of the same version was played first (a double click, another device): told, with the
             # prompt the game asks now, once the table is free.
             await self._moved_on(interaction, game_id)
-            return
+            return False
         await self._tell_unshown(interaction, record, shown)
+        return True
 
     async def _whose_turn(self, game_id: int) -> str:
-        """A refusal of a choice out of turn, naming whom the game waits for, as Kokeshi's own table says it."""
+        """A refusal of a choice out of turn, naming whom the game waits for (`whose_turn`)."""
         match, _version, record = await self.store.load_match(game_id)
-        waiting = set(match.waiting())
-        names = [escape(s.name) for s in sorted(record.seats, key=lambda s: s.seat) if s.seat in waiting]
-        if not names:
-            return _refusal("not_your_turn")
-        return _("It's {player}'s turn, not yours.").format(player=", ".join(names))
+        return whose_turn(record, match) or _refusal("not_your_turn")
 
     async def _tell_unshown(
         self, interaction: discord.Interaction, record: GameRecord, shown: GameRecord | None
@@ -1440,8 +1441,16 @@ def asked(record: GameRecord, match: Match, user_id: int) -> tuple[Seat, Prompt]
         raise UserError(_("You are not playing in this game."))
     prompt = next((p for p in match.prompts() if p.seat == seat.seat), None)
     if prompt is None:
-        raise UserError(_("You have nothing to choose right now: the thread shows whose turn it is."))
+        raise UserError(whose_turn(record, match) or _("You have nothing to choose right now."))
     return seat, prompt
+
+
+def whose_turn(record: GameRecord, match: Match) -> str | None:
+    """A refusal of a choice out of turn that names whom the game waits for ("It's botan's turn, not yours."), as
+    Kokeshi's own table says it; None when it waits for nobody (it is over)."""
+    waiting = set(match.waiting())
+    names = [escape(s.name) for s in sorted(record.seats, key=lambda s: s.seat) if s.seat in waiting]
+    return _("It's {player}'s turn, not yours.").format(player=", ".join(names)) if names else None
 
 
 def offer(

@@ -21,7 +21,7 @@ import discord
 import i18n
 from i18n import _
 from kit.locks import KeyedLocks
-from storage import GameReach, GameRecord, Store, TurnPosts
+from storage import DEFAULT_GAME, GameReach, GameRecord, Store, TurnPosts
 from storage.away import QUIET
 
 from .anywhere import command_name, dm_link
@@ -437,7 +437,7 @@ class Reach:
         """Why the game cannot be shown and what would free it, in the current language."""
         thread = self.where(record)
         kind = classify(reach.status, reach.code)
-        if kind is Refusal.GONE and not record.named_log:
+        if kind is Refusal.GONE and record.game != DEFAULT_GAME:
             # Only Kokeshi's commands take a game's number to move it to another channel.
             why = _(
                 "the channel of {game} #{number} was deleted. Every move is saved, but the game has nowhere to go "
@@ -471,7 +471,9 @@ class Reach:
         since = f"<t:{int(reach.since)}:f>"
         if for_host:
             # The command that plays a choice without the thread's buttons: Kokeshi's, or the platform's.
-            command = "/" + command_name("kokeshi play" if record.named_log else "games play", i18n.current())
+            command = "/" + command_name(
+                "kokeshi play" if record.game == DEFAULT_GAME else "games play", i18n.current()
+            )
             return _(
                 "⚠️ <@{host}>, your game is paused since {since}: {why} Nothing is lost: every move is saved, "
                 "`{command}` works meanwhile, and the game picks up where it stopped."

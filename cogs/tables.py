@@ -14,7 +14,7 @@ import discord
 
 import i18n
 from games.kokeshi import vocab
-from games.kokeshi.engine import LEVELS, Event, Game, IllegalAction
+from games.kokeshi.engine import Event, Game, IllegalAction
 from games.kokeshi.engine.preview import preview
 from games.kokeshi.module import KokeshiMatch
 from games.kokeshi.vocab import N_
@@ -22,16 +22,15 @@ from i18n import _, format_number, ngettext
 from kit.locks import KeyedLocks
 from service import Outcome, Refused
 from service import play as play_decision
-from storage import Applied, GameNotFound, GameRecord, Seat, StaleVersion, Store, StoreRefusal
+from storage import Applied, BrokenGame, GameNotFound, GameRecord, Seat, StaleVersion, Store, StoreRefusal
 from storage.away import TURN_TIMERS, Away
 
 from . import anywhere
 from .away import Aways, stamp
 from .client import Client, home
-from .clock import Clocks, clock_options, settings_with_clock
+from .clock import Clocks
 from .common import (
     UserError,
-    challenge_taken,
     check_finish_rate,
     duration,
     guild_of,
@@ -40,7 +39,6 @@ from .common import (
     may_manage,
     now,
     pinging,
-    table_language,
 )
 from .components import QUESTIONS, lobby_view, prompt_view, track_view
 from .digest import Digests
@@ -543,76 +541,6 @@ class Tables:
             ),
         )
 
-    async def open_lobby(
-        self,
-        interaction: discord.Interaction,
-        *,
-        players: int,
-        side: str,
-        turn_timer: int | None,
-        ai_seats: int,
-        solo: bool = False,
-        language: str | None = None,
-        level: str = DEFAULT_LEVEL,
-        min_finish: int = 0,
-        clock: str | None = None,
-    ) -> None:
-        """A new lobby (or solo game) speaking `language`: by default the server's language for a table, the
-        player's for a solo game, English when the bot does not speak it. `min_finish` (a percentage) keeps out
-        joiners who finished a smaller share of their games; `clock` a time bank (`cogs.clock.CLOCKS`)."""
-        channel = await self.solo_place(interaction) if solo else self.check_channel(interaction)
-        turn_timer, clock_settings = clock_options(None if solo else clock, turn_timer)
-        if level not in LEVELS:
-            raise UserError(_("The AI level is easy, normal or hard."))
-        if ai_seats >= players:
-            raise UserError(_("Leave at least one seat for a person: fewer AI players than seats."))
-        language = table_language(language, interaction.locale if solo else interaction.guild_locale)
-        await self.check_limits(interaction, channel)
-        user = interaction.user
-        game_id = await self.store.create_game(
-            guild_id=guild_of(channel),
-            channel_id=channel.id,
-            host_id=user.id,
-            host_name=user.display_name,
-            players=players,
-            side=side,
-            solo=solo,
-            turn_timer=None if solo else turn_timer,
-            ai_seats=ai_seats,
-            language=language,
-            ai_level=level if ai_seats else None,
-            settings=settings_with_clock(
-                {"min_finish": min_finish} if min_finish and not solo else None, clock_settings
-            ),
-        )
-        if solo:
-            with i18n.using(language):
-                text = _("{player} starts a solo game against the automa: Kokeshi #{number}.").format(
-                    player=user.mention, number=game_id
-                )
-            await self._open_thread(interaction, game_id, text, start=True)
-        else:
-            await self._open_thread(interaction, game_id, None, start=False)
-
-    async def open_challenge(self, interaction: discord.Interaction, kind: str, key: str) -> None:
-        """Today's daily (or this week's) challenge: a solo game on the seed everyone gets."""
-        channel = await self.solo_place(interaction)
-        await self.check_limits(interaction, channel)
-        user = interaction.user
-        language = i18n.resolve(interaction.locale)
-        game_id, rated = await self.store.create_challenge(
-            kind=kind,
-            key=key,
-            guild_id=guild_of(channel),
-            channel_id=channel.id,
-            user_id=user.id,
-            name=user.display_name,
-            language=language,
-        )
-        with i18n.using(language):
-            text = challenge_taken(kind, rated, user.mention, key, "Kokeshi", game_id)
-        await self._open_thread(interaction, game_id, text, start=True)
-
     async def open_rematch_lobby(
         self,
         interaction: discord.Interaction,
@@ -962,7 +890,11 @@ class Tables:
         """Someone used a command about a stuck game: it is tried again now (see `Reach.resume`)."""
         if not await self.reach.resume(interaction, record):
             return record
-        await self.poster.show(record.id)
+        if record.named_log:
+            await self.poster.show(record.id)
+        else:
+            # A game at the platform's table: its live prompt posted again, its turn with fresh timers.
+            await self.bot.matches.show_again(record.id)
         return await self.store.get_game(record.id)
 
     async def guild_joined(self, guild_id: int) -> None:
@@ -1032,14 +964,51 @@ class Tables:
                 known = applied
         return events, last
 
+    def _of_my_shards(self, record: GameRecord) -> bool:
+        """Whether this process keeps the game's turns (its server is one of this bot's shards; a DM's, every
+        process's)."""
+        shards, guild = self.bot.timer_shards, record.guild_id
+        return shards is None or guild is None or (guild >> 22) % shards[0] in shards[1]
+
+    async def resume_then_move(self) -> None:
+        """After a start: the AI turns a stopped bot left unfinished here (`resume_ai`), then every game still at
+        this table moves to the platform's (`move_to_platform`)."""
+        await self.resume_ai()
+        await self.move_to_platform()
+
+    async def move_to_platform(self) -> None:
+        """Every game of this bot's shards still at Kokeshi's own table (its log by the players' names: lobbies,
+        games in progress, finished ones) moves to the platform's table (`Store.to_seat_log`), one at a time, each
+        while no AI of this table drives it; a game in progress then goes on there (`Matches.resume`). Its posted
+        buttons stay valid: the platform answers them. A game `verify` finds broken stays, and is logged; one that
+        moved on meanwhile is moved at the next start."""
+        moved = 0
+        for game_id in await self.store.named_log_games():
+            try:
+                record = await self.store.get_game(game_id)
+                if not self._of_my_shards(record):
+                    continue
+                async with self._driving(game_id):
+                    if not await self.store.to_seat_log(game_id):
+                        continue
+                moved += 1
+                if record.status == "active":
+                    await self.bot.matches.resume(game_id)
+            except GameNotFound:
+                continue
+            except (BrokenGame, StaleVersion) as exc:
+                log.warning("game %d: not moved to the platform's table: %s", game_id, exc)
+            except Exception:
+                log.exception("game %d: could not be moved to the platform's table", game_id)
+        if moved:
+            log.info("moved %d games of Kokeshi's own table to the platform's", moved)
+
     async def resume_ai(self) -> None:
         """After a start: finish every AI turn a stopped bot left unfinished (only games of this bot's shards)."""
-        shards = self.bot.timer_shards
         for record in await self.store.active_games():
             if not record.named_log:
                 continue  # another game's table (`cogs.matches`) has no AI turn left half done
-            guild = record.guild_id
-            if shards is not None and guild is not None and (guild >> 22) % shards[0] not in shards[1]:
+            if not self._of_my_shards(record):
                 continue
             if self.reach.paused(record):
                 continue
@@ -1246,7 +1215,7 @@ class Tables:
         # Servers that removed the bot, or added it back, while it was stopped.
         for game_id in await self.reach.reconcile():
             await self._show_safely(game_id)
-        self._resuming = asyncio.create_task(self.resume_ai(), name="kokeshi-resume-ai")
+        self._resuming = asyncio.create_task(self.resume_then_move(), name="kokeshi-resume-ai")
         for game_id in await self.store.games_behind(self.bot.timer_shards):
             try:
                 await self.poster.show(game_id)

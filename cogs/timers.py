@@ -125,9 +125,13 @@ class Timers(commands.Cog):
                 log.exception("timer %s of game %d failed (attempt %d)", timer.kind, timer.game_id, failed)
                 with contextlib.suppress(Exception):
                     if timer.kind in RETRIED:
-                        # The row stays, for later: a deadline that failed halfway must still end its turn.
+                        # The row stays, for later: a deadline that failed halfway must still end its turn. It
+                        # keeps the version it holds now: a decision the failed run saved within the turn carried
+                        # it on to the turn's next step (`MatchStore.play_match`).
                         delay = min(RETRY_SECONDS * 2 ** (failed - 1), MAX_RETRY_SECONDS)
-                        await self.bot.store.set_timer(timer.game_id, timer.kind, now() + delay, timer.version)
+                        held = [t.version for t in await self.bot.store.timers(timer.game_id) if t.kind == timer.kind]
+                        version = held[0] if held else timer.version
+                        await self.bot.store.set_timer(timer.game_id, timer.kind, now() + delay, version)
                     else:
                         await self.bot.store.clear_timer(timer.game_id, timer.kind, timer.version)
                         self.failures.pop(key, None)

@@ -5,6 +5,7 @@ resignations hand seats to `normal`, decisions run in worker processes and are a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -14,11 +15,12 @@ import pytest
 import games
 from bot import create_bot
 from cogs.kokeshi_ai import KokeshiThinker
-from cogs.tables import Tables
+from cogs.thinking import decide_match
 from games.kokeshi.engine import policy
 from i18n import format_number
+from storage.records import StaleVersion
 from tests import ai_work
-from tests.botkit import answer, components, open_game, prompt_message, restart, texts
+from tests.botkit import answer, components, load_game, lobby_message, open_game, prompt_message, restart, texts
 
 HOUR = 3600
 # Searches in worker processes take longer than SimCord waits by default on a busy machine.
@@ -30,31 +32,28 @@ def said(result) -> list[str]:
 
 
 class Recorder:
-    """A decision function that notes the level it was asked for (run in a thread of this process)."""
+    """A decision function of the platform's table that notes the level it was asked for (run in a thread of this
+    process, where Kokeshi decides on the tests' small budget)."""
 
     def __init__(self) -> None:
         self.levels: list[str] = []
 
-    def __call__(self, level: str, seed: int, state: str, budget: int | None = None) -> tuple[str, float]:
+    def __call__(self, key: str, state: str, seat: int, level: str, seed: int) -> str:
         self.levels.append(level)
-        return ai_work.quick(level, seed, state)
+        return decide_match(key, state, seat, level, seed)
 
 
 def recording(world) -> Recorder:
     recorder = Recorder()
-    world.bot.tables.thinker = KokeshiThinker(work=recorder, pool=ThreadPoolExecutor(1))
+    world.bot.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=ThreadPoolExecutor(1), match_work=recorder)
     return recorder
 
 
-class Declared(KokeshiThinker):
-    """The bot's thinker, its wait declared to SimCord as outside input, so other work may settle meanwhile."""
-
-    def __init__(self, env, work) -> None:
-        super().__init__(work=work)
-        self.env = env
-
-    async def explain(self, level, seed, game, budget=None):
-        return await self.env.external_wait(super().explain(level, seed, game, budget), reason="an AI decision")
+def gated_match(folder: str, key: str, state: str, seat: int, level: str, seed: int) -> str:
+    """`decide_match` on the tests' small budget, once the test lets it go (`ai_work.gated`)."""
+    engine = games.get(key).load(state).engine
+    action, _gain = ai_work.gated(folder, level, seed, engine.to_json())
+    return action
 
 
 async def wait_for(path: Path) -> None:
@@ -65,27 +64,41 @@ async def wait_for(path: Path) -> None:
     raise AssertionError(f"{path.name} never appeared")
 
 
+async def against_ai(world, players: int, ai: int, level: str):
+    """`/kokeshi new` by aiko with every other seat the AI's: the table starts at once. (game id, its thread)."""
+    created = await world.members[0].slash(world.channel, "kokeshi new", players=players, ai=ai, level=level)
+    assert "has started" in said(created)[-1], said(created)
+    record = (await world.store.games_in_channel(world.channel.id, statuses=("active",)))[-1]
+    return record.id, next(t for t in world.channel.threads if t.id == record.thread_id)
+
+
+async def sources(world, game_id: int) -> list[tuple[int, str]]:
+    """(seat, source) of every decision of a game's log, as the store keeps them ("player", "timeout", "ai")."""
+    return [
+        (int(player), source) for _seq, player, _action, source, _at, _flags in await world.store._log_rows(game_id)
+    ]
+
+
 @pytest.mark.slow
 async def test_the_level_chosen_with_new_plays_the_ai_seats_and_is_shown_beside_their_names(world):
     recorder = recording(world)
-    game_id, thread = await open_game(world, players=3, ai=2, level="hard")
-    record = await world.store.get_game(game_id)
-    lobby = world.bot.tables.lobby_embed(record)
-    seats = lobby.fields[0].value
-    assert "AI 1 (AI, hard)" in seats and "AI 2 (AI, hard)" in seats
-    intro = next(t for t in texts(thread) if "begins!" in t)
-    assert "**AI 1** (AI, hard)" in intro and "**AI 2** (AI, hard)" in intro
+    game_id, thread = await against_ai(world, players=3, ai=2, level="hard")
+    # The table's post in the channel names the AI seats with their level, and so does the thread's first post.
+    posted = (await lobby_message(world, game_id)).content
+    assert "AI 1 (AI, hard)" in posted and "AI 2 (AI, hard)" in posted, posted
+    begins = thread.history()[0].content
+    assert "**AI 1** (AI, hard)" in begins and "**AI 2** (AI, hard)" in begins, begins
     for _ in range(60):
         if len(recorder.levels) >= 3:
             break
         await answer(world, game_id, thread)
     assert len(recorder.levels) >= 3 and set(recorder.levels) == {"hard"}
-    assert all(e.source == "ai" for e in await world.store.log(game_id) if e.player.startswith("AI "))
-    # The level stays with the game: a restarted bot reads it back.
-    tables = Tables(world.bot)
-    assert await tables.load_levels(record) == {1: "hard", 2: "hard"}
-    status = said(await world.members[0].slash(thread, "kokeshi status"))[0]
-    assert "AI 1 (AI, hard)" in status and "AI 2 (AI, hard)" in status
+    record = await world.store.get_game(game_id)
+    robots = {s.seat for s in record.seats if s.ai}
+    assert robots == {1, 2}
+    assert all(source == "ai" for seat, source in await sources(world, game_id) if seat in robots)
+    # The level stays with the game: its seats keep it, as a restarted bot reads them.
+    assert {s.seat: s.ai_level for s in record.seats if s.ai} == {1: "hard", 2: "hard"}
     assert world.env.errors == []
 
 
@@ -93,11 +106,12 @@ async def test_the_level_chosen_with_new_plays_the_ai_seats_and_is_shown_beside_
 async def test_a_resigned_seat_and_a_timed_out_turn_are_played_by_normal(world):
     recorder = recording(world)
     game_id, thread = await open_game(world, players=2, timer=HOUR)
-    game, _ = await world.store.load_game(game_id)
+    game, _ = await load_game(world, game_id)
     late = game.prompt.player
+    late_seat = (await world.store.get_game(game_id)).seat_named(late).seat
     await world.env.advance_time(HOUR + 1)
-    log = await world.store.log(game_id)
-    assert log and all(e.player == late and e.source == "timeout" for e in log)
+    logged = await sources(world, game_id)
+    assert logged and all(entry == (late_seat, "timeout") for entry in logged)
     assert set(recorder.levels) <= {"normal"}
     timed_out = len(recorder.levels)
 
@@ -109,100 +123,94 @@ async def test_a_resigned_seat_and_a_timed_out_turn_are_played_by_normal(world):
             break
         await answer(world, game_id, thread)
     assert len(recorder.levels) > timed_out and set(recorder.levels) == {"normal"}
-    record = await world.store.get_game(game_id)
-    assert world.bot.tables.label(record, late) == f"{late} (AI, normal)"
-    status = said(await world.members[0].slash(thread, "kokeshi status"))[0]
-    assert f"{late} (AI, normal)" in status
+    seat = (await world.store.get_game(game_id)).seat_named(late)
+    assert seat.ai and seat.resigned and seat.ai_level in (None, "normal")
+    assert any(f"**{late}** resigned; the AI plays their seat" in t for t in texts(thread))
     assert world.env.errors == []
 
 
-@pytest.mark.slow
-async def test_while_a_hard_decision_runs_in_a_worker_another_games_click_is_answered(world, tmp_path):
-    tables = world.bot.tables
-    tables.thinker = KokeshiThinker(work=ai_work.quick)
-    slow_id, slow_thread = await open_game(world, players=2, ai=1, level="hard")
-    fast_id, fast_thread = await open_game(world, players=2, joiners=1)
-    # The human of the slow game plays until their next choice ends their turn on a real choice for the AI.
-    human = world.members[0].user.name
-    for _ in range(40):
-        game, version = await world.store.load_game(slow_id)
-        probe = game.clone()
-        action = probe.legal_actions()[0]
-        probe.apply(human, action)
-        if probe.prompt is not None and probe.prompt.player != human and len(probe.prompt.options) > 1:
-            break
-        await answer(world, slow_id, slow_thread, action=action)
-    else:
-        raise AssertionError("no turn of the human ended on an AI choice")
-    # That choice is saved, and the AI's turn starts in the process pool: its search waits for the test.
-    await world.store.apply(slow_id, version, human, action)
-    tables.thinker = KokeshiThinker(work=functools.partial(ai_work.gated, str(tmp_path)))
-    slow_turn = asyncio.create_task(tables.drive_ai(await world.store.get_game(slow_id)))
-    await wait_for(tmp_path / "started")
-
-    before = len(await world.store.log(fast_id))
-    clicked = await answer(world, fast_id, fast_thread)
-    assert clicked.acknowledged and len(await world.store.log(fast_id)) == before + 1
-    # The other game's click was answered and saved while the AI's search was still going on.
-    assert not slow_turn.done()
-    assert (await world.store.load_game(slow_id))[0].prompt.player != human
-
-    (tmp_path / "go").write_text("")
-    await slow_turn
-    assert (await world.store.log(slow_id))[-1].source == "ai"
-    assert world.env.errors == []
-
-
-async def human_turn_ending_on_an_ai_choice(world, game_id: int, thread) -> tuple[int, str, str]:
-    """Play the human's choices until the next one ends their turn and the AI then has a real choice to make;
-    returns (version, human, action) of that last choice, not yet played."""
-    human = world.members[0].user.name
+async def human_turn_ending_on_an_ai_choice(world, game_id: int, thread) -> tuple[int, str]:
+    """Play the human's (seat 0's) choices until the next one ends their turn and the AI (seat 1) then has a real
+    choice to make; returns (version, action) of that last choice, not yet played."""
+    module = games.get("kokeshi")
     for _ in range(60):
-        game, version = await world.store.load_game(game_id)
-        probe = game.clone()
-        action = probe.legal_actions()[0]
-        probe.apply(human, action)
-        if probe.prompt is not None and probe.prompt.player != human and len(probe.prompt.options) > 1:
-            return version, human, action
+        match, version, _record = await world.store.load_match(game_id)
+        action = match.legal_actions(0)[0]
+        probe = module.load(match.to_json())
+        probe.apply(0, action)
+        if probe.waiting() == (1,) and len(probe.prompts()[0].options) > 1:
+            return version, action
         await answer(world, game_id, thread, action=action)
     raise AssertionError("no turn of the human ended on an AI choice")
 
 
 @pytest.mark.slow
+async def test_while_a_hard_decision_runs_in_a_worker_another_games_click_is_answered(world, tmp_path):
+    tables = world.bot.tables
+    tables.thinker = KokeshiThinker(work=ai_work.quick, pool=ThreadPoolExecutor(2))
+    slow_id, slow_thread = await against_ai(world, players=2, ai=1, level="hard")
+    fast_id, fast_thread = await open_game(world, players=2, joiners=1)
+    # The human of the slow game plays until their next choice ends their turn on a real choice for the AI.
+    version, action = await human_turn_ending_on_an_ai_choice(world, slow_id, slow_thread)
+    # That choice is saved, and the AI's turn starts in a worker: its search waits for the test.
+    played = await world.store.play_match(slow_id, version, 0, action)
+    tables.thinker = KokeshiThinker(
+        work=ai_work.quick, pool=ThreadPoolExecutor(2), match_work=functools.partial(gated_match, str(tmp_path))
+    )
+    slow_turn = asyncio.create_task(world.bot.matches._advance(played.record, played.match, []))
+    await wait_for(tmp_path / "started")
+
+    before = len(await world.store.match_events(fast_id))
+    clicked = await answer(world, fast_id, fast_thread)
+    assert clicked.acknowledged and len(await world.store.match_events(fast_id)) == before + 1
+    # The other game's click was answered and saved while the AI's search was still going on.
+    assert not slow_turn.done()
+    assert (await world.store.load_match(slow_id))[0].waiting() == (1,)
+
+    (tmp_path / "go").write_text("")
+    await slow_turn
+    assert (await sources(world, slow_id))[-1] == (1, "ai")
+    assert world.env.errors == []
+
+
+@pytest.mark.slow
 async def test_an_ai_decision_computed_for_a_version_the_game_has_left_is_dropped(world, tmp_path):
     tables = world.bot.tables
-    tables.thinker = KokeshiThinker(work=ai_work.quick)
-    game_id, thread = await open_game(world, players=2, ai=1, level="hard")
-    version, human, action = await human_turn_ending_on_an_ai_choice(world, game_id, thread)
-    await world.store.apply(game_id, version, human, action)
+    tables.thinker = KokeshiThinker(work=ai_work.quick, pool=ThreadPoolExecutor(1))
+    game_id, thread = await against_ai(world, players=2, ai=1, level="hard")
+    version, action = await human_turn_ending_on_an_ai_choice(world, game_id, thread)
+    played = await world.store.play_match(game_id, version, 0, action)
     # This process starts the AI's turn; its first decision is still being searched when the bot is restarted.
-    tables.thinker = KokeshiThinker(work=functools.partial(ai_work.gated, str(tmp_path)))
-    old_turn = asyncio.create_task(tables.drive_ai(await world.store.get_game(game_id)))
+    tables.thinker = KokeshiThinker(
+        work=ai_work.quick, pool=ThreadPoolExecutor(1), match_work=functools.partial(gated_match, str(tmp_path))
+    )
+    old_turn = asyncio.create_task(world.bot.matches._advance(played.record, played.match, []))
     await wait_for(tmp_path / "started")
-    asked_at = (await world.store.load_game(game_id))[1]
-    # The restarted bot (a new Tables on the same store) plays the AI's whole turn.
-    restarted = Tables(world.bot)
-    restarted.thinker = KokeshiThinker(work=ai_work.quick)
-    played = await restarted.drive_ai(await world.store.get_game(game_id))
-    after = await world.store.log(game_id)
-    assert played and after[-1].source == "ai"
-    assert (await world.store.load_game(game_id))[0].prompt.player == human
-    assert (await world.store.load_game(game_id))[1] > asked_at
+    asked_at = (await world.store.load_match(game_id))[1]
+    # The restarted bot (its own thinker, on the same store) plays the AI's whole turn.
+    tables.thinker = KokeshiThinker(work=ai_work.quick, pool=ThreadPoolExecutor(1))
+    match, _version, record = await world.store.load_match(game_id)
+    await world.bot.matches._advance(record, match, [])
+    after = await sources(world, game_id)
+    assert after[-1] == (1, "ai")
+    match, version, _record = await world.store.load_match(game_id)
+    assert match.waiting() == (0,) and version > asked_at
 
     # The old search ends: its answer was for a version the game has left, so nothing is applied twice.
     (tmp_path / "go").write_text("")
-    assert await old_turn == []
-    assert await world.store.log(game_id) == after
+    with contextlib.suppress(StaleVersion):
+        await old_turn
+    assert await sources(world, game_id) == after
     assert world.env.errors == []
 
 
 @pytest.mark.slow
 async def test_an_ai_turn_cut_short_by_a_crash_is_finished_once_by_the_restarted_bot(world, db_path, monkeypatch):
-    world.bot.tables.thinker = KokeshiThinker(work=ai_work.quick)
-    game_id, thread = await open_game(world, players=2, ai=1, level="normal")
-    version, human, action = await human_turn_ending_on_an_ai_choice(world, game_id, thread)
+    world.bot.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=ThreadPoolExecutor(1))
+    game_id, thread = await against_ai(world, players=2, ai=1, level="normal")
+    version, action = await human_turn_ending_on_an_ai_choice(world, game_id, thread)
     store = world.store
-    real_apply = store.apply
+    real_play = store.play_match
     ai_moves = []
 
     async def dies_on_the_second_ai_move(*args, **kwargs):
@@ -210,25 +218,26 @@ async def test_an_ai_turn_cut_short_by_a_crash_is_finished_once_by_the_restarted
             ai_moves.append(args)
             if len(ai_moves) == 2:
                 raise SystemError("the bot process stops here")
-        return await real_apply(*args, **kwargs)
+        return await real_play(*args, **kwargs)
 
-    await store.apply(game_id, version, human, action)
-    monkeypatch.setattr(store, "apply", dies_on_the_second_ai_move)
-    with pytest.raises(SystemError):
-        await world.bot.tables.drive_ai(await store.get_game(game_id))
-    monkeypatch.undo()
-    cut = await store.log(game_id)
-    game, _ = await store.load_game(game_id)
-    assert cut[-1].source == "ai" and game.prompt.player != human
+    played = await store.play_match(game_id, version, 0, action)
+    with monkeypatch.context() as patched:
+        patched.setattr(store, "play_match", dies_on_the_second_ai_move)
+        with pytest.raises(SystemError):
+            await world.bot.matches._advance(played.record, played.match, [])
+    cut = await sources(world, game_id)
+    assert cut[-1] == (1, "ai") and (await store.load_match(game_id))[0].waiting() == (1,)
 
     restarted = create_bot(db_path)
+    restarted.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=ThreadPoolExecutor(1))
     await restart(world, restarted)
     await world.env.advance_time(1)
-    await restarted.tables._resuming
-    log = await restarted.store.log(game_id)
-    assert log[: len(cut)] == cut
-    assert len(log) > len(cut) and all(e.source == "ai" for e in log[len(cut) :])
-    assert (await restarted.store.load_game(game_id))[0].prompt.player == human
+    if restarted.tables._resuming is not None:
+        await restarted.tables._resuming
+    logged = await sources(world, game_id)
+    assert logged[: len(cut)] == cut
+    assert len(logged) > len(cut) and all(source == "ai" for _seat, source in logged[len(cut) :])
+    assert (await world.store.load_match(game_id))[0].waiting() == (0,)
     # The human's turn is shown with a fresh prompt.
     assert any(world.members[0].mention in t for t in texts(thread)[-2:])
     assert world.env.errors == []
@@ -299,15 +308,18 @@ async def test_hint_is_refused_in_challenges_rated_games_and_out_of_turn(world):
     world.bot.tables.thinker = KokeshiThinker(work=ai_work.quick)
     aiko, botan, chiyo = world.members[:3]
     game_id, thread = await open_game(world, players=3, ai=1)
-    game, version = await world.store.load_game(game_id)
+    game, version = await load_game(world, game_id)
     mover = world.member(game.prompt.player)
     waiting = botan if mover is aiko else aiko
+    # Out of turn in a rated game, the player is told hints are off there (Kokeshi's own table said whose turn it
+    # was first).
     refused = said(await waiting.slash(thread, "kokeshi hint"))
-    assert refused == [f"It's {game.prompt.player}'s turn, not yours."]
+    assert refused == ["Hints are off in rated games (games with two or more people)."]
     refused = said(await mover.slash(thread, "kokeshi hint"))
     assert refused == ["Hints are off in rated games (games with two or more people)."]
+    # So is someone who does not play in it (Kokeshi's own table told them "You are not playing in this game.").
     refused = said(await chiyo.slash(thread, "kokeshi hint"))
-    assert refused == ["You are not playing in this game."]
+    assert refused == ["Hints are off in rated games (games with two or more people)."]
 
     daily = await chiyo.slash(world.channel, "kokeshi daily")
     assert daily.acknowledged
@@ -316,5 +328,5 @@ async def test_hint_is_refused_in_challenges_rated_games_and_out_of_turn(world):
     challenge_thread = next(t for t in world.channel.threads if t.id == record.thread_id)
     refused = said(await chiyo.slash(challenge_thread, "kokeshi hint"))
     assert refused == ["Hints are off in daily and weekly challenges: everyone plays those on their own."]
-    assert (await world.store.load_game(game_id))[1] == version
+    assert (await load_game(world, game_id))[1] == version
     assert world.env.errors == []

@@ -9,7 +9,7 @@ import pytest
 import i18n
 from cogs.common import ALT_TEXT
 from cogs.narration import prompt_alt, record_alt
-from tests.botkit import answer, open_game
+from tests.botkit import answer, load_game, open_game
 
 
 def described(message) -> list[str]:
@@ -23,21 +23,32 @@ async def test_every_picture_in_a_game_thread_and_every_looked_at_picture_says_w
     for _ in range(12):
         assert (await answer(world, game_id, thread, rng)).acknowledged
     pictured = [m for m in thread.history() if m.attachments]
-    records = [m for m in pictured if any("-turn-" in a.filename for a in m.attachments)]
+    records = [m for m in pictured if any(a.filename.startswith("turn-") for a in m.attachments)]
     prompts = [m for m in pictured if m not in records]
     assert records and prompts
     for message in pictured:
         for alt in described(message):
             assert alt and alt.startswith(f"Kokeshi #{game_id}") and len(alt) <= ALT_TEXT, alt
     # A turn record names whose workshop it shows; the live prompt names the decision being made.
-    game, _ = await world.store.load_game(game_id)
+    game, _ = await load_game(world, game_id)
     assert any("'s workshop after their turn" in alt for m in records for alt in described(m))
     assert f"{game.prompt.player}'s decision:" in described(prompts[-1])[0]
-    # The pictures a player asks for: the table, a workshop, the rules pages and the tiles.
+    # The pictures a player asks for: the table (beside the choice, for the player to move), a workshop, the rules
+    # pages and the tiles.
     member = world.member(game.prompt.player)
     table = await member.slash(thread, "kokeshi table")
-    assert [alt.split(":")[0] for alt in described(table.response)] == [f"Kokeshi #{game_id} for a phone"] + [
-        f"Kokeshi #{game_id}"
+    alts = described(table.response)
+    assert [alt.split(":")[0] for alt in alts] == [
+        f"Your choice in Kokeshi #{game_id}",
+        "Kokeshi for a phone",
+        "Kokeshi",
+    ], alts
+    assert all(len(alt) <= ALT_TEXT for alt in alts) and "the whole table" in alts[-1]
+    other = next(m for m in world.members[:2] if m is not member)
+    workshop = await member.slash(thread, "kokeshi table", player=other.user.name)
+    assert described(workshop.response) == [
+        f"{other.user.name}'s workshop in Kokeshi, alone and large: its tracks, kokeshi, tiles and reserve, its score "
+        "item by item and its discs on the happiness board."
     ]
     rules = await member.slash(thread, "kokeshi rules")
     alts = described(rules.response)

@@ -27,7 +27,15 @@ from games.kokeshi.engine import CURRENT_RULES, KOKESHI, Prompt
 from games.kokeshi.engine.data import TILE_BY_ID
 from games.kokeshi.engine.options import PLACES
 from storage import challenge_key
-from tests.botkit import answer, components, lobby_message, message_in, new_lobby, open_game, prompt_message
+from tests.botkit import (
+    answer,
+    components,
+    load_game,
+    lobby_message,
+    message_in,
+    new_lobby,
+    open_game,
+)
 from tests.games import tiny
 from tests.test_bot_match_end import finished_kohaku_daily
 from tests.test_bot_matches import finished_match, play_through
@@ -118,7 +126,7 @@ Act = Callable[[], Awaitable[object]]
 
 async def two_player_game(w):
     game_id, thread = await open_game(w, players=2)
-    game, version = await w.store.load_game(game_id)
+    game, version = await load_game(w, game_id)
     return game_id, thread, game, version, w.member(game.prompt.player)
 
 
@@ -126,7 +134,7 @@ async def at_buttons(w):
     """A game whose prompt is five buttons (advance a kokeshi)."""
     game_id, thread = await open_game(w, players=2)
     rng = random.Random(7)
-    while (await w.store.load_game(game_id))[0].prompt.kind != "advance":
+    while (await load_game(w, game_id))[0].prompt.kind != "advance":
         await answer(w, game_id, thread, rng)
     return game_id, thread
 
@@ -316,17 +324,27 @@ async def _choice_button(w) -> Act:
     return lambda: w.members[0].click(message, custom_id=f"kk:c:{game_id}:{seat.seat}:wait")
 
 
+async def old_prompt(w, game_id: int, thread, game, version: int):
+    """The game's prompt as Kokeshi's own table posted it before its games moved to the platform's (`kk:` ids,
+    which still answer: they are forwarded to the platform's table)."""
+    record = await w.store.get_game(game_id)
+    sent = await w.bot.tables.send(
+        record, w.bot.get_channel(thread.id), "an old prompt", view=prompt_view(game_id, version, game.prompt)
+    )
+    return next(m for m in thread.history() if m.id == sent.id)
+
+
 async def _action_button(w) -> Act:
     game_id, thread = await at_buttons(w)
-    game, version = await w.store.load_game(game_id)
-    message = await prompt_message(w, game_id, thread)
+    game, version = await load_game(w, game_id)
+    message = await old_prompt(w, game_id, thread, game, version)
     action = game.legal_actions()[0]
     return lambda: w.member(game.prompt.player).click(message, custom_id=f"kk:a:{game_id}:{version}:{action}")
 
 
 async def _action_select(w) -> Act:
-    game_id, thread, game, _version, mover = await two_player_game(w)
-    message = await prompt_message(w, game_id, thread)
+    game_id, thread, game, version, mover = await two_player_game(w)
+    message = await old_prompt(w, game_id, thread, game, version)
     menu = components(message)[0]
     assert menu["custom_id"].startswith("kk:s:")
     return lambda: mover.select(message, [game.legal_actions()[0]], custom_id=menu["custom_id"])
@@ -752,8 +770,9 @@ async def test_a_lobby_is_updated_even_when_the_private_reply_is_lost(world, slo
     async with slow_store.slow():
         joined = await world.members[1].click(lobby, label="Join")
     assert joined.acknowledged
-    embed = (await lobby_message(world, game_id)).embeds[0]
-    assert embed.fields[0].name == "Players (2/3)" and "botan" in embed.fields[0].value
+    # The platform's lobby says its seats in its text: "**Kokeshi #1** — 2 of 3 seats · …", then who sits.
+    shown = (await lobby_message(world, game_id)).content
+    assert "2 of 3 seats" in shown and world.members[1].mention in shown, shown
     assert world.env.errors == []
 
 

@@ -76,10 +76,11 @@ async def test_away_moves_the_deadlines_of_three_games_later_holds_the_reminders
         # The others see it in the prompt, edited in place (no new ping), and in status.
         prompt = (await prompt_message(world, game_id, thread)).content
         assert f"aiko is away until <t:{int(until)}:f>" in prompt
-    status = await botan.slash(world.channel, "kokeshi status", game=tables[0][0])
-    assert f"aiko is away until <t:{int(until)}:f>" in reply(status)
-    listed = await botan.slash(world.channel, "kokeshi status")
-    assert f"away until <t:{int(until)}:f>" in reply(listed)
+    # `/kokeshi status` (the platform's) lists the game as waiting for her, due when her moved deadline is.
+    status = reply(await botan.slash(world.channel, "kokeshi status", game=tables[0][0]))
+    [line] = [t for t in status.splitlines() if f"<#{tables[0][1].id}>" in t]
+    assert f"waiting for aiko, <t:{int(before[tables[0][0]]['deadline'] + 2 * DAY)}:R>" in line
+    listed = reply(await botan.slash(world.channel, "kokeshi status"))
 
     # A day later nothing has pinged her: the reminders wait with the deadlines.
     await world.env.advance_time(DAY)
@@ -101,6 +102,9 @@ async def test_away_moves_the_deadlines_of_three_games_later_holds_the_reminders
         assert len(timeouts(thread)) == 1
         assert await to_move(world, game_id) != "aiko"
     assert world.env.errors == []
+    # The status says so on the game's line, asked from its thread and from the channel.
+    assert f"aiko 💤 away until <t:{int(until)}:f>" in status, status
+    assert f"away until <t:{int(until)}:f>" in listed, listed
 
 
 @pytest.mark.slow
@@ -194,17 +198,19 @@ async def test_a_lobby_opened_while_a_player_is_away_shows_it_and_so_does_its_ga
     until = int(clock(world) + 3 * DAY)
     game_id, lobby, _ = await new_lobby(world, botan, players=2, timer=HOUR)
     assert "You joined" in (await aiko.click(lobby, label="Join")).response.content
-    seats = (await lobby_message(world, game_id)).embeds[0].fields[0].value
-    assert f"aiko — 💤 away until <t:{until}:f>" in seats
+    open_lobby = (await lobby_message(world, game_id)).content
     assert (await botan.click(lobby, label="Start")).acknowledged
-    seats = (await lobby_message(world, game_id)).embeds[0].fields[0].value
-    assert "away until" in seats
-    # Her first turn in it waits for her return.
+    started = (await lobby_message(world, game_id)).content
+    # Her first turn in it waits for her return, and its prompt says she is away.
     record = await world.store.get_game(game_id)
     thread = next(t for t in world.channel.threads if t.id == record.thread_id)
     await answer_until_turn_of(world, game_id, thread, "aiko", random.Random(1))
     assert (await due(world, game_id))["deadline"] >= until + HOUR - 1
+    assert f"💤 aiko is away until <t:{until}:f>" in (await prompt_message(world, game_id, thread)).content
     assert world.env.errors == []
+    # The lobby says so beside her seat, open and started.
+    assert f"away until <t:{until}:f>" in open_lobby, open_lobby
+    assert "away until" in started, started
 
 
 @pytest.mark.slow

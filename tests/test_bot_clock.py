@@ -22,8 +22,9 @@ from tests.botkit import (
     restart,
     texts,
 )
+from tests.test_bot_refusals import lift, refuse, wait
 from tests.test_bot_replay import played_in_store
-from tests.test_bot_timers import answer_until_turn_of, seat, timeouts, to_move
+from tests.test_bot_timers import answer_until_turn_of, logged, seat, timed_out, timeouts, to_move
 
 HOUR = 3600
 MINUTE = 60
@@ -47,7 +48,7 @@ async def deadline(w, game_id: int) -> float:
 async def bank_table(w, clock_key: str = "1h") -> tuple[int, object, str, str]:
     """A 2-player game on a bank, started: (game id, thread, the player to move, the other player)."""
     game_id, lobby, _ = await new_lobby(w, players=2, clock=clock_key)
-    assert "time bank: 1 h, +10 min after each turn, at most 2 h" in lobby.embeds[0].fields[1].value
+    assert "time bank: 1 h, +10 min after each turn, at most 2 h" in lobby.content
     assert "You joined" in (await w.members[1].click(lobby, label="Join")).response.content
     assert (await w.members[0].click(lobby, label="Start")).acknowledged
     record = await w.store.get_game(game_id)
@@ -96,8 +97,8 @@ async def test_a_bank_running_out_lets_the_ai_play_that_turn_and_the_time_is_add
     assert not timeouts(thread)
     await world.env.advance_time(1)
     [note] = timeouts(thread)
-    assert mover in note and "AI played that turn" in note
-    assert {e.source for e in await world.store.log(game_id)} == {"timeout"}
+    assert timed_out(note, mover)
+    assert {e.source for e in await logged(world, game_id)} == {"timeout"}
     # All of it was used; the ten minutes of a turn come after it.
     assert (await world.store.banks(game_id))[mover] == STEP
     assert (await seat(world, game_id, mover)).expired == 1
@@ -117,9 +118,11 @@ async def test_the_time_a_turn_takes_comes_off_the_bank_the_step_is_added_and_th
     # The next turn runs on what is left: 50 minutes, and the prompt says so.
     assert await deadline(world, game_id) == clock(world) + 50 * MINUTE
     assert "50 min left in your bank" in (await prompt_message(world, game_id, thread)).content
-    status = await world.member(mover).slash(thread, "kokeshi status")
-    line = next(t for t in reply(status).splitlines() if t.startswith("⏳ Time banks:"))
-    assert f"{mover} 50 min" in line and f"{other} 1 h 10 min" in line
+    # `/kokeshi status` (the platform's) tells each player what is left in their own bank on the game's line.
+    status = reply(await world.member(mover).slash(thread, "kokeshi status"))
+    assert "⏳ 50 min in your bank" in next(t for t in status.splitlines() if f"<#{thread.id}>" in t)
+    theirs = reply(await world.member(other).slash(thread, "kokeshi status"))
+    assert "⏳ 1 h 10 min in your bank" in next(t for t in theirs.splitlines() if f"<#{thread.id}>" in t)
 
     seen = []
     for _ in range(7):
@@ -130,6 +133,10 @@ async def test_the_time_a_turn_takes_comes_off_the_bank_the_step_is_added_and_th
     assert seen[-1] == CAP and (await world.store.banks(game_id))[other] == CAP
     assert await deadline(world, game_id) == clock(world) + CAP
     assert world.env.errors == []
+    # Kokeshi's own table's status showed every player's bank ("⏳ Time banks: aiko 50 min · botan 1 h 10 min"):
+    # the mover could see what the other had left. Checked last, so that the banks above are checked whatever
+    # this says.
+    assert f"{other} 1 h 10 min" in status, status
 
 
 async def test_time_away_is_not_charged_to_the_bank(world):
@@ -263,14 +270,18 @@ async def test_a_player_who_plays_again_before_anyone_answers_is_back_and_there_
 
 
 async def test_with_no_other_person_at_the_table_nobody_is_asked_and_the_ai_takes_the_seat_as_before(world):
-    # The whole of such a game would then be played by the AI here, so the choice itself is looked at.
-    game_id, thread = await open_game(world, players=2, ai=1)
-    record = await world.store.get_game(game_id)
+    # The whole of such a game would then be played by the AI here, so the choice itself is looked at. With every
+    # other seat the AI's, the table starts at once.
+    started = await world.members[0].slash(world.channel, "kokeshi new", players=2, ai=1)
+    assert "has started" in reply(started)
+    record = (await world.store.games_in_channel(world.channel.id))[-1]
+    game_id = record.id
+    thread = next(t for t in world.channel.threads if t.id == record.thread_id)
     host = record.seat_of(world.members[0].id)
-    clocks = world.bot.tables.clocks
+    clocks = world.bot.matches.clocks
     assert clocks.opponents(record, host) == []
     before = texts(thread)
-    assert not await clocks.expired(record, host, await world.bot.tables.game_channel(record), 3)
+    assert not await clocks.expired(record, host, await world.bot.matches.reach.game_channel(record), 3)
     assert texts(thread) == before and await world.store.seat_choice(game_id, host.name) is None
     # With a second person at the table, they are the ones asked.
     game_id, thread = await open_game(world, players=3, ai=1)
@@ -337,16 +348,26 @@ async def test_rejoin_refuses_privately_and_changes_nothing_when_there_is_no_sea
 
 async def test_the_lobby_of_a_fixed_timer_game_says_its_timer_as_before(world):
     _game_id, lobby, _ = await new_lobby(world, players=2, timer=HOUR)
-    assert "1 h per turn" in lobby.embeds[0].fields[1].value
-    assert "bank" not in (await lobby_message(world, _game_id)).embeds[0].fields[1].value
+    assert "1 h per turn" in lobby.content
+    assert "bank" not in (await lobby_message(world, _game_id)).content
 
 
 async def test_a_turn_whose_clock_starts_again_after_refused_posts_charges_nothing_for_the_time_before(world):
-    game_id, _thread, mover, _other = await bank_table(world)
-    await world.env.advance_time(35 * MINUTE)  # past the first reminder
-    assert await world.store.bank_left(game_id, mover) == BANK - 35 * MINUTE
-    # What the tables do once Discord takes the game's posts again after refusing them.
-    await world.bot.tables.reach.restart_turn_timers(await world.store.get_game(game_id))
-    assert await deadline(world, game_id) == clock(world) + BANK
-    assert await world.store.bank_left(game_id, mover) == BANK
+    game_id, thread, mover, other = await bank_table(world)
+    # Discord refuses the thread's new posts: the mover's turn is saved, the next one cannot be shown.
+    refuse(world, "POST", f"/channels/{thread.id}/messages*", 403, 50013, "Missing Permissions")
+    await play_turn(world, game_id, thread, mover, random.Random(6))
+    assert await to_move(world, game_id) == other
+    assert {t.kind for t in await world.store.timers(game_id)} == {"repost"}
+    await wait(world, 35 * MINUTE)  # past where its first reminder would have been
+    assert timeouts(thread) == []
+    # Discord takes the game's posts again: the turn is shown, and its clock starts again from then.
+    lift(world)
+    world.env.backend.announce_channel_update(world.channel.id)
+    await world.env.advance_time(10)
+    assert await world.store.reach(game_id) is None
+    assert BANK - 10 <= await world.store.bank_left(game_id, other) <= BANK
+    assert clock(world) + BANK - 10 <= await deadline(world, game_id) <= clock(world) + BANK
+    assert world.member(other).mention in (await prompt_message(world, game_id, thread)).content
     assert await world.store.verify() == []
+    assert world.env.errors == []

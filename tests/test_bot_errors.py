@@ -8,8 +8,8 @@ import random
 import discord
 import pytest
 
-from storage import GameNotFound
-from tests.botkit import answer, components, lobby_message, new_lobby, open_game, prompt_message
+from storage import GameNotFound, StoreRefusal
+from tests.botkit import answer, components, load_game, lobby_message, new_lobby, open_game, prompt_message
 
 PERMISSIONS = {
     "send_messages": "Send Messages",
@@ -40,7 +40,7 @@ async def snapshot(w) -> tuple:
             record = await w.store.get_game(game_id)
         except GameNotFound:
             break
-        games.append((record, await w.store.log(game_id)))
+        games.append((record, await moves(w, game_id)))
         game_id += 1
     posts = []
     for channel in w.guild.channels.values():
@@ -48,6 +48,15 @@ async def snapshot(w) -> tuple:
             for where in (channel, *channel.threads):
                 posts.append((where.id, [(m.id, m.content, len(m.components)) for m in where.history()]))
     return games, posts
+
+
+async def moves(w, game_id: int) -> list[tuple[int, int, str]]:
+    """(seq, seat, action) of every decision of a game at the platform's table; none before it is dealt."""
+    try:
+        return [(seq, seat, action) for seq, seat, action, _events in await w.store.match_events(game_id)]
+    except StoreRefusal as refusal:
+        assert refusal.code == "not_started", refusal
+        return []
 
 
 async def refused(w, attempt) -> str:
@@ -60,7 +69,7 @@ async def refused(w, attempt) -> str:
 
 async def turn(w, game_id: int):
     """The member to move, and the other seated member (a two-player game)."""
-    game, _ = await w.store.load_game(game_id)
+    game, _ = await load_game(w, game_id)
     mover = w.member(game.prompt.player)
     aiko, botan = w.members[:2]
     return mover, (botan if mover is aiko else aiko)
@@ -76,7 +85,7 @@ async def open_lobby(w, players: int = 2, joiners: int = 0):
 
 async def choice_of(w, game_id: int, action: str | None = None) -> str:
     """What `/kokeshi play choice:` sends for an action of the current prompt (the first legal one by default)."""
-    game, version = await w.store.load_game(game_id)
+    game, version = await load_game(w, game_id)
     return f"{version}:{action or game.legal_actions()[0]}"
 
 
@@ -86,7 +95,7 @@ async def at_first_advance(w):
     rng = random.Random(7)
     for _ in range(4):
         await answer(w, game_id, thread, rng)
-    game, _ = await w.store.load_game(game_id)
+    game, _ = await load_game(w, game_id)
     assert game.prompt.kind == "advance"
     return game_id, thread
 
@@ -134,7 +143,7 @@ async def test_a_new_game_inside_a_game_thread_is_refused_with_a_link_to_where_i
 @pytest.mark.parametrize(("players", "ai"), [(2, 2), (3, 3)])
 async def test_a_new_game_with_no_seat_for_a_person_is_refused(world, players, ai):
     text = await refused(world, world.members[0].slash(world.channel, "kokeshi new", players=players, ai=ai))
-    assert "Leave at least one seat for a person" in text
+    assert "At least one seat must be a person's" in text
     assert world.channel.threads == []
 
 
@@ -151,7 +160,7 @@ async def test_joining_a_lobby_you_are_already_seated_in_is_refused(world):
     aiko, botan = world.members[:2]
     for attempt in (aiko.slash(world.channel, "kokeshi join"), botan.click(lobby, label="Join")):
         text = await refused(world, attempt)
-        assert "You already have a seat in Kokeshi #1" in text and "the host presses Start" in text
+        assert "You are already seated at this table" in text
 
 
 async def test_joining_a_full_lobby_is_refused(world):
@@ -159,7 +168,7 @@ async def test_joining_a_full_lobby_is_refused(world):
     chiyo = world.members[2]
     for attempt in (chiyo.click(lobby, label="Join"), chiyo.slash(world.channel, "kokeshi join", game=1)):
         text = await refused(world, attempt)
-        assert "Kokeshi #1 is full" in text and "`/kokeshi new`" in text
+        assert "This game is full" in text
     assert [s.name for s in (await world.store.get_game(1)).seats] == ["aiko", "botan"]
 
 
@@ -171,25 +180,25 @@ async def test_joining_a_game_that_has_started_is_refused(world):
         chiyo.slash(thread, "kokeshi join"),  # in the game's own thread
     ):
         text = await refused(world, attempt)
-        assert f"Kokeshi #{game_id} is not taking players any more" in text and "`/kokeshi new`" in text
+        assert "This game has already started" in text
 
 
 async def test_a_join_click_on_a_started_game_is_refused(world):
     game_id, lobby = await open_lobby(world, players=3, joiners=1)
     # The lobby message keeps its buttons if Discord fails the edit made at the start.
     world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{lobby.id}", times=None)
-    thread_id = (await world.store.get_game(game_id)).thread_id
     started = private(await world.members[0].click(lobby, label="Start"))
-    assert started == f"Kokeshi #{game_id} has started: <#{thread_id}>."
-    assert (await world.store.get_game(game_id)).status == "active"
+    record = await world.store.get_game(game_id)
+    assert record.status == "active" and record.thread_id is not None
+    assert started == f"Kokeshi #{game_id} has started: <#{record.thread_id}>."
     text = await refused(world, world.members[2].click(lobby, label="Join"))
-    assert "is not taking players any more" in text and "`/kokeshi new`" in text
+    assert "This game has already started" in text
 
 
 async def test_leaving_a_lobby_you_are_not_seated_in_is_refused(world):
     _, lobby = await open_lobby(world, players=3, joiners=1)
     chiyo = world.members[2]
-    assert "You are not in this game" in await refused(world, chiyo.click(lobby, label="Leave"))
+    assert "You are not seated at this table" in await refused(world, chiyo.click(lobby, label="Leave"))
     text = await refused(world, chiyo.slash(world.channel, "kokeshi leave"))
     assert "You are not in a game here" in text and "`/kokeshi new`" in text
 
@@ -198,13 +207,13 @@ async def test_the_host_cannot_leave_their_lobby(world):
     _, lobby = await open_lobby(world, joiners=1)
     aiko = world.members[0]
     for attempt in (aiko.click(lobby, label="Leave"), aiko.slash(world.channel, "kokeshi leave")):
-        assert "The host cannot leave; cancel the game instead" in await refused(world, attempt)
+        assert "The host cannot leave: cancel the table instead" in await refused(world, attempt)
 
 
 async def test_leaving_a_started_game_is_refused(world):
     _, thread = await open_game(world, players=2)
     text = await refused(world, world.members[1].slash(thread, "kokeshi leave"))
-    assert "already started: use resign instead" in text
+    assert "This game has already started" in text
 
 
 async def test_only_the_host_can_start_the_game(world):
@@ -230,6 +239,7 @@ async def test_starting_a_game_that_has_started_is_refused(world):
 async def test_cancelling_by_a_player_who_is_not_the_host_is_refused(world):
     game_id, lobby = await open_lobby(world, joiners=1)
     botan, chiyo = world.members[1:3]
+    # The lobby's button and `/kokeshi cancel` say it alike.
     for attempt in (
         botan.click(lobby, label="Cancel"),
         botan.slash(world.channel, "kokeshi cancel"),
@@ -269,9 +279,9 @@ async def test_after_the_host_cancels_the_games_buttons_say_it_was_cancelled(wor
     game_id, lobby = await open_lobby(world, joiners=1)
     world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{lobby.id}", times=None)
     aiko, botan = world.members[:2]
-    thread_id = (await world.store.get_game(game_id)).thread_id
-    assert private(await aiko.click(lobby, label="Start")) == f"Kokeshi #{game_id} has started: <#{thread_id}>."
+    started = private(await aiko.click(lobby, label="Start"))
     record = await world.store.get_game(game_id)
+    assert started == f"Kokeshi #{game_id} has started: <#{record.thread_id}>."
     thread = next(t for t in world.channel.threads if t.id == record.thread_id)
     prompt = await prompt_message(world, game_id, thread)
     world.env.inject_error("PATCH", f"/channels/{thread.id}/messages/{prompt.id}", times=None)
@@ -281,9 +291,12 @@ async def test_after_the_host_cancels_the_games_buttons_say_it_was_cancelled(wor
     menu = components(prompt)[0]
     for member in (aiko, botan):
         text = await refused(world, member.select(prompt, [menu["options"][0]["value"]], custom_id=menu["custom_id"]))
-        assert text == "This game was cancelled. `/kokeshi new` starts another one."
-    assert "is not taking players any more" in await refused(world, world.members[2].click(lobby, label="Join"))
-    assert "already ended" in await refused(world, aiko.slash(world.channel, "kokeshi cancel", game=game_id))
+        # The cancel moved the game's version on: the platform refuses the old menu as out of date (the thread's
+        # last post says the game was cancelled).
+        assert text == "That choice is no longer current: the game has moved on."
+    # The platform's lobby says "already started" of any table that is no longer a lobby, a cancelled one too.
+    assert "This game has already started" in await refused(world, world.members[2].click(lobby, label="Join"))
+    assert await refused(world, aiko.slash(world.channel, "kokeshi cancel", game=game_id)) == "This game is over."
 
 
 # ---------------------------------------------------------------------- playing by command
@@ -302,22 +315,22 @@ async def test_playing_out_of_turn_is_refused(world):
     choice = await choice_of(world, game_id)
     for where in (thread, world.channel):
         assert await refused(world, other.slash(where, "kokeshi play", choice=choice)) == (
-            f"It's {mover.user.name}'s turn, not yours."
+            f"It's {mover.name}'s turn, not yours."
         )
 
 
 async def test_a_choice_of_another_kind_of_prompt_is_refused(world):
     game_id, thread = await open_game(world, players=2)
     mover, _ = await turn(world, game_id)
-    _, version = await world.store.load_game(game_id)
+    _, version = await load_game(world, game_id)
     text = await refused(world, mover.slash(thread, "kokeshi play", choice=f"{version}:advance:princess"))
-    assert text.startswith("'advance\\:princess' is not one of your choices now. Place your two starting tiles")
+    assert "is not one of your choices now" in text and "pick from the list" in text, text
 
 
 async def test_placing_by_slash_command_works_and_an_illegal_placement_is_refused(world):
     game_id, thread = await open_game(world, players=2)
     mover, _ = await turn(world, game_id)
-    game, version = await world.store.load_game(game_id)
+    game, version = await load_game(world, game_id)
     # The autocomplete of `play` offers every placement (Discord shows 25 at most; typing narrows them).
     offered = await mover.autocomplete(thread, "kokeshi play", "choice", "")
     legal = [f"{version}:{a}" for a in game.legal_actions()]
@@ -333,12 +346,13 @@ async def test_placing_by_slash_command_works_and_an_illegal_placement_is_refuse
     assert sorted(c["value"] for c in on_track) == sorted(f"{version}:place:{t}:{track}" for t in tiles)
 
     placed = await mover.slash(thread, "kokeshi play", choice=wanted)
-    assert private(placed) == "Done."
-    [entry] = await world.store.log(game_id)
-    assert (entry.player, entry.action) == (mover.user.name, f"place:{tile}:{track}")
+    assert private(placed) == "Your choice is in."
+    seat = (await world.store.get_game(game_id)).seat_of(mover.id).seat
+    [entry] = await moves(world, game_id)
+    assert entry[1:] == (seat, f"place:{tile}:{track}")
 
     # The second starting tile goes on another track: the used one is no longer offered...
-    game, version = await world.store.load_game(game_id)
+    game, version = await load_game(world, game_id)
     offered = [c["value"] for c in await mover.autocomplete(thread, "kokeshi play", "choice", "")]
     assert offered == [f"{version}:{a}" for a in game.legal_actions()][:25]
     assert not [v for v in offered if v.endswith(f":{track}")]
@@ -346,26 +360,32 @@ async def test_placing_by_slash_command_works_and_an_illegal_placement_is_refuse
     other = next(a for a in game.legal_actions()).split(":")[1]
     for action in (f"place:{other}:{track}", f"place:zz99:{track}", f"place:{other}:daruma"):
         text = await refused(world, mover.slash(thread, "kokeshi play", choice=f"{version}:{action}"))
-        assert text.startswith("'{}' is not one of your choices now.".format(action.replace(":", "\\:")))
-    assert await world.store.log(game_id) == [entry]
+        assert "is not one of your choices now" in text, (action, text)
+    assert await moves(world, game_id) == [entry]
 
 
 async def test_advancing_by_slash_command_works_and_autocomplete_offers_only_legal_choices(world):
     game_id, thread = await at_first_advance(world)
     mover, _ = await turn(world, game_id)
-    game, version = await world.store.load_game(game_id)
+    game, version = await load_game(world, game_id)
     choices = await mover.autocomplete(thread, "kokeshi play", "choice", "")
     assert [c["value"] for c in choices] == [f"{version}:{a}" for a in game.legal_actions()]
+    # Typing narrows the list to the move of that name, though another kokeshi's label may say where it lands
+    # beside a Samurai; typed what a move does, the list offers those that do it.
     samurai = await mover.autocomplete(thread, "kokeshi play", "choice", "sam")
-    assert [c["value"] for c in samurai] == [f"{version}:advance:samurai"]
+    assert [c["value"] for c in samurai] == [f"{version}:advance:samurai"], samurai
+    landing = choices[0]["name"].split(" → ")[1]
+    does = await mover.autocomplete(thread, "kokeshi play", "choice", landing)
+    assert does == [c for c in choices if landing in c["name"]] and does, (landing, does)
 
     text = await refused(world, mover.slash(thread, "kokeshi play", choice=f"{version}:advance:daruma"))
-    assert text.startswith("'advance\\:daruma' is not one of your choices now. Advance one of your kokeshi")
+    assert "is not one of your choices now" in text and "pick from the list" in text, text
 
-    moves = len(await world.store.log(game_id))
-    assert private(await mover.slash(thread, "kokeshi play", choice=choices[0]["value"])) == "Done."
-    log = await world.store.log(game_id)
-    assert log[moves].action == choices[0]["value"].split(":", 1)[1] and log[moves].player == mover.user.name
+    made = len(await moves(world, game_id))
+    assert private(await mover.slash(thread, "kokeshi play", choice=choices[0]["value"])) == "Your choice is in."
+    seat = (await world.store.get_game(game_id)).seat_of(mover.id).seat
+    log = await moves(world, game_id)
+    assert log[made][1:] == (seat, choices[0]["value"].split(":", 1)[1])
 
 
 async def test_autocomplete_offers_nothing_to_a_player_who_is_not_to_move(world):
@@ -388,8 +408,9 @@ async def test_the_board_of_an_unknown_player_is_refused(world):
 
 
 async def test_the_log_of_a_game_without_moves_says_so(world):
-    _, thread = await open_game(world, players=2)
-    assert await refused(world, world.members[1].slash(thread, "kokeshi log")) == "No moves yet."
+    game_id, thread = await open_game(world, players=2)
+    text = await refused(world, world.members[1].slash(thread, "kokeshi log"))
+    assert text == f"Nothing has happened in Kokeshi #{game_id} yet."
 
 
 async def test_undo_with_nothing_to_undo_is_refused(world):
@@ -403,7 +424,8 @@ async def test_undo_by_a_player_who_is_not_to_move_is_refused(world):
     await answer(world, game_id, thread)  # the mover has something to take back, but only they may
     mover, other = await turn(world, game_id)
     text = await refused(world, other.slash(thread, "kokeshi undo"))
-    assert text == f"Only the player whose turn it is can undo, and it is {mover.user.name}'s turn."
+    # The platform's words: the other player has made no move this turn (it names nobody).
+    assert text == "You have not made a move yet this turn."
     text = await refused(world, world.members[2].slash(thread, "kokeshi undo"))
     assert text == "You are not playing in this game."
 
@@ -465,7 +487,7 @@ async def test_a_click_by_a_member_who_is_not_seated_is_refused(world):
     game_id, thread = await at_first_advance(world)
     prompt = await prompt_message(world, game_id, thread)
     button = components(prompt)[0]["custom_id"]
-    assert button.startswith(f"kk:a:{game_id}:")
+    assert button.startswith(f"mt:a:{game_id}:")
     for outsider in world.members[2:]:
         assert await refused(world, outsider.click(prompt, custom_id=button)) == "You are not playing in this game."
 
@@ -474,9 +496,13 @@ async def test_a_click_by_a_seated_player_out_of_turn_names_whose_turn_it_is(wor
     game_id, thread = await at_first_advance(world)
     mover, other = await turn(world, game_id)
     prompt = await prompt_message(world, game_id, thread)
-    for button in components(prompt):
-        text = await refused(world, other.click(prompt, custom_id=button["custom_id"]))
-        assert text == f"It's {mover.user.name}'s turn, not yours."
+    assert f"Your turn: {mover.mention}." in prompt.content
+    # Its choices' buttons (the others, as "since your last turn", are any seated player's to press).
+    buttons = [c["custom_id"] for c in components(prompt) if c.get("custom_id", "").startswith(f"mt:a:{game_id}:")]
+    assert len(buttons) > 1
+    for button in buttons:
+        text = await refused(world, other.click(prompt, custom_id=button))
+        assert text == f"It's {mover.name}'s turn, not yours.", text
 
 
 # ---------------------------------------------------------------------- surprises
@@ -485,13 +511,14 @@ async def test_a_click_by_a_seated_player_out_of_turn_names_whose_turn_it_is(wor
 async def test_an_unexpected_error_is_answered_with_an_apology_and_logged(world, monkeypatch, caplog):
     game_id, thread = await open_game(world, players=2)
     mover, _ = await turn(world, game_id)
-    action = (await world.store.load_game(game_id))[0].legal_actions()[0]
+    action = (await load_game(world, game_id))[0].legal_actions()[0]
     _, tile, track = action.split(":")
 
     async def wobble(*args, **kwargs):
         raise RuntimeError("the table wobbled")
 
-    monkeypatch.setattr(world.bot.tables, "play", wobble)
+    # Both ways of choosing at the platform's table play through `Matches.on_action`.
+    monkeypatch.setattr(world.bot.matches, "on_action", wobble)
     with caplog.at_level(logging.ERROR, logger="cogs.tables"):
         for attempt in (
             mover.slash(thread, "kokeshi play", choice=action),
@@ -505,10 +532,8 @@ async def test_an_unexpected_error_is_answered_with_an_apology_and_logged(world,
 
 
 async def test_a_move_is_saved_and_the_player_told_when_the_bot_can_no_longer_post_in_the_thread(world):
-    from tests.botkit import answer, open_game
-
     game_id, thread = await open_game(world, players=2)
-    moves = len(await world.store.log(game_id))
+    made = len(await moves(world, game_id))
     world.env.inject_error(
         "PATCH", f"/channels/{thread.id}/messages/*", status=403, code=50013, message="Missing Permissions", times=None
     )
@@ -516,7 +541,7 @@ async def test_a_move_is_saved_and_the_player_told_when_the_bot_can_no_longer_po
         "POST", f"/channels/{thread.id}/messages", status=403, code=50013, message="Missing Permissions", times=None
     )
     result = await answer(world, game_id, thread)
-    assert len(await world.store.log(game_id)) == moves + 1
+    assert len(await moves(world, game_id)) == made + 1
     warning = result.followups[-1]
     assert (
         warning.ephemeral and "Your move is saved" in warning.content and "Send Messages in Threads" in warning.content

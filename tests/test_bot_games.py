@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot import create_bot
-from tests.botkit import answer, attachments, is_png, open_game, play_to_end, prompt_message, restart
+from storage.logs import unpack_log
+from tests.botkit import answer, attachments, is_png, load_game, open_game, play_to_end, prompt_message, restart
 
 
 @pytest.fixture
@@ -28,7 +29,7 @@ async def test_a_complete_two_player_game_ends_with_the_final_picture_and_the_le
     record = await world.store.get_game(game_id)
     assert record.status == "finished"
     final = thread.history()[-1]
-    assert "is over" in final.content and attachments(final) == [f"kokeshi-{game_id}-final.png"]
+    assert f"**Kokeshi #{game_id} is over.**" in final.content and attachments(final) == [f"final-{game_id}.png"]
     assert is_png(await final.attachments[0].read())
     results = await world.store.results(game_id)
     assert sorted(r.user_id for r in results) == sorted(m.id for m in world.members[:2])
@@ -47,10 +48,18 @@ async def test_a_complete_four_player_game_with_two_ai_seats(world):
     await play_to_end(world, game_id, thread, seed=2)
     results = await world.store.results(game_id)
     assert len(results) == 4 and {r.name for r in results if r.ai} == {"AI 1", "AI 2"}
-    log = await world.store.log(game_id)
-    assert {e.source for e in log} == {"player", "ai"}
-    assert all(e.source == "ai" for e in log if e.player.startswith("AI "))
-    assert "is over" in thread.history()[-1].content
+    # The platform's log, packed into the game's row at its end, keeps each decision's seat (its number) and source:
+    # the AI seats' decisions are the AI's, the people's their own.
+    row = await world.store._one("SELECT log, created_at FROM games WHERE id = ?", (game_id,))
+    logged = [
+        (player, source)
+        for _seq, player, _action, source, _at, _flags in unpack_log(bytes(row["log"]), row["created_at"])
+    ]
+    ai_seats = {str(s.seat) for s in record.seats if s.ai}
+    assert {source for _player, source in logged} == {"player", "ai"}
+    assert all(source == "ai" for player, source in logged if player in ai_seats)
+    assert all(source == "player" for player, source in logged if player not in ai_seats)
+    assert f"**Kokeshi #{game_id} is over.**" in thread.history()[-1].content
 
 
 @pytest.mark.slow
@@ -73,11 +82,11 @@ async def test_after_a_restart_old_buttons_still_work_and_the_game_goes_on(world
     for _ in range(6):
         await answer(world, game_id, thread)
     message = await prompt_message(world, game_id, thread)
-    _, version = await world.store.load_game(game_id)
+    _, version = await load_game(world, game_id)
     await restart(world, create_bot(db_path))
     # The message was posted by the bot before the restart; its buttons are answered by the new one.
     assert (await prompt_message(world, game_id, thread)).id == message.id
     clicked = await answer(world, game_id, thread)
-    assert clicked.acknowledged and (await world.store.load_game(game_id))[1] == version + 1
+    assert clicked.acknowledged and (await load_game(world, game_id))[1] == version + 1
     await play_to_end(world, game_id, thread, seed=4)
     assert (await world.store.get_game(game_id)).status == "finished"

@@ -161,7 +161,7 @@ async def test_every_turn_record_tells_the_whole_turn_with_the_boards_values(wor
     assert seen.get("disc_moved", 0) > 5 and seen.get("effect_chosen", 0) > 5
     assert seen.get("red_line_crossed", 0) + seen.get("quality_bought", 0) > 0
     # The final picture comes after the last record; nothing else was lost in between.
-    assert "is over!" in thread.history()[-1].content
+    assert f"**Kokeshi #{game_id} is over.**" in thread.history()[-1].content
 
 
 @pytest.mark.slow
@@ -183,21 +183,22 @@ async def test_each_your_turn_ping_gives_one_line_per_other_player_and_none_befo
     await play_to_end(world, game_id, thread, seed=12)
     posts = [r.json for r in world.env.http_requests if r.method == "POST" and r.path.endswith(f"{thread.id}/messages")]
     names = [m.user.name for m in world.members[:3]]
-    pings = [p for p in posts if p and "— **your turn**:" in p.get("content", "")]
+    # At the platform's table a new turn's post opens "Your turn: <@id>.", then the question, then what happened.
+    pings = [p for p in posts if p and p.get("content", "").startswith("Your turn: <@")]
     assert len(pings) > 20
     firsts: set[str] = set()
     for body in pings:
         content = body["content"]
         lines = content.splitlines()
-        pinged = next(n for n in names if lines[0].startswith(f"<@{world.member(n).id}> — **your turn**: "))
+        pinged = next(n for n in names if lines[0] == f"Your turn: <@{world.member(n).id}>.")
         if pinged not in firsts:
             # A player's first prompt has no 'since your last turn': they had no turn yet.
             firsts.add(pinged)
             assert "Since your last turn" not in content
             continue
-        assert lines[1] == "**Since your last turn:**", content
+        assert "**Since your last turn:**" in lines[1:3], content
         others = [n for n in names if n != pinged]
-        told = [line for line in lines[2:] if line.startswith("• ")]
+        told = [line for line in lines[lines.index("**Since your last turn:**") + 1 :] if line.startswith("• ")]
         for other in others:
             # One line per other player, with their points as a signed change and their total (who is near the end
             # is said after those lines).

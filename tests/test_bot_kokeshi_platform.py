@@ -42,6 +42,7 @@ from tests.test_bot_matches import (
     play_through,
     reply,
 )
+from tests.test_bot_moved_games import own_table_lobby
 from tests.test_bot_pacing import bursts
 
 # Kokeshi's key: `/games new` deals it through the contract (its log by seat), beside `/kokeshi`'s own path.
@@ -634,7 +635,9 @@ async def test_the_threads_first_post_says_the_game_begins_and_its_turn_order_wi
     head = f"**Kokeshi #{game_id} begins!** Turn order: "
     assert first.content.startswith(head) and first.content.endswith("."), first.content
     told = re.findall(r"<@\d+>|\*\*[^*]+\*\* \(AI, \w+\)", first.content[len(head) : -1])
-    assert sorted(told) == sorted(words.values()) and told[0] == words[match.waiting()[0]], (told, match.waiting())
+    decided = await w.store.match_decisions(game_id)  # the AI, if it starts, has played already
+    starts = decided[0].seat if decided else match.waiting()[0]
+    assert sorted(told) == sorted(words.values()) and told[0] == words[starts], (told, starts)
     # Then round the table as they sat.
     seats = [next(n for n, w in words.items() if w == t) for t in told]
     assert all((b - a) % 3 == 1 for a, b in zip(seats, seats[1:], strict=False)), seats
@@ -763,9 +766,11 @@ async def test_kokeshis_commands_answer_a_platform_game_of_kokeshi_through_the_p
     pointed = await aiko.slash(other_thread, "kokeshi table")
     assert f"#{other_id} is played at the `/games` table" in reply(pointed).content
     assert (await w.store.get_game(other_id)).version == before
-    # A game of /kokeshi's own table beside them keeps its own path; both tables' games are listed.
-    await aiko.slash(w.channel, "kokeshi new", players=2, ai=1)
-    own = (await w.store.games_in_channel(w.channel.id))[-1]
+    # A game of /kokeshi's own table beside them (a lobby `/kokeshi new` opened there before it opened them at the
+    # platform's) keeps its own path; both tables' games are listed.
+    own_id, _lobby = await own_table_lobby(w, players=2, ai=1)
+    own = await w.store.get_game(own_id)
+    assert own.named_log and own.status == "lobby"
     started = await aiko.slash(w.channel, "kokeshi start", game=own.id)
     assert "has started" in reply(started).content
     own = await w.store.get_game(own.id)

@@ -17,7 +17,16 @@ from cogs.speech import game_language
 from games.kokeshi import pictures
 from games.kokeshi.vocab import RETIRED_WORDS
 from i18n.extract import COMMAND_NAME, PARAMETER_NAME
-from tests.botkit import World, announced, components, custom_ids, lobby_message, message_in, press, prompt_message
+from tests.botkit import (
+    World,
+    announced,
+    components,
+    custom_ids,
+    load_game,
+    lobby_message,
+    press,
+    prompt_message,
+)
 from tests.botkit import answer as botkit_answer
 
 HOUR = 3600
@@ -198,10 +207,10 @@ async def test_a_whole_game_with_brazilian_players_and_server_speaks_only_portug
     record, thread, lobby, joined, labels = await open_table(w, timer=HOUR)
     assert labels == ["Entrar", "Sair", "Iniciar", "Cancelar"]
     assert record.language == "pt_BR" and game_language(record) == "pt_BR"
-    assert (await private(joined)).startswith("Você entrou no Kokeshi")
+    assert (await private(joined)) == f"Você entrou em Kokeshi #{record.id}."
     rng = random.Random(5)
     for step in range(3000):
-        game, _version = await w.store.load_game(record.id)
+        game, _version = await load_game(w, record.id)
         if game.prompt is None:
             break
         if step == 6:
@@ -211,7 +220,7 @@ async def test_a_whole_game_with_brazilian_players_and_server_speaks_only_portug
             other = aiko if waiting is botan else botan
             message = await prompt_message(w, record.id, thread)
             refused = await press(other, message)
-            assert (await private(refused)).startswith("É a vez de ")
+            assert (await private(refused)) == f"É a vez de {waiting.name}, não a sua."
             for command, options in (
                 ("kokeshi status", {}),
                 ("kokeshi log", {}),
@@ -229,12 +238,12 @@ async def test_a_whole_game_with_brazilian_players_and_server_speaks_only_portug
         await private(await aiko.slash(w.channel, command))
 
     final = thread.history()[-1]
-    assert final.content.startswith(f"**Fim do Kokeshi #{record.id}!**") and "pontos" in final.content
+    assert f"**Kokeshi #{record.id} terminou.**" in final.content and "pontos" in final.content, final.content
     posted = bot_output(env, start)
     assert any("está esperando por você" in text for text in posted), "the reminder"
     assert any("**Desde a sua última vez:**" in text for text in posted), "the ping says what happened since"
-    lobby_embed = message_in(w.channel, lobby.id).embeds[0]
-    assert lobby_embed.description == "**Terminada**"
+    lobby_text = next(m for m in w.channel.history() if m.id == lobby.id).content
+    assert lobby_text.endswith("\nTerminada."), lobby_text
     output = bot_output(env, start) + said
     assert len(output) > 200
     # A lobby button and the first prompt's menu, which every game shows (later prompts depend on the deal).
@@ -267,21 +276,27 @@ async def test_private_replies_follow_the_user_and_public_posts_the_game(simcord
     aiko, botan = w.members[:2]
     record, thread, lobby, joined, labels = await open_table(w)
     assert record.language == "pt_BR"
-    assert joined.response.content.startswith("Você entrou no Kokeshi")  # botan, privately, in Portuguese
+    assert joined.response.content == f"Você entrou em Kokeshi #{record.id}."  # botan, privately, in Portuguese
     assert labels == ["Entrar", "Sair", "Iniciar", "Cancelar"]  # the lobby is public: the game's language
-    intro = thread.history()[0].content
-    assert intro.startswith(f"**Começa o Kokeshi #{record.id}!**")
+    # The thread is public too: its first posts (the game begins, then the first turn's question) speak the game's
+    # language.
+    first, question = (m.content for m in thread.history()[:2])
+    assert first.startswith(f"**Começa o Kokeshi #{record.id}!** Ordem dos turnos: <@"), first
+    assert question.startswith("Sua vez: <@"), question
+    # In the game's thread, the game in detail above the list: each in the caller's language.
     status = await aiko.slash(thread, "kokeshi status")
-    assert status.response.content.startswith(f"**Kokeshi #{record.id}** — basic side")
+    assert "\n**Your games**" in status.response.content and "Waiting for" in status.response.content
     status = await botan.slash(thread, "kokeshi status")
-    assert status.response.content.startswith(f"**Kokeshi #{record.id}** — lado básico")
-    game, _version = await w.store.load_game(record.id)
+    assert "\n**Suas partidas**" in status.response.content, status.response.content
+    game, _version = await load_game(w, record.id)
     waiting = w.member(game.prompt.player)
     other = aiko if waiting is botan else botan
     message = await prompt_message(w, record.id, thread)
     refused = await press(other, message)
-    expected = "It's " if other is aiko else "É a vez de "
-    assert refused.followups[-1].ephemeral and refused.followups[-1].content.startswith(expected)
+    # (The first question is a menu: a menu picked out of turn says so in these words.)
+    expected = f"It's {waiting.name}'s turn, not yours." if other is aiko else f"É a vez de {waiting.name}, não a sua."
+    told = (refused.followups or [refused.response])[-1]
+    assert refused.ephemeral and told.content == expected, told.content
     # The prompt's buttons speak the game's language, whoever's turn it is.
     assert english_in([c.get("label") or c.get("placeholder") or "" for c in components(message)]) == []
     # aiko's private board is drawn in English, the thread's pictures in Portuguese.
@@ -298,7 +313,8 @@ async def test_the_language_option_overrides_the_servers(simcord_env, locales):
     record, thread, _lobby, _joined, labels = await open_table(w, language="en")
     assert record.language == "en"
     assert labels == ["Join", "Leave", "Start", "Cancel"]
-    assert thread.history()[0].content.startswith(f"**Kokeshi #{record.id} begins!**")
+    assert thread.history()[0].content.startswith(f"**Kokeshi #{record.id} begins!** Turn order: <@")
+    assert thread.history()[1].content.startswith("Your turn: <@"), thread.history()[1].content
 
 
 async def test_an_unsupported_language_falls_back_to_english(simcord_env, locales):
@@ -307,9 +323,11 @@ async def test_an_unsupported_language_falls_back_to_english(simcord_env, locale
     start = len(w.env.http_requests)
     record, thread, lobby, joined, labels = await open_table(w)
     assert record.language == "en" and game_language(record) == "en" and labels[0] == "Join"
-    assert joined.response.content.startswith("You joined Kokeshi")
-    assert lobby.embeds[0].fields[0].name.startswith("Players")
-    assert thread.history()[0].content.startswith(f"**Kokeshi #{record.id} begins!**")
+    assert joined.response.content == f"You joined Kokeshi #{record.id}."
+    assert f"**Kokeshi #{record.id}** — 1 of 2 seats" in lobby.content and "English" in lobby.content, lobby.content
+    assert "Open: join with the button below." in lobby.content
+    assert thread.history()[0].content.startswith(f"**Kokeshi #{record.id} begins!** Turn order: <@")
+    assert thread.history()[1].content.startswith("Your turn: <@"), thread.history()[1].content
     portuguese = [t for t in bot_output(w.env, start) if re.search(r"\b(você|partida|peça|jogador)\b", t)]
     assert portuguese == []
 
@@ -349,16 +367,16 @@ async def test_games_stored_before_languages_speak_english(tmp_path) -> None:
 
 
 async def test_the_start_names_ai_seats_in_the_games_language_whoever_starts_it(simcord_env, locales):
-    # aiko reads Discord in English and starts a Portuguese game with an AI seat: the thread says "(IA, normal)".
+    # aiko reads Discord in English and starts a Portuguese game with an AI seat: every seat is taken, so it starts
+    # at once, and its post in the channel says "(IA, normal)".
     w = make_world(simcord_env, "pt-BR", ["en-US"], locales)
-    await w.members[0].slash(w.channel, "kokeshi new", players=2, ai=1, language="pt_BR")
-    record = (await w.store.games_in_channel(w.channel.id))[-1]
-    started = await w.members[0].click(await lobby_message(w, record.id, w.channel), label="Iniciar")
-    assert started.acknowledged
-    record = await w.store.get_game(record.id)
-    thread = next(t for t in w.channel.threads if t.id == record.thread_id)
-    intro = thread.history()[0].content
-    assert "(IA, normal)" in intro and "(AI," not in intro, intro
+    started = await w.members[0].slash(w.channel, "kokeshi new", players=2, ai=1, language="pt_BR")
+    said = (started.followups or [started.response])[-1].content
+    assert started.acknowledged and said.startswith("Kokeshi #") and "has started" in said, said  # in English
+    record = (await w.store.games_in_channel(w.channel.id, statuses=("active",)))[-1]
+    assert record.language == "pt_BR" and record.thread_id
+    posted = (await lobby_message(w, record.id, w.channel)).content
+    assert "(IA, normal)" in posted and "(AI," not in posted, posted
 
 
 def test_zero_points_are_plural_in_portuguese() -> None:

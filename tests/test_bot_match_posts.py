@@ -185,12 +185,12 @@ async def test_a_secret_choice_made_edits_the_live_prompt_to_wait_for_the_others
     # No post saying whom the turn waits for: the live prompt says it, and asks botan alone with new buttons.
     version = (await w.store.get_game(game_id)).version
     prompt = await current_prompt(w, game_id, thread)
-    assert prompt.id == first.id and len(thread.history()) == 1
+    assert prompt.id == first.id and [m.id for m in thread.history()][1:] == [first.id]  # after the game begins
     assert f"Your turn: {botan.mention}." in prompt.content and aiko.mention not in prompt.content
     assert actions_of(prompt) and all(f":{version}:" in c for c in actions_of(prompt))
     # botan bids: the prize is decided, told by the first turn's record; the second prize has a prompt of its own.
     assert (await choose(botan, prompt, random.Random(2))).acknowledged
-    record, second = thread.history()
+    _begins, record, second = thread.history()
     assert record.id == first.id and custom_ids(record) == [] and "prize" in record.content
     assert second.id == (await current_prompt(w, game_id, thread)).id
     assert sorted(pinged(w, second)) == sorted([aiko.user.id, botan.user.id])

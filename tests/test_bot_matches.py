@@ -331,13 +331,15 @@ async def test_kohaku_against_an_ai_seat_is_played_to_its_end(world):
     assert len(await w.store.results(game_id)) == 2
 
 
-async def test_kokeshi_opens_at_the_platforms_table_too_and_keeps_its_own(world):
+async def test_kokeshi_opens_at_the_platforms_table_by_either_command(world):
     created = await world.members[0].slash(world.channel, "games new", game="kokeshi", players=2)
     assert "Your Kokeshi table #1 is open" in reply(created).content
+    # `/kokeshi new` opens its lobby at the platform's table too (it used to open one at Kokeshi's own table).
     opened = await world.members[1].slash(world.channel, "kokeshi new", players=2)
-    assert opened.acknowledged
-    platform, own = await world.store.games_in_channel(world.channel.id)
-    assert (platform.game, platform.log_seats, own.game, own.log_seats) == ("kokeshi", True, "kokeshi", False)
+    assert "Your Kokeshi table #2 is open" in reply(opened).content
+    first, second = await world.store.games_in_channel(world.channel.id)
+    assert (first.game, first.log_seats, second.game, second.log_seats) == ("kokeshi", True, "kokeshi", True)
+    assert not first.named_log and not second.named_log
 
 
 async def test_a_table_goes_on_after_a_restart_with_the_same_buttons(world, bids, db_path):

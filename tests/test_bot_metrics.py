@@ -12,7 +12,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot import create_bot
 from cogs.kokeshi_ai import KokeshiThinker
 from tests import ai_work
-from tests.botkit import _AI_THREADS, answer, new_lobby, open_game
+from tests.botkit import _AI_THREADS, answer, load_game, new_lobby, open_game
 
 HOUR = 3600
 
@@ -98,7 +98,7 @@ async def test_the_metrics_are_served_and_move_with_games_clicks_refusals_and_ti
             "times": None,
         }
     )
-    game, version = await world.store.load_game(game_id)
+    game, version = await load_game(world, game_id)
     mover = world.member(game.prompt.player)
     await mover.slash(world.channel, "kokeshi play", choice=f"{version}:{game.legal_actions()[0]}")
     for _ in range(26):

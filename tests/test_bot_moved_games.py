@@ -9,9 +9,53 @@ import secrets
 
 import pytest
 
+from bot import create_bot
 from cogs import components as components_module
-from tests.botkit import answer, components, custom_ids, open_game, play_to_end, prompt_message
+from tests.botkit import World, answer, components, custom_ids, message_in, play_to_end, prompt_message, restart
 from tests.test_bot_matches import choose, lobby_message, play_through, reply
+
+
+async def own_table_lobby(w: World, players: int = 2, *, ai: int = 0) -> tuple[int, object]:
+    """A lobby of Kokeshi's own table, as `/kokeshi new` opened one before it opened them at the platform's: made
+    straight through the store (`contract=False`: its log by name), its message (the own table's lobby and its
+    `kk:l:` buttons) and its thread posted by the bot as `Tables._open_thread` posted them. (game id, the lobby)."""
+    host = w.members[0]
+    game_id = await w.store.create_game(
+        guild_id=w.guild.id,
+        channel_id=w.channel.id,
+        host_id=host.user.id,
+        host_name=host.user.name,
+        players=players,
+        ai_seats=ai,
+        ai_level="normal" if ai else None,
+        language="en",
+        contract=False,
+    )
+    record = await w.store.get_game(game_id)
+    assert record.named_log
+    tables = w.bot.tables
+    await tables.load_levels(record)
+    channel = w.bot.get_channel(w.channel.id)
+    posted = await channel.send(embed=tables.lobby_embed(record), view=components_module.lobby_view(game_id))
+    await w.store.set_message(game_id, "lobby", channel.id, posted.id)
+    thread = await posted.create_thread(name=f"Kokeshi #{game_id} — {host.user.name}")
+    await w.store.set_thread(game_id, thread.id)
+    return game_id, await lobby_message(w, game_id)
+
+
+async def own_table_game(w: World, players: int = 2) -> tuple[int, object]:
+    """A game of Kokeshi's own table (`own_table_lobby`), joined and started with its lobby's own buttons: (game id,
+    its thread)."""
+    game_id, lobby = await own_table_lobby(w, players)
+    for member in w.members[1:players]:
+        joined = await member.click(lobby, label="Join")
+        assert "You joined" in reply(joined).content
+    started = await w.members[0].click(lobby, label="Start")
+    assert "has started" in reply(started).content, reply(started).content
+    record = await w.store.get_game(game_id)
+    assert record.status == "active" and record.named_log
+    return game_id, next(t for t in w.channel.threads if t.id == record.thread_id)
+
 
 # How many decisions are made on the game's own table before it moves, and the most choices its menus show (None:
 # as posted): each meets a prompt of another shape there (buttons; a menu; a placement's tile menu, then its track).
@@ -29,7 +73,7 @@ async def test_a_game_in_progress_moved_to_the_platform_takes_its_old_buttons_an
     if menu is not None:
         monkeypatch.setattr(components_module, "MAX_SELECT", menu)
     w = world
-    game_id, thread = await open_game(w, players=2)
+    game_id, thread = await own_table_game(w, players=2)
     rng = random.Random(3)
     for _ in range(before):  # decisions on its own table first
         assert (await answer(w, game_id, thread, rng)).acknowledged
@@ -72,11 +116,9 @@ async def test_a_game_in_progress_moved_to_the_platform_takes_its_old_buttons_an
 async def test_a_lobby_moved_to_the_platform_is_joined_and_started_with_its_old_buttons(world):
     w = world
     aiko, botan = w.members[0], w.members[1]
-    opened = await aiko.slash(w.channel, "kokeshi new", players=2)
-    assert opened.acknowledged
-    record = (await w.store.games_in_channel(w.channel.id))[-1]
+    game_id, lobby = await own_table_lobby(w, players=2)
+    record = await w.store.get_game(game_id)
     assert record.named_log and record.status == "lobby"
-    lobby = await lobby_message(w, record.id)
     assert all(i.startswith("kk:l:") for i in custom_ids(lobby))
     assert await w.store.to_seat_log(record.id)
     joined = await botan.click(lobby, label="Join")
@@ -94,7 +136,7 @@ async def test_a_lobby_moved_to_the_platform_is_joined_and_started_with_its_old_
 async def test_a_finished_game_moved_to_the_platform_keeps_its_replay_and_rematch_buttons(world):
     w = world
     aiko, botan = w.members[0], w.members[1]
-    game_id, thread = await open_game(w, players=2)
+    game_id, thread = await own_table_game(w, players=2)
     await play_to_end(w, game_id, thread, seed=4)
     final = thread.history()[-1]
     assert {"Replay", "Rematch"} <= {c.get("label") for c in components(final)}
@@ -108,3 +150,53 @@ async def test_a_finished_game_moved_to_the_platform_keeps_its_replay_and_rematc
     lobby = (await w.store.games_in_channel(w.channel.id))[-1]
     assert lobby.id != game_id and lobby.status == "lobby" and not lobby.named_log, lobby
     assert await w.store.verify() == []
+
+
+async def click_old(member, old, rng: random.Random):
+    """A choice made on a prompt Kokeshi's own table posted (`kk:` ids): a button, a menu's entry, or a tile, then
+    one of its placements as the platform shows them privately."""
+    parts = components(old)
+    kind = parts[0]["custom_id"].split(":")[1]
+    if kind == "a":
+        ids = [c["custom_id"] for c in parts if c["custom_id"].startswith("kk:a:")]
+        return await member.click(old, custom_id=rng.choice(ids))
+    if kind == "s":
+        return await member.select(old, [rng.choice(parts[0]["options"])["value"]], custom_id=parts[0]["custom_id"])
+    tile = rng.choice(parts[0]["options"])["value"]
+    opened = await member.select(old, [tile], custom_id=parts[0]["custom_id"])
+    assert opened.ephemeral and all(i.startswith("mt:") for i in custom_ids(reply(opened)))
+    return await choose(member, reply(opened), rng)
+
+
+async def test_a_start_moves_every_game_of_the_own_table_to_the_platforms_and_their_buttons_go_on(world, db_path):
+    w = world
+    rng = random.Random(4)
+    game_id, thread = await own_table_game(w, players=2)
+    for _ in range(2):
+        assert (await answer(w, game_id, thread, rng)).acknowledged
+    lobby_id, lobby = await own_table_lobby(w, players=2)
+    old = await prompt_message(w, game_id, thread)
+    assert all(c["custom_id"].startswith("kk:") for c in components(old))
+    assert await w.store.named_log_games() == [game_id, lobby_id]
+    # The bot stops and starts again: every game of its own table moves, in the background, once the AI turns a
+    # stopped bot left are finished.
+    await restart(w, create_bot(db_path))
+    await w.env.settle()
+    assert await w.store.named_log_games() == []
+    assert all(not r.named_log for r in await w.store.games_in_channel(w.channel.id))
+    # The prompt posted before is answered by the platform; the game goes on there.
+    match, version, record = await w.store.load_match(game_id)
+    [seat] = match.waiting()
+    member = next(m for m in w.members if m.user.id == record.seats[seat].user_id)
+    assert (await click_old(member, message_in(thread, old.id), rng)).acknowledged
+    assert (await w.store.get_game(game_id)).version > version
+    new = await prompt_message(w, game_id, thread)
+    assert custom_ids(new) and all(i.startswith("mt:") for i in custom_ids(new))
+    assert await play_through(w, game_id, thread, rng, limit=6, to_end=False) > 0
+    # The lobby posted before is joined and started with its own buttons.
+    joined = await w.members[1].click(lobby, label="Join")
+    assert "You joined" in reply(joined).content
+    started = await w.members[0].click(lobby, label="Start")
+    assert "has started" in reply(started).content, reply(started).content
+    assert (await w.store.get_game(lobby_id)).status == "active"
+    assert await w.store.verify() == [] and w.env.errors == []

@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from cogs.limits import CHANNEL_MESSAGES, CHANNEL_SECONDS
-from tests.botkit import open_game
+from tests.botkit import load_game
+
+
+async def open_game_with_an_ai(w):
+    """`/kokeshi new` for two seats, one the AI's: the table has all its seats, so it starts at once."""
+    created = await w.members[0].slash(w.channel, "kokeshi new", players=2, ai=1)
+    reply = created.followups[-1] if created.followups else created.response
+    assert created.ephemeral and "has started" in reply.content, reply
+    record = (await w.store.games_in_channel(w.channel.id))[-1]
+    return record.id, next(t for t in w.channel.threads if t.id == record.thread_id)
 
 
 def bursts(messages) -> int:
@@ -17,7 +26,7 @@ def bursts(messages) -> int:
 @pytest.mark.simcord(settle_timeout=120)
 @pytest.mark.slow
 async def test_a_game_left_to_the_ai_posts_a_record_per_round_without_pictures_and_never_faster_than_the_rate(world):
-    game_id, thread = await open_game(world, players=2, ai=1)
+    game_id, thread = await open_game_with_an_ai(world)
     aiko = world.members[0]
     before = len(thread.history())
     resigned = await aiko.slash(thread, "kokeshi resign")
@@ -28,7 +37,7 @@ async def test_a_game_left_to_the_ai_posts_a_record_per_round_without_pictures_a
         await world.env.advance_time(CHANNEL_SECONDS)
     posted = thread.history()[before:]
     rounds = [m for m in posted if "the AI plays every seat" in m.content]
-    game, _ = await world.store.load_game(game_id)
+    game, _ = await load_game(world, game_id)
     assert len(rounds) >= game.round_number - 1 >= 10
     assert all(m.attachments == [] for m in rounds)
     assert all(m.content.count("\n") >= 1 and len(m.content) <= 2000 for m in rounds)
@@ -44,7 +53,7 @@ async def test_a_game_left_to_the_ai_posts_a_record_per_round_without_pictures_a
 
 @pytest.mark.slow
 async def test_a_game_with_a_person_in_it_keeps_a_record_with_a_picture_for_every_turn(world):
-    game_id, thread = await open_game(world, players=2, ai=1)
+    game_id, thread = await open_game_with_an_ai(world)
     from tests.botkit import answer
 
     for _ in range(6):

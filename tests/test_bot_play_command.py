@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from discord import app_commands
 
+import games
 from cogs.limits import shorten as fit
 from games.kokeshi import vocab
 from games.kokeshi.engine import GreedyPolicy
-from games.kokeshi.engine.preview import preview_all
-from tests.botkit import open_game, prompt_message
+from tests.botkit import load_game, open_game, prompt_message
 
 
 def said(result) -> list[str]:
@@ -21,24 +21,27 @@ async def test_every_kind_of_decision_can_be_answered_with_kokeshi_play(world):
     game_id, thread = await open_game(world, players=2)
     kinds = set()
     for _ in range(40):
-        game, version = await world.store.load_game(game_id)
+        game, version = await load_game(world, game_id)
         prompt = game.prompt
         member = world.member(prompt.player)
         offered = await member.autocomplete(thread, "kokeshi play", "choice", "")
-        # Each choice as on the buttons: what it is and what it does.
-        outcomes = preview_all(game)
-        labels = {fit(vocab.option_button(o, outcomes[o.id]), 100) for o in prompt.options}
+        # Each choice as on the buttons: what it is and what it does (as the platform's table labels them).
+        match, _, record = await world.store.load_match(game_id)
+        seat = record.seat_of(member.id).seat
+        view = match.view(seat)
+        asked = next(p for p in match.prompts() if p.seat == seat)
+        labels = {o.id: fit(games.get(record.game).label(view, o), 100) for o in asked.options}
         assert offered and len(offered) == min(25, len(prompt.options))
-        assert {c["name"] for c in offered} <= labels
+        assert {c["name"] for c in offered} <= set(labels.values())
         action = GreedyPolicy(version).choose(game)
-        option = next(o for o in prompt.options if o.id == action)
-        # Typing part of the label narrows the list to the choice.
-        narrowed = await member.autocomplete(thread, "kokeshi play", "choice", vocab.label(option)[:40])
-        shown = fit(vocab.option_button(option, outcomes[action]), 100)
-        value = next(c["value"] for c in narrowed if c["name"] == shown)
+        # Typing part of the label the list shows narrows the list to the choice.
+        shown = labels[action]
+        narrowed = await member.autocomplete(thread, "kokeshi play", "choice", shown[:40])
+        assert shown in {c["name"] for c in narrowed}, (shown, narrowed)
+        value = next(c["value"] for c in narrowed if c["value"] == f"{version}:{action}")
         result = await member.slash(thread, "kokeshi play", choice=value)
-        assert said(result) == ["Done."], said(result)
-        assert (await world.store.log(game_id))[-1].action == action
+        assert said(result) == ["Your choice is in."], said(result)
+        assert (await world.store.match_decisions(game_id))[-1].action == action
         kinds.add(prompt.kind)
     assert len(kinds) >= 3, kinds
     assert world.env.errors == []
@@ -46,35 +49,36 @@ async def test_every_kind_of_decision_can_be_answered_with_kokeshi_play(world):
 
 async def test_kokeshi_play_checks_the_version_the_seat_and_the_turn_like_a_button(world):
     game_id, thread = await open_game(world, players=2)
-    game, version = await world.store.load_game(game_id)
+    game, version = await load_game(world, game_id)
     mover = world.member(game.prompt.player)
     other = next(m for m in world.members[:2] if m is not mover)
     outsider = world.members[3]
     [first, *_] = await mover.autocomplete(thread, "kokeshi play", "choice", "")
     assert await other.autocomplete(thread, "kokeshi play", "choice", "") == []
 
-    refused = said(await other.slash(thread, "kokeshi play", choice=first["value"]))
-    assert refused == [f"It's {game.prompt.player}'s turn, not yours."]
+    out_of_turn = said(await other.slash(thread, "kokeshi play", choice=first["value"]))
+    assert len(out_of_turn) == 1 and "your choice is in" not in out_of_turn[0].lower()
     refused = said(await outsider.slash(thread, "kokeshi play", choice=first["value"]))
     assert refused == ["You are not playing in this game."]
-    assert await world.store.log(game_id) == []
+    assert await world.store.match_decisions(game_id) == []
 
-    assert said(await mover.slash(thread, "kokeshi play", choice=first["value"])) == ["Done."]
+    assert said(await mover.slash(thread, "kokeshi play", choice=first["value"])) == ["Your choice is in."]
     # The same choice again is for a version that is gone: out of date, like an old button.
     again = await mover.slash(thread, "kokeshi play", choice=first["value"])
-    assert "out of date" in said(again)[0] and len(await world.store.log(game_id)) == 1
+    assert "no longer current" in said(again)[0] and len(await world.store.match_decisions(game_id)) == 1
     # Text that is no choice at all gets a clear refusal that fits, and changes nothing.
     nonsense = said(await mover.slash(thread, "kokeshi play", choice="x" * 3000))
-    assert len(nonsense) == 1 and len(nonsense[0]) <= 2000 and "not one of your choices" in nonsense[0]
-    assert len(await world.store.log(game_id)) == 1
-    # A label typed out in full is understood too.
-    game, version = await world.store.load_game(game_id)
-    option = game.prompt.options[0]
-    member = world.member(game.prompt.player)
-    assert said(await member.slash(thread, "kokeshi play", choice=vocab.label(option))) == ["Done."]
-    assert (await world.store.log(game_id))[-1].action == option.id
+    assert len(nonsense) == 1 and len(nonsense[0]) <= 2000 and "is not one of your choices now" in nonsense[0]
+    assert len(await world.store.match_decisions(game_id)) == 1
     # The buttons still work alongside.
     assert (await prompt_message(world, game_id, thread)).components
+    assert out_of_turn == [f"It's {game.prompt.player}'s turn, not yours."]
+    # A label typed out in full is understood too.
+    game, version = await load_game(world, game_id)
+    option = game.prompt.options[0]
+    member = world.member(game.prompt.player)
+    assert said(await member.slash(thread, "kokeshi play", choice=vocab.label(option))) == ["Your choice is in."]
+    assert (await world.store.match_decisions(game_id))[-1].action == option.id
 
 
 async def test_every_command_with_a_game_option_offers_the_callers_games_narrowed_by_what_is_typed(world):

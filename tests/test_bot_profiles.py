@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.botkit import lobby_message, new_lobby
+from tests.test_bot_matches import reply
 
 
 async def ended_games(
@@ -47,19 +48,21 @@ async def test_a_lobby_asking_for_a_finish_rate_shows_it_and_turns_away_a_joiner
     await ended_games(world, quitter.id, finished=1, resigned=1, timed_out=1)
     await ended_games(world, regular.id, finished=4, timed_out=1)
     game_id, lobby, _ = await new_lobby(world, host, players=4, min_finish=80)
-    game = _fields(lobby.embeds[0])["Game"]
-    assert "players who finish 80% of their games or more" in game
+    assert (await world.store.get_game(game_id)).settings["min_finish"] == 80
+    assert "players who finish 80% of their games or more" in lobby.content, lobby.content
+    before = lobby.content
     refused = await quitter.click(lobby, label="Join")
     assert refused.ephemeral
-    assert refused.response.content == (
+    assert reply(refused).content == (
         f"Kokeshi #{game_id} is for players who finish at least 80% of their games. You finished 1 of 3 (33%): "
         "1 resigned and 1 timed out. Finish a few more games, or join another lobby."
     )
     assert (await world.store.get_game(game_id)).seat_of(quitter.id) is None
+    assert (await lobby_message(world, game_id)).content == before
     # 4 of 5 is 80%: enough. Someone with no game ended yet is welcome too.
     for member in (regular, newcomer):
         joined = await member.click(lobby, label="Join")
-        assert "You joined" in joined.response.content
+        assert "You joined" in reply(joined).content
     assert {s.user_id for s in (await world.store.get_game(game_id)).seats} == {host.id, regular.id, newcomer.id}
     # The slash command asks the same.
     again = await quitter.slash(world.channel, "kokeshi join", game=game_id)
@@ -70,8 +73,8 @@ async def test_a_lobby_without_a_finish_rate_takes_anyone_and_says_nothing_of_it
     host, quitter = world.members[:2]
     await ended_games(world, quitter.id, resigned=3)
     game_id, lobby, _ = await new_lobby(world, host, players=2)
-    assert "finish" not in _fields(lobby.embeds[0])["Game"]
-    assert dict((await world.store.get_game(game_id)).settings) == {}
+    assert "finish" not in lobby.content
+    assert "min_finish" not in (await world.store.get_game(game_id)).settings
     joined = await quitter.click(lobby, label="Join")
-    assert "You joined" in joined.response.content
-    assert (await lobby_message(world, game_id)).embeds
+    assert "You joined" in reply(joined).content
+    assert quitter.mention in (await lobby_message(world, game_id)).content

@@ -47,7 +47,7 @@ async def test_inside_quiet_hours_across_midnight_pings_are_silent_and_the_deadl
     # The hour's deadline (01:00) falls in the night: it moves to 08:00; the reminders keep their times.
     assert await deadline(world, game_id) == morning
     prompt = await prompt_message(world, game_id, thread)
-    assert f"{aiko.mention} — **your turn**" in prompt.content and silent(prompt)
+    assert f"Your turn: {aiko.mention}." in prompt.content and silent(prompt)
     [dm] = aiko.user.dm_channel.history()
     assert "Your turn" in dm.content and silent(dm)
     await world.env.advance_time(started + HOUR / 2 - clock(world))

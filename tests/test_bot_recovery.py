@@ -9,19 +9,20 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from bot import create_bot
 from games.kokeshi.engine import GreedyPolicy
-from tests.botkit import answer, custom_ids, message_in, open_game, prompt_message, restart, texts
+from tests.botkit import answer, custom_ids, load_game, open_game, prompt_message, restart, texts
 
 HOUR = 3600
 ROOT = Path(__file__).resolve().parent.parent
 
 
 async def to_move(w, game_id: int) -> str:
-    game, _ = await w.store.load_game(game_id)
+    game, _ = await load_game(w, game_id)
     return game.prompt.player
 
 
@@ -32,12 +33,35 @@ async def finish_turn(w, game_id: int, thread, rng: random.Random) -> None:
         assert (await answer(w, game_id, thread, rng)).acknowledged
 
 
+class Logged(NamedTuple):
+    player: str
+    action: str
+    source: str
+
+
+async def log_of(w, game_id: int) -> list[Logged]:
+    """Every decision logged of a game at the platform's table (its log by seat), by its seat's name."""
+    record = await w.store.get_game(game_id)
+    names = {str(s.seat): s.name for s in record.seats}
+    rows = await w.store._all("SELECT player, action, source FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+    return [Logged(names.get(r["player"], r["player"]), r["action"], r["source"]) for r in rows]
+
+
+async def seat_of(w, game_id: int, name: str) -> int:
+    return (await w.store.get_game(game_id)).seat_named(name).seat
+
+
+def versioned(custom_id: str) -> bool:
+    """Whether a component's custom id carries the version it answers (a hint or "since" button does not)."""
+    return custom_id.split(":")[1] in ("a", "s", "g", "u", "c")
+
+
 def deadline_of(timers):
     return next(t for t in timers if t.kind == "deadline")
 
 
 def timeouts(thread) -> list[str]:
-    return [t for t in texts(thread) if "time ran out" in t]
+    return [t for t in texts(thread) if "time ran out" in t.lower()]
 
 
 async def test_a_deadline_for_a_turn_already_played_never_plays_the_next_players_turn(world):
@@ -47,12 +71,12 @@ async def test_a_deadline_for_a_turn_already_played_never_plays_the_next_players
     await finish_turn(world, game_id, thread, random.Random(1))
     second = await to_move(world, game_id)
     assert second != first
-    _, version = await world.store.load_game(game_id)
+    _, version = await load_game(world, game_id)
     # The old turn's deadline fires late (another process, or a loop that read it before the move).
-    await world.bot.tables.fire(game_id, "deadline", old.version)
-    assert (await world.store.load_game(game_id))[1] == version
+    await world.bot.matches.fire(game_id, "deadline", old.version)
+    assert (await load_game(world, game_id))[1] == version
     assert await to_move(world, game_id) == second
-    assert all(e.source != "timeout" for e in await world.store.log(game_id))
+    assert all(e.source != "timeout" for e in await log_of(world, game_id))
     assert not timeouts(thread)
     # The second player's own deadline is still there, untouched.
     current = deadline_of(await world.store.timers(game_id))
@@ -64,13 +88,13 @@ async def test_a_deadline_fired_twice_plays_the_turn_once(world):
     game_id, thread = await open_game(world, players=2, timer=HOUR)
     mover = await to_move(world, game_id)
     deadline = deadline_of(await world.store.timers(game_id))
-    tables = world.bot.tables
+    tables = world.bot.matches
     # Two loops (or two processes) firing the same row at once, and once more afterwards.
     await asyncio.gather(
         tables.fire(game_id, "deadline", deadline.version), tables.fire(game_id, "deadline", deadline.version)
     )
     await tables.fire(game_id, "deadline", deadline.version)
-    log = await world.store.log(game_id)
+    log = await log_of(world, game_id)
     assert log and all(e.player == mover and e.source == "timeout" for e in log)
     assert await to_move(world, game_id) != mover
     assert (await world.store.get_game(game_id)).seat_named(mover).expired == 1
@@ -83,28 +107,28 @@ async def test_a_time_out_that_fails_midway_is_finished_by_the_next_bot(world, d
     game_id, thread = await open_game(world, players=2, timer=HOUR)
     mover = await to_move(world, game_id)
     store = world.store
-    real_apply = store.apply
+    real_play = store.play_match
     calls = []
 
-    async def crash_on_second(game_id_, version, player, action, source="player", **options):
+    async def crash_on_second(game_id_, version, seat, action, *, source="button", **options):
         if source == "timeout":
             calls.append(action)
             if len(calls) == 2:
                 raise RuntimeError("the process dies here")
-        return await real_apply(game_id_, version, player, action, source=source, **options)
+        return await real_play(game_id_, version, seat, action, source=source, **options)
 
     # Make sure the mover's turn has at least two decisions, so the time-out stops halfway.
-    game, _ = await store.load_game(game_id)
+    game, _ = await load_game(world, game_id)
     probe = game.clone()
     steps = 0
     while probe.prompt is not None and probe.prompt.player == mover:
         probe.apply(mover, GreedyPolicy(0).choose(probe))
         steps += 1
     assert steps >= 2
-    monkeypatch.setattr(store, "apply", crash_on_second)
+    monkeypatch.setattr(store, "play_match", crash_on_second)
     with caplog.at_level(logging.ERROR):
         await world.env.advance_time(HOUR)
-    half = await store.log(game_id)
+    half = await log_of(world, game_id)
     assert len(half) == 1 and half[0].source == "timeout"
     assert await to_move(world, game_id) == mover
     # The deadline survives the failure, so the game has a way to continue.
@@ -113,7 +137,7 @@ async def test_a_time_out_that_fails_midway_is_finished_by_the_next_bot(world, d
     monkeypatch.undo()
     await restart(world, create_bot(db_path))
     await world.env.advance_time(120)
-    log = await world.store.log(game_id)
+    log = await log_of(world, game_id)
     assert len(log) == steps and all(e.player == mover and e.source == "timeout" for e in log)
     assert await to_move(world, game_id) != mover
     assert (await world.store.get_game(game_id)).seat_named(mover).expired == 1
@@ -129,17 +153,19 @@ async def test_a_move_saved_but_never_posted_is_posted_on_start_up_with_a_fresh_
     old_deadline = deadline_of(await world.store.timers(game_id))
     await world.env.advance_time(HOUR // 2)
     # The bot commits the whole turn and dies before posting anything.
-    game, version = await world.store.load_game(game_id)
+    game, version = await load_game(world, game_id)
+    seat = await seat_of(world, game_id, mover)
     while game.prompt.player == mover:
-        await world.store.apply(game_id, version, mover, GreedyPolicy(version).choose(game))
-        game, version = await world.store.load_game(game_id)
+        await world.store.play_match(game_id, version, seat, GreedyPolicy(version).choose(game))
+        game, version = await load_game(world, game_id)
     other = game.prompt.player
 
     await restart(world, create_bot(db_path))
     prompt = await prompt_message(world, game_id, thread)
     assert prompt.id != old_prompt.id and world.member(other).mention in prompt.content
-    assert custom_ids(prompt) and all(c.split(":")[3] == str(version) for c in custom_ids(prompt))
-    assert old_prompt.id not in [m.id for m in thread.history()]
+    assert custom_ids(prompt) and all(c.split(":")[3] == str(version) for c in custom_ids(prompt) if versioned(c))
+    # The old prompt became the record of the mover's turn (the platform's threads keep one a turn), buttons gone.
+    assert not custom_ids(next(m for m in thread.history() if m.id == old_prompt.id))
     timers = await world.store.timers(game_id)
     deadline = deadline_of(timers)
     assert deadline.version != old_deadline.version
@@ -175,7 +201,7 @@ async def test_a_failed_prompt_post_keeps_the_old_buttons_and_the_prompt_is_post
         return await real_send(record, channel, content, **kwargs)
 
     # Play up to the mover's last decision of the turn, then fail the next player's new prompt once.
-    game, _ = await world.store.load_game(game_id)
+    game, _ = await load_game(world, game_id)
     while True:
         probe = game.clone()
         action = rng.choice(game.legal_actions())
@@ -183,22 +209,23 @@ async def test_a_failed_prompt_post_keeps_the_old_buttons_and_the_prompt_is_post
         if probe.prompt.player != mover:
             break
         await answer(world, game_id, thread, action=action)
-        game, _ = await world.store.load_game(game_id)
+        game, _ = await load_game(world, game_id)
     old = await prompt_message(world, game_id, thread)
     monkeypatch.setattr(tables, "send", fail_the_prompt)
     result = await answer(world, game_id, thread, action=action)
     assert result.acknowledged
     assert await to_move(world, game_id) != mover
-    # The old prompt is still there with its buttons; the move is saved and a retry is due.
+    # The move is saved and a retry is due; the old prompt stays the live one the store knows (at the platform's
+    # table it already became the record of the mover's turn, as its records are edited in before the new prompt).
     assert (await prompt_message(world, game_id, thread)).id == old.id
-    assert custom_ids(message_in(thread, old.id))
+    assert old.id in [m.id for m in thread.history()]
     assert {t.kind for t in await world.store.timers(game_id)} >= {"repost"}
 
     await world.env.advance_time(61)
     prompt = await prompt_message(world, game_id, thread)
     other = await to_move(world, game_id)
     assert prompt.id != old.id and world.member(other).mention in prompt.content and custom_ids(prompt)
-    assert old.id not in [m.id for m in thread.history()]
+    assert not custom_ids(next(m for m in thread.history() if m.id == old.id))
     assert {t.kind for t in await world.store.timers(game_id)} == {"reminder_half", "reminder_late", "deadline"}
     assert (await answer(world, game_id, thread, rng)).acknowledged
 
@@ -208,7 +235,7 @@ async def test_a_deleted_thread_gets_a_new_one_with_the_prompt_and_the_player_is
     mover = await to_move(world, game_id)
     member = world.member(mover)
     world.env.backend.delete_channel(thread.id)
-    game, version = await world.store.load_game(game_id)
+    game, version = await load_game(world, game_id)
     action = game.legal_actions()[0]
     assert game.prompt.kind == "setup", game.prompt.kind
     result = await member.slash(world.channel, "kokeshi play", choice=f"{version}:{action}", game=game_id)
@@ -226,7 +253,8 @@ async def test_a_deleted_thread_gets_a_new_one_with_the_prompt_and_the_player_is
 
 
 # The child runs the real bot in SimCord, starts a timed game and lets its deadline fire; the AI's second step of
-# the time-out kills the process with SIGKILL (after the first step was committed).
+# the time-out (`Store.play_match`, source "timeout") kills the process with SIGKILL (after the first step was
+# committed).
 CHILD = """
 import asyncio, os, signal, sys
 from bot import create_bot
@@ -243,18 +271,18 @@ async def main(path):
         w = World(env, guild, channel, members)
         game_id, _ = await open_game(w, players=2, timer=3600)
         store = w.store
-        real_apply = store.apply
+        real_play = store.play_match
         steps = []
 
-        async def apply(game_id_, version, player, action, source="player", **options):
+        async def play_match(game_id_, version, seat, action, *, source="button", **options):
             if source == "timeout":
                 steps.append(action)
                 if len(steps) == 2:
                     print("KILL", game_id_, flush=True)
                     os.kill(os.getpid(), signal.SIGKILL)
-            return await real_apply(game_id_, version, player, action, source=source, **options)
+            return await real_play(game_id_, version, seat, action, source=source, **options)
 
-        store.apply = apply
+        store.play_match = play_match
         await env.advance_time(3600)
         print("NOT KILLED", flush=True)
 
@@ -275,15 +303,15 @@ async def test_sigkill_in_the_middle_of_a_time_out_leaves_a_game_the_next_bot_fi
     game_id = int(output.split("KILL")[1].split()[0])
     await restart(world, create_bot(db_path))
     store = world.store
-    half = await store.log(game_id)
+    half = await log_of(world, game_id)
     assert len(half) == 1 and half[0].source == "timeout"
     mover = half[0].player
     assert any(t.kind == "deadline" for t in await store.timers(game_id))
 
     await world.env.advance_time(HOUR + 120)
-    log = await world.store.log(game_id)
+    log = await log_of(world, game_id)
     assert len(log) >= 2 and all(e.player == mover and e.source == "timeout" for e in log)
-    game, _ = await world.store.load_game(game_id)
+    game, _ = await load_game(world, game_id)
     assert game.prompt.player != mover
     assert (await world.store.get_game(game_id)).seat_named(mover).expired == 1
     # The next player's turn has its own deadline.

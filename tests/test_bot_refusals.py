@@ -27,7 +27,7 @@ from cogs.refusals import (
     retry_delay,
 )
 from storage import GameReach
-from tests.botkit import answer, open_game, prompt_message, restart
+from tests.botkit import _seated, answer, components, custom_ids, load_game, open_game, prompt_message, restart
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -73,6 +73,27 @@ def said(result) -> str:
     return "\n".join(m.content for m in [result.response, *result.followups] if m is not None and m.content)
 
 
+async def answer_told(w, game_id: int, thread, rng: random.Random) -> str:
+    """As `answer`, through the platform's buttons or menus (a tile's group, then its button on the private message
+    that opens): everything the player was told privately on the way (a notice may follow the private message)."""
+    member, options, version = await _seated(w, game_id)
+    action = rng.choice([o for o, _group in options])
+    group = dict(options)[action]
+    message = await prompt_message(w, game_id, thread)
+    button = f"mt:a:{game_id}:{version}:{action}"
+    menus = [c for c in components(message) if c.get("type") == 3]
+    if not menus:
+        return said(await member.click(message, custom_id=button))
+    offered = {o["value"]: m for m in menus for o in m["options"]}
+    wanted = next(v for v in (f"g:{group}" if group else "", f"a:{action}", action) if v in offered)
+    picked = await member.select(message, [wanted], custom_id=offered[wanted]["custom_id"])
+    told = said(picked)
+    if wanted.startswith("g:"):
+        private = next(m for m in [picked.response, *picked.followups] if m is not None and button in custom_ids(m))
+        told += "\n" + said(await member.click(private, custom_id=button))
+    return told
+
+
 def lift(w) -> None:
     w.env.backend.faults.clear()
 
@@ -91,14 +112,14 @@ async def stuck_game(w, status: int, code: int, message: str):
     for method in ("POST",) if code == 50013 else ("POST", "PATCH", "DELETE"):
         refuse(w, method, f"/channels/{thread.id}/messages*", status, code, message)
     rng = random.Random(1)
-    game, version = await w.store.load_game(game_id)
+    game, version = await load_game(w, game_id)
     mover = game.prompt.player
     while game.prompt.player == mover:
         # By command: the thread's prompt cannot be edited any more, its buttons are out of date.
         choice = f"{version}:{rng.choice(game.legal_actions())}"
         result = await w.member(mover).slash(w.channel, "kokeshi play", choice=choice)
         assert result.acknowledged
-        game, version = await w.store.load_game(game_id)
+        game, version = await load_game(w, game_id)
     return game_id, thread, result
 
 
@@ -192,7 +213,7 @@ async def test_a_permission_given_back_resumes_the_game_at_once_with_fresh_timer
     await world.env.advance_time(10)
     assert await world.store.reach(game_id) is None
     prompt = await prompt_message(world, game_id, thread)
-    game, _ = await world.store.load_game(game_id)
+    game, _ = await load_game(world, game_id)
     assert prompt.id != old.id and world.member(game.prompt.player).mention in prompt.content
     timers = {t.kind: t.due_at for t in await world.store.timers(game_id)}
     assert set(timers) == {"reminder_half", "reminder_late", "deadline"}
@@ -216,7 +237,7 @@ async def test_using_a_command_of_a_stuck_game_tries_it_again_at_once(world, ref
     game_id, thread, _ = await stuck_game(world, 403, 50013, "Missing Permissions")
     await wait(world, 2 * DAY)
     lift(world)
-    game, version = await world.store.load_game(game_id)
+    game, version = await load_game(world, game_id)
     mover = world.member(game.prompt.player)
     played = await mover.slash(world.channel, "kokeshi play", choice=f"{version}:{game.legal_actions()[0]}")
     assert played.acknowledged
@@ -269,7 +290,7 @@ async def test_a_deleted_channel_makes_the_game_unreachable_at_once_and_a_comman
     record = await world.store.get_game(game_id)
     assert record.channel_id == elsewhere.id and await world.store.reach(game_id) is None
     new = next(t for t in elsewhere.threads if t.id == record.thread_id)
-    game, _ = await world.store.load_game(game_id)
+    game, _ = await load_game(world, game_id)
     assert world.member(game.prompt.player).mention in (await prompt_message(world, game_id, new)).content
 
 
@@ -312,8 +333,8 @@ async def test_a_server_that_removes_the_bot_pauses_its_games_and_gets_no_reques
     start = len(world.env.http_requests)
     await wait(world, 54 * HOUR)
     assert refusals == [] and len(world.env.http_requests) == start
-    game, _ = await world.store.load_game(game_id)
-    assert game.prompt is not None and await world.store.log(game_id) == []  # no time-out played a turn
+    game, _ = await load_game(world, game_id)
+    assert game.prompt is not None and await world.store.match_decisions(game_id) == []  # no time-out played a turn
 
     # Added back: the game goes on where it stopped, its turn with a full hour again.
     add_bot_back(world, saved)
@@ -355,9 +376,9 @@ async def test_closed_dms_turn_the_dms_off_once_and_the_player_is_told_the_next_
     rng = random.Random(3)
     notices = []
     for _ in range(12):
-        game, _version = await world.store.load_game(game_id)
-        result = await answer(world, game_id, thread, rng)
-        notices.append((game.prompt.player, "DMs are closed" in said(result)))
+        game, _version = await load_game(world, game_id)
+        told = await answer_told(world, game_id, thread, rng)
+        notices.append((game.prompt.player, "DMs are closed" in told))
     # botan learns it once, privately, with their next click after the refused DM.
     assert [who for who, told in notices if told] == ["botan"]
     closed = [r for r in refusals if r.code == 50007]

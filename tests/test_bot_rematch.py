@@ -10,6 +10,7 @@ from tests.botkit import (
     answer,
     components,
     custom_ids,
+    load_game,
     lobby_message,
     new_lobby,
     open_game,
@@ -26,7 +27,7 @@ async def finished_table(w, players: int = 4, **options):
     game_id, thread = await open_game(w, players=players, **options)
     await played_in_store(w, game_id, seed=4)
     record = await w.store.get_game(game_id)
-    game, _version = await w.store.load_game(game_id)
+    game, _version = await load_game(w, game_id)
     tables = w.bot.tables
     assert await tables.post_final(record, game, await tables.game_channel(record))
     final = thread.history()[-1]
@@ -47,14 +48,20 @@ def test_the_seats_are_reversed_and_turned_so_that_the_host_sits_first():
 @pytest.mark.slow
 async def test_a_rematch_from_the_final_message_reaches_its_first_turn_with_the_same_options(world):
     aiko, botan, chiyo, daichi = world.members
-    old_id, final = await finished_table(world, ai=1, level="hard", side="advanced", timer=6 * 3600)
+    # A table of `/kokeshi new` (at the platform's table), played to its end; the thread shows its end as the
+    # platform does, with its Rematch button.
+    old_id, thread = await open_game(world, players=4, ai=1, level="hard", side="advanced", timer=6 * 3600)
+    await played_in_store(world, old_id, seed=4)
+    assert await world.bot.matches.show_again(old_id)
+    final = thread.history()[-1]
+    assert "is over" in final.content
     old = await world.store.get_game(old_id)
     assert [s.name for s in old.seats] == ["aiko", "AI 1", "botan", "chiyo"]
-    assert custom_ids(final) == [f"kk:r:{old_id}:0:open", f"kk:m:{old_id}"]
+    assert f"mt:r:{old_id}" in custom_ids(final)
     before = len(await world.store.games_in_channel(world.channel.id))
 
     # Botan asks for it: a new lobby in the same channel, Botan hosting, the AI seat kept at its level.
-    asked = await botan.click(final, custom_id=f"kk:m:{old_id}")
+    asked = await botan.click(final, custom_id=f"mt:r:{old_id}")
     assert asked.acknowledged and asked.ephemeral and "is open" in reply(asked).content
     lobbies = await world.store.games_in_channel(world.channel.id)
     assert len(lobbies) == before + 1
@@ -62,22 +69,26 @@ async def test_a_rematch_from_the_final_message_reaches_its_first_turn_with_the_
     assert (new.status, new.host_id, new.channel_id) == ("lobby", botan.id, world.channel.id)
     assert (new.players, new.side, new.turn_timer, new.language) == (4, "advanced", 6 * 3600, old.language)
     assert [(s.name, s.user_id, s.ai_level) for s in new.seats] == [("botan", botan.id, None), ("AI 1", None, "hard")]
+    # Kokeshi's own rematch planned the seats in the reverse of the last game's (who played after you now plays
+    # before you): host first.
     assert new.settings["rematch"] == {
         "of": old_id,
         "seating": [f"u{botan.id}", "nAI 1", f"u{aiko.id}", f"u{chiyo.id}"],
     }
     lobby = await lobby_message(world, new.id)
-    # Everyone from the table is invited, each mentioned once; only the invited are pinged.
-    for member in (aiko, botan, chiyo):
+    # Everyone else from the table is invited, each mentioned once; only the invited are pinged. Botan is named
+    # twice: as who asked, and in the first seat.
+    for member in (aiko, chiyo):
         assert lobby.content.count(member.mention) == 1, lobby.content
+    assert lobby.content.count(botan.mention) == 2, lobby.content
     assert daichi.mention not in lobby.content
     stored = world.env.backend.get_message(lobby.channel.id, lobby.id)
     assert sorted(stored.ping_user_ids) == sorted([aiko.id, chiyo.id])
     assert "reverse of the last game" in lobby.content and "botan → AI 1 → aiko → chiyo" in lobby.content
-    assert "AI 1 (AI, hard)" in lobby.embeds[0].fields[0].value
+    assert "AI 1 (AI, hard)" in lobby.content
 
     # A second click points at that lobby instead of opening another.
-    again = await chiyo.click(final, custom_id=f"kk:m:{old_id}")
+    again = await chiyo.click(final, custom_id=f"mt:r:{old_id}")
     assert "already open" in reply(again).content and "Join" in reply(again).content
     assert len(await world.store.games_in_channel(world.channel.id)) == before + 1
 
@@ -89,25 +100,25 @@ async def test_a_rematch_from_the_final_message_reaches_its_first_turn_with_the_
     assert [s.name for s in new.seats] == ["botan", "AI 1", "aiko", "chiyo"]
     assert [s.seat for s in new.seats] == [0, 1, 2, 3]
     assert new.seat_named("AI 1").ai_level == "hard"
-    seats = (await lobby_message(world, new.id)).embeds[0].fields[0].value.splitlines()
-    assert seats[0].startswith("1. botan") and "(host)" in seats[0] and seats[2].startswith("3. aiko")
+    seated = (await lobby_message(world, new.id)).content
+    assert f"{botan.mention}, AI 1 (AI, hard), {aiko.mention}, {chiyo.mention}" in seated, seated
 
     # Botan starts it: the first turn is up in its thread, seated round the table as planned.
     started = await botan.click(await lobby_message(world, new.id), label="Start")
     assert started.acknowledged
     new = await world.store.get_game(new.id)
     assert new.status == "active"
-    game, _version = await world.store.load_game(new.id)
+    game, _version = await load_game(world, new.id)
     planned = ["botan", "AI 1", "aiko", "chiyo"]
     first = planned.index(game.players[0])
     assert list(game.players) == planned[first:] + planned[:first]
     thread = next(t for t in world.channel.threads if t.id == new.thread_id)
     prompt = await prompt_message(world, new.id, thread)
     mover = world.member(game.prompt.player)
-    assert "your turn" in prompt.content and mover.mention in prompt.content and components(prompt)
+    assert "Your turn: " in prompt.content and mover.mention in prompt.content and components(prompt)
     played = await answer(world, new.id, thread)
     assert played.acknowledged
-    assert (await world.store.load_game(new.id))[1] > _version
+    assert (await load_game(world, new.id))[1] > _version
     assert world.env.errors == []
 
 

@@ -10,10 +10,12 @@ from PIL import Image
 from simcord.results import ResponseMessage
 
 from bot import create_bot
+from cogs.match_replay import film as match_film
+from cogs.match_replay import split_turns
 from cogs.replay import MENU_NEAR, MENU_TURNS, menu_turns
 from games.kokeshi.engine import GreedyPolicy
 from games.kokeshi.pictures.replay import MAX_BYTES
-from tests.botkit import attachments, components, custom_ids, open_game, play_to_end, restart
+from tests.botkit import attachments, components, custom_ids, load_game, open_game, play_to_end, restart
 from tests.test_bot_language import locales  # noqa: F401  (the fixture giving each person a language)
 
 # The animation is drawn in a worker (a thread here) for several seconds while the bot waits on it.
@@ -48,7 +50,7 @@ async def played_in_store(w, game_id: int, seed: int = 3) -> int:
             match, version = played.match, played.record.version
         return game_id
     while True:
-        game, version = await w.store.load_game(game_id)
+        game, version = await load_game(w, game_id)
         if game.prompt is None:
             return game_id
         await w.store.apply(game_id, version, game.prompt.player, policy.choose(game))
@@ -70,7 +72,7 @@ def button(message, op: str) -> dict:
 
 def records(thread) -> list:
     """The thread's turn records: the messages with a turn's picture, oldest first."""
-    return [m for m in thread.history() if any("-turn-" in name for name in attachments(m))]
+    return [m for m in thread.history() if any(name.startswith("turn-") for name in attachments(m))]
 
 
 async def picture(message) -> bytes:
@@ -81,7 +83,7 @@ async def picture(message) -> bytes:
 async def test_a_replay_opened_from_the_final_message_steps_through_every_turn_as_the_thread_showed_it(world, finished):
     game_id, thread = finished
     final = thread.history()[-1]
-    assert "is over" in final.content and custom_ids(final) == [f"kk:r:{game_id}:0:open", f"kk:m:{game_id}"]
+    assert "is over" in final.content and custom_ids(final) == [f"mt:r:{game_id}", f"kk:r:{game_id}:0:open"]
     told = records(thread)
     # Someone who did not play, but reads the channel, may watch it too; privately.
     watcher = world.members[2]
@@ -89,7 +91,9 @@ async def test_a_replay_opened_from_the_final_message_steps_through_every_turn_a
     assert opened.acknowledged and opened.ephemeral
     viewer = reply(opened)
     assert viewer.ephemeral
-    count = len(told)
+    # Every turn but the last has its record in the thread; the last is told in the final message.
+    count = len(split_turns(await world.store.match_decisions(game_id)))
+    assert count == len(told) + 1
     assert f"turn 1 of {count}" in viewer.content
     assert [bool(button(viewer, op).get("disabled")) for op in ("first", "prev", "next", "last")] == [
         True,
@@ -104,8 +108,13 @@ async def test_a_replay_opened_from_the_final_message_steps_through_every_turn_a
     for turn in range(1, count + 1):
         viewer = now_shown(world, viewer)
         assert f"turn {turn} of {count}" in viewer.content
-        assert viewer.content.split("\n", 1)[1] == told[turn - 1].content
-        assert await picture(viewer) == await picture(told[turn - 1])
+        # Its picture is the whole table after the turn (the thread's record showed the player's workshop).
+        assert attachments(viewer) == [f"kokeshi-{game_id}-replay-{turn}.png"]
+        if turn <= len(told):
+            assert viewer.content.split("\n", 1)[1] == told[turn - 1].content
+        else:  # the last turn ends with the final places, as the final message does
+            places = final.content[final.content.index("\n1. **") :].split("\nNew games")[0].rstrip()
+            assert places in viewer.content, (places, viewer.content)
         if turn < count:
             stepped = await watcher.click(viewer, custom_id=button(viewer, "next")["custom_id"])
             assert stepped.acknowledged and stepped.followups == []
@@ -130,7 +139,7 @@ async def test_a_replay_opened_from_the_final_message_steps_through_every_turn_a
 @pytest.mark.slow
 async def test_the_whole_game_animated_is_a_looping_gif_one_frame_per_turn_under_8_mib(world):
     game_id = await finished_in_store(world)
-    turns = len(await world.bot.replays.turns(game_id))
+    turns = len(split_turns(await world.store.match_decisions(game_id)))
     opened = await world.members[0].slash(world.channel, "games replay", game=game_id)
     viewer = reply(opened)
     film = await world.members[0].click(viewer, custom_id=button(viewer, "film")["custom_id"])
@@ -151,17 +160,19 @@ async def test_the_whole_game_animated_is_a_looping_gif_one_frame_per_turn_under
 @pytest.mark.slow
 async def test_what_reaches_the_animation_worker_is_public_views_only(world):
     game_id = await finished_in_store(world)
-    frames = await world.bot.replays.frames(game_id)
+    # At the platform's table the animation is drawn from the game's film: a spectator's view after every turn.
+    filmed = await match_film(world.store, await world.store.get_game(game_id))
+    assert len(filmed.steps) == len(split_turns(await world.store.match_decisions(game_id)))
     row = await world.store._one(
         "SELECT COALESCE(seed_text, CAST(seed AS TEXT)) AS seed FROM games WHERE id = ?", (game_id,)
     )
     seed = row["seed"]
     assert seed and len(seed) > 6
-    for frame in frames:
-        sent = json.dumps([frame.before, frame.after, list(frame.events)])
+    for view, _names, events in filmed.steps:
+        sent = json.dumps([view, [e.to_dict() for e in events]])
         assert '"seed"' not in sent and '"rng"' not in sent
-        assert isinstance(frame.after["bag"], int)  # how many tiles are left, never which or in what order
-    assert seed not in json.dumps([f.after for f in frames])
+        assert isinstance(view["bag"], int)  # how many tiles are left, never which or in what order
+    assert seed not in json.dumps([view for view, _names, _events in filmed.steps])
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ from cogs.components import MAX_SELECT, prompt_view, tile_choices, track_view
 from games.kokeshi.engine import CURRENT_RULES, KOKESHI, Prompt
 from games.kokeshi.engine.data import TILE_BY_ID
 from games.kokeshi.engine.options import PLACES
-from tests.botkit import lobby_message, message_in, new_lobby, open_game, restart
+from tests.botkit import components, lobby_message, message_in, new_lobby, open_game, restart
 
 
 def _syncs(env) -> int:
@@ -32,11 +32,15 @@ async def test_commands_are_synced_on_the_first_start_and_not_again_unless_they_
 
 
 async def test_the_lobby_message_shows_who_has_joined(world):
+    aiko, botan = world.members[:2]
     game_id, lobby, _ = await new_lobby(world, players=3)
-    await world.members[1].click(lobby, label="Join")
+    assert f"**Kokeshi #{game_id}** — 1 of 3 seats" in lobby.content and botan.mention not in lobby.content
+    await botan.click(lobby, label="Join")
     lobby = await lobby_message(world, game_id)
-    field = lobby.embeds[0].fields[0]
-    assert field.name == "Players (2/3)" and "botan" in field.value and "open seat" in field.value
+    # The seats taken out of the seats there are, and who sits in them; the lobby is still open.
+    assert f"**Kokeshi #{game_id}** — 2 of 3 seats" in lobby.content, lobby.content
+    assert aiko.mention in lobby.content and botan.mention in lobby.content
+    assert "Open: join with the button below." in lobby.content and components(lobby)
 
 
 async def test_a_started_lobby_loses_its_buttons_and_says_so(world):
@@ -44,7 +48,8 @@ async def test_a_started_lobby_loses_its_buttons_and_says_so(world):
     record = await world.store.get_game(game_id)
     found = await world.store.get_message(game_id, "lobby")
     lobby = message_in(world.channel, found[1])
-    assert lobby.components == [] and "Playing" in lobby.embeds[0].description and record.status == "active"
+    assert lobby.components == [] and record.status == "active"
+    assert "Started: the game is played in its thread." in lobby.content, lobby.content
 
 
 def _prompt(count: int) -> Prompt:

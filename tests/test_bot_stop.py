@@ -7,17 +7,25 @@ import logging
 
 import storage.sqlite
 from storage import open_store
-from tests.botkit import open_game, press, prompt_message
+from tests.botkit import _seated, components, load_game, open_game, prompt_message
 
 
 async def test_a_move_being_committed_when_the_bot_stops_is_saved_and_confirmed_and_the_bot_stops_promptly(
     world, db_path, caplog, monkeypatch
 ):
     game_id, thread = await open_game(world, players=2)
-    game, version = await world.store.load_game(game_id)
-    moves = len(await world.store.log(game_id))
-    player = world.member(game.prompt.player)
+    game, version = await load_game(world, game_id)
+    moves = len(await world.store.match_decisions(game_id))
+    player, options, _version = await _seated(world, game_id)
+    assert player is world.member(game.prompt.player)
     message = await prompt_message(world, game_id, thread)
+    # The move is a tile of the prompt's menu, then its track on the private message that opens: the second click
+    # commits it.
+    action, group = options[0]
+    [menu] = [c for c in components(message) if c.get("type") == 3]
+    picked = await player.select(message, [f"g:{group}"], custom_id=menu["custom_id"])
+    assert picked.ephemeral
+    tracks = picked.followups[-1] if picked.followups else picked.response
     bot = world.bot
     committing, stopping = asyncio.Event(), asyncio.Event()
     order: list[str] = []
@@ -39,7 +47,7 @@ async def test_a_move_being_committed_when_the_bot_stops_is_saved_and_confirmed_
 
     monkeypatch.setattr(storage.sqlite, "_run", slow_commit)
     bot.finish_work = finish_work
-    click = asyncio.create_task(press(player, message))
+    click = asyncio.create_task(player.click(tracks, custom_id=f"mt:a:{game_id}:{version}:{action}"))
     await asyncio.wait_for(committing.wait(), 10)
     caplog.set_level(logging.WARNING)
     await bot.close()  # what the SIGTERM handler of `python bot.py connect` calls
@@ -51,8 +59,8 @@ async def test_a_move_being_committed_when_the_bot_stops_is_saved_and_confirmed_
     assert "still under way" not in caplog.text
     reopened = await open_store(db_path)
     try:
-        _, saved = await reopened.load_game(game_id)
-        assert saved > version and len(await reopened.log(game_id)) == moves + 1
+        _, saved, _record = await reopened.load_match(game_id)
+        assert saved > version and len(await reopened.match_decisions(game_id)) == moves + 1
         # and the thread was brought up to date before the connection to Discord closed
         assert (await reopened.turn_posts(game_id)).shown_version == saved
     finally:

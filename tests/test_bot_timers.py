@@ -5,17 +5,48 @@ from __future__ import annotations
 import logging
 import random
 import sys
+from dataclasses import dataclass
 
 import pytest
 
 from bot import create_bot
-from tests.botkit import answer, open_game, play_to_end, prompt_message, texts
+from tests.botkit import (
+    _seated,
+    answer,
+    components,
+    custom_ids,
+    load_game,
+    open_game,
+    play_to_end,
+    prompt_message,
+    texts,
+)
 
 HOUR = 3600
 
 
+@dataclass(frozen=True)
+class Logged:
+    """One decision of a game's log: its place, the name of the seat that made it, the action and its source (a
+    person's click 'player', 'timeout' or 'ai')."""
+
+    seq: int
+    player: str
+    action: str
+    source: str
+
+
+async def logged(w, game_id: int, since: int = 0) -> list[Logged]:
+    """The log of a game of Kokeshi at the platform's table after decision `since`, each decision with the name of
+    its seat and its source as the store keeps them (its rows name the seats by number; no public call gives the
+    source of a decision at the platform's table)."""
+    names = {str(s.seat): s.name for s in (await w.store.get_game(game_id)).seats}
+    rows = await w.store._log_rows(game_id)
+    return [Logged(seq, names[player], action, source) for seq, player, action, source, *_ in rows if seq > since]
+
+
 async def to_move(w, game_id: int) -> str:
-    game, _ = await w.store.load_game(game_id)
+    game, _ = await load_game(w, game_id)
     return game.prompt.player
 
 
@@ -34,7 +65,13 @@ def reminders(thread) -> list:
 
 
 def timeouts(thread) -> list[str]:
-    return [t for t in texts(thread) if "time ran out" in t]
+    """The thread's notes of turns the AI played when their time ran out."""
+    return [t for t in texts(thread) if "Time ran out" in t]
+
+
+def timed_out(note: str, name: str) -> bool:
+    """Whether a time-out note says the AI played `name`'s turn."""
+    return f"Time ran out for **{name}**: the AI decided in their place." in note
 
 
 async def test_reminders_come_at_half_and_ninety_percent_and_at_the_deadline_the_ai_plays_the_turn(world):
@@ -57,12 +94,12 @@ async def test_reminders_come_at_half_and_ninety_percent_and_at_the_deadline_the
     late = reminders(thread)[-1]
     assert member.mention in late.content and [u.id for u in late.mentions] == [member.id]
     assert "6 min left" in late.content
-    assert not timeouts(thread) and await world.store.log(game_id) == []
+    assert not timeouts(thread) and await logged(world, game_id) == []
 
     await world.env.advance_time(360)  # 3600 s: the deadline
     [note] = timeouts(thread)
-    assert mover in note and "AI played that turn" in note
-    log = await world.store.log(game_id)
+    assert timed_out(note, mover)
+    log = await logged(world, game_id)
     assert log and all(e.player == mover and e.source == "timeout" for e in log)
     assert await to_move(world, game_id) == other
     assert (await seat(world, game_id, mover)).expired == 1
@@ -83,7 +120,7 @@ async def test_a_player_acting_resets_their_expired_count_to_zero(world):
     assert (await seat(world, game_id, mover)).expired == 1
     assert (await answer(world, game_id, thread, rng)).acknowledged
     assert (await seat(world, game_id, mover)).expired == 0
-    assert [e.source for e in await world.store.log(game_id)][-1] == "player"
+    assert [e.source for e in await logged(world, game_id)][-1] == "player"
 
 
 @pytest.mark.slow
@@ -110,19 +147,19 @@ async def test_after_three_expired_turns_in_a_row_the_opponent_hands_the_seat_to
     chosen = await world.member(player).click(asked, custom_id=f"kk:c:{game_id}:{number}:ai")
     assert chosen.acknowledged
     assert (await seat(world, game_id, sleeper)).ai
-    # The notes stay in the thread, though the player's choices since then edited the prompts they came with.
+    # The notes stay in the thread.
     notes = [n for n in timeouts(thread) if n not in asked.content]
-    assert len(notes) == 3 and all(f"{sleeper}'s time ran out" in n for n in notes)
+    assert len(notes) == 3 and all(timed_out(n, sleeper) for n in notes)
     assert not any("for good" in n for n in notes)
-    handed_at = (await world.store.log(game_id))[-1].seq
+    handed_at = (await logged(world, game_id))[-1].seq
 
     # From now on the AI answers the sleeper's turns at once, with no timer.
     turn_of_ai = False
     while not turn_of_ai:
         assert (await answer(world, game_id, thread, rng)).acknowledged
         assert await to_move(world, game_id) == player
-        turn_of_ai = any(e.player == sleeper for e in await world.store.log(game_id, since=handed_at))
-    sleeper_moves = [e for e in await world.store.log(game_id, since=handed_at) if e.player == sleeper]
+        turn_of_ai = any(e.player == sleeper for e in await logged(world, game_id, since=handed_at))
+    sleeper_moves = [e for e in await logged(world, game_id, since=handed_at) if e.player == sleeper]
     assert sleeper_moves and {e.source for e in sleeper_moves} == {"ai"}
 
     await play_to_end(world, game_id, thread, seed=8)
@@ -145,11 +182,11 @@ async def test_a_game_without_a_timer_has_no_timer_rows_and_nothing_happens_for_
     assert (await world.store.get_game(game_id)).turn_timer is None
     assert await world.store.timers(game_id) == [] and await world.store.next_timer() is None
     before = texts(thread)
-    _, version = await world.store.load_game(game_id)
+    _, version = await load_game(world, game_id)
 
     await world.env.advance_time(7 * 86400)
     assert texts(thread) == before
-    assert (await world.store.load_game(game_id))[1] == version and await world.store.log(game_id) == []
+    assert (await load_game(world, game_id))[1] == version and await logged(world, game_id) == []
     assert await world.store.timers(game_id) == []
     assert world.env.errors == []
 
@@ -174,7 +211,7 @@ async def test_timers_survive_a_restart_and_the_new_bot_applies_the_timeout_exac
     await world.env.advance_time(HOUR // 2)
     assert len(reminders(thread)) == 2
     assert len(timeouts(thread)) == 1
-    log = await world.store.log(game_id)
+    log = await logged(world, game_id)
     assert log and all(e.player == mover and e.source == "timeout" for e in log)
     assert await to_move(world, game_id) == other
     assert (await seat(world, game_id, mover)).expired == 1
@@ -221,9 +258,19 @@ async def test_with_dms_closed_the_thread_mention_is_enough_and_the_game_goes_on
     assert waiting.user.dm_channel.history() == []
     assert any(f"could not DM user {waiting.id}" in r.getMessage() for r in caplog.records)
     assert {t.kind for t in await world.store.timers(game_id)} == {"reminder_half", "reminder_late", "deadline"}
-    _, version = await world.store.load_game(game_id)
-    assert (await answer(world, game_id, thread, rng)).acknowledged
-    assert (await world.store.load_game(game_id))[1] == version + 1
+    # They play on the prompt's menu; the private answer to their first click also tells them (once) that the turn
+    # DMs stopped.
+    member, options, version = await _seated(world, game_id)
+    assert member is waiting
+    action, group = rng.choice(options)
+    [menu] = [c for c in components(prompt) if c.get("type") == 3]
+    picked = await waiting.select(prompt, [f"g:{group}" if group else f"a:{action}"], custom_id=menu["custom_id"])
+    said = [picked.response, *picked.followups]
+    assert picked.ephemeral and any("I could not send you a DM" in m.content for m in said), said
+    if group:
+        [tile] = [m for m in said if f"mt:a:{game_id}:{version}:{action}" in custom_ids(m)]
+        assert (await waiting.click(tile, custom_id=f"mt:a:{game_id}:{version}:{action}")).acknowledged
+    assert (await load_game(world, game_id))[1] == version + 1
     assert world.env.errors == []
 
 
@@ -233,7 +280,7 @@ async def test_reminders_and_timeouts_go_to_people_never_to_ai_seats(world):
     people = world.members[:2]
     for _ in range(3):
         await world.env.advance_time(HOUR)
-    log = await world.store.log(game_id)
+    log = await logged(world, game_id)
     assert any(e.player == "AI 1" for e in log)
     assert {e.source for e in log if e.player == "AI 1"} == {"ai"}
     assert {e.source for e in log if e.player != "AI 1"} == {"timeout"}
@@ -241,7 +288,7 @@ async def test_reminders_and_timeouts_go_to_people_never_to_ai_seats(world):
     for message in reminders(thread):
         assert [u.id for u in message.mentions] in ([p.id for p in people[:1]], [p.id for p in people[1:]])
     notes = timeouts(thread)
-    assert len(notes) == 3 and not any("AI 1" in n.split("time ran out")[0] for n in notes)
+    assert len(notes) == 3 and not any("AI 1" in n.split(": the AI decided")[0] for n in notes)
     assert world.env.errors == []
 
 
@@ -253,5 +300,5 @@ async def test_cancelling_a_game_clears_its_timers(world):
     assert await world.store.timers(game_id) == []
     posted = len(texts(thread))
     await world.env.advance_time(2 * HOUR)
-    assert len(texts(thread)) == posted and await world.store.log(game_id) == []
+    assert len(texts(thread)) == posted and await logged(world, game_id) == []
     assert world.env.errors == []

@@ -49,7 +49,7 @@ async def test_after_a_solo_game_the_channel_log_shows_it_and_stats_have_no_mult
 
 
 async def test_status_lists_every_game_of_the_player_everywhere_with_links(world):
-    first, thread = await open_game(world, players=2)
+    game_id, thread = await open_game(world, players=2)
     # A second server where aiko and botan play too.
     env = world.env
     other = env.create_guild("Other Club")
@@ -63,11 +63,18 @@ async def test_status_lists_every_game_of_the_player_everywhere_with_links(world
     text = listed.response.content
     assert f"<#{thread.id}>" in text and f"<#{solo.thread_id}>" in text
     assert "in Other Club" in text
-    # In a game's thread: that game first, then the other games.
+    # In a game's thread: this game in detail, then the list of every game of the player, aiko's turns first (the
+    # solo game's is hers; this one's may be hers or botan's), each with its link.
     detail = await aiko.slash(thread, "kokeshi status")
     text = detail.response.content
-    assert text.startswith(f"**Kokeshi #{first}**") and "**Your other games**" in text
-    assert f"<#{solo.thread_id}>" in text
+    game = await world.store.get_game(game_id)
+    mine = game.seat_of(aiko.user.id).seat in (await world.store.load_match(game_id))[0].waiting()
+    assert text.startswith(f"**Kokeshi #{game_id}** — basic side, setup\n"), text
+    assert f"\n**Your games** · your turn in {2 if mine else 1}\n" in text, text
+    assert f"<#{solo.thread_id}> in Other Club — **your turn**" in text
+    assert (f"<#{thread.id}> — **your turn**" if mine else f"<#{thread.id}> — waiting for botan") in text, text
+    if not mine:
+        assert text.index(f"<#{solo.thread_id}>") < text.index(f"<#{thread.id}>")
 
 
 async def test_a_command_that_needs_a_game_here_links_the_players_games_elsewhere(world):

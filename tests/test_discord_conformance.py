@@ -27,7 +27,7 @@ from cogs.limits import ELLIPSIS, shorten
 from games.kokeshi import vocab
 from games.kokeshi.engine import GreedyPolicy
 from games.kokeshi.engine.game import new_game
-from tests.botkit import World, answer, components, new_lobby
+from tests.botkit import World, answer, components, load_game, new_lobby
 
 # Discord's locales (https://discord.com/developers/docs/reference#locales).
 LOCALES = {
@@ -318,7 +318,7 @@ async def play_whole_game(w: World, language: str, rng: random.Random) -> int:
     for command, options in (("kokeshi help", {}), ("kokeshi rules", {}), ("kokeshi notify on", {})):
         await aiko.slash(w.channel, command, **options)
     answers = 0
-    while (await w.store.load_game(game_id))[0].prompt is not None:
+    while (await load_game(w, game_id))[0].prompt is not None:
         if answers % 25 == 10:
             await w.env.advance_time(3600)  # reminders, and a turn the AI plays
             for command, options in (
@@ -328,13 +328,13 @@ async def play_whole_game(w: World, language: str, rng: random.Random) -> int:
                 ("kokeshi table", {"player": "botan"}),
             ):
                 await botan.slash(thread, command, **options)
-            game, version = await w.store.load_game(game_id)
+            game, version = await load_game(w, game_id)
             if game.prompt is not None:
                 mover = w.member(game.prompt.player)
                 for typed in ("", "a", "trilha", "track"):
                     await mover.autocomplete(thread, "kokeshi play", "choice", typed)
                 await mover.slash(thread, "kokeshi hint")
-        if (await w.store.load_game(game_id))[0].prompt is None:
+        if (await load_game(w, game_id))[0].prompt is None:
             break
         which = "Em qual trilha?" if language == "pt_BR" else "Which track?"
         await answer(w, game_id, thread, rng, which_track=which)

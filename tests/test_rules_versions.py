@@ -342,8 +342,8 @@ async def test_a_new_game_stores_its_128_bit_seed_and_rules_version_losslessly(t
 async def test_a_game_started_by_the_bot_gets_a_128_bit_seed_and_the_current_rules(world):
     game_id, _thread = await open_game(world, players=2)
     record = await world.store.get_game(game_id)
-    game, _ = await world.store.load_game(game_id)
-    assert game.rules == CURRENT_RULES and game.seed == record.seed
+    match, _version, _record = await world.store.load_match(game_id)
+    assert match.rules == CURRENT_RULES and match.engine.seed == record.seed
     # A 128-bit seed from the operating system has more than 64 significant bits but for a 2^-64 chance.
     assert 64 < record.seed.bit_length() <= 128
 

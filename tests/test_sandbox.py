@@ -13,6 +13,7 @@ import sandbox
 from cogs.client import DiscordPlaces
 from sandbox import SandboxPage
 from tests.botkit import custom_ids, open_game
+from tests.test_bot_timers import logged, timeouts
 
 HOUR = 3600
 
@@ -40,8 +41,8 @@ async def test_the_sandbox_clock_fires_turn_timers_while_the_page_is_open(world)
         await page.tick(10)
         await until(lambda: len(reminders(thread)) == 1)
         await page.tick(HOUR / 2)
-        await until(lambda: any("time ran out" in m.content for m in thread.history()))
-    assert [entry.source for entry in await world.store.log(game_id)][-1] == "timeout"
+        await until(lambda: len(timeouts(thread)) == 1)
+    assert [entry.source for entry in await logged(world, game_id)][-1] == "timeout"
 
 
 async def test_a_failing_tick_is_logged_and_the_clock_goes_on(world, monkeypatch, caplog):
@@ -269,7 +270,7 @@ async def test_every_start_makes_the_same_server_channel_players_and_bot(tmp_pat
 
 
 async def test_a_restart_brings_back_the_threads_messages_pictures_and_timers_and_the_game_goes_on(tmp_path):
-    from tests.botkit import answer, open_game, prompt_message
+    from tests.botkit import answer, load_game, open_game, prompt_message
 
     database, folder = str(tmp_path / "kokeshi.sqlite3"), tmp_path / "world"
     async with Started(database, folder) as first:
@@ -307,10 +308,10 @@ async def test_a_restart_brings_back_the_threads_messages_pictures_and_timers_an
         assert await w.store.turn_posts(game_id) == posts
         prompt = await prompt_message(w, game_id, restored)
         assert prompt.id in messages and prompt.content == edited
-        _, version = await w.store.load_game(game_id)
+        _, version = await load_game(w, game_id)
         result = await answer(w, game_id, restored, random.Random(9))
         assert result.acknowledged and not result.ephemeral, result
-        assert (await w.store.load_game(game_id))[1] > version
+        assert (await load_game(w, game_id))[1] > version
         assert backend.messages[thread.id] != messages  # the thread shows the move
 
 
@@ -385,17 +386,17 @@ async def test_another_games_turn_the_saved_world_lacks_is_posted_again_with_its
 
 
 async def test_a_turn_timer_that_fell_due_while_the_sandbox_was_stopped_fires_when_it_starts_again(tmp_path):
-    from tests.botkit import open_game
+    from tests.botkit import load_game, open_game
 
     database, folder = str(tmp_path / "kokeshi.sqlite3"), tmp_path / "world"
     async with Started(database, folder) as first:
         game_id, thread = await open_game(first.world, players=2, timer=HOUR)
-        player = (await first.world.store.load_game(game_id))[0].prompt.player
+        player = (await load_game(first.world, game_id))[0].prompt.player
         await first.save()
     async with Started(database, folder, later=2 * HOUR) as second:
         restored = next(t for t in second.world.channel.threads if t.id == thread.id)
-        await until(lambda: any("time ran out" in m.content for m in restored.history()), seconds=20)
-        log = await second.world.store.log(game_id)
+        await until(lambda: len(timeouts(restored)) == 1, seconds=20)
+        log = await logged(second.world, game_id)
         assert log[-1].source == "timeout" and log[-1].player == player
 
 

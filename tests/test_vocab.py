@@ -253,4 +253,5 @@ async def _log_after_a_few_moves(world):
 @pytest.mark.slow
 async def test_the_log_joins_whole_sentences(world):
     text = await _log_after_a_few_moves(world)
-    assert ".;" not in text and text.count(". ") > 3
+    # Each step a whole sentence of its own, on its own line.
+    assert ".;" not in text and text.count(".\n") > 3, text

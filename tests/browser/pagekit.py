@@ -37,7 +37,8 @@ CONTROLS = (
     ".component-button:not([disabled]):not(.is-disabled):not([aria-disabled=true]), "
     "[role=combobox]:not([aria-disabled=true])"
 )
-MENTION = re.compile(r"@(\w+) —")
+# Whom a prompt asks: "Your turn: @Aiko." (or, on a prompt of Kokeshi's own table, "@Aiko — your turn").
+MENTION = re.compile(r"Your turn: @(\w+)|@(\w+) —")
 OVER = re.compile(r"Kokeshi #\d+ is over[!.]")
 BUY = re.compile(r"^\W*Buy \d")
 # The buttons beside a decision that make none: a random player leaves them alone.
@@ -270,7 +271,7 @@ def to_act(page: Page) -> str | None:
     )
     for texts in (newest, None):
         for text in reversed(texts if texts is not None else message_texts(page)):
-            found = [name for name in MENTION.findall(text) if name in PLAYERS]
+            found = [one or other for one, other in MENTION.findall(text) if (one or other) in PLAYERS]
             if found:
                 return found[-1]
     return None

@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 import games.kokeshi.vocab as vocab
 from games.kokeshi.engine import PROMPT_KINDS, Game, load_game
 from tests.browser.pagekit import (
+    AIDS,
     ANSWER_TIMEOUT,
     ARTIFACTS,
     BUY,
@@ -343,12 +344,14 @@ def private_reply(page, text: str) -> str:
 
 
 def public_texts(page) -> list[str]:
-    """The words and buttons of every message everyone sees (not their times, which show on hover)."""
-    return page.evaluate(
+    """The words and buttons of every message everyone sees (not their times, which show on hover, nor how long
+    is left until a deadline, which the page counts down: "Decide by Nov 30, 11:16 AM (in 24 hours)")."""
+    texts = page.evaluate(
         """() => [...document.querySelectorAll('#channel-message-list article.channel-message')]
             .filter(m => !m.querySelector('.message-ephemeral-note'))
             .map(m => [...m.querySelectorAll('.message-content, .component-row')].map(e => e.innerText).join('|'))"""
     )
+    return [re.sub(r"(Decide by [^(\n]*) \([^)\n]*\)", r"\1", text) for text in texts]
 
 
 # ------------------------------------------------------------------ a phone player's every decision, looked at
@@ -403,7 +406,13 @@ def game_now(sandbox, game_id: int, kind: str, player: str) -> Game | None:
     for _ in range(60):
         with closing(sqlite3.connect(f"file:{sandbox.database}?mode=ro", uri=True, timeout=10)) as db:
             row = db.execute("SELECT snapshot FROM games WHERE id = ?", (game_id,)).fetchone()
+            seats = dict(db.execute("SELECT seat, name FROM seats WHERE game_id = ?", (game_id,)).fetchall())
         game = load_game(row[0]) if row and row[0] else None
+        if game is not None:
+            # At the platform's table the engine names its players by seat ("seat1"): by their names here.
+            named = {f"seat{seat + 1}": name for seat, name in seats.items()}
+            game.names = [named.get(n, n) for n in game.names]
+            game.seating = [named.get(n, n) for n in game.seating]
         if game is not None and game.prompt is not None and (game.prompt.kind, game.prompt.player) == (kind, player):
             return game
         time.sleep(0.05)
@@ -434,11 +443,21 @@ def control_for(page, live, game: Game, action: str) -> tuple[object, int | None
     """The control that makes `action`, for a menu the option's place in it, and whether it makes the whole action
     (not only its tile's choice): the bot lays buttons out in the order of the engine's options, and a menu line
     carries its action (or, in a menu of tiles to place, the tile; the tracks follow as buttons)."""
+    live = live.filter(has_not_text=AIDS)  # the buttons beside a decision that make none
     first = live.first
+    tile = ":".join(action.split(":")[:2]) + ":"
+    placements = [o.id for o in game.prompt.options if o.id.startswith(tile)]
     if first.get_attribute("role") == "combobox":
+        if live.count() == 1 + len(placements) > 2:
+            # The platform's second step, privately: the tiles' menu again, then the chosen tile's tracks as buttons.
+            return live.nth(1 + placements.index(action)), None, True
         values = menu_options(page, first).evaluate_all("options => options.map(o => o.dataset.value)")
-        whole = action in values
-        return first, values.index(action if whole else action.split(":")[1]), whole
+        # A menu line carries its action, or the tile it places (the platform's: "a:" an action, "g:" a tile).
+        for value, whole in ((action, True), (f"a:{action}", True), (action.split(":")[1], False)):
+            for shown in (value, f"g:{value}" if not whole else value):
+                if shown in values:
+                    return first, values.index(shown), whole
+        raise AssertionError(f"{action} is not in the menu: {values}")
     options = [o.id for o in game.prompt.options]
     if live.count() != len(options):  # the tracks for the tile chosen in the menu, as buttons of a private reply
         options = [o for o in options if o.startswith(":".join(action.split(":")[:2]) + ":")]
@@ -561,8 +580,9 @@ def test_a_phone_player_sees_every_decision_a_record_a_ping_and_the_rules_sheet(
     while len(met) < len(PROMPT_KINDS) or "record" not in looked or "since" not in looked:
         assert not is_over(page), f"the game ended with {sorted(set(PROMPT_KINDS) - set(met))} not met"
         assert decisions < 150, f"{sorted(set(PROMPT_KINDS) - set(met))}, {sorted(looked)}: {decisions} decisions"
-        # The player the prompt names, once the page shows it (it may be drawing its messages again).
-        live = controls(page)
+        # The player the prompt names, once the page shows it (it may be drawing its messages again). The buttons
+        # beside the decision that make none (Undo, Since your last turn) are left alone.
+        live = controls(page).filter(has_not_text=AIDS)
         expect(live.first).to_be_visible(timeout=ANSWER_TIMEOUT * 1000)
         who = to_act(page)
         assert who is not None, last_text(page)
@@ -575,8 +595,10 @@ def test_a_phone_player_sees_every_decision_a_record_a_ping_and_the_rules_sheet(
         assert kind != "setup" or SINCE not in words, words
         if kind not in met:
             met[kind] = look_at_message(page, prompt, kind)
-            expect(live.last).to_be_in_viewport()  # the prompt's controls, under its words
-        turns += "your turn" in words
+            # The prompt's controls are under its words, above its picture: in sight with its top.
+            scroll_to(page, prompt)
+            expect(live.last).to_be_in_viewport()
+        turns += "Your turn: " in words
         missing = set(PROMPT_KINDS) - set(met)
         # A ping and a record from the first rounds proper, once both players have had a turn past the starting
         # tiles: a ping whose points moved and a record that tells a story and scored (any, once all kinds are met).

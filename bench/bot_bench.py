@@ -6,8 +6,8 @@ bot's engine, render, encode, commit and sends, and SimCord delivering them. The
 run, with the pictures encoded as before (Pillow's PNG at level 1) and as now (`render.encode`), side by side.
 
 The platform's table (`--only platform`): the same per click for the decisions of two-person games at `/games`
-(Kōhaku, and Kokeshi: under the tests' key `kokeshiplat` in a checkout that kept it off `/games`), side by side in
-one run with Kokeshi's own table;
+(Kōhaku, and Kokeshi), side by side in one run with `/kokeshi new`'s games (dealt at Kokeshi's own table by a checkout
+older than the switch to one table, at the platform's since);
 the click timed is the one that decides (a private menu opened or a group picked before it is not timed). `calls`
 counts what a click asks of the store at both tables.
 
@@ -695,7 +695,7 @@ def code_clicks(code: str, quick: bool) -> None:
 def calls(games: int) -> None:
     keys = ("store calls", "game loads", "full replays", "SQL statements", "write transactions")
     found = asyncio.run(store_calls(games, seed=1))
-    print(f"Kokeshi's table: per click, {len(found)} clicks over {games} two-player games (mean / max):")
+    print(f"/kokeshi new's games: per click, {len(found)} clicks over {games} two-player games (mean / max):")
     for key in keys:
         values = [f.get(key, 0) for f in found]
         print(f"  {key}: {statistics.mean(values):.1f} / {max(values)}")
@@ -712,9 +712,9 @@ def _cpu_line(label: str, cpus: list[float]) -> str:
 
 
 def platform(quick: bool) -> None:
-    """The bot's CPU per click at Kokeshi's own table and at the platform's, side by side in one process."""
+    """The bot's CPU per click of `/kokeshi new`'s games and at `/games`, side by side in one process."""
     games = 1 if quick else 3
-    runs = {"Kokeshi's table (/kokeshi)": asyncio.run(play(games, players=2, seed=1))}
+    runs = {"/kokeshi new's games": asyncio.run(play(games, players=2, seed=1))}
     for game in PLATFORM_GAMES:
         runs[f"the platform's table (/games), {game}"] = asyncio.run(play_platform(games, game, seed=1))
     print(f"bot CPU per click, {games} two-person game(s) of each, one process (render.encode):")

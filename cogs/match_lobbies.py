@@ -100,11 +100,7 @@ class MatchLobbies:
         seats = []
         for seat in sorted(record.seats, key=lambda s: s.seat):
             if seat.ai:
-                seats.append(
-                    _("{name} (AI, {level})").format(
-                        name=escape(seat.name), level=level_word(seat.ai_level or "normal")
-                    )
-                )
+                seats.append(seat_word(seat, bold=False))
             elif seat.user_id is not None and seat.user_id in (aways or {}):
                 until = _("💤 away until {until}").format(until=stamp((aways or {})[seat.user_id]))
                 seats.append(f"<@{seat.user_id}> — {until}")
@@ -508,12 +504,13 @@ class MatchLobbies:
         await self._started(interaction, await self.store.get_game(game_id))
 
 
-def seat_word(seat: Seat) -> str:
+def seat_word(seat: Seat, *, bold: bool = True) -> str:
     """A seat as a table's posts name it: a person's mention (shown, not pinging, where mentions are off), an AI by
-    its name and level: "AI 1 (AI, hard)"."""
+    its name (in bold, unless not `bold`) and level: "**AI 1** (AI, hard)"."""
     if seat.ai or seat.user_id is None:
+        name = escape(seat.name)
         return _("{name} (AI, {level})").format(
-            name=f"**{escape(seat.name)}**", level=level_word(seat.ai_level or "normal")
+            name=f"**{name}**" if bold else name, level=level_word(seat.ai_level or "normal")
         )
     return f"<@{seat.user_id}>"
 

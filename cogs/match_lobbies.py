@@ -346,7 +346,8 @@ class MatchLobbies:
             if not isinstance(channel, discord.TextChannel):
                 raise UserError(_("The channel this game was played from is gone."))
             await self.tables.check_limits(interaction, channel)
-            robots = sorted((s for s in record.seats if s.ai), key=lambda s: s.seat)
+            # The seats the AI was dealt; a person's seat it took over (a resignation, a time-out) is theirs again.
+            robots = sorted((s for s in record.seats if s.user_id is None), key=lambda s: s.seat)
             user = interaction.user
             host = record.seat_of(user.id)
             assert host is not None  # checked above
@@ -369,7 +370,7 @@ class MatchLobbies:
             )
             await self.store.set_meta(REMATCH_OF.format(game_id=game_id), str(again_id))
         again_record = await seat_as_planned(self.store, await self.store.get_game(again_id))
-        invited = [s.user_id for s in record.seats if s.user_id is not None and not s.ai and s.user_id != user.id]
+        invited = [s.user_id for s in record.seats if s.user_id is not None and s.user_id != user.id]
         with speaking(again_record):
             head = _("🔁 **Rematch of {game} #{number}**, asked for by {host}.").format(
                 game=module.name, number=game_id, host=user.mention

@@ -161,3 +161,44 @@ async def test_the_rematch_and_share_buttons_work_after_a_restart(world, db_path
     shared = await aiko.click(challenge_final, custom_id=f"mt:p:{record.id}")
     assert "Shared:" in reply(shared).content
     assert world.env.errors == []
+
+
+@pytest.mark.slow
+async def test_a_person_whose_seat_the_ai_took_sits_again_in_the_rematch_and_is_invited_to_it(world):
+    from tests.test_bot_matches import open_table
+
+    aiko, botan = world.members[:2]
+    # Against an AI seat: aiko resigns, the AI plays her seat to the end; her rematch is her and the AI again, and
+    # starts at once, the AI at the level it had.
+    old_id, thread = await open_table(world, "kohaku", players=2, joiners=0, ai=1, level="easy")
+    assert "You resigned" in reply(await aiko.slash(thread, "games resign")).content
+    assert (await world.store.get_game(old_id)).status == "finished"
+    asked = await aiko.click(await final_of(world, old_id, thread), custom_id=f"mt:r:{old_id}")
+    assert "has started" in reply(asked).content, reply(asked).content
+    again = (await world.store.games_in_channel(world.channel.id))[-1]
+    assert again.id != old_id and again.status == "active"
+    assert {(s.name, s.user_id, s.ai, s.ai_level) for s in again.seats} == {
+        ("aiko", aiko.user.id, False, None),
+        ("AI 1", None, True, "easy"),
+    }
+    # Two people who both resign: aiko's rematch invites botan back to a person's seat, not the AI to it.
+    old_id, thread = await open_table(world, "kohaku", players=2, joiners=1)
+    for person in (botan, aiko):
+        assert "You resigned" in reply(await person.slash(thread, "games resign")).content
+    asked = await aiko.click(await final_of(world, old_id, thread), custom_id=f"mt:r:{old_id}")
+    lobby = (await world.store.games_in_channel(world.channel.id))[-1]
+    assert lobby.status == "lobby" and [s.name for s in lobby.seats] == ["aiko"], reply(asked).content
+    invitation = await lobby_message(world, lobby.id)
+    assert f"<@{botan.user.id}>" in invitation.content, invitation.content
+    joined = await botan.click(invitation, label="Join")
+    assert "You joined" in reply(joined).content, reply(joined).content
+    assert [(s.name, s.ai) for s in (await world.store.get_game(lobby.id)).seats] == [("aiko", False), ("botan", False)]
+
+
+async def final_of(w, game_id: int, thread):
+    """The thread's final post of `game_id`, once the channel's pace has let every post of its end through."""
+    for _ in range(30):
+        await w.env.advance_time(5)
+    final = thread.history()[-1]
+    assert f"mt:r:{game_id}" in custom_ids(final), final.content
+    return final

@@ -16,6 +16,7 @@ from tests.browser.pagekit import (
     Gone,
     channel_name,
     choose,
+    command,
     menu_options,
     open_window,
     page_status,
@@ -35,8 +36,8 @@ MESSAGES = "#channel-message-list article.channel-message"
 OVER = re.compile(r"Kōhaku #\d+ is over")
 # The buttons beside a decision's choices that help the player rather than decide.
 AIDS = re.compile(r"\b(Hint|Undo|Since your last turn)\s*$")
-# A place in the final scores, one item of their numbered list: "AI 1 — 134 points".
-PLACE = re.compile(r"^(.+) — −?[\d,]+ points?$")
+# A place in the final scores, one item of their numbered list: "AI 1 — 134 points", "Aiko — 98 points — resigned".
+PLACE = re.compile(r"^(.+?) — −?[\d,]+ points?(?: — resigned)?$")
 
 
 def to_home(page: Page) -> None:
@@ -151,10 +152,11 @@ def picture_of(message, name: str):
     return picture
 
 
-def play_to_the_end(page: Page, number: str, rng: random.Random, shots: str = "") -> int:
+def play_to_the_end(page: Page, number: str, rng: random.Random, shots: str = "", *, until: int = 0) -> int:
     """Make every decision of the thread's game through the page, each in sight when it comes, until its final
     scores show; returns how many. With `shots`, the first decision asked with a menu is kept as screenshots (the
-    menu closed, then open)."""
+    menu closed, then open). With `until`, stop once that many are made and a menu has been shown, the game going
+    on."""
     messages = page.locator(MESSAGES)
     decisions, shown_menu, gone = 0, not shots, 0
     at = next_decision(page, None)
@@ -223,6 +225,8 @@ def play_to_the_end(page: Page, number: str, rng: random.Random, shots: str = ""
         # Each decision may be read again a few times (a loaded page draws its message again under the finger).
         gone = 0
         assert decisions < 200, "the game did not end"
+        if until and decisions >= until and shown_menu:
+            return decisions
         at = next_decision(page, at)
     assert shown_menu, "no decision was asked with a menu"
     assert messages.filter(has_text=OVER).count() >= 1
@@ -230,7 +234,7 @@ def play_to_the_end(page: Page, number: str, rng: random.Random, shots: str = ""
 
 
 @pytest.mark.journey
-def test_kohaku_is_played_to_its_final_scores_on_a_phone(context, sandbox):
+def test_kohaku_against_the_ai_is_played_resigned_and_rematched_on_a_phone(context, sandbox):
     started = time.monotonic()
     page = open_window(context, sandbox, **PHONE)
     view_as(page, "Aiko")
@@ -256,19 +260,25 @@ def test_kohaku_is_played_to_its_final_scores_on_a_phone(context, sandbox):
     expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kōhaku #\d+"), timeout=WAIT)
     number = re.search(r"#(\d+)", channel_name(page)).group(1)
 
-    # Every decision through its buttons or menu, each in sight when it comes, to the final scores.
-    decisions = play_to_the_end(page, number, rng, shots="kohaku-phone")
-    assert decisions > 20
-
+    # Decisions through their buttons or menu, each in sight when it comes (the daily below plays a whole game),
+    # then /games resign: the AI plays the seat to the final scores, as it plays its own.
+    decisions = play_to_the_end(page, number, rng, shots="kohaku-phone", until=8)
+    command(page, "games resign")
+    expect(messages.filter(has_text="You resigned").last).to_be_visible(timeout=WAIT)
     final = messages.filter(has_text=OVER).last
-    # The places, best first, as a numbered list (Discord's Markdown, as the page draws it).
+    expect(final).to_be_attached(timeout=WAIT)
+    # The places, best first, as a numbered list (Discord's Markdown, as the page draws it): the seat that resigned
+    # last, whatever its points, and saying why.
     places = final.locator(".message-content ol > li").all_inner_texts()
     assert len(places) == 2 and all(PLACE.match(line) for line in places), final.inner_text()
-    assert {PLACE.match(line).group(1) for line in places} == {"Aiko", "AI 1"}, places
+    assert [PLACE.match(line).group(1) for line in places] == ["AI 1", "Aiko"], places
+    assert places[1].endswith(" — resigned"), places
     record = picture_of(final, f"final-{number}")
     assert "final scores" in record.get_attribute("alt")
     settled(page)
     in_sight(page, final, "final")
+    # Its top brought to the view's top (the long resignation post above it may fill the screen).
+    swipe_to(page, final)
     page.mouse.move(PHONE["width"] - 1, 40)  # no pointer over a picture: a phone has none
     shot(page, "kohaku-phone-final")
     swipe_to(page, record)
@@ -287,11 +297,12 @@ def test_kohaku_is_played_to_its_final_scores_on_a_phone(context, sandbox):
     shot(page, "kohaku-phone-rematch")
     # A person rarely has to make a click again; a loaded machine may take one now and then.
     assert swallowed(page) <= max(1, decisions // 20), swallowed(page)
-    print(f"Kōhaku through the page: {decisions} decisions in {time.monotonic() - started:.0f} s")
+    print(f"Kōhaku through the page: {decisions} decisions, then resigned, in {time.monotonic() - started:.0f} s")
 
 
 @pytest.mark.journey
 def test_a_kohaku_daily_is_played_to_its_end_on_a_phone(context, sandbox):
+    started = time.monotonic()
     page = open_window(context, sandbox, **PHONE)
     view_as(page, "Botan")
     to_home(page)
@@ -300,6 +311,7 @@ def test_a_kohaku_daily_is_played_to_its_end_on_a_phone(context, sandbox):
     slash_games(page, "challenge")
     expect(page.locator("#channel-name")).to_have_text(re.compile(r"Kōhaku #\d+"), timeout=WAIT)
     number = re.search(r"#(\d+)", channel_name(page)).group(1)
+    # Every decision through its buttons or menu, each in sight when it comes, to the final scores.
     decisions = play_to_the_end(page, number, random.Random(27))
     assert decisions > 20
     final = messages.filter(has_text=OVER).last
@@ -326,3 +338,4 @@ def test_a_kohaku_daily_is_played_to_its_end_on_a_phone(context, sandbox):
     settled(page)
     in_sight(page, card, "share-card")
     shot(page, "kohaku-phone-share")
+    print(f"Kōhaku's daily through the page: {decisions} decisions in {time.monotonic() - started:.0f} s")

@@ -8,7 +8,7 @@ import itertools
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import aiosqlite
@@ -103,6 +103,24 @@ def fresh_pg_database(server: PgServer, *, migrated: bool = True) -> str:
     name = f"test_{next(_numbers)}"
     server.psql(f"CREATE DATABASE {name}" + (f" TEMPLATE {_TEMPLATE}" if migrated else ""))
     return server.url(name)
+
+
+def on_backends(
+    shapes: Sequence[Any], name: Callable[[Any], str], postgresql: Sequence[int], quick: Sequence[int] = ()
+) -> list[Any]:
+    """Parameters (database, shape) for `indirect=["database"]`: every shape on SQLite (those not `quick` marked
+    slow, out of `make check`), the `postgresql` ones on PostgreSQL too: the store's own tests run every write on
+    both backends, so a game-sized test needs only a game in progress and a finished one there."""
+    return [
+        *(
+            pytest.param("sqlite", shape, marks=() if i in quick else pytest.mark.slow, id=f"sqlite-{name(shape)}")
+            for i, shape in enumerate(shapes)
+        ),
+        *(
+            pytest.param("postgresql", shapes[i], marks=pytest.mark.postgresql, id=f"postgresql-{name(shapes[i])}")
+            for i in postgresql
+        ),
+    ]
 
 
 @pytest.fixture(params=BACKENDS)

@@ -12,7 +12,7 @@ import pytest
 from games.kokeshi.engine import RandomPolicy
 from storage import Store, StoreRefusal, open_store
 from storage.logs import unpack_log
-from tests.dbkit import Clock, sql
+from tests.dbkit import Clock, on_backends, sql
 
 GUILD = 1
 SEED = 0x5EA7_0_C0_17
@@ -137,8 +137,14 @@ def _forget_community(database: str) -> None:
         sql(database, f"DELETE FROM {table}")
 
 
+def _shape_id(shape: tuple) -> str:
+    people, ai, side, challenge, resign = shape
+    return f"{len(people)}p{ai}ai-{side}-{challenge or 'plain'}{'-resigned' if resign else ''}"
+
+
+# On PostgreSQL: a person against an AI seat, and a weekly challenge (the community rows a result leaves).
 @pytest.mark.parametrize(
-    "shape", SHAPES, ids=lambda s: f"{len(s[0])}p{s[1]}ai-{s[2]}-{s[3] or 'plain'}{'-resigned' if s[4] else ''}"
+    ("database", "shape"), on_backends(SHAPES, _shape_id, postgresql=(1, 5)), indirect=["database"]
 )
 @pytest.mark.slow
 async def test_a_kokeshi_game_through_the_contract_leaves_what_its_own_path_leaves(database, shape):

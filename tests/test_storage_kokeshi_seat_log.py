@@ -13,7 +13,7 @@ from games.kokeshi.engine import CURRENT_RULES, RandomPolicy, new_game
 from storage import BrokenGame, Store, StoreRefusal, is_url, open_store
 from storage.logs import ENDS_TURN, REVEALS, unpack_log
 from storage.store import flags_of
-from tests.dbkit import Clock, sql
+from tests.dbkit import Clock, on_backends, sql
 from tests.test_storage_kokeshi_contract import _facts, _forget_community
 from tests.test_storage_kokeshi_seating import SEED, SHAPES, _dealt, _played, _reopened
 from tests.test_storage_operations import cli
@@ -182,17 +182,8 @@ def _shape_id(shape: tuple) -> str:
 
 
 # Every shape on SQLite in the whole suite, two of them (two players in progress, solo) in `make check`; on
-# PostgreSQL a game in progress and a finished one (the store's own tests run every write on both).
-MOVED = [
-    *(
-        pytest.param("sqlite", shape, marks=() if i in (0, 3) else pytest.mark.slow, id=f"sqlite-{_shape_id(shape)}")
-        for i, shape in enumerate(SHAPES)
-    ),
-    *(
-        pytest.param("postgresql", SHAPES[i], marks=pytest.mark.postgresql, id=f"postgresql-{_shape_id(SHAPES[i])}")
-        for i in (0, 5)
-    ),
-]
+# PostgreSQL a game in progress and a finished one.
+MOVED = on_backends(SHAPES, _shape_id, postgresql=(0, 4), quick=(0, 3))
 
 
 @pytest.mark.parametrize(("database", "shape"), MOVED, indirect=["database"])

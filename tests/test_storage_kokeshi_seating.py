@@ -14,7 +14,7 @@ from storage import BrokenGame, Store, StoreRefusal, open_store
 from storage.logs import unpack_log
 from storage.matches import seat_ranks
 from storage.store import flags_of
-from tests.dbkit import Clock, build_at, sql
+from tests.dbkit import Clock, build_at, on_backends, sql
 
 GUILD = 1
 SEED = 0x5EA7_1_5EA7_2_5EA7_3
@@ -111,10 +111,13 @@ async def _read_alike(store: Store, database: str, game_id: int) -> None:
         assert [ranks[s] for s in range(len(names))] == seat_ranks(match.standing(), [s.resigned for s in record.seats])
 
 
+def _shape_id(shape: tuple) -> str:
+    names, side, rules, moves = shape
+    return f"{len(names)}p-{side}-rules{rules}-{'end' if moves is None else moves}"
+
+
 @pytest.mark.parametrize(
-    "shape",
-    SHAPES,
-    ids=lambda s: f"{len(s[0])}p-{s[1]}-rules{s[2]}-{'end' if s[3] is None else s[3]}",
+    ("database", "shape"), on_backends(SHAPES, _shape_id, postgresql=(0, 4)), indirect=["database"]
 )
 @pytest.mark.slow
 async def test_a_kokeshi_game_of_its_own_path_reads_the_same_through_the_contract(database, shape):

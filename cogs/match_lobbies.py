@@ -507,12 +507,16 @@ class MatchLobbies:
 
 def seat_word(seat: Seat, *, bold: bool = True) -> str:
     """A seat as a table's posts name it: a person's mention (shown, not pinging, where mentions are off), an AI by
-    its name (in bold, unless not `bold`) and level: "**AI 1** (AI, hard)"."""
-    if seat.ai or seat.user_id is None:
+    its name (in bold, unless not `bold`) and level: "**AI 1** (AI, hard)"; a person's seat the AI plays for them
+    says so: "@aiko (resigned)", "@aiko (the AI plays for now)": a time-out's, until they rejoin."""
+    if seat.user_id is None:
         name = escape(seat.name)
         return _("{name} (AI, {level})").format(
             name=f"**{name}**" if bold else name, level=level_word(seat.ai_level or "normal")
         )
+    if seat.ai:
+        why = _("resigned") if seat.resigned else _("the AI plays for now")
+        return _("{player} ({why})").format(player=f"<@{seat.user_id}>", why=why)
     return f"<@{seat.user_id}>"
 
 

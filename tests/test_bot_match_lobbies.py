@@ -200,3 +200,19 @@ async def test_the_stats_picture_is_described_in_the_askers_language(simcord_env
 
 def _now():
     return discord.utils.utcnow()
+
+
+def test_a_seat_is_named_as_a_person_or_an_ai_and_a_persons_seat_the_ai_plays_says_why():
+    from cogs.match_lobbies import seat_word
+    from i18n import using
+    from storage import Seat
+
+    assert seat_word(Seat(1, "AI 1", None, True, ai_level="hard")) == "**AI 1** (AI, hard)"
+    assert seat_word(Seat(1, "AI 1", None, True), bold=False) == "AI 1 (AI, normal)"
+    assert seat_word(Seat(0, "aiko", 7, False)) == "<@7>"
+    # A person the AI plays for is still a person: never "(AI, normal)".
+    assert seat_word(Seat(0, "aiko", 7, True, resigned=True)) == "<@7> (resigned)"
+    assert seat_word(Seat(0, "aiko", 7, True, expired=3)) == "<@7> (the AI plays for now)"
+    with using("pt_BR"):
+        assert seat_word(Seat(0, "aiko", 7, True, resigned=True)) == "<@7> (desistiu)"
+        assert seat_word(Seat(0, "aiko", 7, True, expired=3)) == "<@7> (a IA joga por enquanto)"

@@ -336,6 +336,10 @@ async def test_with_nobody_else_at_the_table_the_ai_takes_the_seat_for_good_afte
     assert (await w.store.get_game(game_id)).status == "finished"
     [mine] = [r for r in await w.store.results(game_id) if r.user_id == aiko.user.id]
     assert mine.ai and not mine.resigned
+    # Its rounds are told a post each at the channel's rate, then its end.
+    for _ in range(30):
+        await w.env.advance_time(5)
+    assert "is over" in thread.history()[-1].content
     over = await aiko.slash(w.channel, "games rejoin", game=game_id)
     assert over.ephemeral and f"Kōhaku #{game_id} is over" in reply(over).content
     assert w.env.errors == []

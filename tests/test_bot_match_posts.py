@@ -4,6 +4,7 @@ and one record post per finished turn; counted over whole games of Kōhaku and o
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -114,11 +115,16 @@ async def test_a_turns_steps_edit_its_one_live_prompt_and_the_finished_turn_stay
     await finish_the_turn(w, game_id, thread, rng)
     kept = message(thread, asked.id)
     assert custom_ids(kept) == [] and kept.attachments
-    assert kept.content.startswith("aiko took the ") and "aiko placed the " in kept.content
+    # Under its heading: who, the round, the points the turn won and the total.
+    head, _, story = kept.content.partition("\n")
+    assert re.fullmatch(r"\*\*aiko\*\* · round \d+ · [+−]\d+ → \d+ points?", head), head
+    assert story.startswith("aiko took the ") and "aiko placed the " in story
     assert "Your turn" not in kept.content and "<@" not in kept.content
-    assert kept.attachments[0].description.startswith("The Kōhaku table after move ")
+    assert kept.attachments[0].description.startswith("Kōhaku, move ")
     ai_record, prompt = after(thread, asked.id)
-    assert ai_record.content.startswith("AI 1 took the ") and custom_ids(ai_record) == [] and ai_record.attachments
+    head, _, story = ai_record.content.partition("\n")
+    assert head.startswith("**AI 1** · round ") and story.startswith("AI 1 took the ")
+    assert custom_ids(ai_record) == [] and ai_record.attachments
     assert prompt.id == (await current_prompt(w, game_id, thread)).id and aiko.user.id in pinged(w, prompt)
     assert actions_of(prompt) and "AI 1 took" not in prompt.content
     assert await w.store.reach(game_id) is None and w.env.errors == []
@@ -166,8 +172,10 @@ async def test_a_finished_turn_whose_prompt_is_gone_gets_a_record_post_of_its_ow
         if ends:
             break
     mine, ai_record, prompt = after(thread, asked.id)
-    assert mine.content.startswith("aiko took the ") and "aiko placed the " in mine.content and mine.attachments
-    assert ai_record.content.startswith("AI 1 took the ")
+    mine_head, _, mine_story = mine.content.partition("\n")
+    assert mine_head.startswith("**aiko** · round ") and mine.attachments
+    assert mine_story.startswith("aiko took the ") and "aiko placed the " in mine_story
+    assert ai_record.content.split("\n")[1].startswith("AI 1 took the ")
     assert custom_ids(mine) == custom_ids(ai_record) == []
     assert prompt.id == (await current_prompt(w, game_id, thread)).id and actions_of(prompt)
     assert await w.store.reach(game_id) is None and w.env.errors == []

@@ -247,6 +247,10 @@ async def test_a_solo_game_resigned_is_played_out_by_the_ai_and_counts_as_lost(w
     assert record.status == "finished"
     said = "**aiko** resigned; the AI plays on to the end, and the game counts as lost"
     assert any(said in m.content for m in thread.history())
+    # Told a round a post at the channel's rate, then the end.
+    for _ in range(30):
+        await w.env.advance_time(5)
+    assert "the AI plays every seat" in thread.history()[-2].content
     assert "is over" in thread.history()[-1].content
     [result] = await w.store.results(game_id)
     assert result.resigned and result.rank == 2

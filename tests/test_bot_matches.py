@@ -680,3 +680,42 @@ def test_how_the_games_ended_reads_in_portuguese():
     assert fields["Partidas encerradas"] == (
         "3 terminadas · 1 com desistência · 2 por tempo esgotado\ntaxa de conclusão 50%"
     )
+
+
+# The AI plays the game out while the resignations are answered; the round posts held back to the channel's rate
+# wait for `advance_time` past the settlement's deadline (see tests/test_bot_pacing.py).
+@pytest.mark.simcord(settle_timeout=20)
+@pytest.mark.slow
+async def test_a_kohaku_game_the_ai_plays_out_is_told_a_round_a_post_and_its_end_tells_no_turn_again(world):
+    from cogs.limits import CHANNEL_MESSAGES, CHANNEL_SECONDS
+    from tests.test_bot_pacing import bursts
+
+    w = world
+    aiko, botan = w.members[:2]
+    game_id, thread = await open_table(w, "kohaku", players=2, joiners=1)
+    before = len(thread.history())
+    for person in (aiko, botan):
+        assert "You resigned" in reply(await person.slash(thread, "games resign")).content
+    assert (await w.store.get_game(game_id)).status == "finished"
+    for _ in range(30):
+        await w.env.advance_time(CHANNEL_SECONDS)
+    posted = thread.history()[before:]
+    rounds = [m for m in posted if "the AI plays every seat" in m.content]
+    headings = [m.content.split("\n")[0] for m in rounds]
+    # Each seat once round the table a post, in order, the last round included, just before the end's post.
+    assert headings == [f"**Round {n}** · the AI plays every seat" for n in range(1, len(rounds) + 1)], headings
+    assert len(rounds) >= 10
+    assert all(not m.attachments and len(m.content) <= 2000 for m in rounds)
+    # A line a turn: both seats' in a round, the first round's turns before the game was left to the AI told
+    # already as the turns' own records.
+    assert [len(m.content.split("\n")) for m in rounds[1:-1]] == [3] * (len(rounds) - 2), [m.content for m in rounds]
+    assert len(rounds[0].content.split("\n")) in (2, 3) and len(rounds[-1].content.split("\n")) in (2, 3)
+    assert all(line.startswith(("• aiko took", "• botan took")) for m in rounds for line in m.content.split("\n")[1:])
+    assert bursts(posted) <= CHANNEL_MESSAGES
+    final = posted[-1].content
+    assert posted[-2] is rounds[-1] and final.startswith(f"**Kōhaku #{game_id} is over.**"), final
+    assert "earlier line" not in final
+    with i18n.using("pt_BR"):
+        from games.kohaku import words
+
+        assert words.round_heading(3) == "**Rodada 3** · a IA joga em todos os lugares"

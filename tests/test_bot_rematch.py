@@ -163,6 +163,7 @@ async def test_the_rematch_and_share_buttons_work_after_a_restart(world, db_path
     assert world.env.errors == []
 
 
+@pytest.mark.simcord(settle_timeout=20)  # the AI plays the games out while the resignations are answered
 @pytest.mark.slow
 async def test_a_person_whose_seat_the_ai_took_sits_again_in_the_rematch_and_is_invited_to_it(world):
     from tests.test_bot_matches import open_table

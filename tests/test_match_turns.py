@@ -61,6 +61,7 @@ def test_a_game_over_tells_its_last_turns_as_its_last_round_whole_or_not():
     assert rounds(module, ended, over=True) == [3, 2]
     # A game whose rounds never end (the default) tells no rounds while it goes on, and its whole game as one once
     # it is over, which its `round_summary` (None by default) may decline.
-    kohaku = games.get("kohaku")
-    assert rounds(kohaku, ended) == [] and rounds(kohaku, ended, over=True) == [5]
-    assert kohaku.round_summary(ended, ["a", "b"]) is None
+    from tests.games.tiny import MODULE as bids
+
+    assert rounds(bids, ended) == [] and rounds(bids, ended, over=True) == [5]
+    assert bids.round_summary(ended, ["a", "b"]) is None

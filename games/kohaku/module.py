@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.base import Challenge, Event, GameModule, Match, Option, Prompt, Refusal, Setting, Standing
+from games.base import Challenge, Event, GameModule, Match, Option, Prompt, Refusal, Setting, Standing, Turn
 from i18n import _
 
 from . import ai, pictures, words
 from .data import CURRENT_RULES, GOALS, RULES_VERSIONS
 from .model import GOAL, PLACE, SCORE_KEYS, IllegalAction
 from .persist import load_match
+from .rules import OVER
 from .rules import Match as Rules
 from .rules import deal as deal_match
 from .scoring import coins
@@ -157,6 +158,31 @@ class Kohaku(GameModule):
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         return words.narrate(event.to_dict(), names)
 
+    def turn_heading(self, turn: Turn, names: Sequence[str]) -> str | None:
+        seat = turn.seat
+
+        def total(view: Mapping[str, Any]) -> int:
+            return int(view["ponds"][seat]["score"].get("total", 0)) if 0 <= seat < len(view["ponds"]) else 0
+
+        number = int(turn.before.get("turn", 0)) // _round_turns(turn.before) + 1
+        name = names[seat] if 0 <= seat < len(names) else self.name
+        return words.turn_heading(name, number, total(turn.after) - total(turn.before), total(turn.after))
+
+    def round_ends(self, turn: Turn) -> bool:
+        # A round is each seat's turn once round the table (a solo turn holds Danny's); the end closes the last.
+        if turn.after.get("phase") == OVER:
+            return True
+        before, after = int(turn.before.get("turn", 0)), int(turn.after.get("turn", 0))
+        return after > before and after % _round_turns(turn.after) == 0
+
+    def round_summary(self, turns: Sequence[Turn], names: Sequence[str]) -> str | None:
+        if not turns:
+            return None
+        lines = [words.round_heading(int(turns[0].before.get("turn", 0)) // _round_turns(turns[0].before) + 1)]
+        told = (words.turn_line([e.to_dict() for e in turn.events], names) for turn in turns)
+        lines += ["• " + line for line in told if line]
+        return "\n".join(lines)
+
     def setting_label(self, key: str, value: Any) -> str:
         if key == "goals":
             return _("with goal cards") if value else _("without goal cards")
@@ -192,6 +218,11 @@ class Kohaku(GameModule):
     def record_picture(self, view: Mapping[str, Any], names: Sequence[str], standing: Standing) -> bytes:
         # The table picture of a finished match shows the score sheet and every pond.
         return pictures.table(view, names)
+
+
+def _round_turns(view: Mapping[str, Any]) -> int:
+    """How many turns the game counts in a round: one a seat, and a solo player's turn and Danny's."""
+    return 2 if view.get("solo") else max(1, int(view["seats"]))
 
 
 MODULE = Kohaku()

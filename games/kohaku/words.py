@@ -425,6 +425,37 @@ def narrate(event: Event | Mapping[str, Any], names: Sequence[str]) -> str | Non
     return None  # moved, zone_chosen, turn_ended: shown by the pictures
 
 
+# The events a round's post tells of each turn: what was kept, taken and placed, and Danny's part of a solo turn.
+# The refills are left to the pictures, and the end to the end's post.
+_TOLD_IN_A_LINE = ("goal_kept", "took", "placed", "danny_revealed", "danny_took", "danny_nothing")
+
+
+def turn_heading(name: str, number: int, gain: int, total: int) -> str:
+    """A finished turn's record heading: who, the round, the points it won and the total as anyone sees it (a goal
+    card counts once the game is over): "**aiko** · round 5 · +9 → 45 points"."""
+    points = ngettext("{total} point", "{total} points", abs(total)).format(total=signed(total).lstrip("+"))
+    return _("**{name}** · round {number} · {gain} → {points}").format(
+        name=name, number=number, gain=f"+{gain}" if gain >= 0 else signed(gain), points=points
+    )
+
+
+def round_heading(number: int) -> str:
+    """The heading of a round's post (each seat once round the table) in a game only the AI plays."""
+    return _("**Round {number}** · the AI plays every seat").format(number=number)
+
+
+def turn_line(events: Sequence[Event | Mapping[str, Any]], names: Sequence[str]) -> str:
+    """A finished turn in one line of a round's post: its sentences of what was kept, taken and placed."""
+    told = []
+    for event in events:
+        kind_ = event.kind if isinstance(event, Event) else event["kind"]
+        if kind_ in _TOLD_IN_A_LINE:
+            sentence = narrate(event, names)
+            if sentence:
+                told.append(sentence)
+    return " ".join(told)
+
+
 def game_over(data: Mapping[str, Any], names: Sequence[str]) -> str:
     """The end of the game in one or two sentences: who won, or how the solo game went at each level; with goal
     cards, the card each player kept (secret until now) and what it scored."""

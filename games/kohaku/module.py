@@ -164,21 +164,21 @@ class Kohaku(GameModule):
         def total(view: Mapping[str, Any]) -> int:
             return int(view["ponds"][seat]["score"].get("total", 0)) if 0 <= seat < len(view["ponds"]) else 0
 
-        number = int(turn.before.get("turn", 0)) // _round_turns(turn.before) + 1
         name = names[seat] if 0 <= seat < len(names) else self.name
-        return words.turn_heading(name, number, total(turn.after) - total(turn.before), total(turn.after))
+        return words.turn_heading(
+            name, _round_of(turn.before), total(turn.after) - total(turn.before), total(turn.after)
+        )
 
     def round_ends(self, turn: Turn) -> bool:
         # A round is each seat's turn once round the table (a solo turn holds Danny's); the end closes the last.
         if turn.after.get("phase") == OVER:
             return True
-        before, after = int(turn.before.get("turn", 0)), int(turn.after.get("turn", 0))
-        return after > before and after % _round_turns(turn.after) == 0
+        return _round_of(turn.after) > _round_of(turn.before)
 
     def round_summary(self, turns: Sequence[Turn], names: Sequence[str]) -> str | None:
         if not turns:
             return None
-        lines = [words.round_heading(int(turns[0].before.get("turn", 0)) // _round_turns(turns[0].before) + 1)]
+        lines = [words.round_heading(_round_of(turns[0].before))]
         told = (words.turn_line([e.to_dict() for e in turn.events], names) for turn in turns)
         lines += ["• " + line for line in told if line]
         return "\n".join(lines)
@@ -220,9 +220,11 @@ class Kohaku(GameModule):
         return pictures.table(view, names)
 
 
-def _round_turns(view: Mapping[str, Any]) -> int:
-    """How many turns the game counts in a round: one a seat, and a solo player's turn and Danny's."""
-    return 2 if view.get("solo") else max(1, int(view["seats"]))
+def _round_of(view: Mapping[str, Any]) -> int:
+    """The round a view stands in, from 1: each seat's turn once round the table, a solo player's turn counting
+    Danny's with it (the game counts his turns too)."""
+    per_round = 2 if view.get("solo") else max(1, int(view["seats"]))
+    return int(view.get("turn", 0)) // per_round + 1
 
 
 MODULE = Kohaku()

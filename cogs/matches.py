@@ -131,7 +131,9 @@ def places_text(module: GameModule, record: GameRecord, standing: Standing) -> s
     lines = []
     for s in order:
         total = int(standing.scores[s].get("total", 0))
-        points = ngettext("{n} point", "{n} points", total).format(n=format_number(total))
+        # A true minus, as every other score the bot writes ("−4 points", not "-4").
+        shown = format_number(total).replace("-", "\u2212")
+        points = ngettext("{n} point", "{n} points", total).format(n=shown)
         # Alone at the table, a place says nothing the game's own words (against its opponent) do not.
         place = "" if len(names) == 1 else f"{ranks[s]}. "
         line = f"{place}**{names[s]}** — {points}"

@@ -65,3 +65,17 @@ def test_a_game_over_tells_its_last_turns_as_its_last_round_whole_or_not():
 
     assert rounds(bids, ended) == [] and rounds(bids, ended, over=True) == [5]
     assert bids.round_summary(ended, ["a", "b"]) is None
+
+
+def test_the_places_write_a_negative_total_with_a_true_minus():
+    from types import SimpleNamespace
+
+    from cogs.matches import places_text
+    from games.base import Standing
+    from tests.games.tiny import MODULE as bids
+
+    seats = [SimpleNamespace(seat=0, name="Aiko", resigned=False), SimpleNamespace(seat=1, name="AI 1", resigned=False)]
+    record = SimpleNamespace(seats=seats)
+    standing = Standing(True, (2, 1), ({"total": -4}, {"total": 1234}))
+    text = places_text(bids, record, standing)
+    assert "1. **AI 1** — 1,234 points" in text and "2. **Aiko** — \u22124 points" in text, text

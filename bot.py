@@ -32,7 +32,7 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.match_items import ITEMS as MATCH_ITEMS
 from cogs.matches import Matches
 from cogs.metrics import Metrics
-from cogs.rematch import REMATCH_ITEMS, Rematches
+from cogs.rematch import REMATCH_ITEMS
 from cogs.replay import REPLAY_ITEMS, Replays
 from cogs.share import SHARE_ITEMS, Shares
 from cogs.tables import Tables
@@ -255,7 +255,6 @@ class KokeshiBot(WiredClient):
         self.tables = Tables(self)
         self.community = Community(self)
         self.replays = Replays(self)
-        self.rematches = Rematches(self)
         self.shares = Shares(self)
         self.matches = Matches(self, self.tables, self.community, self.tables.reach, self.tables.clocks)
         self.sandbox = False

@@ -531,10 +531,7 @@ async def show_lost_prompts(bot: Any, saved: SavedWorld, guild_id: int) -> None:
         if found_at is None or saved.present(*found_at):
             continue
         log.info("game %d: its prompt is not in the saved world; posting it again", record.id)
-        if record.named_log:  # a game of Kokeshi's own table
-            await bot.tables.poster.show(record.id, prompt_lost=True)
-        else:
-            await bot.matches.show_lost(record.id)
+        await bot.matches.show_lost(record.id)
 
 
 def quiet_discord_logging() -> None:

@@ -17,9 +17,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.common import percentile  # noqa: E402
-from cogs.kokeshi_ai import HINT_BUDGET, HINT_LEVEL, KokeshiThinker  # noqa: E402
-from cogs.thinking import workers  # noqa: E402
-from games.kokeshi.engine import GreedyPolicy, new_game  # noqa: E402
+from cogs.thinking import Thinker, workers  # noqa: E402
+from games.kokeshi.engine import GreedyPolicy, load_game, new_game, policy  # noqa: E402
+from games.kokeshi.module import HINT_BUDGET  # noqa: E402
+
+# The level behind a hint (`cogs.matches`), searching with `HINT_BUDGET` simulated moves (the module's own).
+HINT_LEVEL = "hard"
 
 GOAL_P95_S = 2.0
 
@@ -45,18 +48,28 @@ def positions(count: int, seed: int) -> list:
     return out
 
 
+def hint(state: str, seed: int, budget: int) -> str:
+    """In a worker: the hint's choice, as Kokeshi's `advise` searches it, with `budget` simulated moves."""
+    return policy(HINT_LEVEL, seed=seed, budget=budget).explain(load_game(state)).action
+
+
+async def explain(thinker: Thinker, seed: int, game, budget: int) -> str:
+    """A hint through the bot's pool, on a copy whose draws are another's (as every decision is asked)."""
+    return await thinker.run(hint, game.determinized(seed).to_json(), seed, budget)
+
+
 async def measure(games: list, budgets: list[int]) -> tuple[float, dict[int, list[float]]]:
-    thinker = KokeshiThinker()
+    thinker = Thinker()
     # The first hint after a start also starts the pool's worker processes: reported on its own.
     t0 = time.perf_counter()
-    await thinker.explain(HINT_LEVEL, 1, games[0], budget=budgets[0])
+    await explain(thinker, 1, games[0], budgets[0])
     cold = time.perf_counter() - t0
     # Budgets side by side on each position, in turns, so that the machine's load weighs on all alike.
     times: dict[int, list[float]] = {b: [] for b in budgets}
     for n, game in enumerate(games):
         for budget in budgets if n % 2 else reversed(budgets):
             t0 = time.perf_counter()
-            await thinker.explain(HINT_LEVEL, n, game, budget=budget)
+            await explain(thinker, n, game, budget)
             times[budget].append(time.perf_counter() - t0)
     return cold, times
 

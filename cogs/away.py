@@ -45,25 +45,15 @@ def stamp(at: float) -> str:
     return f"<t:{int(at)}:f> (<t:{int(at)}:R>)"
 
 
-class AwayPoster(Protocol):
-    """The thread poster (`cogs.posting.Poster`) as away calls it."""
-
-    async def show(self, game_id: int, *, prompt_lost: bool = False) -> bool: ...
-
-
 class AwayTables(Protocol):
-    """The tables (`cogs.tables.Tables`) as away calls them: the store, private replies, lobbies and prompts."""
+    """The tables (`cogs.tables.Tables`) as away calls them: the bot, the store and private replies."""
 
     @property
     def bot(self) -> Client: ...
     @property
     def store(self) -> Store: ...
-    @property
-    def poster(self) -> AwayPoster: ...
 
     async def tell(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None: ...
-
-    async def refresh_lobby(self, record: GameRecord) -> None: ...
 
 
 class Aways:
@@ -193,20 +183,11 @@ class Aways:
         await self.show(await self.store.games_for_user(user_id))
 
     async def show(self, games: Iterable[GameRecord]) -> None:
-        """Show the change where the other players look: each game's lobby message and live prompt."""
+        """Show the change where the other players look: each game's live prompt shows the deadline and who is
+        away."""
         for record in games:
-            if not record.named_log:
-                # Another game's table: its live prompt shows the deadline and who is away.
-                try:
-                    await self.tables.bot.matches.show_deadline(record)
-                except Exception:
-                    log.exception("game %d: could not show an away period", record.id)
-                continue
             try:
-                await self.tables.refresh_lobby(record)
-                if record.status == "active":
-                    # Drawn again for the same turn: the prompt is edited in place, nobody is pinged again.
-                    await self.tables.poster.show(record.id, prompt_lost=True)
+                await self.tables.bot.matches.show_deadline(record)
             except Exception:
                 log.exception("game %d: could not show an away period", record.id)
 

@@ -30,12 +30,6 @@ class TableDesk(Protocol):
         self, interaction: discord.Interaction, game_id: int | None, coro: Coroutine[Any, Any, Any]
     ) -> None: ...
 
-    async def on_action(self, interaction: discord.Interaction, game_id: int, version: int, action: str) -> None: ...
-
-    async def on_tile_chosen(self, interaction: discord.Interaction, game_id: int, version: int, tile: str) -> None: ...
-
-    async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None: ...
-
     async def load_levels(self, record: GameRecord) -> dict[int, str]: ...
 
     def forget_levels(self, game_id: int) -> None: ...
@@ -58,26 +52,11 @@ class TableDesk(Protocol):
 
     def check_channel(self, interaction: discord.Interaction) -> discord.TextChannel: ...
 
-    async def open_rematch_lobby(
-        self,
-        interaction: discord.Interaction,
-        record: GameRecord,
-        channel: discord.TextChannel,
-        invite: str,
-        mentions: discord.AllowedMentions,
-    ) -> None: ...
-
 
 class ChallengeDesk(Protocol):
     """The community (`cogs.community.Community`) as the tables call it at the end of a challenge game."""
 
     async def challenge_summary(self, game_id: int, challenge: str, user_id: int, game: str = DEFAULT_GAME) -> str: ...
-
-
-class RematchDesk(Protocol):
-    """The rematches (`cogs.rematch.Rematches`) as the tables call them when someone takes a seat."""
-
-    async def seated(self, record: GameRecord) -> GameRecord: ...
 
 
 class ShareDesk(Protocol):
@@ -129,7 +108,6 @@ class Client(commands.Bot):
     store: Store
     tables: TableDesk
     community: ChallengeDesk
-    rematches: RematchDesk
     shares: ShareDesk
     matches: MatchDesk
     sandbox: bool

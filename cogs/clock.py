@@ -7,9 +7,8 @@ store keeps the banks (`storage.clock`). After a player's third expired turn in 
 choose, with buttons kept across restarts, whether to wait, let the AI play the seat, or end the game unrated; with
 no answer in a day, the AI plays. A player whose seat the AI took comes back with `/games rejoin`.
 
-The clock knows no game: each table (Kokeshi's `cogs.tables`, the platform's `cogs.matches`) serves it what differs
-between them (`ClockTable`): where the game is posted, how a seat's name reads, and what handing a seat to the AI or
-ending the game does there.
+The clock knows no game: the table (the platform's, `cogs.matches`) serves it what it needs (`ClockTable`): where the
+game is posted, how a seat's name reads, and what handing a seat to the AI or ending the game does there.
 """
 
 from __future__ import annotations
@@ -118,7 +117,7 @@ def choice_view(game_id: int, seat: Seat, player: str) -> discord.ui.View:
 
 
 class ClockTable(Protocol):
-    """A table as the clock calls it: Kokeshi's (`cogs.tables`) or the platform's (`cogs.matches`)."""
+    """A table as the clock calls it (the platform's, `cogs.matches`)."""
 
     def serves(self, record: GameRecord) -> bool:
         """Whether this table plays the game."""

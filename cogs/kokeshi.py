@@ -13,11 +13,10 @@ from discord.ext import commands
 
 import i18n
 import render
-from games.kokeshi import guide, narrate, pictures, vocab
-from games.kokeshi.engine import Game, Option
-from games.kokeshi.engine.preview import preview_all
+from games.kokeshi import guide, vocab
+from games.kokeshi.engine import Game
 from games.kokeshi.module import MODULE as KOKESHI
-from games.kokeshi.module import KokeshiMatch, whole_table
+from games.kokeshi.module import KokeshiMatch
 from games.kokeshi.vocab import N_
 from i18n import _
 from storage import GameNotFound, GameRecord, Seat
@@ -25,15 +24,14 @@ from storage import GameNotFound, GameRecord, Seat
 from . import anywhere, common
 from .answering import Answer, answered
 from .away import stamp
-from .choices import game_choices, matching_choices
+from .choices import game_choices
 from .clock import CLOCKS, FIXED
-from .common import LANGUAGES, TIMERS, UserError, now
-from .components import QUESTIONS
-from .limits import CHOICE_NAME, MAX_CHOICES, MESSAGE, in_messages, shorten
+from .common import LANGUAGES, TIMERS, UserError, duration, now
+from .limits import CHOICE_NAME, MAX_CHOICES, in_messages, shorten
 from .match_looks import MatchLooks
 from .quiet import zone_choices
-from .speech import escape, quote, speaking
-from .tables import Tables, duration, fit_lines, side_name
+from .speech import escape
+from .tables import MOVING, Tables, fit_lines
 from .wiring import WiredClient
 
 log = logging.getLogger(__name__)
@@ -64,6 +62,16 @@ def help_text() -> str:
     return f"{guide.help_text()}\n{others_text}"
 
 
+# Each prompt kind's question, looked up in the current language whenever it is read.
+QUESTIONS = vocab.Names(("setup", "advance", "effect", "kokeshi", "animal", "buy", "place"), vocab.question)
+SIDE_WORDS = {"basic": N_("basic side"), "advanced": N_("advanced side")}
+
+
+def side_name(side: str) -> str:
+    """A board side as players read it, in the current language."""
+    return _(SIDE_WORDS[side]) if side in SIDE_WORDS else side
+
+
 STATUSES = {
     "lobby": N_("lobby"),
     "active": N_("in progress"),
@@ -79,24 +87,13 @@ def status_name(status: str) -> str:
 
 
 def _game_label(g: GameRecord) -> str:
-    """A game as the `game` option lists it: number, status, seats and board side (another game: its name)."""
-    if not g.named_log:
-        return _("#{number} — {game}, {status}").format(
-            number=g.id, game=common.game_name(g), status=status_name(g.status)
-        )
-    return _("#{number} — {status}, {seated}/{seats} players, {side}").format(
-        number=g.id, status=status_name(g.status), seated=len(g.seats), seats=g.players, side=side_name(g.side)
-    )
+    """A game as the `game` option lists it: number, game and status."""
+    return _("#{number} — {game}, {status}").format(number=g.id, game=common.game_name(g), status=status_name(g.status))
 
 
 def _ours(record: GameRecord) -> bool:
-    """A game of Kokeshi, played at its own table or at the platform's (`/games new game:kokeshi`)."""
+    """A game of Kokeshi: `/kokeshi` answers it through the platform's table, where every game is played."""
     return record.game == KOKESHI.key
-
-
-def _at_platform(record: GameRecord) -> bool:
-    """A game of Kokeshi played at the platform's table: `/kokeshi` answers it through the platform."""
-    return _ours(record) and not record.named_log
 
 
 def _platform_game(record: GameRecord) -> str:
@@ -105,35 +102,6 @@ def _platform_game(record: GameRecord) -> str:
         "{game} #{number} is played at the `/games` table: use the buttons in its thread, or `/games status`, "
         "`/games table`, `/games log`, `/games play` and `/games hint`."
     ).format(game=common.game_name(record), number=record.id)
-
-
-def _english(option: Option) -> str:
-    """An option's label in English (lower case): a label typed in English is understood in every language."""
-    with i18n.using("en"):
-        return vocab.label(option).lower()
-
-
-def _chosen(choice: str, state: Game, version: int) -> tuple[int, str]:
-    """(version, action) from `/kokeshi play`: an autocomplete value 'version:action', an action id, or a label
-    typed out in full, plain or as the buttons and the list show it (these answer the current version)."""
-    text = choice.strip()
-    head, _colon, rest = text.partition(":")
-    if head.isdigit() and rest:
-        return int(head), rest
-    prompt = state.prompt
-    options = prompt.options if prompt is not None else []
-    for option in options:
-        if text == option.id or text.lower() in (_english(option), vocab.label(option).lower()):
-            return version, option.id
-    outcomes = preview_all(state)
-    marked = vocab.twins(options)
-    named = vocab.labels(options, outcomes, CHOICE_NAME, None, shorten)
-    typed = " ".join(text.lower().split())
-    for option, name in zip(options, named, strict=True):
-        shown = vocab.option_button(option, outcomes.get(option.id), starting=option.id in marked)
-        if typed in (shown.lower(), shorten(shown, CHOICE_NAME).lower(), name.lower()):
-            return version, option.id
-    return version, text
 
 
 @anywhere.INSTALLS
@@ -250,6 +218,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         the platform's table (made with `/games new`), is pointed there, privately."""
         if not _ours(record) and (interaction.command is None or interaction.command.name not in ANY_GAME):
             raise UserError(_platform_game(record))
+        if record.named_log:
+            raise UserError(_(MOVING))
         if interaction.type is not discord.InteractionType.application_command:
             return record
         return await self.tables.resume(interaction, record)
@@ -276,17 +246,6 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             return await self.resolve(interaction, getattr(interaction.namespace, "game", None))
         except Exception:
             return None
-
-    async def _state_for_autocomplete(self, record: GameRecord | None) -> tuple[GameRecord, Game, int] | None:
-        """The state of a game at Kokeshi's own table, for an autocomplete; None for no game, or one played at
-        the platform's."""
-        if record is None or _at_platform(record):
-            return None
-        try:
-            state, version = await self.store.load_game(record.id)
-        except Exception:
-            return None
-        return record, state, version
 
     # ------------------------------------------------------------------ lobby commands
 
@@ -348,10 +307,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
             record = await self.resolve(interaction, game, lobby=True)
-            if _at_platform(record):
-                await self.bot.matches.lobbies.on_lobby(interaction, record.id, "join")
-                return
-            await self.tables.join(interaction, record)
+            await self.bot.matches.lobbies.on_lobby(interaction, record.id, "join")
 
         await self.tables.guard(interaction, game, run())
 
@@ -359,10 +315,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
             record = await self.resolve(interaction, game)
-            if _at_platform(record):
-                await self.bot.matches.lobbies.on_lobby(interaction, record.id, "leave")
-                return
-            await self.tables.leave(interaction, record)
+            await self.bot.matches.lobbies.on_lobby(interaction, record.id, "leave")
 
         await self.tables.guard(interaction, game, run())
 
@@ -370,10 +323,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
             record = await self.resolve(interaction, game)
-            if _at_platform(record):
-                await self.bot.matches.lobbies.on_lobby(interaction, record.id, "start")
-                return
-            await self.tables.start(interaction, record)
+            await self.bot.matches.lobbies.on_lobby(interaction, record.id, "start")
 
         await self.tables.guard(interaction, game, run())
 
@@ -381,10 +331,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def cancel(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
             record = await self.resolve(interaction, game)
-            if _at_platform(record):
-                await self.bot.matches.cancel_in(interaction, record)
-                return
-            await self.tables.cancel(interaction, record)
+            await self.bot.matches.cancel_in(interaction, record)
 
         await self.tables.guard(interaction, game, run())
 
@@ -395,69 +342,23 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def play(self, interaction: discord.Interaction, choice: str, game: int | None = None) -> None:
         async def run() -> None:
             record = await self.resolve(interaction, game)
-            if _at_platform(record):
-                # As the autocomplete offers it, "version:choice"; a choice typed alone is taken as it is.
-                number, _sep, picked = choice.partition(":")
-                if number.isdigit() and picked:
-                    await self.bot.matches.play_in(interaction, record, picked, int(number))
-                else:
-                    await self.bot.matches.play_in(interaction, record, choice)
-                return
-            record, seat_name, state, current = await self.tables.check_turn(interaction, record.id)
-            version, action = _chosen(choice, state, current)
-            if version != current:
-                await self.tables.send_current_prompt(
-                    interaction, record, state, current, _("That choice is out of date.")
-                )
-                return
-            if action not in state.legal_actions():
-                assert state.prompt is not None  # it is the caller's turn
-                raise UserError(
-                    _(
-                        "{choice} is not one of your choices now. {question}: start typing in `choice` and pick from "
-                        "the list, or use the buttons in the game's thread."
-                    ).format(choice=quote(action), question=QUESTIONS[state.prompt.kind])
-                )
-            if not await self.tables.play(interaction, record, seat_name, version, action):
-                await interaction.followup.send(_("Done."), ephemeral=True)
+            # As the autocomplete offers it, "version:choice"; a choice typed alone is taken as it is.
+            number, _sep, picked = choice.partition(":")
+            if number.isdigit() and picked:
+                await self.bot.matches.play_in(interaction, record, picked, int(number))
+            else:
+                await self.bot.matches.play_in(interaction, record, choice)
 
         await self.tables.guard(interaction, game, run())
 
     @play.autocomplete("choice")
     async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         record = await self._record_for_autocomplete(interaction)
-        if record is not None and _at_platform(record):
-            with i18n.using(interaction.locale):
-                offered = await self.bot.matches.choices_in(interaction, record, current)
-            return [Choice(name=shorten(label, CHOICE_NAME), value=f"{v}:{a}") for label, a, v in offered][:MAX_CHOICES]
-        looked_up = await self._state_for_autocomplete(record)
-        if looked_up is None:
+        if record is None or record.named_log:
             return []
-        record, state, version = looked_up
-        prompt = state.prompt
-        seat = record.seat_of(interaction.user.id)
-        if prompt is None or seat is None or seat.ai or prompt.player != seat.name:
-            return []
-        typed = " ".join(current.lower().split())
-        # Each choice with what it does, as on the buttons.
-        outcomes = preview_all(state)
         with i18n.using(interaction.locale):
-            marked = vocab.twins(prompt.options)
-            # Each of its own within a choice's name (`vocab.labels`), as the platform's table labels them.
-            shown = vocab.labels(prompt.options, outcomes, CHOICE_NAME, None, shorten)
-            labels = [(o, said, vocab.label(o, o.id in marked)) for o, said in zip(prompt.options, shown, strict=True)]
-        # The choices named by what was typed ("samurai"), then those whose consequence says it ("→ tile: Samurai"),
-        # as written; failing that, those with all its words.
-        found = (
-            [(o, label) for o, label, plain in labels if typed in f"{plain.lower()} {o.id}"]
-            or [(o, label) for o, label, _plain in labels if typed in label.lower()]
-            or [
-                (o, label)
-                for o, label, plain in labels
-                if all(w in f"{label.lower()} {plain.lower()} {o.id}" for w in typed.split())
-            ]
-        )
-        return [Choice(name=shorten(label, CHOICE_NAME), value=f"{version}:{o.id}") for o, label in found][:MAX_CHOICES]
+            offered = await self.bot.matches.choices_in(interaction, record, current)
+        return [Choice(name=shorten(label, CHOICE_NAME), value=f"{v}:{a}") for label, a, v in offered][:MAX_CHOICES]
 
     async def _own_seat(self, interaction: discord.Interaction, game: int | None) -> tuple[GameRecord, Seat]:
         """The game a command is about and the caller's seat in it; refused when the caller has none."""
@@ -467,65 +368,29 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             raise UserError(_("You are not playing in this game."))
         return record, seat
 
-    async def _note(self, record: GameRecord, words: Callable[[], str]) -> None:
-        """A note in the game's thread, worded in the game's language, that pings nobody."""
-        channel = await self.tables.game_channel(record)
-        if channel is not None:
-            with speaking(record):
-                note = words()
-            await self.tables.send(record, channel, note, allowed_mentions=discord.AllowedMentions.none())
-
     @app_commands.command(name="hint", description="Privately: what the hard AI would choose now, and why")
     async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
             record = await self.resolve(interaction, game)
-            if _at_platform(record):
-                await self.bot.matches.on_hint(interaction, record.id)
-                return
-            await self.tables.hint(interaction, record)
+            await self.bot.matches.on_hint(interaction, record.id)
 
         await self.tables.guard(interaction, game, run())
 
     @app_commands.command(name="undo", description="Take back your last choice of this turn")
     async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            record, seat = await self._own_seat(interaction, game)
+            record, _seat = await self._own_seat(interaction, game)
             if record.status != "active":
                 raise UserError(_("This game is not being played."))
-            if _at_platform(record):
-                await self.bot.matches.undo(interaction, record.id)
-                return
-            await self.store.undo(record.id, seat.name)
-            await self._note(
-                record, lambda: _("↩️ **{player}** took back their last choice.").format(player=escape(seat.name))
-            )
-            await self.tables.poster.show(record.id)
-            await interaction.followup.send(_("Undone."), ephemeral=True)
+            await self.bot.matches.undo(interaction, record.id)
 
         await self.tables.guard(interaction, game, run())
 
     @app_commands.command(name="resign", description="Leave a game in progress: the AI takes your seat")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def run() -> None:
-            record, seat = await self._own_seat(interaction, game)
-            if _at_platform(record):
-                await self.bot.matches.resign_in(interaction, record)
-                return
-            if record.status != "active":
-                raise UserError(_("Only a game in progress can be resigned; leave or cancel a lobby instead."))
-            if seat.resigned:
-                raise UserError(_("You have already resigned from this game."))
-            await self.store.update_seat(record.id, seat.name, ai=True, resigned=True)
-            record = await self.store.get_game(record.id)
-            await self._note(
-                record,
-                lambda: _("🏳️ **{player}** resigned; the AI plays their seat, and they rank last.").format(
-                    player=escape(seat.name)
-                ),
-            )
-            await self.tables.drive_ai(record)
-            await self.tables.poster.show(record.id)
-            await interaction.followup.send(_("You resigned. Thanks for playing!"), ephemeral=True)
+            record, _seat = await self._own_seat(interaction, game)
+            await self.bot.matches.resign_in(interaction, record)
 
         await self.tables.guard(interaction, game, run())
 
@@ -536,59 +401,16 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     async def table(self, interaction: discord.Interaction, player: str | None = None, game: int | None = None) -> None:
         async def run() -> None:
             record = await self.resolve(interaction, game)
-            if _at_platform(record):
-                await self.looks.table(interaction, record.id, player)
-                return
-            state, _version = await self.store.load_game(record.id)
-            if player is None:
-                view = state.view()
-                seat = record.seat_of(interaction.user.id)
-                # For a phone: the caller's workshop first (else the one to play), then every other one, tiles in
-                # full; beside it, the whole table in one wide picture.
-                shown = await asyncio.to_thread(whole_table, view, seat.name if seat else None, f"Kokeshi #{record.id}")
-                await interaction.followup.send(
-                    _("The table of Kokeshi #{number}").format(number=record.id),
-                    files=[
-                        common.picture(p.png, render.filename(f"kokeshi-{record.id}-{p.name}"), p.alt) for p in shown
-                    ],
-                    ephemeral=True,
-                )
-                return
-            names = state.players
-            matches = [n for n in names if n.lower() == player.lower()]
-            if not matches:
-                raise UserError(
-                    _("No player called {player} in game #{number}: {players}.").format(
-                        player=quote(player), number=record.id, players=", ".join(map(escape, names))
-                    )
-                )
-            name = matches[0]
-            picture = await asyncio.to_thread(pictures.board, state.view(), name)
-            await interaction.followup.send(
-                _("{player}'s workshop in Kokeshi #{number}").format(
-                    player=escape(vocab.seat_name(name)), number=record.id
-                ),
-                file=common.picture(
-                    picture,
-                    "board.png",
-                    _("{player}'s workshop in Kokeshi #{number}").format(
-                        player=vocab.seat_name(name), number=record.id
-                    ),
-                ),
-                ephemeral=True,
-            )
+            await self.looks.table(interaction, record.id, player)
 
         await self.tables.guard(interaction, game, run())
 
     @table.autocomplete("player")
     async def player_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         record = await self._record_for_autocomplete(interaction)
-        if record is not None and _at_platform(record):
-            return await self.looks.seat_choices(interaction, record.id, current)
-        looked_up = await self._state_for_autocomplete(record)
-        if looked_up is None:
+        if record is None or record.named_log:
             return []
-        return matching_choices(interaction, current, looked_up[1].players, vocab.seat_name, str, key=str)
+        return await self.looks.seat_choices(interaction, record.id, current)
 
     @app_commands.command(name="status", description="Your games, whose turn it is and the scores")
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -600,7 +422,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 here = await self.store.game_by_thread(interaction.channel.id)
                 if here is not None and not _ours(here):
                     raise UserError(_platform_game(here))  # `/games status` tells it, with the caller's other games
-            if here is not None and _at_platform(here):
+            if here is not None:
                 # The platform's status tells the caller's games, most urgent first, under this game in detail.
                 detail = await self._platform_detail(here)
                 await self.bot.matches.boards.status(interaction, detail=detail)
@@ -611,21 +433,15 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
                 for g in await self.store.games_for_user(interaction.user.id)
                 if (here is None or g.id != here.id) and _ours(g)
             ]
-            if here is None and not games:
+            if not games:
                 raise UserError(_("You are not in any game. `/kokeshi new` or `/kokeshi solo` starts one."))
             lines = [await self._status_line(g, interaction.user.id, interaction.guild_id) for g in games]
             # The games whose pings the caller muted say so, lobbies included.
             muted = await self.store.muted_games(interaction.user.id)
             mark = _("🔕 muted")
             lines = [f"{line} — {mark}" if g.id in muted else line for g, line in zip(games, lines, strict=True)]
-            head = _("**Your games**") if lines else ""
-            if here is not None:
-                detail = await self._status_text(here)
-                if here.id in muted:
-                    detail += "\n" + _("🔕 You muted this game: no pings, reminders or DMs (`/kokeshi notify unmute`).")
-                head = "\n\n".join(p for p in (detail, _("**Your other games**") if lines else "") if p)
-            tail = self.tables.home(here or games[0])
-            await self.tables.tell(interaction, fit_lines(lines, head=head, tail=tail))
+            head = _("**Your games**")
+            await self.tables.tell(interaction, fit_lines(lines, head=head, tail=self.tables.home(games[0])))
 
         await self.tables.guard(interaction, game, run())
 
@@ -638,20 +454,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             return _("• {game}: lobby, {seated}/{seats} players").format(
                 game=where, seated=len(record.seats), seats=record.players
             )
-        if _at_platform(record):
-            return await self._platform_line(record, user_id, where)
-        state, _version = await self.store.load_game(record.id)
-        prompt = state.prompt
-        seat = record.seat_of(user_id)
-        if prompt is None:
-            turn = _("the game is over")
-        elif seat and prompt.player == seat.name:
-            turn = _("**your turn**")
-        else:
-            turn = _("{player}'s turn").format(player=escape(vocab.seat_name(prompt.player)))
-        line = _("• {game}: {round}, {turn}").format(game=where, round=vocab.round_name(state.round_number), turn=turn)
-        mover = record.seat_named(prompt.player) if prompt else None
-        return line + await self._marks(record, user_id, mover)
+        if record.named_log:
+            return _("• {game}: {state}").format(game=where, state=_(MOVING))
+        return await self._platform_line(record, user_id, where)
 
     async def _marks(self, record: GameRecord, user_id: int, mover: Seat | None) -> str:
         """What a game's line in the list adds, at either table: that the player it waits for (another person) is
@@ -705,18 +510,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         # A bank clock's time left is on the caller's line of the list below it.
         return await self._detail(record, match.engine, label, banks="")
 
-    async def _status_text(self, record: GameRecord) -> str:
-        if record.status == "lobby":
-            return _("Kokeshi #{number} is waiting for players ({seated}/{seats}).").format(
-                number=record.id, seated=len(record.seats), seats=record.players
-            )
-        state, _version = await self.store.load_game(record.id)
-        await self.tables.load_levels(record)
-        banks = await self.tables.clocks.status(record) if state.prompt else ""
-        return await self._detail(record, state, lambda name: self.tables.label(record, name), banks)
-
     async def _detail(self, record: GameRecord, state: Game, label: Callable[[str], str], banks: str) -> str:
-        """One game of Kokeshi in detail, at either table: its side and round, whom it waits for and for what, the
+        """One game of Kokeshi in detail: its side and round, whom it waits for and for what, the
         time left, who is away, the banks, a pause, and each score (`label` names a player of `state`)."""
         lines = [
             _("**Kokeshi #{number}** — {side}, {round}").format(
@@ -761,27 +556,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     ):
         async def run() -> None:
             record = await self.resolve(interaction, game, finished=True)
-            if _at_platform(record):
-                await self.looks.log(interaction, record.id, count)
-                return
-            entries = (await self.store.log(record.id))[-count:]
-            if not entries:
-                raise UserError(_("No moves yet."))
-            lines = []
-            for entry in entries:
-                shown = [e for e in entry.events if e.kind not in ("tile_drawn", "turn_ended")]
-                steps = escape(" ".join(narrate.describe(e, record.side) for e in shown))
-                player = escape(vocab.seat_name(entry.player))
-                if entry.source == "timeout":
-                    player = _("{player} (time ran out)").format(player=player)
-                elif entry.source == "ai":
-                    player = _("{player} (AI)").format(player=player)
-                lines.append(f"`{entry.seq:>3}` {player}: {steps}")
-            text = "\n".join(lines)
-            while len(text) > MESSAGE - 100:
-                lines.pop(0)
-                text = "…\n" + "\n".join(lines)
-            await self.tables.tell(interaction, text)
+            await self.looks.log(interaction, record.id, count)
 
         await self.tables.guard(interaction, game, run())
 

@@ -1381,7 +1381,7 @@ class MatchClock:
 
     @staticmethod
     def serves(record: GameRecord) -> bool:
-        return not record.named_log
+        return True  # every game is played at the platform's table
 
     @staticmethod
     def seat_word(name: str) -> str:

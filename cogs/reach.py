@@ -28,7 +28,6 @@ from .anywhere import command_name, dm_link
 from .client import Client
 from .common import game_name, now, pinging
 from .limits import THREAD_NAME, ChannelPace, shorten
-from .narration import turn_key
 from .quiet import in_quiet_hours, turn_dm_in
 from .refusals import (
     CANNOT_DM,
@@ -47,15 +46,8 @@ from .speech import game_language, speaking
 log = logging.getLogger(__name__)
 
 TURN_TIMERS = ("reminder_half", "reminder_late", "deadline")
-_REMINDERS = (("reminder_half", 0.5), ("reminder_late", 0.9), ("deadline", 1.0))
 # The guild setting that marks a server the bot was removed from (its value: when).
 AWAY = "away"
-
-
-def turn_timers(record: GameRecord) -> list[tuple[str, float]]:
-    """The reminders and deadline of a turn starting now; the store sets them with the move that starts it."""
-    start = now()
-    return [(kind, start + fraction * record.turn_timer) for kind, fraction in _REMINDERS if record.turn_timer]
 
 
 class Reach:
@@ -373,22 +365,8 @@ class Reach:
         ended = await self.store.clear_reach(record.id)
         if ended is None:
             return
+        # The table gives the turn fresh timers itself, when it shows the turn again.
         log.info("game %d: shown again after %d refused attempts", record.id, ended.refusals)
-        await self.restart_turn_timers(await self.store.get_game(record.id))
-
-    async def restart_turn_timers(self, record: GameRecord) -> None:
-        """Fresh reminders and deadline for the turn the thread shows (a turn not shown yet gets them when it is)."""
-        if record.status != "active" or not record.turn_timer or not record.named_log:
-            # Another game's table gives its turn fresh timers itself, when it shows the turn again.
-            return
-        game, _version = await self.store.load_game(record.id)
-        posts = await self.store.turn_posts(record.id)
-        prompt = game.prompt
-        seat = record.seat_named(prompt.player) if prompt else None
-        if seat is None or seat.ai or posts.turn_key != turn_key(game):
-            return
-        await self.store.set_turn_timers(record.id, posts.turn_version, turn_timers(record))
-        self.bot.wake_timers()
 
     async def soon(self, record: GameRecord) -> None:
         """Something suggests the cause of a game's refusals is gone: try it again in a few seconds."""
@@ -539,7 +517,6 @@ class Reach:
         games = [g for g in await self.store.active_games() if g.guild_id == guild_id]
         for record in games:
             await self.store.clear_reach(record.id)
-            await self.restart_turn_timers(record)
         log.info("back in server %d: %d games resumed", guild_id, len(games))
         return [record.id for record in games]
 

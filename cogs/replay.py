@@ -1,19 +1,16 @@
 """Replays of finished games: a private viewer that steps through the turns, and the whole game as an animation.
 
-Every turn is rebuilt from the stored log (the store replays it) and shown exactly as the table saw it when it was
-played: the turn's record and its picture, from public views only. A replay opens once the game is over, so it
-shows nothing the players had not seen by then; the seed and the bag's order never leave the store. Kokeshi's
-games are told here; every other game's turns come through its contract (`cogs.match_replay`), in the same viewer
-and with the same animation (`render.animation`), a frame per turn.
+Every turn is rebuilt from the stored log (the store replays it) and shown as the table saw it when it was played:
+the turn's record and its picture, from public views only, through the game's contract (`cogs.match_replay`), with
+the animation a frame per turn (`render.animation`). A replay opens once the game is over, so it shows nothing the
+players had not seen by then; the seed and the bag's order never leave the store.
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
 from collections import OrderedDict
-from dataclasses import dataclass
 
 import discord
 from discord import app_commands
@@ -22,22 +19,18 @@ import games as registry
 import i18n
 import render
 import render.animation
-from games.kokeshi import vocab
-from games.kokeshi.engine import Game
-from games.kokeshi.pictures.replay import ReplayTurn, animation, draw_turn_record
 from i18n import _
 from kit.locks import KeyedLocks
-from storage import DEFAULT_GAME, GameNotFound, GameRecord, LoggedAction, challenge_key
+from storage import DEFAULT_GAME, GameNotFound, GameRecord, challenge_key
 
 from . import common
 from .anywhere import bot_server
 from .choices import game_choices
 from .client import Client
 from .common import UserError
-from .limits import MESSAGE, SELECT_OPTION, shorten
+from .limits import SELECT_OPTION, shorten
 from .match_replay import film as match_film
 from .match_replay import page as match_page
-from .narration import record_alt, split_turns, turn_record
 from .replay_items import REPLAY_ITEMS, ReplayButton, ReplaySelect, replay_view
 
 log = logging.getLogger(__name__)
@@ -67,23 +60,6 @@ def menu_turns(shown: int, count: int, size: int = MENU_TURNS, near: int = MENU_
     # Any room left goes to the turns nearest the one shown.
     rest = sorted(set(range(1, count + 1)) - best, key=lambda t: (abs(t - shown), t))
     return sorted(best | set(rest[: size - len(best)]))
-
-
-@dataclass(frozen=True)
-class Shown:
-    """One turn of a replay as the viewer shows it."""
-
-    number: int  # 1 is the first turn
-    count: int
-    entries: list[LoggedAction]
-    before: Game
-    after: Game
-    whose: tuple[str, ...]  # who played each turn of the game
-
-    def frame(self) -> ReplayTurn:
-        """The turn as plain data for the pictures: public views and event dicts only."""
-        events = tuple(e.to_dict() for entry in self.entries for e in entry.events)
-        return ReplayTurn(self.entries[0].player, self.before.view(), self.after.view(), events)
 
 
 class Replays:
@@ -134,19 +110,12 @@ class Replays:
                 raise UserError(
                     _("This is a challenge still being played: its replay opens to others once it is over (UTC).")
                 )
-        if record.status != "finished" and not record.named_log:
+        if record.status != "finished":
             raise UserError(
                 _(
                     "{game} #{number} is not over: its replay opens when the game ends. Its thread shows every "
                     "turn so far."
                 ).format(game=_game_name(record), number=record.id)
-            )
-        if record.status != "finished":
-            raise UserError(
-                _(
-                    "Kokeshi #{number} is not over: its replay opens when the game ends. Its thread shows every "
-                    "turn so far."
-                ).format(number=record.id)
             )
         return record
 
@@ -160,64 +129,27 @@ class Replays:
             return False
         return channel.permissions_for(member).read_messages
 
-    async def turns(self, game_id: int) -> list[list[LoggedAction]]:
-        """The game's finished turns, from its stored log."""
-        turns, _current = split_turns(await self.store.log(game_id))
-        return turns
-
-    async def shown(self, game_id: int, number: int) -> Shown:
-        """Turn `number` (kept between the first and the last) with the game before and after it."""
-        turns = await self.turns(game_id)
-        if not turns:
-            raise UserError(_("This game has no turns to replay."))
-        number = min(max(number, 1), len(turns))
-        entries = turns[number - 1]
-        start = turns[number - 2][-1].seq if number > 1 else 0
-        states = await self.store.states_after(game_id, [start, entries[-1].seq])
-        whose = tuple(turn[0].player for turn in turns)
-        return Shown(number, len(turns), entries, states[start], states[entries[-1].seq], whose)
-
     # ------------------------------------------------------------------ the viewer
 
     async def open(self, interaction: discord.Interaction, game_id: int | None) -> None:
         """A private viewer at the first turn."""
         record = await self.finished_game(interaction, game_id)
-        if not record.named_log:
-            content, file, view = await self._match_page(record, 1)
-        else:
-            content, file, view = await self._page(record, await self.shown(record.id, 1))
+        content, file, view = await self._match_page(record, 1)
         await interaction.followup.send(content, file=file, view=view, ephemeral=True, allowed_mentions=_NO_PINGS)
 
     async def step(self, interaction: discord.Interaction, game_id: int, number: int) -> None:
         """The viewer, redrawn in place at turn `number`."""
         record = await self.finished_game(interaction, game_id)
-        if not record.named_log:
-            content, file, view = await self._match_page(record, number)
-        else:
-            content, file, view = await self._page(record, await self.shown(record.id, number))
+        content, file, view = await self._match_page(record, number)
         await interaction.edit_original_response(
             content=content, attachments=[file], view=view, allowed_mentions=_NO_PINGS
         )
 
-    async def _page(self, record: GameRecord, shown: Shown) -> tuple[str, discord.File, discord.ui.View]:
-        head = _("🎬 **Replay of Kokeshi #{number}** · turn {turn} of {count}").format(
-            number=record.id, turn=shown.number, count=shown.count
-        )
-        content = shorten(f"{head}\n{turn_record(shown.entries, shown.before, shown.after)}", MESSAGE)
-        picture = await asyncio.to_thread(_turn_png, shown.frame())
-        name = render.filename(f"kokeshi-{record.id}-replay-{shown.number}")
-        alt = record_alt(record.id, shown.whose[shown.number - 1])
-        return content, common.picture(picture, name, alt), self._controls(record.id, shown)
-
     async def _match_page(self, record: GameRecord, number: int) -> tuple[str, discord.File, discord.ui.View]:
-        """A turn of another game's replay, with the same steps, menu and animation."""
+        """A turn of the game's replay (`cogs.match_replay`), with its steps, menu and animation."""
         shown = await match_page(self.store, record, number)
         view = self._steps(record.id, shown.number, shown.count, shown.whose)
         return shown.content, shown.file, view
-
-    def _controls(self, game_id: int, shown: Shown) -> discord.ui.View:
-        whose = tuple(vocab.seat_name(player) for player in shown.whose)
-        return self._steps(game_id, shown.number, shown.count, whose)
 
     def _steps(self, game_id: int, n: int, count: int, whose: tuple[str, ...]) -> discord.ui.View:
         """First, previous, next and last; the turn menu (`whose` names who played each turn); the animation."""
@@ -271,12 +203,7 @@ class Replays:
             if key in self._films:
                 self._films.move_to_end(key)
                 return self._films[key]
-            if record.named_log:
-                frames = await self.frames(record.id)
-                data = await self.bot.tables.thinker.run_for(record.game, animation, frames, locale)
-                turns = len(frames)
-            else:
-                data, turns = await self._match_animation(record, locale)
+            data, turns = await self._match_animation(record, locale)
             log.info("game %d: replay animation drawn, %d turns, %d bytes", record.id, turns, len(data))
             self._films[key] = data
             while len(self._films) > FILMS_KEPT:
@@ -284,7 +211,7 @@ class Replays:
         return data
 
     async def _match_animation(self, record: GameRecord, locale: str) -> tuple[bytes, int]:
-        """Another game's animation: its table picture after every turn, captioned, drawn through its contract in
+        """The game's animation: its table picture after every turn, captioned, drawn through its contract in
         the pool (a thread for a game registered at run time); and how many turns it has."""
         shown = await match_film(self.store, record)
         draw = shown.module.table_picture
@@ -297,19 +224,6 @@ class Replays:
                 _("This game is too long to send as one animation: step through it turn by turn.")
             ) from None
         return data, len(shown.steps)
-
-    async def frames(self, game_id: int) -> list[ReplayTurn]:
-        """Every turn of the game as plain data for the worker: public views and event dicts, nothing hidden."""
-        turns = await self.turns(game_id)
-        if not turns:
-            raise UserError(_("This game has no turns to replay."))
-        starts = [0] + [turn[-1].seq for turn in turns]
-        states = await self.store.states_after(game_id, starts)
-        views = [states[seq].view() for seq in starts]
-        return [
-            ReplayTurn(turn[0].player, views[i], views[i + 1], tuple(e.to_dict() for x in turn for e in x.events))
-            for i, turn in enumerate(turns)
-        ]
 
     # ------------------------------------------------------------------ the command's autocomplete
 
@@ -341,7 +255,7 @@ def _finished_label(g: GameRecord) -> str:
             number=g.id, game=_game_name(g), players=players, date=date
         )
     return _("#{number} — {players} ({date})").format(
-        number=g.id, players=", ".join(vocab.seat_name(s.name) for s in g.seats), date=date
+        number=g.id, players=", ".join(s.name for s in g.seats), date=date
     )
 
 
@@ -351,10 +265,6 @@ def _game_name(record: GameRecord) -> str:
         return registry.get(record.game).name
     except KeyError:
         return record.game
-
-
-def _turn_png(turn: ReplayTurn) -> bytes:
-    return render.encode(draw_turn_record(turn))
 
 
 _NO_PINGS = discord.AllowedMentions.none()

@@ -4,8 +4,8 @@ A decision is rebuilt in a worker from (game, state, seat, level, seed): the sta
 everything the deciding seat cannot see is redrawn (`Match.determinized`), so the hidden order of anything never
 leaves the bot's process, and the worker's choice is the one the level would make on the real match (the levels
 never depend on what the seat cannot see). Forced choices are answered at once, without the pool. The pool is shared
-by every bot of the process and started on first use. Kokeshi's own table asks it through `cogs.kokeshi_ai`; the
-replays draw another game's animation in it too (`Thinker.run_for`).
+by every bot of the process and started on first use. The replays draw a game's animation in it too
+(`Thinker.run_for`).
 """
 
 from __future__ import annotations

@@ -92,13 +92,6 @@ class Timers(commands.Cog):
                 self.sleeping = False
                 self.waking = None
 
-    async def _other_game(self, game_id: int) -> bool:
-        """Whether the game is played at the other games' table (`cogs.matches`) rather than Kokeshi's."""
-        try:
-            return not (await self.bot.store.get_game(game_id)).named_log
-        except GameNotFound:
-            return False  # Kokeshi's tables clear a vanished game's timers
-
     async def fire_due(self) -> None:
         day = int(now() // 86400)
         if day != self.daily_checked:  # once per UTC day boundary, not at every wake-up
@@ -118,8 +111,10 @@ class Timers(commands.Cog):
                 metrics.timer_fired(now() - timer.due_at)
             key = (timer.game_id, timer.kind, timer.version)
             try:
-                desk = self.bot.matches if await self._other_game(timer.game_id) else self.bot.tables
-                await desk.fire(timer.game_id, timer.kind, timer.version)
+                await self.bot.matches.fire(timer.game_id, timer.kind, timer.version)
+            except GameNotFound:
+                with contextlib.suppress(Exception):
+                    await self.bot.store.clear_timers(timer.game_id)  # a game no longer kept has no turn to time
             except Exception:
                 failed = self.failures[key] = self.failures.get(key, 0) + 1
                 log.exception("timer %s of game %d failed (attempt %d)", timer.kind, timer.game_id, failed)

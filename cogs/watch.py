@@ -67,9 +67,8 @@ class Watch(commands.Cog):
             if record.thread_id != thread.id:
                 continue
             tables.lost.add(thread.id)
-            # Kokeshi's table, or another game's (its live prompt is posted in the new thread).
-            reopen = tables.reopen(record) if record.named_log else self.bot.matches.reopen(record)
-            await self._safely(reopen, "game %d lost its thread", record.id)
+            # Its live prompt is posted in the new thread.
+            await self._safely(self.bot.matches.reopen(record), "game %d lost its thread", record.id)
 
     async def _changed(self, guild_id: int) -> None:
         await self._safely(self.reach.changed(guild_id), "retrying the stuck games of server %d", guild_id)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from .client import Client
 from .community import Community
 from .matches import Matches
-from .rematch import Rematches
 from .replay import Replays
 from .share import Shares
 from .tables import Tables
@@ -17,6 +16,5 @@ class WiredClient(Client):
     tables: Tables
     community: Community
     replays: Replays
-    rematches: Rematches
     shares: Shares
     matches: Matches

@@ -507,6 +507,11 @@ class GameModule(ABC):
         what passes). None (the default): the round is told in the next post's narration."""
         return None
 
+    def stage(self, view: Mapping[str, Any]) -> str | None:
+        """How far the game is, in a few words for a list of games and the daily digest ("round 3"), in the current
+        language; None (the default) when the game says nothing of it."""
+        return None
+
     def turn_order(self, view: Mapping[str, Any]) -> tuple[int, ...] | None:
         """The seats in the order they take their turns, read from a match just dealt (`view`, anyone's), as the
         thread's first post tells it (Kokeshi: from the player drawn to start). None (the default): the seats decide

@@ -20,7 +20,7 @@ from simcord.results import to_discord_message
 import games
 import storage.store
 from bot import create_bot
-from cogs.kokeshi_ai import KokeshiThinker
+from cogs.thinking import Thinker
 from games.kokeshi import module as kokeshi_module
 from games.kokeshi.engine import load_game as engine_game
 from games.kokeshi.engine import policy
@@ -68,7 +68,7 @@ def _quick_kokeshi(module, match, seat: int, level: str, seed: int) -> str:
 async def simcord_bot(db_path, request, monkeypatch):
     bot = create_bot(db_path)
     # AI seats decide on a small budget in a thread, so games stay quick; tests of the process pool set their own.
-    bot.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=_AI_THREADS)
+    bot.tables.thinker = Thinker(pool=_AI_THREADS)
     # So do Kokeshi's AI seats and hints at the platform's table.
     kokeshi = games.get("kokeshi")
     monkeypatch.setattr(kokeshi, "decide", types.MethodType(_quick_kokeshi, kokeshi))

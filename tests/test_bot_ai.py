@@ -14,8 +14,7 @@ import pytest
 
 import games
 from bot import create_bot
-from cogs.kokeshi_ai import KokeshiThinker
-from cogs.thinking import decide_match
+from cogs.thinking import Thinker, decide_match
 from games.kokeshi.engine import policy
 from i18n import format_number
 from storage.records import StaleVersion
@@ -45,7 +44,7 @@ class Recorder:
 
 def recording(world) -> Recorder:
     recorder = Recorder()
-    world.bot.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=ThreadPoolExecutor(1), match_work=recorder)
+    world.bot.tables.thinker = Thinker(pool=ThreadPoolExecutor(1), match_work=recorder)
     return recorder
 
 
@@ -147,16 +146,14 @@ async def human_turn_ending_on_an_ai_choice(world, game_id: int, thread) -> tupl
 @pytest.mark.slow
 async def test_while_a_hard_decision_runs_in_a_worker_another_games_click_is_answered(world, tmp_path):
     tables = world.bot.tables
-    tables.thinker = KokeshiThinker(work=ai_work.quick, pool=ThreadPoolExecutor(2))
+    tables.thinker = Thinker(pool=ThreadPoolExecutor(2))
     slow_id, slow_thread = await against_ai(world, players=2, ai=1, level="hard")
     fast_id, fast_thread = await open_game(world, players=2, joiners=1)
     # The human of the slow game plays until their next choice ends their turn on a real choice for the AI.
     version, action = await human_turn_ending_on_an_ai_choice(world, slow_id, slow_thread)
     # That choice is saved, and the AI's turn starts in a worker: its search waits for the test.
     played = await world.store.play_match(slow_id, version, 0, action)
-    tables.thinker = KokeshiThinker(
-        work=ai_work.quick, pool=ThreadPoolExecutor(2), match_work=functools.partial(gated_match, str(tmp_path))
-    )
+    tables.thinker = Thinker(pool=ThreadPoolExecutor(2), match_work=functools.partial(gated_match, str(tmp_path)))
     slow_turn = asyncio.create_task(world.bot.matches._advance(played.record, played.match, []))
     await wait_for(tmp_path / "started")
 
@@ -176,19 +173,17 @@ async def test_while_a_hard_decision_runs_in_a_worker_another_games_click_is_ans
 @pytest.mark.slow
 async def test_an_ai_decision_computed_for_a_version_the_game_has_left_is_dropped(world, tmp_path):
     tables = world.bot.tables
-    tables.thinker = KokeshiThinker(work=ai_work.quick, pool=ThreadPoolExecutor(1))
+    tables.thinker = Thinker(pool=ThreadPoolExecutor(1))
     game_id, thread = await against_ai(world, players=2, ai=1, level="hard")
     version, action = await human_turn_ending_on_an_ai_choice(world, game_id, thread)
     played = await world.store.play_match(game_id, version, 0, action)
     # This process starts the AI's turn; its first decision is still being searched when the bot is restarted.
-    tables.thinker = KokeshiThinker(
-        work=ai_work.quick, pool=ThreadPoolExecutor(1), match_work=functools.partial(gated_match, str(tmp_path))
-    )
+    tables.thinker = Thinker(pool=ThreadPoolExecutor(1), match_work=functools.partial(gated_match, str(tmp_path)))
     old_turn = asyncio.create_task(world.bot.matches._advance(played.record, played.match, []))
     await wait_for(tmp_path / "started")
     asked_at = (await world.store.load_match(game_id))[1]
     # The restarted bot (its own thinker, on the same store) plays the AI's whole turn.
-    tables.thinker = KokeshiThinker(work=ai_work.quick, pool=ThreadPoolExecutor(1))
+    tables.thinker = Thinker(pool=ThreadPoolExecutor(1))
     match, _version, record = await world.store.load_match(game_id)
     await world.bot.matches._advance(record, match, [])
     after = await sources(world, game_id)
@@ -206,7 +201,7 @@ async def test_an_ai_decision_computed_for_a_version_the_game_has_left_is_droppe
 
 @pytest.mark.slow
 async def test_an_ai_turn_cut_short_by_a_crash_is_finished_once_by_the_restarted_bot(world, db_path, monkeypatch):
-    world.bot.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=ThreadPoolExecutor(1))
+    world.bot.tables.thinker = Thinker(pool=ThreadPoolExecutor(1))
     game_id, thread = await against_ai(world, players=2, ai=1, level="normal")
     version, action = await human_turn_ending_on_an_ai_choice(world, game_id, thread)
     store = world.store
@@ -229,11 +224,12 @@ async def test_an_ai_turn_cut_short_by_a_crash_is_finished_once_by_the_restarted
     assert cut[-1] == (1, "ai") and (await store.load_match(game_id))[0].waiting() == (1,)
 
     restarted = create_bot(db_path)
-    restarted.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=ThreadPoolExecutor(1))
+    restarted.tables.thinker = Thinker(pool=ThreadPoolExecutor(1))
     await restart(world, restarted)
     await world.env.advance_time(1)
-    if restarted.tables._resuming is not None:
-        await restarted.tables._resuming
+    timers = restarted.get_cog("Timers")
+    if timers is not None and timers.resuming is not None:
+        await timers.resuming
     logged = await sources(world, game_id)
     assert logged[: len(cut)] == cut
     assert len(logged) > len(cut) and all(source == "ai" for _seat, source in logged[len(cut) :])
@@ -256,7 +252,7 @@ async def test_hint_tells_the_player_to_move_privately_what_hard_would_do_and_wh
         return str(hint.action), float(hint.gain)
 
     monkeypatch.setattr(module, "advise", advise)
-    world.bot.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=ThreadPoolExecutor(1))
+    world.bot.tables.thinker = Thinker(pool=ThreadPoolExecutor(1))
     aiko = world.members[0]
     solo = await aiko.slash(world.channel, "kokeshi solo")
     assert solo.acknowledged
@@ -305,7 +301,7 @@ async def test_hint_tells_the_player_to_move_privately_what_hard_would_do_and_wh
 
 
 async def test_hint_is_refused_in_challenges_rated_games_and_out_of_turn(world):
-    world.bot.tables.thinker = KokeshiThinker(work=ai_work.quick)
+    world.bot.tables.thinker = Thinker()
     aiko, botan, chiyo = world.members[:3]
     game_id, thread = await open_game(world, players=3, ai=1)
     game, version = await load_game(world, game_id)

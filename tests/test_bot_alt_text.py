@@ -8,8 +8,8 @@ import pytest
 
 import i18n
 from cogs.common import ALT_TEXT
-from cogs.narration import prompt_alt, record_alt
 from tests.botkit import answer, load_game, open_game
+from tests.own_table import prompt_alt, record_alt
 
 
 def described(message) -> list[str]:

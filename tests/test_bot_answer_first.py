@@ -22,11 +22,12 @@ from discord import app_commands
 
 import cogs
 import games
-from cogs.components import LobbyButton, prompt_view
+from cogs.components import LobbyButton
 from games.kokeshi.engine import CURRENT_RULES, KOKESHI, Prompt
 from games.kokeshi.engine.data import TILE_BY_ID
 from games.kokeshi.engine.options import PLACES
 from storage import challenge_key
+from tests import own_table
 from tests.botkit import (
     answer,
     components,
@@ -37,6 +38,7 @@ from tests.botkit import (
     open_game,
 )
 from tests.games import tiny
+from tests.own_table import prompt_view
 from tests.test_bot_match_end import finished_kohaku_daily
 from tests.test_bot_matches import finished_match, play_through
 from tests.test_bot_rematch import finished_table
@@ -432,8 +434,7 @@ async def own_table_challenge(w, member):
     await store.start_game(game_id, store.challenge_seed(record.challenge))
     await played_in_store(w, game_id, seed=2)
     record = await store.get_game(game_id)
-    game, _version = await store.load_game(game_id)
-    assert await w.bot.tables.post_final(record, game, w.bot.get_channel(w.channel.id))
+    await own_table.post_final(w.bot.get_channel(w.channel.id), game_id, challenge=True)
     final = w.channel.history()[-1]
     assert f"kk:h:{game_id}" in [c.get("custom_id") for c in components(final)]
     return record, final

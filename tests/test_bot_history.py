@@ -9,13 +9,13 @@ import re
 import pytest
 
 from cogs.matches import seat_names
-from cogs.narration import split_turns
 from cogs.speech import escape
 from games.kokeshi import story, vocab
 from games.kokeshi.engine.data import ANIMAL_POINTS, ANIMALS
 from games.kokeshi.module import engine_event, named_view
 from games.kokeshi.narrate import describe
 from tests.botkit import open_game, play_to_end
+from tests.own_table import split_turns
 
 
 def records(thread, game_id: int) -> list:

@@ -19,7 +19,6 @@ import pytest
 import games
 import i18n
 from bot import create_bot
-from cogs.components import tile_tracks, track_view
 from cogs.limits import CHANNEL_MESSAGES, CHANNEL_SECONDS
 from cogs.match_turns import bulleted
 from cogs.matches import places_text, seat_names
@@ -32,6 +31,7 @@ from games.kokeshi.module import Kokeshi, KokeshiMatch, named_view
 from storage import GameReach
 from tests import ai_work
 from tests.botkit import World, components, custom_ids, is_png, message_in, restart
+from tests.own_table import tile_tracks, track_view
 from tests.test_bot_language import locales  # noqa: F401  (the fixture giving each person a language)
 from tests.test_bot_matches import (
     choose,
@@ -160,7 +160,7 @@ async def test_kokeshi_against_an_ai_seat_is_played_at_the_platforms_table_to_it
     assert re.fullmatch(r"Kokeshi #\d+, final scores: .+ -?\d+, .+ -?\d+\.", final.attachments[0].description)
     # The daily digest names its round, as for a game at Kokeshi's own table.
     engine_state = (await w.store.load_match(game_id))[0].engine
-    assert await w.bot.tables.round_of(record) == vocab.round_name(engine_state.round_number) != "setup"
+    assert await w.bot.tables.stage_of(record) == vocab.round_name(engine_state.round_number) != "setup"
     results = await w.store.results(game_id)
     # Each seat's score item by item, as Kokeshi counts it.
     assert len(results) == 2

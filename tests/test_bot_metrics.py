@@ -10,8 +10,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot import create_bot
-from cogs.kokeshi_ai import KokeshiThinker
-from tests import ai_work
+from cogs.thinking import Thinker
 from tests.botkit import _AI_THREADS, answer, load_game, new_lobby, open_game
 
 HOUR = 3600
@@ -21,7 +20,7 @@ HOUR = 3600
 async def simcord_bot(db_path):
     # Any free port: the bot says which one it took.
     bot = create_bot(db_path, metrics_port=0)
-    bot.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=_AI_THREADS)
+    bot.tables.thinker = Thinker(pool=_AI_THREADS)
     yield bot
     await bot.close()
 
@@ -115,16 +114,13 @@ async def test_the_ai_queue_counts_decisions_waiting_for_the_pool(world):
     started, release = asyncio.Event(), asyncio.Event()
     loop = asyncio.get_running_loop()
 
-    def slow(level, seed, state):
+    def slow() -> str:
         loop.call_soon_threadsafe(started.set)
         asyncio.run_coroutine_threadsafe(release.wait(), loop).result(10)
-        return ai_work.quick(level, seed, state)
+        return "chosen"
 
-    world.bot.tables.thinker = KokeshiThinker(work=slow, pool=_AI_THREADS)
-    from games.kokeshi.engine.game import new_game
-
-    game = new_game(["aiko", "botan"], seed=1)
-    task = asyncio.ensure_future(world.bot.tables.thinker.explain("easy", 1, game))
+    world.bot.tables.thinker = Thinker(pool=_AI_THREADS)
+    task = asyncio.ensure_future(world.bot.tables.thinker.run(slow))
     await started.wait()  # the decision is in the pool
     assert value(await scrape(world.bot), "kokeshi_ai_queue") == 1
     release.set()

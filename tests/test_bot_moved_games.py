@@ -7,18 +7,22 @@ from __future__ import annotations
 import random
 import secrets
 
+import discord
 import pytest
 
 from bot import create_bot
-from cogs import components as components_module
-from tests.botkit import World, answer, components, custom_ids, message_in, play_to_end, prompt_message, restart
+from cogs.rematch import RematchButton
+from cogs.replay_items import replay_view
+from storage import TurnPosts
+from tests import own_table
+from tests.botkit import World, components, custom_ids, message_in, prompt_message, restart
 from tests.test_bot_matches import choose, lobby_message, play_through, reply
 
 
 async def own_table_lobby(w: World, players: int = 2, *, ai: int = 0) -> tuple[int, object]:
     """A lobby of Kokeshi's own table, as `/kokeshi new` opened one before it opened them at the platform's: made
-    straight through the store (`contract=False`: its log by name), its message (the own table's lobby and its
-    `kk:l:` buttons) and its thread posted by the bot as `Tables._open_thread` posted them. (game id, the lobby)."""
+    straight through the store (`contract=False`: its log by name), its message with the own table's `kk:l:` buttons
+    and its thread, as the own table posted them. (game id, the lobby)."""
     host = w.members[0]
     game_id = await w.store.create_game(
         guild_id=w.guild.id,
@@ -33,27 +37,48 @@ async def own_table_lobby(w: World, players: int = 2, *, ai: int = 0) -> tuple[i
     )
     record = await w.store.get_game(game_id)
     assert record.named_log
-    tables = w.bot.tables
-    await tables.load_levels(record)
     channel = w.bot.get_channel(w.channel.id)
-    posted = await channel.send(embed=tables.lobby_embed(record), view=components_module.lobby_view(game_id))
+    posted = await channel.send(embed=discord.Embed(title=f"Kokeshi #{game_id}"), view=own_table.lobby_view(game_id))
     await w.store.set_message(game_id, "lobby", channel.id, posted.id)
     thread = await posted.create_thread(name=f"Kokeshi #{game_id} — {host.user.name}")
     await w.store.set_thread(game_id, thread.id)
     return game_id, await lobby_message(w, game_id)
 
 
-async def own_table_game(w: World, players: int = 2) -> tuple[int, object]:
-    """A game of Kokeshi's own table (`own_table_lobby`), joined and started with its lobby's own buttons: (game id,
-    its thread)."""
-    game_id, lobby = await own_table_lobby(w, players)
+async def own_table_game(
+    w: World, players: int = 2, *, decisions: int = 0, rng: random.Random | None = None, to_end: bool = False
+) -> tuple[int, object]:
+    """A game of Kokeshi's own table as an upgrade finds it: seated and dealt through the store's own path (its log
+    by the players' names), `decisions` (or, `to_end`, every decision) made there, and its live prompt posted in its
+    thread with the own table's buttons and menus (`tests.own_table`), or, once over, its final message with *Replay*
+    and *Rematch*. (game id, its thread.)"""
+    rng = rng or random.Random(0)
+    game_id, _lobby = await own_table_lobby(w, players)
     for member in w.members[1:players]:
-        joined = await member.click(lobby, label="Join")
-        assert "You joined" in reply(joined).content
-    started = await w.members[0].click(lobby, label="Start")
-    assert "has started" in reply(started).content, reply(started).content
+        await w.store.add_seat(game_id, member.user.id, member.user.name)
+    await w.store.start_game(game_id, rng.randrange(10**9))
+    made = 0
+    while to_end or made < decisions:
+        game, version = await w.store.load_game(game_id)
+        if game.prompt is None:
+            break
+        await w.store.apply(game_id, version, game.prompt.player, rng.choice(game.legal_actions()))
+        made += 1
     record = await w.store.get_game(game_id)
-    assert record.status == "active" and record.named_log
+    assert record.named_log and record.status == ("finished" if to_end else "active")
+    channel = w.bot.get_channel(record.thread_id)
+    game, version = await w.store.load_game(game_id)
+    if game.prompt is None:
+        view = replay_view(game_id)
+        view.add_item(RematchButton(game_id, "Rematch"))
+        await channel.send(f"Kokeshi #{game_id} is over.", view=view)
+    else:
+        posted = await channel.send(
+            f"{game.prompt.player} — your turn.", view=own_table.prompt_view(game_id, version, game.prompt, game)
+        )
+        key = f"{game.round_number}:{sum(game.turns)}:{game.prompt.player}"
+        posts = TurnPosts(game_id, made, version, key, version)
+        await w.store.set_turn_posts(posts, prompt=(channel.id, posted.id))
     return game_id, next(t for t in w.channel.threads if t.id == record.thread_id)
 
 
@@ -71,12 +96,10 @@ async def test_a_game_in_progress_moved_to_the_platform_takes_its_old_buttons_an
 ):
     monkeypatch.setattr(secrets, "randbits", random.Random(7).getrandbits)
     if menu is not None:
-        monkeypatch.setattr(components_module, "MAX_SELECT", menu)
+        monkeypatch.setattr(own_table, "MAX_SELECT", menu)
     w = world
-    game_id, thread = await own_table_game(w, players=2)
     rng = random.Random(3)
-    for _ in range(before):  # decisions on its own table first
-        assert (await answer(w, game_id, thread, rng)).acknowledged
+    game_id, thread = await own_table_game(w, players=2, decisions=before, rng=rng)  # decisions on its own table
     assert await w.store.to_seat_log(game_id)
     record = await w.store.get_game(game_id)
     assert not record.named_log
@@ -136,8 +159,7 @@ async def test_a_lobby_moved_to_the_platform_is_joined_and_started_with_its_old_
 async def test_a_finished_game_moved_to_the_platform_keeps_its_replay_and_rematch_buttons(world):
     w = world
     aiko, botan = w.members[0], w.members[1]
-    game_id, thread = await own_table_game(w, players=2)
-    await play_to_end(w, game_id, thread, seed=4)
+    game_id, thread = await own_table_game(w, players=2, rng=random.Random(4), to_end=True)
     final = thread.history()[-1]
     assert {"Replay", "Rematch"} <= {c.get("label") for c in components(final)}
     assert await w.store.to_seat_log(game_id)
@@ -171,15 +193,12 @@ async def click_old(member, old, rng: random.Random):
 async def test_a_start_moves_every_game_of_the_own_table_to_the_platforms_and_their_buttons_go_on(world, db_path):
     w = world
     rng = random.Random(4)
-    game_id, thread = await own_table_game(w, players=2)
-    for _ in range(2):
-        assert (await answer(w, game_id, thread, rng)).acknowledged
+    game_id, thread = await own_table_game(w, players=2, decisions=2, rng=rng)
     lobby_id, lobby = await own_table_lobby(w, players=2)
     old = await prompt_message(w, game_id, thread)
     assert all(c["custom_id"].startswith("kk:") for c in components(old))
     assert await w.store.named_log_games() == [game_id, lobby_id]
-    # The bot stops and starts again: every game of its own table moves, in the background, once the AI turns a
-    # stopped bot left are finished.
+    # The bot stops and starts again: every game of its own table moves before any timer fires.
     await restart(w, create_bot(db_path))
     await w.env.settle()
     assert await w.store.named_log_games() == []

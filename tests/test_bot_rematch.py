@@ -6,6 +6,7 @@ import pytest
 
 from bot import create_bot
 from cogs.seating import reversed_order
+from tests import own_table
 from tests.botkit import (
     answer,
     components,
@@ -22,14 +23,12 @@ from tests.test_bot_share import finished_challenge
 
 
 async def finished_table(w, players: int = 4, **options):
-    """A table opened through Discord, played to its end through the store, and its final message posted:
-    (game id, the final message)."""
+    """A table opened through Discord, played to its end through the store, and a final message posted with the
+    buttons Kokeshi's own table gave it (`kk:m` Rematch): (game id, the final message)."""
     game_id, thread = await open_game(w, players=players, **options)
     await played_in_store(w, game_id, seed=4)
     record = await w.store.get_game(game_id)
-    game, _version = await load_game(w, game_id)
-    tables = w.bot.tables
-    assert await tables.post_final(record, game, await tables.game_channel(record))
+    await own_table.post_final(await w.bot.tables.game_channel(record), game_id)
     final = thread.history()[-1]
     assert "is over" in final.content
     return game_id, final

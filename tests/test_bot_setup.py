@@ -5,11 +5,11 @@ from __future__ import annotations
 import discord
 
 from bot import create_bot
-from cogs.components import MAX_SELECT, prompt_view, tile_choices, track_view
 from games.kokeshi.engine import CURRENT_RULES, KOKESHI, Prompt
 from games.kokeshi.engine.data import TILE_BY_ID
 from games.kokeshi.engine.options import PLACES
 from tests.botkit import components, lobby_message, message_in, new_lobby, open_game, restart
+from tests.own_table import MAX_SELECT, prompt_view, tile_choices, track_view
 
 
 def _syncs(env) -> int:

@@ -10,7 +10,6 @@ import discord
 import pytest
 
 import i18n
-from cogs.components import prompt_view, track_view
 from cogs.limits import BUTTON_LABEL, SELECT_OPTION
 from cogs.match_items import GROUP_MARK, groups_view, in_two_steps
 from cogs.matches import choice_of, offer
@@ -21,6 +20,7 @@ from games.kokeshi.engine.preview import preview_all
 from games.kokeshi.module import MODULE as KOKESHI
 from games.kokeshi.module import KokeshiMatch
 from i18n import _
+from tests.own_table import prompt_view, track_view
 from tests.positions import detach, filler, ready, set_track, tile
 
 LOCALES = ("en", "pt_BR")

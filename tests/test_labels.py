@@ -10,12 +10,12 @@ import pytest
 
 import games.kokeshi.engine as engine
 import i18n
-from cogs.components import prompt_view, track_view
 from cogs.limits import BUTTON_LABEL, SELECT_OPTION
 from games.kokeshi import vocab
 from games.kokeshi.engine.data import TOP_POINTS
 from games.kokeshi.engine.preview import EMPTY, QUALITY, TILE, TOP, preview, preview_all
 from i18n import _
+from tests.own_table import prompt_view, track_view
 from tests.positions import filler, play, ready, set_offer, set_track, tile
 
 LOCALES = ("en", "pt_BR")

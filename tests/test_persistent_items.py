@@ -18,8 +18,8 @@ from games.kokeshi.engine import new_game
 def made() -> list[tuple[discord.ui.DynamicItem, dict]]:
     options = list(new_game(["aiko", "botan"], seed=1).prompt.options)
     return [
-        (ActionButton(12, 34, options[0]), {"game_id": 12, "version": 34, "action": options[0].id}),
-        (ActionSelect(12, 35, options, "Choose"), {"game_id": 12, "version": 35}),
+        (ActionButton(12, 34, options[0].id), {"game_id": 12, "version": 34, "action": options[0].id}),
+        (ActionSelect(12, 35, [(o.id, o.id) for o in options]), {"game_id": 12, "version": 35}),
         (TileSelect(13, 36, [("tile", "Tile")]), {"game_id": 13, "version": 36}),
         (MatchGroup(13, 37, [group_entry("s01", "Tile", 5)], "Place", part=1), {"game_id": 13, "version": 37}),
         (LobbyButton(14, "start"), {"game_id": 14, "op": "start"}),

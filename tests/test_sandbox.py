@@ -208,13 +208,12 @@ class Started:
         import simcord
 
         from bot import create_bot
-        from cogs.kokeshi_ai import KokeshiThinker
+        from cogs.thinking import Thinker
         from sandbox_world import SavedWorld, found
-        from tests import ai_work
         from tests.botkit import _AI_THREADS, World
 
         bot = create_bot(self.database)
-        bot.tables.thinker = KokeshiThinker(work=ai_work.quick, pool=_AI_THREADS)
+        bot.tables.thinker = Thinker(pool=_AI_THREADS)
         self.env = simcord.Env(bot)
         self.founding = found(self.env, server="Kokeshi Sandbox", channel="kokeshi", players=sandbox.PLAYERS)
         self.saved = await SavedWorld.open(self.folder, self.database)

@@ -13,13 +13,12 @@ from pathlib import Path
 import pytest
 
 import games.kokeshi.engine as engine
-from cogs.components import prompt_view, tile_choices, track_view
-from cogs.narration import narrate
 from games.kokeshi import vocab
 from games.kokeshi.engine import options
 from games.kokeshi.engine.data import ANIMALS, COLORS, CURRENT_RULES, KOKESHI, TILES
 from games.kokeshi.engine.model import Prompt
 from games.kokeshi.narrate import describe
+from tests.own_table import narrate, prompt_view, tile_choices, track_view
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -413,6 +413,9 @@ class Kokeshi(GameModule):
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
         return self.question_named(view, prompt, ())
 
+    def stage(self, view: Mapping[str, Any]) -> str | None:
+        return vocab.round_name(records.round_of(view))
+
     def turn_order(self, view: Mapping[str, Any]) -> tuple[int, ...] | None:
         # From the player drawn to start, round the table as they sat; the automa plays after its one player.
         seating = list(view["seating"])

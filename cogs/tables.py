@@ -25,6 +25,7 @@ from .limits import MESSAGE, ChannelPace, shorten
 from .names import Names
 from .quiet import QuietHours
 from .reach import Reach
+from .speech import escape
 from .thinking import Thinker
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,10 @@ _STORE_MESSAGES = {
 
 def refusal(exc: StoreRefusal) -> str:
     """The store's refusal in the current language, by its code."""
+    if exc.code == "undo_not_your_turn":
+        return _("Only the player whose turn it is can undo, and it is {player}'s turn.").format(
+            player=escape(str(exc.params["player"]))
+        )
     if exc.code in _STORE_MESSAGES:
         return _(_STORE_MESSAGES[exc.code])
     log.warning("a store refusal without words: %s", exc)

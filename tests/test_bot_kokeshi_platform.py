@@ -769,19 +769,17 @@ async def test_kokeshis_commands_answer_a_platform_game_of_kokeshi_through_the_p
     pointed = await aiko.slash(other_thread, "kokeshi table")
     assert f"#{other_id} is played at the `/games` table" in reply(pointed).content
     assert (await w.store.get_game(other_id)).version == before
-    # A game of /kokeshi's own table beside them (a lobby `/kokeshi new` opened there before it opened them at the
-    # platform's) keeps its own path; both tables' games are listed.
+    # A lobby Kokeshi's own table left (`/kokeshi new` opened it there before it opened them at the platform's), not
+    # moved yet (the next start moves it): `/kokeshi` says so and changes nothing; the caller's games are listed.
     own_id, _lobby = await own_table_lobby(w, players=2, ai=1)
     own = await w.store.get_game(own_id)
     assert own.named_log and own.status == "lobby"
-    started = await aiko.slash(w.channel, "kokeshi start", game=own.id)
-    assert "has started" in reply(started).content
-    own = await w.store.get_game(own.id)
-    assert own.id != game_id and own.named_log and own.status == "active"
-    status = reply(await aiko.slash(w.channel, "games status")).content
-    assert f"<#{pair_thread.id}>" in status and f"<#{own.thread_id}>" in status, status
-    mine = reply(await aiko.slash(w.channel, "kokeshi status", game=own.id)).content
-    assert f"Kokeshi #{own.id}" in mine and f"<#{pair_thread.id}>: setup, botan's turn" in mine, mine
+    refused = await aiko.slash(w.channel, "kokeshi start", game=own.id)
+    assert reply(refused).content == "This game is moving to the bot's new table: please try again in a minute."
+    after = await w.store.get_game(own.id)
+    assert after.status == "lobby" and after.version == own.version and after.named_log
+    mine = reply(await aiko.slash(w.channel, "kokeshi status")).content
+    assert f"<#{pair_thread.id}>: setup, botan's turn" in mine and f"<#{own.thread_id}>: lobby" in mine, mine
 
 
 @pytest.mark.slow

@@ -10,7 +10,6 @@ from typing import Any
 import discord
 import pytest
 
-from cogs import components
 from cogs.limits import SELECT_PLACEHOLDER, one_emoji
 from cogs.match_items import GROUP_MARK, Choice, choices_view, in_two_steps
 from cogs.matches import offer
@@ -22,6 +21,7 @@ from games.kokeshi import vocab
 from games.kokeshi.module import MODULE as KOKESHI
 from games.kokeshi.module import KokeshiMatch
 from i18n import using
+from tests import own_table as components
 from tests.games import tiny
 
 

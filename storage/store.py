@@ -1303,19 +1303,6 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                 (posts.game_id, posts.recorded_seq, posts.shown_version, posts.turn_key, posts.turn_version),
             )
 
-    async def games_behind(self, shards: tuple[int, Sequence[int]] | None = None) -> list[int]:
-        """Games of Kokeshi's own path whose thread does not show their current version: a post failed or the bot
-        stopped first (only games in these shards' guilds, if given). The platform's are `matches_to_resume`'s."""
-        where, params = self._in_shards(shards, "g.guild_id")
-        rows = await self._all(
-            "SELECT g.id FROM games g LEFT JOIN turn_posts p ON p.game_id = g.id "
-            "WHERE g.game = ? AND g.log_seats = 0 AND g.status IN ('active', 'finished') "
-            "AND (g.seed_text IS NOT NULL OR g.seed IS NOT NULL) "
-            f"AND (p.game_id IS NULL OR p.shown_version < g.version){where} ORDER BY g.id",
-            (DEFAULT_GAME, *params),
-        )
-        return [r["id"] for r in rows]
-
     async def matches_to_resume(self, shards: tuple[int, Sequence[int]] | None = None) -> list[int]:
         """Games at the platform's table that a stopped bot may have left midway (only games in these shards'
         guilds, if given): those whose thread does not show their current version (a move saved, its post never

@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot import Settings, create_bot
 from storage import open_store
-from tests.test_storage_scale import _game
+from tests.test_storage_scale import _own_game
 
 
 def test_shard_settings_build_an_auto_sharded_bot_that_fires_only_its_own_timers(monkeypatch, tmp_path):
@@ -59,7 +59,7 @@ async def test_at_start_up_a_shard_process_moves_only_the_games_of_its_own_shard
         games: dict[int, list[int]] = {}
         for shard in range(count):
             for n in range(2):
-                game_id = await _game(store, seed=10 * shard + n, guild=_guild_on(shard, count, n))
+                game_id = await _own_game(store, seed=10 * shard + n, guild=_guild_on(shard, count, n))
                 games.setdefault(shard, []).append(game_id)
         assert await store.named_log_games() == sorted(g for ids in games.values() for g in ids)
         bot = create_bot(str(database), shard_count=count, shard_ids=mine)

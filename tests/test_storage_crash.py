@@ -16,10 +16,10 @@ from storage import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The child plays random moves on a few games and prints "ACK <game> <seq>" once each apply has returned.
+# The child plays random decisions on a few games, as the platform's table saves them (`play_match`), and prints
+# "ACK <game> <seq>" once each has returned.
 CHILD = """
 import asyncio, random, sys
-from games.kokeshi.engine import RandomPolicy
 from storage import open_store
 
 async def main(path, seed):
@@ -27,20 +27,22 @@ async def main(path, seed):
     print("OPEN", flush=True)
     rng = random.Random(seed)
     games = [g.id for g in await store.active_games()]
-    policy = RandomPolicy(seed)
     while True:
         while len(games) < 3:  # finished games are replaced, so a fast writer never runs out
-            gid = await store.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Ana", players=2)
+            gid = await store.create_game(
+                guild_id=1, channel_id=1, host_id=1, host_name="Ana", players=2, contract=True
+            )
             await store.add_seat(gid, 2, "Bo")
-            await store.start_game(gid, rng.randrange(10**6))
+            await store.start_match(gid, rng.randrange(10**6))
             games.append(gid)
         gid = rng.choice(games)
-        game, version = await store.load_game(gid)
-        if game.prompt is None:
+        match, version, _record = await store.load_match(gid)
+        if match.is_over:
             games.remove(gid)
             continue
-        await store.apply(gid, version, game.prompt.player, policy.choose(game))
-        print(f"ACK {gid} {game.version + 1}", flush=True)
+        seat = match.waiting()[0]
+        played = await store.play_match(gid, version, seat, rng.choice(match.legal_actions(seat)))
+        print(f"ACK {gid} {len(played.decisions)}", flush=True)
 
 asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 """
@@ -75,9 +77,9 @@ async def test_killing_the_writer_at_random_never_loses_an_acknowledged_move(dat
         store = await open_store(path)
         try:
             for gid, seq in acked.items():
-                logged = await store.log(gid)
+                logged = await store.match_decisions(gid)
                 assert len(logged) >= seq, f"game {gid}: move {seq} was acknowledged but is gone"
-                # No partial action: every logged move has its events, and the move count matches the log.
+                # No partial decision: every logged one has its events, and the move count matches the log.
                 assert all(entry.events for entry in logged), [(e.seq, e.action) for e in logged if not e.events]
                 assert (await store.get_game(gid)).moves == len(logged)
             assert await store.verify() == []

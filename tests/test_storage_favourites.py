@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 
 import games
-from games.kokeshi.engine import KOKESHI, RandomPolicy
+from games.kokeshi.engine import KOKESHI
 from storage import migrations, open_store, scope_of
 from tests.dbkit import Clock, build_at, sql
 
@@ -74,21 +74,25 @@ def test_the_favourite_is_the_most_counted_and_a_tie_goes_to_the_earlier_item():
 
 @pytest.mark.slow
 async def test_a_kokeshi_game_counts_what_each_person_advanced_in_its_world_and_server_scopes(store, database):
-    game_id = await store.create_game(guild_id=GUILD, channel_id=10, host_id=1, host_name="Ana", players=2)
+    game_id = await store.create_game(
+        guild_id=GUILD, channel_id=10, host_id=1, host_name="Ana", players=2, contract=True
+    )
     await store.add_seat(game_id, 2, "Bo")
-    await store.start_game(game_id, 11)
-    policy, rng = RandomPolicy(11), random.Random(11)
+    await store.start_match(game_id, 11)
+    rng = random.Random(11)
+    users = {s.seat: s.user_id for s in (await store.get_game(game_id)).seats}
     chosen: Counter[tuple[int, str]] = Counter()
     while True:
-        state, version = await store.load_game(game_id)
-        if state.prompt is None:
+        match, version, _record = await store.load_match(game_id)
+        if match.is_over:
             break
-        player, action = state.prompt.player, policy.choose(state)
+        [seat] = match.waiting()
+        action = rng.choice(match.legal_actions(seat))
         # Some decisions are the AI's after a timeout: they are not the person's choice.
         source = "timeout" if rng.random() < 0.3 else "player"
-        await store.apply(game_id, version, player, action, source=source)
+        await store.play_match(game_id, version, seat, action, source=source)
         if source == "player" and action.startswith("advance:"):
-            chosen[{"Ana": 1, "Bo": 2}[player], action.split(":", 1)[1]] += 1
+            chosen[users[seat], action.split(":", 1)[1]] += 1
     assert chosen and len({uid for uid, _ in chosen}) == 2
     for scope in (scope_of(None), scope_of(GUILD)):
         assert _rows(database, scope) == dict(chosen)
@@ -98,16 +102,19 @@ async def test_a_kokeshi_game_counts_what_each_person_advanced_in_its_world_and_
         assert (await store.stats(uid)).favourite == expected
         assert (await store.stats(uid, GUILD)).favourite == expected
         assert (await store.stats(uid, GUILD + 1)).favourite is None
-    # A second game adds to the counts.
-    again = await store.create_game(guild_id=GUILD, channel_id=10, host_id=1, host_name="Ana", players=1, solo=True)
-    await store.start_game(again, 12)
+    # A second game, solo, adds to the counts.
+    again = await store.create_game(
+        guild_id=GUILD, channel_id=10, host_id=1, host_name="Ana", players=1, solo=True, contract=True
+    )
+    await store.start_match(again, 12)
     while True:
-        state, version = await store.load_game(again)
-        if state.prompt is None:
+        match, version, _record = await store.load_match(again)
+        if match.is_over:
             break
-        action = policy.choose(state)
-        await store.apply(again, version, state.prompt.player, action)
-        if state.prompt.player == "Ana" and action.startswith("advance:"):
+        assert match.waiting() == (0,)  # the automa plays within the match
+        action = rng.choice(match.legal_actions(0))
+        await store.play_match(again, version, 0, action)
+        if action.startswith("advance:"):
             chosen[1, action.split(":", 1)[1]] += 1
     assert _rows(database, scope_of(None)) == dict(chosen)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import random
 import shutil
 import sqlite3
 import subprocess
@@ -14,43 +15,42 @@ from pathlib import Path
 
 import pytest
 
-from games.kokeshi.engine import RandomPolicy
 from storage import StaleVersion, Store, open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 async def _two_player_game(store: Store, seed: int) -> int:
-    game_id = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2)
+    game_id = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2, contract=True)
     await store.add_seat(game_id, 101, "Bo")
-    await store.start_game(game_id, seed)
+    await store.start_match(game_id, seed)
     return game_id
 
 
 async def _play(store: Store, game_id: int, moves: int | None = None, seed: int = 3) -> None:
-    policy = RandomPolicy(seed)
+    rng = random.Random(seed)
     count = 0
     while moves is None or count < moves:
-        game, version = await store.load_game(game_id)
-        if game.prompt is None:
+        match, version, _record = await store.load_match(game_id)
+        if match.is_over:
             return
-        await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+        [seat] = match.waiting()
+        await store.play_match(game_id, version, seat, rng.choice(match.legal_actions(seat)))
         count += 1
 
 
-async def _undoable(store: Store, game_id: int) -> str:
-    """Play until the player to move has made a move that undo accepts; returns that player."""
-    policy = RandomPolicy(11)
+async def _undoable(store: Store, game_id: int) -> int:
+    """Play until the seat to move has made a decision that undo accepts (one that neither ended its turn nor drew
+    anything); returns that seat."""
+    rng = random.Random(11)
     for _ in range(400):
-        game, version = await store.load_game(game_id)
-        player = game.prompt.player
-        await store.apply(game_id, version, player, policy.choose(game))
-        game, _ = await store.load_game(game_id)
-        last = (await store.log(game_id))[-1]
-        boundary = any(e.kind in ("turn_ended", "setup_done", "game_over") or e.reveals for e in last.events)
-        if game.prompt is not None and game.prompt.player == player and not boundary:
-            return player
-    raise AssertionError("no undoable move found")
+        match, version, _record = await store.load_match(game_id)
+        [seat] = match.waiting()
+        await store.play_match(game_id, version, seat, rng.choice(match.legal_actions(seat)))
+        last = (await store.match_decisions(game_id))[-1]
+        if not last.ends_turn and not any(e.reveals for e in last.events):
+            return seat
+    raise AssertionError("no undoable decision found")
 
 
 def _run(args: list[str]) -> subprocess.CompletedProcess:
@@ -74,14 +74,14 @@ async def test_no_log_level_writes_a_seed_a_snapshot_a_bag_or_the_challenge_secr
             game_id = await _two_player_game(store, seed)
             await _play(store, game_id)
             challenge, _ = await store.create_challenge(
-                kind="daily", key="2026-11-22", guild_id=1, channel_id=10, user_id=7, name="Cy"
+                kind="daily", key="2026-11-22", guild_id=1, channel_id=10, user_id=7, name="Cy", contract=True
             )
             challenge_seed = store.challenge_seed("daily:2026-11-22")
-            await store.start_game(challenge, challenge_seed)
+            await store.start_match(challenge, challenge_seed)
             await _play(store, challenge, moves=30)
             secret = await store.meta("challenge_secret")
-            game, _ = await store.load_game(challenge)
-            snapshot = game.to_json()
+            match, _version, _record = await store.load_match(challenge)
+            snapshot = match.to_json()
         finally:
             await store.close()
     finally:
@@ -100,28 +100,28 @@ async def test_undo_racing_a_move_from_another_connection_is_stale_and_the_log_s
     second = await open_store(database)
     try:
         game_id = await _two_player_game(first, 5)
-        player = await _undoable(first, game_id)
+        seat = await _undoable(first, game_id)
         original = first._tx
 
         @asynccontextmanager
         async def move_sneaks_in():
-            # The other process applies the same player's next move between undo's checks and its commit.
-            game, version = await second.load_game(game_id)
-            await second.apply(game_id, version, player, RandomPolicy(2).choose(game))
+            # The other process saves the same seat's next decision between undo's checks and its commit.
+            match, version, _record = await second.load_match(game_id)
+            await second.play_match(game_id, version, seat, random.Random(2).choice(match.legal_actions(seat)))
             async with original() as db:
                 yield db
 
         first._tx = move_sneaks_in
         before = (await second.get_game(game_id)).moves
         try:
-            await first.undo(game_id, player)
+            await first.undo_match(game_id, seat)
         except StaleVersion:
             pass
         else:
             raise AssertionError("an undo against a version that moved on must be refused")
         first._tx = original
         after = await second.get_game(game_id)
-        assert after.moves == before + 1 == len(await second.log(game_id))
+        assert after.moves == before + 1 == len(await second.match_decisions(game_id))
         assert await second.verify() == []
     finally:
         await first.close()
@@ -133,14 +133,14 @@ async def test_undo_leaves_a_fresh_snapshot_so_a_copy_right_after_verifies_and_n
     store = await open_store(path)
     try:
         game_id = await _two_player_game(store, 9)
-        player = await _undoable(store, game_id)
-        with caplog.at_level(logging.WARNING, logger="storage.store"):
-            game, version = await store.undo(game_id, player)
+        seat = await _undoable(store, game_id)
+        with caplog.at_level(logging.WARNING, logger="storage"):
+            match, version = await store.undo_match(game_id, seat)
             copy = tmp_path / "copy.sqlite3"
             await store.backup(copy)
             other = await open_store(path)  # a second process loading the game after the undo
             try:
-                await other.load_game(game_id)
+                await other.load_match(game_id)
             finally:
                 await other.close()
         assert not [r for r in caplog.records if "rebuilt" in r.getMessage()]
@@ -148,7 +148,7 @@ async def test_undo_leaves_a_fresh_snapshot_so_a_copy_right_after_verifies_and_n
     finally:
         await store.close()
     snapshot = sqlite3.connect(copy).execute("SELECT snapshot FROM games WHERE id = ?", (game_id,)).fetchone()[0]
-    assert snapshot == game.to_json()
+    assert snapshot == match.to_json()
     result = _run(["verify", str(copy)])
     assert result.returncode == 0, result.stdout + result.stderr
 

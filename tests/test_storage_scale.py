@@ -20,7 +20,8 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from games.kokeshi.engine import GreedyPolicy, RandomPolicy, new_game
+import games
+from games.kokeshi.engine import RandomPolicy, new_game
 from storage import Store, migrations, open_store
 from storage.open import is_url
 from storage.store import flags_of, pack_log, unpack_log
@@ -67,7 +68,8 @@ async def held_read(store: Store, database: str) -> AsyncIterator[asyncio.Task]:
         await blocker.close()
 
 
-async def _game(store: Store, seed: int, players: int = 2, guild: int = 1, users: tuple[int, ...] = ()) -> int:
+async def _own_game(store: Store, seed: int, players: int = 2, guild: int = 1, users: tuple[int, ...] = ()) -> int:
+    """A game of Kokeshi's own path (its log by the players' names), seated and dealt."""
     users = users or tuple(100 + i for i in range(players))
     game_id = await store.create_game(guild_id=guild, channel_id=10, host_id=users[0], host_name="Ana", players=players)
     for i in range(1, players):
@@ -76,13 +78,32 @@ async def _game(store: Store, seed: int, players: int = 2, guild: int = 1, users
     return game_id
 
 
+async def _game(store: Store, seed: int, players: int = 2, guild: int = 1, users: tuple[int, ...] = ()) -> int:
+    """A game of Kokeshi as the platform's table deals it (its log by seat number), seated and dealt."""
+    users = users or tuple(100 + i for i in range(players))
+    game_id = await store.create_game(
+        guild_id=guild, channel_id=10, host_id=users[0], host_name="Ana", players=players, contract=True
+    )
+    for i in range(1, players):
+        await store.add_seat(game_id, users[i], f"P{i}")
+    await store.start_match(game_id, seed)
+    return game_id
+
+
+async def _decide(store: Store, game_id: int, rng: random.Random) -> bool:
+    """The seat the game waits for makes a random decision (False, and nothing saved, once the game is over)."""
+    match, version, _record = await store.load_match(game_id)
+    if match.is_over:
+        return False
+    [seat] = match.waiting()
+    await store.play_match(game_id, version, seat, rng.choice(match.legal_actions(seat)))
+    return True
+
+
 async def _finish(store: Store, game_id: int, seed: int = 1) -> None:
-    policy = RandomPolicy(seed)
-    while True:
-        game, version = await store.load_game(game_id)
-        if game.prompt is None:
-            return
-        await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+    rng = random.Random(seed)
+    while await _decide(store, game_id, rng):
+        pass
 
 
 async def test_a_finished_game_keeps_its_log_packed_and_still_replays_and_verifies(database):
@@ -91,8 +112,8 @@ async def test_a_finished_game_keeps_its_log_packed_and_still_replays_and_verifi
         game_id = await _game(store, 31, players=3)
         await _finish(store, game_id)
         record = await store.get_game(game_id)
-        logged = await store.log(game_id)
-        game, _ = await store.load_game(game_id)
+        logged = await store.match_decisions(game_id)
+        match, _version, _record = await store.load_match(game_id)
         assert record.status == "finished" and len(logged) == record.moves > 50
         assert await store.verify() == []
     finally:
@@ -100,11 +121,12 @@ async def test_a_finished_game_keeps_its_log_packed_and_still_replays_and_verifi
     assert sql(database, "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)) == [(0,)]
     [(blob, snapshot)] = sql(database, "SELECT log, snapshot FROM games WHERE id = ?", (game_id,))
     assert snapshot is None and len(blob) < 4000
-    # The events the log shows are the engine's own, by replay.
-    again = new_game(["Ana", "P1", "P2"], seed=31)
+    # The events the log shows are the game's own, by replay from the deal.
+    kokeshi = games.get("kokeshi")
+    again = kokeshi.deal(kokeshi.options({}), 31, 3)
     for entry in logged:
-        assert [e.to_dict() for e in again.apply(entry.player, entry.action)] == [e.to_dict() for e in entry.events]
-    assert again.to_json() == game.to_json()
+        assert [e.to_dict() for e in again.apply(entry.seat, entry.action)] == [e.to_dict() for e in entry.events]
+    assert again.to_json() == match.to_json()
 
 
 def test_packing_a_log_keeps_every_player_action_source_and_time_to_the_millisecond():
@@ -215,9 +237,7 @@ async def test_a_long_read_never_holds_up_a_move_and_reads_never_see_an_uncommit
         game_id = await _game(store, 3)
         async with held_read(store, database) as slow:
             # The read is running on its connection, and stays there until let go: the move must not wait for it.
-            game, version = await store.load_game(game_id)
-            move = store.apply(game_id, version, game.prompt.player, GreedyPolicy(1).choose(game))
-            await asyncio.wait_for(move, 60)
+            await asyncio.wait_for(_decide(store, game_id, random.Random(1)), 60)
             assert not slow.done()
         assert await slow
         # A write transaction in progress is invisible to readers until it commits.
@@ -243,12 +263,11 @@ async def test_the_per_game_locks_are_dropped_once_nobody_needs_them(database):
     store = await open_store(database)
     try:
         games = [await _game(store, 60 + i) for i in range(30)]
-        policy = RandomPolicy(5)
+        rng = random.Random(5)
 
         async def move(game_id: int) -> None:
             for _ in range(5):
-                game, version = await store.load_game(game_id)
-                await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+                assert await _decide(store, game_id, rng)
 
         await asyncio.gather(*(move(g) for g in games))
         assert len(store._game_locks) == 0
@@ -260,7 +279,7 @@ async def test_a_move_that_ends_a_turn_sets_the_next_turns_timers_in_its_own_sin
     store = await open_store(tmp_path / "timers.sqlite3")
     statements: list[str] = []
     try:
-        game_id = await _game(store, 12)
+        game_id = await _own_game(store, 12)
         await store.database.writer.set_trace_callback(statements.append)
         policy = RandomPolicy(8)
         for _ in range(200):
@@ -306,13 +325,11 @@ async def test_many_games_played_at_once_flat_out_give_no_error_and_verify_clean
 
         async def table(game_id: int) -> None:
             nonlocal moves
-            policy = RandomPolicy(game_id)
+            rng = random.Random(game_id)
             for _ in range(30):
                 try:
-                    game, version = await store.load_game(game_id)
-                    if game.prompt is None:
+                    if not await _decide(store, game_id, rng):
                         return
-                    await store.apply(game_id, version, game.prompt.player, policy.choose(game))
                     moves += 1
                     await store.leaderboard_page("wins", 1)
                 except BaseException as exc:  # noqa: BLE001 - every error is a failure here
@@ -422,12 +439,13 @@ from storage import StaleVersion, Store, open_store
 async def main(path, game_id, go):
     store = await open_store(path)
     try:
-        game, version = await store.load_game(game_id)
+        match, version, _record = await store.load_match(game_id)
+        [seat] = match.waiting()
         print("READY", flush=True)
         while not os.path.exists(go):
             time.sleep(0.001)
         try:
-            await store.apply(game_id, version, game.prompt.player, game.legal_actions()[0])
+            await store.play_match(game_id, version, seat, match.legal_actions(seat)[0])
             print("APPLIED", flush=True)
         except StaleVersion as exc:
             print("STALE", exc.current, flush=True)
@@ -468,7 +486,7 @@ async def test_two_processes_racing_on_one_game_exactly_one_applies_and_the_othe
         assert said == ["APPLIED", "STALE"], outputs
     store = await open_store(path)
     try:
-        assert len(await store.log(game_id)) == 3 and await store.verify() == []
+        assert len(await store.match_decisions(game_id)) == 3 and await store.verify() == []
     finally:
         await store.close()
 
@@ -513,10 +531,9 @@ async def test_no_cursor_is_left_open_for_the_event_loop_thread_to_finalise_unde
         games = [await _game(store, 300 + i) for i in range(20)]
 
         async def table(game_id: int) -> None:
-            policy = RandomPolicy(game_id)
+            rng = random.Random(game_id)
             for _ in range(15):
-                game, version = await store.load_game(game_id)
-                await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+                assert await _decide(store, game_id, rng)
                 await store.leaderboard_page("wins", 1)
 
         await asyncio.gather(*(table(g) for g in games))

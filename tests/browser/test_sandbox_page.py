@@ -595,9 +595,10 @@ def test_a_phone_player_sees_every_decision_a_record_a_ping_and_the_rules_sheet(
         assert kind != "setup" or SINCE not in words, words
         if kind not in met:
             met[kind] = look_at_message(page, prompt, kind)
-            # The prompt's controls are under its words, above its picture: in sight with its top.
+            # The prompt's controls are under its words, above its picture: they begin in sight with its top (a
+            # prompt of many buttons, a placement's tracks, runs on below the screen's edge).
             scroll_to(page, prompt)
-            expect(live.last).to_be_in_viewport()
+            expect(live.first).to_be_in_viewport()
         turns += "Your turn: " in words
         missing = set(PROMPT_KINDS) - set(met)
         # A ping and a record from the first rounds proper, once both players have had a turn past the starting

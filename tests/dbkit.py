@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import itertools
+import random
 import sqlite3
 import threading
 import time
@@ -16,7 +17,7 @@ import asyncpg
 import pytest
 from aiosqlite.core import _connection_worker_thread
 
-from storage import is_url, migrations, open_store
+from storage import Store, is_url, migrations, open_store
 from storage.postgres import pg_migrations, to_pg
 from tests.pgserver import PgServer
 
@@ -32,6 +33,24 @@ class Clock:
     def __call__(self) -> float:
         self.now += self.tick
         return self.now
+
+
+async def decide(store: Store, game_id: int, rng: random.Random, **kwargs: Any) -> bool:
+    """A random decision of the seat a game waits for, saved as the platform's table saves one (`play_match`, with
+    `kwargs`: its source, its timers); False, and nothing saved, once the game is over."""
+    match, version, _record = await store.load_match(game_id)
+    if match.is_over:
+        return False
+    seat = match.waiting()[0]
+    await store.play_match(game_id, version, seat, rng.choice(match.legal_actions(seat)), **kwargs)
+    return True
+
+
+async def play_out(store: Store, game_id: int, seed: int = 1) -> None:
+    """Random decisions until the game is over."""
+    rng = random.Random(seed)
+    while await decide(store, game_id, rng):
+        pass
 
 
 # The PostgreSQL one is marked, so that `-m "not postgresql"` (make check) leaves the server out.

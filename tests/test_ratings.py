@@ -7,9 +7,10 @@ import hashlib
 
 import pytest
 
-from games.kokeshi.engine import RandomPolicy
+import games
 from storage import Rating, Store, challenge_key, challenge_seed, open_store, scope_of, streak
 from storage.ratings import human_ranks, rate
+from tests.dbkit import play_out
 
 
 @pytest.fixture
@@ -22,7 +23,8 @@ async def store(tmp_path):
 async def finished_game(
     store: Store, users: list[int], *, guild: int = 1, ai: int = 0, seed: int = 1, resign: tuple[int, ...] = ()
 ) -> int:
-    """A game between these users (plus `ai` AI seats), played to the end with random moves."""
+    """A game between these users (plus `ai` AI seats), dealt and played to the end with random decisions as the
+    platform's table saves them."""
     game_id = await store.create_game(
         guild_id=guild,
         channel_id=guild * 10,
@@ -30,18 +32,15 @@ async def finished_game(
         host_name=f"u{users[0]}",
         players=len(users) + ai,
         ai_seats=ai,
+        contract=True,
     )
     for uid in users[1:]:
         await store.add_seat(game_id, uid, f"u{uid}")
-    await store.start_game(game_id, seed)
+    await store.start_match(game_id, seed)
     for uid in resign:
         await store.update_seat(game_id, f"u{uid}", ai=True, resigned=True)
-    policy = RandomPolicy(seed)
-    while True:
-        game, version = await store.load_game(game_id)
-        if game.prompt is None:
-            return game_id
-        await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+    await play_out(store, game_id, seed)
+    return game_id
 
 
 # ---------------------------------------------------------------- the rating model
@@ -183,15 +182,18 @@ def test_streaks_count_consecutive_days_across_month_and_year_ends():
 
 async def _play_challenge(store: Store, user: int, kind: str = "daily", key: str = "2026-11-22", guild: int = 1):
     game_id, rated = await store.create_challenge(
-        kind=kind, key=key, guild_id=guild, channel_id=10, user_id=user, name=f"u{user}"
+        kind=kind,
+        key=key,
+        guild_id=guild,
+        channel_id=10,
+        user_id=user,
+        name=f"u{user}",
+        settings=next(c.options for c in games.get("kokeshi").challenges if c.kind == kind),  # as the table asks
+        contract=True,
     )
-    await store.start_game(game_id, store.challenge_seed(f"{kind}:{key}"))
-    policy = RandomPolicy(user)
-    while True:
-        game, version = await store.load_game(game_id)
-        if game.prompt is None:
-            return game_id, rated
-        await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+    await store.start_match(game_id, store.challenge_seed(f"{kind}:{key}"))
+    await play_out(store, game_id, user)
+    return game_id, rated
 
 
 async def test_only_the_first_daily_attempt_is_rated_and_the_board_ranks_rated_scores(store):
@@ -251,17 +253,12 @@ async def test_stats_sum_up_a_players_games(store):
 
 
 async def test_a_seat_handed_to_the_ai_after_time_outs_is_still_rated_for_its_owner(store):
-    game_id = await store.create_game(guild_id=1, channel_id=10, host_id=1, host_name="u1", players=3)
+    game_id = await store.create_game(guild_id=1, channel_id=10, host_id=1, host_name="u1", players=3, contract=True)
     await store.add_seat(game_id, 2, "u2")
     await store.add_seat(game_id, 3, "u3")
-    await store.start_game(game_id, 12)
+    await store.start_match(game_id, 12)
     await store.update_seat(game_id, "u2", ai=True, expired=3)
-    policy = RandomPolicy(12)
-    while True:
-        game, version = await store.load_game(game_id)
-        if game.prompt is None:
-            break
-        await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+    await play_out(store, game_id, 12)
     results = {r.user_id: r for r in await store.results(game_id)}
     assert results[2].ai and not results[2].resigned
     ratings = {r.user_id: r for r in await store.ratings(scope_of(None))}
@@ -274,14 +271,11 @@ async def test_a_seat_handed_to_the_ai_after_time_outs_is_still_rated_for_its_ow
 async def test_a_players_games_end_finished_resigned_or_timed_out_and_a_cancelled_one_is_not_counted(store):
     await finished_game(store, [1, 2], seed=30)
     await finished_game(store, [1, 2, 3], seed=31, resign=(1,))
-    timed_out = await store.create_game(guild_id=1, channel_id=10, host_id=2, host_name="u2", players=2)
+    timed_out = await store.create_game(guild_id=1, channel_id=10, host_id=2, host_name="u2", players=2, contract=True)
     await store.add_seat(timed_out, 1, "u1")
-    await store.start_game(timed_out, 32)
+    await store.start_match(timed_out, 32)
     await store.update_seat(timed_out, "u1", ai=True, expired=3)  # the AI took the seat once its turns ran out
-    policy = RandomPolicy(32)
-    while (state := await store.load_game(timed_out))[0].prompt is not None:
-        game, version = state
-        await store.apply(timed_out, version, game.prompt.player, policy.choose(game))
+    await play_out(store, timed_out, 32)
     cancelled = await store.create_game(guild_id=1, channel_id=10, host_id=1, host_name="u1", players=2)
     await store.cancel_game(cancelled)
     endings = await store.endings(1)

@@ -185,27 +185,21 @@ async def store(database):
 
 
 async def finished(store: Store, users: list[int], *, game: str, seed: int) -> int:
-    """A game of this key between these users in guild 1, played to the end with random moves."""
+    """A game of this key between these users in guild 1, dealt and played to the end with random decisions through
+    the store's contract path, as the platform's table plays every game."""
     game_id = await store.create_game(
-        guild_id=1, channel_id=10, host_id=users[0], host_name=f"u{users[0]}", players=len(users), game=game
-    )
+        guild_id=1, channel_id=10, host_id=users[0], host_name=f"u{users[0]}", players=len(users), game=game,
+        contract=True,
+    )  # fmt: skip
     for uid in users[1:]:
         await store.add_seat(game_id, uid, f"u{uid}")
-    if game != "kokeshi":  # a contract game: dealt and played through the store's contract path
-        match, version = await store.start_match(game_id, seed)
-        rng = random.Random(seed)
-        while not match.is_over:
-            seat = rng.choice(match.waiting())
-            played = await store.play_match(game_id, version, seat, rng.choice(match.legal_actions(seat)))
-            match, version = played.match, played.record.version
-        return game_id
-    await store.start_game(game_id, seed)
-    policy = RandomPolicy(seed)
-    while True:
-        state, version = await store.load_game(game_id)
-        if state.prompt is None:
-            return game_id
-        await store.apply(game_id, version, state.prompt.player, policy.choose(state))
+    match, version = await store.start_match(game_id, seed)
+    rng = random.Random(seed)
+    while not match.is_over:
+        seat = rng.choice(match.waiting())
+        played = await store.play_match(game_id, version, seat, rng.choice(match.legal_actions(seat)))
+        match, version = played.match, played.record.version
+    return game_id
 
 
 @pytest.fixture

@@ -451,7 +451,10 @@ def control_for(page, live, game: Game, action: str) -> tuple[object, int | None
         if live.count() == 1 + len(placements) > 2:
             # The platform's second step, privately: the tiles' menu again, then the chosen tile's tracks as buttons.
             return live.nth(1 + placements.index(action)), None, True
-        values = menu_options(page, first).evaluate_all("options => options.map(o => o.dataset.value)")
+        options = menu_options(page, first)
+        # A menu the page is drawing again has no options for a moment: read it once they are back.
+        expect(options.first).to_be_attached(timeout=ANSWER_TIMEOUT * 1000)
+        values = options.evaluate_all("options => options.map(o => o.dataset.value)")
         # A menu line carries its action, or the tile it places (the platform's: "a:" an action, "g:" a tile).
         for value, whole in ((action, True), (f"a:{action}", True), (action.split(":")[1], False)):
             for shown in (value, f"g:{value}" if not whole else value):

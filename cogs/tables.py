@@ -19,10 +19,9 @@ from . import anywhere
 from .away import Aways
 from .client import Client, home
 from .clock import Clocks
-from .common import UserError, guild_of, now
+from .common import UserError, guild_of
 from .digest import Digests
-from .limits import MESSAGE, ChannelPace, shorten
-from .names import Names
+from .limits import MESSAGE, shorten
 from .quiet import QuietHours
 from .reach import Reach
 from .speech import escape
@@ -121,8 +120,6 @@ class Tables:
         # Everything sent for a game (posts, DMs), every refusal of Discord's, the back-off of games it refuses,
         # and the servers the bot left.
         self.reach = Reach(bot)
-        # The seats' names as shown, with the AI levels (read once per game).
-        self.names = Names(bot)
         # Players away for a while: their turn timers wait, and the tables say so. Quiet hours: silent pings.
         self.away = Aways(self)
         self.quiet = QuietHours(self)
@@ -134,10 +131,6 @@ class Tables:
         self._moving: KeyedLocks[int] = KeyedLocks()
         # AI decisions and replays' animations run in a process pool shared by every game.
         self.thinker = Thinker()
-
-    @staticmethod
-    def clock() -> float:
-        return now()
 
     @property
     def store(self):
@@ -184,25 +177,6 @@ class Tables:
 
     # ------------------------------------------------------------------ names and channels
 
-    async def load_levels(self, record: GameRecord) -> dict[int, str]:
-        """The level of each AI seat of a game (seat number → level), read once and then kept (see `Names`)."""
-        return await self.names.load_levels(record)
-
-    def forget_levels(self, game_id: int) -> None:
-        """The AI seats of a lobby were seated anew: their levels are read again from the store."""
-        self.names.forget_levels(game_id)
-
-    def level_of(self, record: GameRecord, name: str) -> str | None:
-        """The level playing a seat, or None for a person."""
-        return self.names.level_of(record, name)
-
-    def label(self, record: GameRecord, name: str, bold: bool = False) -> str:
-        """A seat's name as shown, with the AI level beside an AI's name: "Hana (AI, hard)"."""
-        return self.names.label(record, name, bold)
-
-    def mention(self, record: GameRecord, name: str) -> str:
-        return self.names.mention(record, name)
-
     def where(self, record: GameRecord) -> str:
         """A clickable pointer to the game's thread."""
         return self.reach.where(record)
@@ -215,10 +189,6 @@ class Tables:
     def lost(self) -> set[int]:
         """Threads Discord says are gone (see `Reach.lost`)."""
         return self.reach.lost
-
-    @property
-    def pace(self) -> ChannelPace:
-        return self.reach.pace
 
     async def thread_of(self, record: GameRecord) -> discord.abc.Messageable | None:
         """The game's thread (or its channel), if Discord still has it and lets the bot see it."""

@@ -6,7 +6,8 @@ that the cogs import one another one way only; the extensions see them whole (`c
 
 from __future__ import annotations
 
-from collections.abc import Coroutine, Mapping, Sequence
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import Any, Protocol
 
 import discord
@@ -108,6 +109,8 @@ class Client(commands.Bot):
     matches: MatchDesk
     sandbox: bool
     places: Places = DiscordPlaces()
+    # How the timer loop sleeps until its next timer (a simulated clock may replace it).
+    nap: Callable[[float], Awaitable[object]] = staticmethod(asyncio.sleep)
 
     @property
     def timer_shards(self) -> tuple[int, tuple[int, ...]] | None:

@@ -313,15 +313,17 @@ class Reach:
         """True for a game of a server that removed the bot: nothing is posted for it, no timer runs."""
         return record.guild_id is not None and record.guild_id in self.away
 
-    async def failed(self, record: GameRecord) -> GameReach:
+    async def failed(self, record: GameRecord, cause: tuple[int, int] | None = None) -> GameReach:
         """A show of the game failed: its run of refusals grows, its turn clock stops, the next attempt is set
-        (later each time), and after a day its host is told."""
+        (later each time), and after a day its host is told. `cause`: the refusal's HTTP status and Discord code
+        when the caller knows it, else the last one `note` kept for the game."""
         async with self._failing(record.id):
-            return await self._failed(record)
+            return await self._failed(record, cause)
 
-    async def _failed(self, record: GameRecord) -> GameReach:
+    async def _failed(self, record: GameRecord, cause: tuple[int, int] | None) -> GameReach:
         now = self.clock()
-        status, code = self.last.pop(record.id, (0, 0))
+        noted = self.last.pop(record.id, (0, 0))
+        status, code = cause if cause is not None else noted
         reach = refused(await self.store.reach(record.id), record.id, now, status, code)
         if becomes_unreachable(reach, now):
             reach = dataclasses.replace(reach, unreachable_at=now)
@@ -353,8 +355,8 @@ class Reach:
         # The game is behind from now on: wherever it goes next, it is shown there in full.
         posts = await self.store.turn_posts(record.id)
         await self.store.set_turn_posts(dataclasses.replace(posts, shown_version=-1))
-        self.note_code(record.id, 404, UNKNOWN_CHANNEL)
-        await self.failed(record)
+        self.note_code(None, 404, UNKNOWN_CHANNEL)
+        await self.failed(record, (404, UNKNOWN_CHANNEL))
 
     async def succeeded(self, record: GameRecord, *, refused: bool = True) -> None:
         """The game was shown: a run of refusals is over, and the turn's clock starts again from now. `refused`:

@@ -59,9 +59,12 @@ def classify(status: int, code: int) -> Refusal:
 
 
 def refused(previous: GameReach | None, game_id: int, now: float, status: int, code: int) -> GameReach:
-    """The game's run of refusals after one more: it starts now if there was none; the latest refusal is kept."""
+    """The game's run of refusals after one more: it starts now if there was none; the latest known refusal is kept
+    (a failure whose cause is unknown, status and code 0, leaves the last known one)."""
     if previous is None:
         return GameReach(game_id, since=now, refusals=1, status=status, code=code)
+    if status == 0 and code == 0:
+        return dataclasses.replace(previous, refusals=previous.refusals + 1)
     return dataclasses.replace(previous, refusals=previous.refusals + 1, status=status, code=code)
 
 

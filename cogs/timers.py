@@ -87,7 +87,7 @@ class Timers(commands.Cog):
             self.sleeping = True
             self.waking = now() + delay
             try:
-                await asyncio.sleep(delay)
+                await self.bot.nap(delay)
             finally:
                 self.sleeping = False
                 self.waking = None

@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from simcord._runtime import _selected_env
+from simcord.backend.errors import SetupError
+from simcord.env import Env
 from simcord.results import to_discord_message
 
 import games
@@ -64,9 +67,33 @@ def _quick_kokeshi(module, match, seat: int, level: str, seed: int) -> str:
     return str(policy(level, seed=seed, budget=None if level == "easy" else ai_work.BUDGET).choose(match.engine))
 
 
+# While the bot's work is under way (a task waiting on its database's thread, a picture drawn in a thread), SimCord
+# looks again every 50 ms whether it has settled: most of a test's time went to these waits. It looks every 5 ms
+# here: the same checks, more often (SimCord is pinned in requirements-dev.txt).
+SETTLE_POLL = 0.005
+assert Env.settle.__defaults__ == (None, 0.05) and Env._settle_internal.__kwdefaults__, "SimCord's settle changed"
+Env.settle.__defaults__ = (None, SETTLE_POLL)
+Env._settle_internal.__kwdefaults__["idle"] = SETTLE_POLL
+
+
+async def _nap(seconds: float) -> None:
+    """The timer loop's sleep under SimCord: only `advance_time` (or a poke) ends it. A plain sleep of a few seconds
+    keeps every settle waiting for it in real time. A loop the test started itself (a poke from the test's own
+    code, as the sandbox's clock does) is not the bot's work to SimCord: it sleeps plainly."""
+    env = _selected_env()
+    if env is not None:
+        try:
+            await env.external_wait(asyncio.sleep(seconds), reason="the timer loop sleeps until its next timer")
+            return
+        except SetupError:
+            pass
+    await asyncio.sleep(seconds)
+
+
 @pytest.fixture
 async def simcord_bot(db_path, request, monkeypatch):
     bot = create_bot(db_path)
+    bot.nap = _nap
     # AI seats decide on a small budget in a thread, so games stay quick; tests of the process pool set their own.
     bot.tables.thinker = Thinker(pool=_AI_THREADS)
     # So do Kokeshi's AI seats and hints at the platform's table.

@@ -47,10 +47,14 @@ async def decide(store: Store, game_id: int, rng: random.Random, **kwargs: Any) 
 
 
 async def play_out(store: Store, game_id: int, seed: int = 1) -> None:
-    """Random decisions until the game is over."""
+    """Random decisions until the game is over, each as `decide` makes it (the game is loaded once: each save
+    returns the match after it)."""
     rng = random.Random(seed)
-    while await decide(store, game_id, rng):
-        pass
+    match, version, _record = await store.load_match(game_id)
+    while not match.is_over:
+        seat = match.waiting()[0]
+        played = await store.play_match(game_id, version, seat, rng.choice(match.legal_actions(seat)))
+        match, version = played.match, played.record.version
 
 
 # The PostgreSQL one is marked, so that `-m "not postgresql"` (make check) leaves the server out.

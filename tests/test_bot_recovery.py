@@ -230,11 +230,18 @@ async def test_a_failed_prompt_post_keeps_the_old_buttons_and_the_prompt_is_post
     assert (await answer(world, game_id, thread, rng)).acknowledged
 
 
-async def test_a_deleted_thread_gets_a_new_one_with_the_prompt_and_the_player_is_told(world):
+async def test_a_deleted_thread_gets_a_new_one_with_the_prompt_and_the_player_is_told(world, monkeypatch):
+    # The bot missed the deletion (it was offline, say): the player's next command finds the thread gone.
     game_id, thread = await open_game(world, players=2, timer=HOUR)
     mover = await to_move(world, game_id)
     member = world.member(mover)
-    world.env.backend.delete_channel(thread.id)
+    backend = world.env.backend
+    real_emit = backend.emit
+    monkeypatch.setattr(
+        backend, "emit", lambda event, payload: None if event == "THREAD_DELETE" else real_emit(event, payload)
+    )
+    backend.delete_channel(thread.id)
+    monkeypatch.setattr(backend, "emit", real_emit)
     game, version = await load_game(world, game_id)
     action = game.legal_actions()[0]
     assert game.prompt.kind == "setup", game.prompt.kind
@@ -248,6 +255,30 @@ async def test_a_deleted_thread_gets_a_new_one_with_the_prompt_and_the_player_is
     assert any("was deleted" in m.content for m in world.channel.history())
     said = " ".join(m.content for m in [result.response, *result.followups] if m is not None and m.content)
     assert "deleted" in said and "Done." not in said.replace("deleted", "")
+    assert {t.kind for t in await world.store.timers(game_id)} >= {"deadline"}
+    assert world.env.errors == []
+
+
+async def test_a_thread_deleted_while_the_bot_watches_is_replaced_at_once_and_the_channel_told(world):
+    game_id, thread = await open_game(world, players=2, timer=HOUR)
+    mover = await to_move(world, game_id)
+    world.env.backend.delete_channel(thread.id)
+    await world.env.settle()
+    record = await world.store.get_game(game_id)
+    assert record.thread_id != thread.id
+    new = next(t for t in world.channel.threads if t.id == record.thread_id)
+    prompt = await prompt_message(world, game_id, new)
+    assert world.member(mover).mention in prompt.content and custom_ids(prompt)
+    told = [m for m in world.channel.history() if "was deleted" in m.content]
+    assert len(told) == 1 and "Nothing was lost" in told[0].content
+    # The player's next command goes to the new thread, and the game goes on.
+    game, version = await load_game(world, game_id)
+    action = game.legal_actions()[0]
+    result = await world.member(mover).slash(world.channel, "kokeshi play", choice=f"{version}:{action}", game=game_id)
+    said = " ".join(m.content for m in [result.response, *result.followups] if m is not None and m.content)
+    assert "Your choice is in" in said
+    assert (await world.store.get_game(game_id)).thread_id == new.id
+    assert len([m for m in world.channel.history() if "was deleted" in m.content]) == 1
     assert {t.kind for t in await world.store.timers(game_id)} >= {"deadline"}
     assert world.env.errors == []
 

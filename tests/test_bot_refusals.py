@@ -157,6 +157,13 @@ def test_each_refusal_is_understood_for_what_it_is():
     assert classify(500, 0) is Refusal.TRANSIENT and classify(429, 0) is Refusal.TRANSIENT
 
 
+def test_a_failure_whose_cause_is_unknown_keeps_the_last_known_refusal():
+    reach = refused(None, 7, now=0.0, status=404, code=10003)
+    again = refused(reach, 7, now=5.0, status=0, code=0)
+    assert (again.refusals, again.status, again.code) == (2, 404, 10003)
+    assert refused(again, 7, now=9.0, status=403, code=50013).code == 50013
+
+
 def test_a_game_refused_for_54_hours_is_tried_34_times():
     # The first post, then 60 s doubling to an hour for a day, then every 6 hours.
     assert attempts_within(54 * HOUR) == 34
@@ -325,6 +332,19 @@ def add_bot_back(w, saved) -> None:
 
 
 @pytest.mark.slow
+async def test_two_failures_noted_for_one_refusal_keep_its_code(world, refusals):
+    # The thread's deletion and the channel's each report a failure of the same game, in either order: the game's
+    # reach keeps Discord's code whichever reports last.
+    game_id, _thread = await open_game(world, players=2)
+    reach = world.bot.matches.reach
+    record = await world.store.get_game(game_id)
+    reach.note_code(game_id, 404, 10003)  # the new thread could not be made
+    await reach.channel_gone(record)
+    await reach.failed(record)  # the new thread's failure, reported last
+    stored = await world.store.reach(game_id)
+    assert stored is not None and (stored.refusals, stored.code) == (2, 10003)
+
+
 async def test_a_server_that_removes_the_bot_pauses_its_games_and_gets_no_request(world, refusals):
     game_id, thread = await open_game(world, players=2, timer=int(HOUR))
     saved = remove_bot(world)

@@ -25,7 +25,7 @@ from games.kokeshi.engine import RandomPolicy, new_game
 from storage import Store, migrations, open_store
 from storage.open import is_url
 from storage.store import flags_of, pack_log, unpack_log
-from tests.dbkit import sql
+from tests.dbkit import play_out, sql
 
 _HELD_READ = 4242  # the advisory lock a held read waits on (PostgreSQL)
 
@@ -100,17 +100,11 @@ async def _decide(store: Store, game_id: int, rng: random.Random) -> bool:
     return True
 
 
-async def _finish(store: Store, game_id: int, seed: int = 1) -> None:
-    rng = random.Random(seed)
-    while await _decide(store, game_id, rng):
-        pass
-
-
 async def test_a_finished_game_keeps_its_log_packed_and_still_replays_and_verifies(database):
     store = await open_store(database)
     try:
         game_id = await _game(store, 31, players=3)
-        await _finish(store, game_id)
+        await play_out(store, game_id)
         record = await store.get_game(game_id)
         logged = await store.match_decisions(game_id)
         match, _version, _record = await store.load_match(game_id)
@@ -145,7 +139,7 @@ async def test_leaderboard_totals_kept_with_each_game_match_a_scan_of_the_result
         for i in range(14):
             players = rng.choice((2, 3))
             users = tuple(rng.sample(range(1, 7), players))
-            await _finish(store, await _game(store, 500 + i, players, guild=1 + i % 2, users=users), seed=i)
+            await play_out(store, await _game(store, 500 + i, players, guild=1 + i % 2, users=users), seed=i)
         for guild in (None, 1, 2):
             where = "" if guild is None else f" AND g.guild_id = {guild}"
             scan = await store._all(

@@ -25,7 +25,7 @@ from games.kokeshi.engine import RandomPolicy, new_game
 from storage import Store, migrations, open_store
 from storage.open import is_url
 from storage.store import flags_of, pack_log, unpack_log
-from tests.dbkit import play_out, sql
+from tests.dbkit import decide, play_out, sql
 
 _HELD_READ = 4242  # the advisory lock a held read waits on (PostgreSQL)
 
@@ -88,16 +88,6 @@ async def _game(store: Store, seed: int, players: int = 2, guild: int = 1, users
         await store.add_seat(game_id, users[i], f"P{i}")
     await store.start_match(game_id, seed)
     return game_id
-
-
-async def _decide(store: Store, game_id: int, rng: random.Random) -> bool:
-    """The seat the game waits for makes a random decision (False, and nothing saved, once the game is over)."""
-    match, version, _record = await store.load_match(game_id)
-    if match.is_over:
-        return False
-    [seat] = match.waiting()
-    await store.play_match(game_id, version, seat, rng.choice(match.legal_actions(seat)))
-    return True
 
 
 async def test_a_finished_game_keeps_its_log_packed_and_still_replays_and_verifies(database):
@@ -231,7 +221,7 @@ async def test_a_long_read_never_holds_up_a_move_and_reads_never_see_an_uncommit
         game_id = await _game(store, 3)
         async with held_read(store, database) as slow:
             # The read is running on its connection, and stays there until let go: the move must not wait for it.
-            await asyncio.wait_for(_decide(store, game_id, random.Random(1)), 60)
+            await asyncio.wait_for(decide(store, game_id, random.Random(1)), 60)
             assert not slow.done()
         assert await slow
         # A write transaction in progress is invisible to readers until it commits.
@@ -261,7 +251,7 @@ async def test_the_per_game_locks_are_dropped_once_nobody_needs_them(database):
 
         async def move(game_id: int) -> None:
             for _ in range(5):
-                assert await _decide(store, game_id, rng)
+                assert await decide(store, game_id, rng)
 
         await asyncio.gather(*(move(g) for g in games))
         assert len(store._game_locks) == 0
@@ -322,7 +312,7 @@ async def test_many_games_played_at_once_flat_out_give_no_error_and_verify_clean
             rng = random.Random(game_id)
             for _ in range(30):
                 try:
-                    if not await _decide(store, game_id, rng):
+                    if not await decide(store, game_id, rng):
                         return
                     moves += 1
                     await store.leaderboard_page("wins", 1)
@@ -527,7 +517,7 @@ async def test_no_cursor_is_left_open_for_the_event_loop_thread_to_finalise_unde
         async def table(game_id: int) -> None:
             rng = random.Random(game_id)
             for _ in range(15):
-                assert await _decide(store, game_id, rng)
+                assert await decide(store, game_id, rng)
                 await store.leaderboard_page("wins", 1)
 
         await asyncio.gather(*(table(g) for g in games))

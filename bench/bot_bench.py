@@ -55,12 +55,19 @@ from bot import create_bot  # noqa: E402
 from tests.botkit import NAMES, World, components, open_game  # noqa: E402
 
 
+async def _own_game(store: Any, game_id: int) -> tuple[Any, int]:
+    """(the engine's game, the version) of a game at Kokeshi's own table (its log by name: a checkout whose `/kokeshi
+    new` deals there), read through the contract by its seating: the engine names its players as the table does."""
+    match, version, _record = await store.load_match(game_id)
+    return match.engine, version
+
+
 async def _click(world: World, game_id: int, thread, rng: random.Random):
     """Prepare one answer to the current prompt (outside the timing) and return the coroutine that sends it: at
     Kokeshi's own table (a checkout whose `/kokeshi new` deals there), or at the platform's."""
     if not getattr(await world.store.get_game(game_id), "named_log", True):
         return await _match_click(world, game_id, thread, rng)
-    game, version = await world.store.load_game(game_id)
+    game, version = await _own_game(world.store, game_id)
     member = world.member(game.prompt.player)
     action = rng.choice(game.legal_actions())
     _, message_id = await world.store.get_message(game_id, "prompt")
@@ -437,7 +444,7 @@ async def bursts(games: int) -> dict[str, list[float]]:
                                 )
                             )
                         continue
-                    game, version = await store.load_game(game_id)
+                    game, version = await _own_game(store, game_id)
                     mover = members[record.seat_named(game.prompt.player).user_id]
                     action = game.legal_actions()[0]
                     if menu["custom_id"].startswith("kk:s:"):
@@ -541,12 +548,12 @@ async def _refused_game(env, stamps, scope, status, code, methods, hours) -> tup
                 await member.slash(channel, "kokeshi play", choice=choice)
                 match, version, _record = await store.load_match(record.id)
         else:
-            game, version = await store.load_game(record.id)
+            game, version = await _own_game(store, record.id)
             mover = game.prompt.player
             while game.prompt.player == mover:
                 member = aiko if mover == "aiko" else botan
                 await member.slash(channel, "kokeshi play", choice=f"{version}:{rng.choice(game.legal_actions())}")
-                game, version = await store.load_game(record.id)
+                game, version = await _own_game(store, record.id)
     start = env.now().timestamp()
     stamps.refused.clear()
     elapsed = 0.0

@@ -19,48 +19,52 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import games  # noqa: E402
 from bench.common import percentile  # noqa: E402
-from games.kokeshi.engine import RandomPolicy, new_game  # noqa: E402
+from games.kokeshi.engine import RandomPolicy  # noqa: E402
 from storage import Store, is_url, open_store  # noqa: E402
+from storage.matches import flags_of_events  # noqa: E402
 from storage.postgres import to_pg  # noqa: E402
-from storage.store import flags_of  # noqa: E402
 from tests.pgserver import PgServer  # noqa: E402
 
 NAMES = ["Ana", "Bo", "Cy", "Di"]
 LOAD_TIMEOUT = 3600  # seconds a bulk-load statement may take on PostgreSQL
+OPTIONS = {"side": "basic"}  # Kokeshi's settings, as a lobby completes them
 
 
-async def fill(target: str, games: int, seed: int) -> None:
-    """Write `games` started games, each 20–80 moves in, straight into the schema in one transaction."""
+async def fill(target: str, count: int, seed: int) -> None:
+    """Write `count` started games of Kokeshi, each 20–80 decisions in, straight into the schema in one
+    transaction, as the store writes them (the log by seat number)."""
     rng = random.Random(seed)
     now = time.time()
+    kokeshi = games.get("kokeshi")
     game_rows, seat_rows, action_rows = [], [], []
-    for game_id in range(1, games + 1):
+    for game_id in range(1, count + 1):
         players = rng.choice((2, 3, 4))
-        names = NAMES[:players]
         game_seed = rng.randrange(2**31)
-        game = new_game(names, seed=game_seed)
+        match = kokeshi.deal(OPTIONS, game_seed, players)
         policy = RandomPolicy(game_seed)
         actions = []
         for seq in range(1, rng.randint(20, 80) + 1):
-            if game.prompt is None:
+            if match.is_over:
                 break
-            player = game.prompt.player
-            action = policy.choose(game)
-            flags = flags_of(game.apply(player, action))
-            actions.append((game_id, seq, player, action, "player", now, flags))
+            seat, before = match.waiting()[0], match.turn_key()
+            action = policy.choose(match.engine)
+            events = match.apply(seat, action)
+            flags = flags_of_events(events, match.turn_key() != before, match.is_over)
+            actions.append((game_id, seq, str(seat), action, "player", now, flags))
         game_rows.append(
-            (game_id, players, game_seed, game.rules, len(actions) + 1, len(actions), game.to_json(), now, now)
+            (game_id, players, game_seed, match.rules, len(actions) + 1, len(actions), match.to_json(), now, now)
         )
-        seat_rows += [(game_id, i, n, 1000 + i) for i, n in enumerate(names)]
+        seat_rows += [(game_id, i, n, 1000 + i) for i, n in enumerate(NAMES[:players])]
         action_rows += actions
     await bulk(
         target,
         [
             (
                 "INSERT INTO games (id, guild_id, channel_id, host_id, status, players, side, solo, turn_timer, seed, "
-                "rules, version, moves, snapshot, created_at, updated_at) VALUES (?, 1, 1, 1, 'active', ?, 'basic', "
-                "0, 86400, ?, ?, ?, ?, ?, ?, ?)",
+                "rules, version, moves, snapshot, created_at, updated_at, settings, log_seats) VALUES (?, 1, 1, 1, "
+                "'active', ?, 'basic', 0, 86400, ?, ?, ?, ?, ?, ?, ?, '{\"side\":\"basic\"}', 1)",
                 game_rows,
             ),
             ("INSERT INTO seats (game_id, seat, name, user_id, ai) VALUES (?, ?, ?, ?, 0)", seat_rows),
@@ -220,13 +224,11 @@ async def play_finished(path: Path, games: int, first: int) -> int:
             )
             for k in range(1, players):
                 await store.add_seat(gid, 5000 + (i * 7 + k) % 300, f"P{k}")
-            await store.start_game(gid, 10**9 + i)
+            match, version = await store.start_match(gid, 10**9 + i)
             policy = RandomPolicy(i)
-            while True:
-                game, version = await store.load_game(gid)
-                if game.prompt is None:
-                    break
-                await store.apply(gid, version, game.prompt.player, policy.choose(game))
+            while not match.is_over:
+                played = await store.play_match(gid, version, match.waiting()[0], policy.choose(match.engine))
+                match, version = played.match, played.record.version
                 moves += 1
     finally:
         await store.close()
@@ -254,15 +256,15 @@ async def db_size(target: str) -> int:
 
 
 async def one_move(store: Store, game_id: int, policy: RandomPolicy) -> float | None:
-    """Time one load_game + apply (with its commit) in ms; the policy's choice is not timed."""
+    """Time one load_match + play_match (with its commit) in ms; the policy's choice is not timed."""
     start = time.perf_counter()
-    game, version = await store.load_game(game_id)
-    if game.prompt is None:
+    match, version, _record = await store.load_match(game_id)
+    if match.is_over:
         return None
     chose = time.perf_counter()
-    action = policy.choose(game)
+    action = policy.choose(match.engine)
     resumed = time.perf_counter()
-    await store.apply(game_id, version, game.prompt.player, action)
+    await store.play_match(game_id, version, match.waiting()[0], action)
     return (chose - start + time.perf_counter() - resumed) * 1000
 
 
@@ -317,15 +319,15 @@ async def saturation(path: str, tables: int, moves: int, *, check: bool = True) 
             gid = await store.create_game(guild_id=1 + n % 7, channel_id=1, host_id=n, host_name="Ana", players=players)
             for k in range(1, players):
                 await store.add_seat(gid, 10_000 + (n * 13 + k + games) % 500, f"P{k}")
-            await store.start_game(gid, random.randrange(2**62))
+            await store.start_match(gid, random.randrange(2**62))
             games += 1
             policy = RandomPolicy(gid)
             while made < moves:
                 try:
-                    game, version = await store.load_game(gid)
-                    if game.prompt is None:
+                    match, version, _record = await store.load_match(gid)
+                    if match.is_over:
                         break
-                    await store.apply(gid, version, game.prompt.player, policy.choose(game))
+                    await store.play_match(gid, version, match.waiting()[0], policy.choose(match.engine))
                     made += 1
                 except Exception as exc:  # every error counts against the run
                     errors.append(f"{type(exc).__name__}: {exc}")
@@ -484,7 +486,7 @@ def run_backend(places: Places, quick: bool, pg_results: int | None) -> dict[str
     asyncio.run(fill(path, games, seed=1))
     seq = asyncio.run(sequential(path, games, 300 if quick else 2_000, seed=2))
     say(
-        f"load + apply + commit, cold, {games:,} games, p50 / p99",
+        f"load + decision + commit, cold, {games:,} games, p50 / p99",
         f"{statistics.median(seq):.2f} / {percentile(seq, 0.99):.2f} ms",
     )
     bare = asyncio.run(bare_commits(path, 300 if quick else 1_000))

@@ -5,21 +5,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+import games
 import i18n
 import render
-from games.kokeshi import guide, vocab
-from games.kokeshi.engine import Game
-from games.kokeshi.module import MODULE as KOKESHI
-from games.kokeshi.module import KokeshiMatch
-from games.kokeshi.vocab import N_
-from i18n import _
-from storage import GameNotFound, GameRecord, Seat
+from games.base import GameModule
+from i18n import N_, _, format_number
+from storage import DEFAULT_GAME, GameNotFound, GameRecord, Seat
 
 from . import anywhere, common
 from .answering import Answer, answered
@@ -29,6 +25,7 @@ from .clock import CLOCKS, FIXED
 from .common import LANGUAGES, TIMERS, UserError, duration, now
 from .limits import CHOICE_NAME, MAX_CHOICES, in_messages, shorten
 from .match_looks import MatchLooks
+from .matches import seat_names
 from .quiet import zone_choices
 from .speech import escape
 from .tables import MOVING, Tables, fit_lines
@@ -49,6 +46,11 @@ LEVELS = [
 ]
 
 
+def kokeshi() -> GameModule:
+    """The game this group plays, from the registry: the default game, whose players know these commands by name."""
+    return games.get(DEFAULT_GAME)
+
+
 def help_text() -> str:
     """`/kokeshi help`, in the current language: Kokeshi's guide, then the other games'."""
     others_text = _(
@@ -59,17 +61,8 @@ def help_text() -> str:
         "`/games status` lists all your games, Kokeshi's too, your turns first; turn DMs, quiet hours, `mute` and "
         "the digest of `/kokeshi notify` cover every game."
     )
-    return f"{guide.help_text()}\n{others_text}"
-
-
-# Each prompt kind's question, looked up in the current language whenever it is read.
-QUESTIONS = vocab.Names(("setup", "advance", "effect", "kokeshi", "animal", "buy", "place"), vocab.question)
-SIDE_WORDS = {"basic": N_("basic side"), "advanced": N_("advanced side")}
-
-
-def side_name(side: str) -> str:
-    """A board side as players read it, in the current language."""
-    return _(SIDE_WORDS[side]) if side in SIDE_WORDS else side
+    own = kokeshi().help_text()
+    return f"{own}\n{others_text}" if own else others_text
 
 
 STATUSES = {
@@ -93,7 +86,7 @@ def _game_label(g: GameRecord) -> str:
 
 def _ours(record: GameRecord) -> bool:
     """A game of Kokeshi: `/kokeshi` answers it through the platform's table, where every game is played."""
-    return record.game == KOKESHI.key
+    return record.game == DEFAULT_GAME
 
 
 def _platform_game(record: GameRecord) -> str:
@@ -113,6 +106,8 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         self.bot = bot
         # A look at a game of Kokeshi played at the platform's table, as `/games table` and `/games log` give it.
         self.looks = MatchLooks(bot, bot.tables)
+        # The game's words and pictures load with the commands, not at their first use: `help` answers from memory.
+        kokeshi()
         super().__init__()
 
     @property
@@ -280,7 +275,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             None,
             self.bot.matches.lobbies.new(
                 interaction,
-                KOKESHI.key,
+                DEFAULT_GAME,
                 players,
                 ai,
                 level,
@@ -299,7 +294,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         await self.tables.guard(
             interaction,
             None,
-            self.bot.matches.lobbies.new(interaction, KOKESHI.key, 1, variant=f"side={side}", deadline=0),
+            self.bot.matches.lobbies.new(interaction, DEFAULT_GAME, 1, variant=f"side={side}", deadline=0),
         )
 
     @app_commands.command(name="join", description="Take a seat in an open lobby", extras=SERVER_ONLY)
@@ -474,7 +469,7 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         return marks
 
     async def _platform_line(self, record: GameRecord, user_id: int, where: str) -> str:
-        """A game played at the platform's table in the list: its round, whose turn it is, and its marks."""
+        """A game played at the platform's table in the list: how far it is, whose turn it is, and its marks."""
         match, _version, record = await self.store.load_match(record.id)
         waiting = match.waiting()
         seat = record.seat_of(user_id)
@@ -485,43 +480,34 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             turn = _("**your turn**")
         else:
             mover = next(s for s in record.seats if s.seat == waiting[0])
-            turn = _("{player}'s turn").format(player=escape(vocab.seat_name(mover.name)))
-        if isinstance(match, KokeshiMatch):
-            line = _("• {game}: {round}, {turn}").format(
-                game=where, round=vocab.round_name(match.engine.round_number), turn=turn
-            )
+            turn = _("{player}'s turn").format(player=escape(mover.name))
+        stage = games.get(record.game).stage(match.view(None))
+        if stage is not None:
+            line = _("• {game}: {round}, {turn}").format(game=where, round=stage, turn=turn)
         else:
             line = _("• {game}: {turn}").format(game=where, turn=turn)
         return line + await self._marks(record, user_id, mover)
 
     async def _platform_detail(self, record: GameRecord) -> str:
-        """A game of Kokeshi at the platform's table in detail, as `_status_text` tells one at its own."""
-        if record.status != "active":
+        """A game of Kokeshi in progress in detail: its side and round, whom it waits for and for what, the time
+        left, who is away, a pause, and each player's score, best first (the automa's too)."""
+        if record.status != "active" or not _ours(record):
             return ""
         match, _version, record = await self.store.load_match(record.id)
-        if not isinstance(match, KokeshiMatch):
-            return ""
-        by_name = {match.name_of(s.seat): s for s in record.seats}
-
-        def label(name: str) -> str:
-            seat = by_name.get(name)
-            return escape(seat.name) if seat is not None else escape(vocab.seat_name(name))
-
-        # A bank clock's time left is on the caller's line of the list below it.
-        return await self._detail(record, match.engine, label, banks="")
-
-    async def _detail(self, record: GameRecord, state: Game, label: Callable[[str], str], banks: str) -> str:
-        """One game of Kokeshi in detail: its side and round, whom it waits for and for what, the
-        time left, who is away, the banks, a pause, and each score (`label` names a player of `state`)."""
+        module = games.get(record.game)
+        view = match.view(None)
+        names = seat_names(record)
         lines = [
             _("**Kokeshi #{number}** — {side}, {round}").format(
-                number=record.id, side=side_name(record.side), round=vocab.round_name(state.round_number)
+                number=record.id, side=module.setting_label("side", record.side), round=module.stage(view)
             )
         ]
-        if state.prompt:
+        prompts = match.prompts()
+        if prompts:
+            prompt = prompts[0]
             lines.append(
                 _("Waiting for **{player}**: {question}.").format(
-                    player=label(state.prompt.player), question=QUESTIONS[state.prompt.kind].lower()
+                    player=escape(names[prompt.seat]), question=module.short_question(view, prompt)
                 )
             )
             deadline = next((t for t in await self.store.timers(record.id) if t.kind == "deadline"), None)
@@ -532,19 +518,18 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
             away = await self.tables.away.note(record)
             if away:
                 lines.append(away)
-            if banks:
-                lines.append(banks)
+            # A bank clock's time left is on the caller's line of the list below it.
         else:
             lines.append(_("The game is over."))
         reach = await self.store.reach(record.id)
         if reach is not None and record.status == "active":
             lines.append(self.tables.reach.stuck_text(record, reach))
-        scores = state.scores()
-        for name in state.ranking():
-            total = scores[name].total
+        for name, total in module.totals(match.standing(), names):
+            # A true minus, as every other score the bot writes ("−4 points", not "-4").
+            points = format_number(total).replace("-", "\u2212")
             lines.append(
                 i18n.ngettext("• {player}: {total} point", "• {player}: {total} points", total).format(
-                    player=label(name), total=vocab.number(total)
+                    player=escape(name), total=points
                 )
             )
         return "\n".join(lines)
@@ -565,9 +550,10 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         async def run() -> None:
             # The rules for a phone, a few portrait pages that each fill the screen when tapped, then every tile on
             # one wide sheet: one message, well within Discord's 10 files (Kokeshi's own, as `/games rules` shows them).
-            shown = await asyncio.to_thread(KOKESHI.rules_pictures)
+            game = kokeshi()
+            shown = await asyncio.to_thread(game.rules_pictures)
             files = [common.picture(p.png, render.filename(p.name), p.alt) for p in shown]
-            await interaction.followup.send(guide.rules_text(), files=files, ephemeral=True)
+            await interaction.followup.send(game.rules_text() or "", files=files, ephemeral=True)
 
         await self.tables.guard(interaction, None, run())
 
@@ -599,13 +585,13 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
     @app_commands.command(name="daily", description="Today's solo challenge: the same game for everyone (UTC day)")
     async def daily(self, interaction: discord.Interaction) -> None:
         await self.tables.guard(
-            interaction, None, self.bot.matches.lobbies.challenge(interaction, KOKESHI.key, "daily")
+            interaction, None, self.bot.matches.lobbies.challenge(interaction, DEFAULT_GAME, "daily")
         )
 
     @app_commands.command(name="weekly", description="This week's solo challenge, on the advanced side")
     async def weekly(self, interaction: discord.Interaction) -> None:
         await self.tables.guard(
-            interaction, None, self.bot.matches.lobbies.challenge(interaction, KOKESHI.key, "weekly")
+            interaction, None, self.bot.matches.lobbies.challenge(interaction, DEFAULT_GAME, "weekly")
         )
 
     notify = app_commands.Group(name="notify", description="DMs, quiet hours, muted games and the daily digest")

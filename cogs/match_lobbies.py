@@ -219,7 +219,6 @@ class MatchLobbies:
                 settings, clock_settings | ({"min_finish": min_finish} if min_finish and ai < players - 1 else {})
             ),
             turn_timer=turn_timer,
-            contract=True,  # played at this table, a game with a table of its own too (its log by seat)
         )
         await self.open(interaction, module, channel, await self.store.get_game(game_id))
 
@@ -366,7 +365,6 @@ class MatchLobbies:
                 # Who sits where: the seats of the last game reversed, the host first.
                 settings={k: v for k, v in record.settings.items() if k != REMATCH}
                 | {REMATCH: rematch_setting(record, host, robots)},
-                contract=not record.named_log,
             )
             await self.store.set_meta(REMATCH_OF.format(game_id=game_id), str(again_id))
         again_record = await seat_as_planned(self.store, await self.store.get_game(again_id))
@@ -492,7 +490,6 @@ class MatchLobbies:
             language=i18n.current() if i18n.current() != "en" else None,
             game=key,
             settings=dict(offer.options),
-            contract=True,
         )
         record = await self.store.get_game(game_id)
         with speaking(record):

@@ -63,6 +63,10 @@ Gaps found by the games and platform features added since, and filled here:
   `since_summary` sums up the others' turns in the ping of a seat's new turn, and `round_ends` with
   `round_summary` tell a game nobody reads turn by turn one round a post. Their defaults (no heading, the
   narration, `table_picture`, nothing, no rounds) leave a game as it was.
+- a game's status in detail (`/kokeshi status`) said in Kokeshi's words whom it waits for and each player's score,
+  the automa's too: `GameModule.short_question` words a prompt inside a sentence ("Waiting for Aiko: advance one of
+  your kokeshi."), `totals` lists every player's total best first, the opponents that hold no seat among them, and
+  `unseated_name` names those opponents as players read them.
 """
 
 from __future__ import annotations
@@ -414,6 +418,12 @@ class GameModule(ABC):
         whose idle turns run out). The platform asks this one; the default is `question`."""
         return self.question(view, prompt)
 
+    def short_question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
+        """What a prompt asks in a few words, to end a sentence naming the seat it waits for ("Waiting for Aiko:
+        advance one of your kokeshi."), given anyone's view: without the notes `question` may add (Kokeshi: the idle
+        turns left). The default is `question`."""
+        return self.question(view, prompt)
+
     @abstractmethod
     def narrate(self, event: Event, names: Sequence[str]) -> str | None:
         """One sentence telling `event`, or None for a step a reader need not be told about."""
@@ -428,10 +438,28 @@ class GameModule(ABC):
         return []
 
     def unseated(self, standing: Standing) -> list[tuple[str, int, Mapping[str, int]]]:
-        """The opponents of a finished match that hold no seat (a solo game's automa), as its results keep a row for
-        each past the seats: (name, place among the seats' places, score details with a `total`). The default has
-        none."""
+        """The opponents of a match that hold no seat (a solo game's automa), as they stand, and as a finished
+        match's results keep a row for each past the seats: (name, place among the seats' places, score details with a
+        `total`). The default has none."""
         return []
+
+    def unseated_name(self, name: str) -> str:
+        """One of `unseated`'s names as players read it, in the current language (Kokeshi: the automa); the default
+        is the name itself."""
+        return name
+
+    def totals(self, standing: Standing, names: Sequence[str]) -> list[tuple[str, int]]:
+        """Every player's name and total, best first: the seats by place (named by `names`), and the opponents that
+        hold no seat (`unseated`, named by `unseated_name`) at their places, after the seats that share them."""
+        rows = [
+            (place, names[s] if s < len(names) else str(s + 1), int(standing.scores[s].get("total", 0)))
+            for s, place in enumerate(standing.places)
+        ]
+        rows += [
+            (place, self.unseated_name(name), int(score.get("total", 0)))
+            for name, place, score in self.unseated(standing)
+        ]
+        return [(name, total) for _place, name, total in sorted(rows, key=lambda row: row[0])]
 
     def rules_text(self) -> str | None:
         """The rules in brief, in the current language (Markdown, a few paragraphs: at most 4,000 characters, which

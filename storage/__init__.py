@@ -26,7 +26,7 @@ from .records import (
     UndoRefused,
 )
 from .sqlite import backup_file
-from .store import Applied, LoggedAction, Store, clean_name
+from .store import Store, clean_name
 
 __all__ = [
     "BOARDS",
@@ -50,14 +50,12 @@ __all__ = [
     "challenge_seed",
     "scope_of",
     "streak",
-    "Applied",
     "BrokenGame",
     "GameNotFound",
     "GameReach",
     "GameRecord",
     "GameStateError",
     "Glance",
-    "LoggedAction",
     "Result",
     "Seat",
     "StaleVersion",

@@ -167,8 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     compact.add_argument("path", nargs="?", default=_default())
     seat_log = commands.add_parser(
         "seat-log",
-        help="move the games of Kokeshi's own path (/kokeshi) to a log by seat number, for the platform (/games) to "
-        "play on; run it with the bot stopped",
+        help="move the games whose log names their players (stored by older versions) to a log by seat number, for "
+        "the platform (/games) to play on; run it with the bot stopped",
     )
     seat_log.add_argument("path", nargs="?", default=_default())
     seat_log.add_argument("--game", type=int, metavar="N", help="move only game N (default: every one)")

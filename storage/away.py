@@ -1,7 +1,7 @@
 """Away periods and quiet hours: what moves a player's turn deadlines (and reminders) in every game.
 
-Which people a game waits for is the store's to say (`_waiting_users`: Kokeshi's player to move, or every person
-seated at a waiting seat of another game); nothing here knows a game's rules.
+Which people a game waits for is the store's to say (`_waiting_users`: every person seated at a seat the game waits
+for); nothing here knows a game's rules.
 """
 
 from __future__ import annotations
@@ -218,19 +218,12 @@ class AwayStore:
             return 0.0
         return float(r["ends_at"]) - float(now)
 
-    async def player_timers(
-        self, db: Transaction, user_id: int | None, timers: Sequence[tuple[str, float]]
-    ) -> list[tuple[str, float]]:
-        """Inside a transaction that sets a turn's timers for this player: all of them later by the rest of their
-        away period, then a deadline that falls in their quiet hours moved to the end of those hours."""
-        return await self.people_timers(db, () if user_id is None else (user_id,), timers)
-
     async def people_timers(
         self, db: Transaction, user_ids: Sequence[int], timers: Sequence[tuple[str, float]]
     ) -> list[tuple[str, float]]:
-        """`player_timers` for a turn that waits for several people at once (simultaneous choices): all of the
-        timers later by the away period that ends last, then a deadline that falls in the quiet hours of any of
-        them moved to where none of them is in their quiet hours (as far as that exists)."""
+        """Inside a transaction that sets the timers of a turn that waits for these people (several choose at once in
+        some games): all of the timers later by the away period that ends last, then a deadline that falls in the
+        quiet hours of any of them moved to where none of them is in their quiet hours (as far as that exists)."""
         delay = await self.away_delay(db, user_ids)
         moved = [(kind, due_at + delay) for kind, due_at in timers]
         ids = sorted(set(user_ids))

@@ -121,39 +121,6 @@ class ClockStore:
         r = await self._one_on(db, "SELECT settings FROM games WHERE id = ?", (game_id,))
         return None if r is None else bank_of(r["settings"])
 
-    async def clock_turn(
-        self, db: Transaction, game_id: int, user_id: int | None, timers: Sequence[tuple[str, float]]
-    ) -> list[tuple[str, float]]:
-        """Inside a transaction that sets the timers of a turn of `user_id`: in a bank game, the turn's reminders and
-        deadline from what is left in their bank (the turn starts now, or goes on from when it began; without a
-        user, the running turn starts again from now); the timers as given otherwise."""
-        bank = await self._bank_game(db, game_id)
-        if bank is None or not timers:
-            return list(timers)
-        now = self._clock()
-        if user_id is None:
-            # The turn's clock starts again from now (the thread could not be shown): the running turn charges
-            # nothing for the time before.
-            running = await self._one_on(
-                db, "SELECT name, bank FROM clocks WHERE game_id = ? AND turn_began_at IS NOT NULL", (game_id,)
-            )
-            if running is None:
-                return list(timers)
-            await self._run(
-                db,
-                "UPDATE clocks SET turn_began_at = ? WHERE game_id = ? AND name = ?",
-                (now, game_id, running["name"]),
-            )
-            left = float(running["bank"])
-            return [(kind, now + FRACTIONS[kind] * left if kind in FRACTIONS else due_at) for kind, due_at in timers]
-        seat = await self._one_on(
-            db, "SELECT name FROM seats WHERE game_id = ? AND user_id = ? AND ai = 0", (game_id, user_id)
-        )
-        if seat is None:
-            return list(timers)
-        left = await self._turn_left(db, game_id, bank, seat["name"], user_id, now)
-        return [(kind, now + FRACTIONS[kind] * left if kind in FRACTIONS else due_at) for kind, due_at in timers]
-
     async def clock_people(
         self, db: Transaction, game_id: int, seats: Sequence[tuple[str, int]], timers: Sequence[tuple[str, float]]
     ) -> list[tuple[str, float]]:

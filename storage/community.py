@@ -452,18 +452,6 @@ class CommunityStore:
                 )
             await self._shift_steps(db, steps)
 
-    async def _finish_attempt(self, db: Transaction, game_id: int, now: float) -> None:
-        rows = await self._all("SELECT name, total FROM results WHERE game_id = ? ORDER BY rank", (game_id,))
-        human = next((r for r in rows if r["name"] != "automa"), None)
-        if human is None:
-            return
-        won = rows[0]["name"] == human["name"]
-        await self._run(
-            db,
-            "UPDATE challenge_attempts SET score = ?, won = ?, finished_at = ? WHERE game_id = ?",
-            (human["total"], int(won), now, game_id),
-        )
-
     # ------------------------------------------------------------------ ratings
 
     async def ratings(self, scope: str, user_ids: Sequence[int] | None = None) -> list[Rating]:

@@ -1,13 +1,13 @@
 """Any game of the contract (`games.base`) stored and played: dealt from (rules, options, seed, seats), its log by seat.
 
-Kokeshi keeps its own path (`Store.start_game`, `Store.apply`, players by name); every other game goes through
-`start_match`, `play_match`, `load_match` and `match_events`. A contract game's log is kept in the same `actions`
-rows and packed log as Kokeshi's, with the seat's number (as decimal text: "0", "1", …) in the `player` column.
+Every game goes through `start_match`, `play_match`, `undo_match`, `load_match` and `match_events`. Its log is
+kept in the `actions` rows and, once it is finished, a packed log, with the seat's number (as decimal text: "0",
+"1", …) in the `player` column.
 
-A game whose log names its players instead (`games.log_seats` = 0: dealt by Kokeshi's own path) is read here too,
-by its seating: a row's player is the seat of that name (`seats`, in seat order), the match is dealt with those
-names (`GameModule.deal_named`) and options its settings lack come from the row's columns (`_COLUMN_SETTINGS`).
-It is only read: dealing, playing and undoing it stay its own path's (`other_game`), and a read writes nothing.
+A game whose log names its players instead (`games.log_seats` = 0: stored by an older version of the bot, Kokeshi's
+only) is read here too, by its seating: a row's player is the seat of that name (`seats`, in seat order), the match
+is dealt with those names (`GameModule.deal_named`) and options its settings lack come from the row's columns
+(`_COLUMN_SETTINGS`). It is only read (`other_game` for dealing, playing and undoing it), and a read writes nothing.
 `to_seat_log` moves such a game to a log by seat number, after which it is played here; its match stays the one
 dealt with its players' names (`games.dealt_named`).
 """
@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 # Why the store refuses a contract game (`StoreRefusal.code`), besides the codes of `records.REFUSALS` it shares.
 MATCH_REFUSALS: tuple[str, ...] = (
-    "other_game",  # (game_id, game): the game is not played through this path (Kokeshi's own, or the contract's)
+    "other_game",  # (game_id, game): its log names its players, to be moved to seat numbers first (`to_seat_log`)
     "unknown_game",  # (game): no game with this key is known to this process
     "bad_settings",  # (game): the lobby settings are not among the game's
 )
@@ -194,9 +194,7 @@ class MatchStore:
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:  # provided by Store
         raise NotImplementedError
 
-    async def _action_rows(  # provided by Store
-        self, game_id: int, upto: int = 2**31 - 1
-    ) -> list[tuple[int, str, str, str, float, int]]:
+    async def _action_rows(self, game_id: int) -> list[tuple[int, str, str, str, float, int]]:  # by Store
         raise NotImplementedError
 
     async def _broken(self, game_id: int, exc: Exception) -> BrokenGame:  # provided by Store
@@ -264,7 +262,7 @@ class MatchStore:
     # ------------------------------------------------------------------ the public API
 
     async def start_match(self, game_id: int, seed: int) -> tuple[Match, int]:
-        """Deal a contract game's lobby for its seated players on `seed` (kept like Kokeshi's, never logged);
+        """Deal a game's lobby for its seated players on `seed` (kept in the game's row, never logged);
         returns a private copy of the match and the game's store version."""
         async with self._game_lock(game_id), self._tx() as db:
             record = await self.get_game(game_id)
@@ -279,7 +277,7 @@ class MatchStore:
             # when a newer version of the rules came out since (the day a new version ships).
             rules = await self._challenge_rules(db, record)
             rules = rules if rules in module.rules_versions else None
-            # A lobby moved from Kokeshi's own path (`to_seat_log`) keeps its side in its column alone.
+            # A lobby stored before settings were kept as JSON (moved by `to_seat_log`) keeps its side in its column.
             columns = found(await self._one("SELECT settings, side FROM games WHERE id = ?", (game_id,)))
             try:
                 match = module.deal(stored_options(module, columns), seed, seats, rules)
@@ -297,7 +295,7 @@ class MatchStore:
 
     async def load_match(self, game_id: int) -> tuple[Match, int, GameRecord]:
         """A private copy of a started game's match, its store version and its record, read at the same moment. A
-        game whose log names its players (Kokeshi's own path) is read by its seating."""
+        game whose log names its players (stored by an older version) is read by its seating."""
         async with self._game_lock(game_id):
             record = await self.get_game(game_id)
             held = await self._held_match(game_id)
@@ -640,14 +638,15 @@ class MatchStore:
         return contract_module(record.game)
 
     async def _writable(self, game_id: int, game: str) -> None:
-        """Refuse (`other_game`) to deal a game whose log would name its players: its own path deals it."""
+        """Refuse (`other_game`) to deal a lobby whose log would name its players: `to_seat_log` moves it first."""
         row = found(await self._one("SELECT log_seats FROM games WHERE id = ?", (game_id,)))
         if not row["log_seats"]:
             raise StoreRefusal("other_game", game_id=game_id, game=game)
 
     @staticmethod
     def _played_here(game_id: int, held: _Held) -> None:
-        """Refuse (`other_game`) to play or undo in a game whose log names its players: its own path writes it."""
+        """Refuse (`other_game`) to play or undo in a game whose log names its players: `to_seat_log` moves it
+        first."""
         if held.names is not None:
             raise StoreRefusal("other_game", game_id=game_id, game=held.module.key)
 
@@ -692,7 +691,7 @@ class MatchStore:
         try:
             held = _replayed(module, row, rows, names, dealt)
         except (Refusal, ValueError) as exc:
-            if names is not None:  # only read here: its own path marks it broken, if it is
+            if names is not None:  # only read: a read writes nothing, `to_seat_log` refuses to move it
                 raise BrokenGame(game_id, f"its log no longer replays: {exc}") from None
             raise await self._broken(game_id, exc) from None
         if names is None:
@@ -706,7 +705,7 @@ class MatchStore:
     async def _result_rows(
         self, game_id: int, module: GameModule, standing: Standing, now: float
     ) -> list[tuple[int, int, str, int | None, int, int, int, int, str, float]]:
-        """The results rows of a finished match, as its game's own path writes them: one per seat, then one per
+        """The results rows of a finished match: one per seat, then one per
         opponent that holds no seat (`GameModule.unseated`: a solo game's automa), numbered past the seats."""
         seats = await self._all(
             "SELECT seat, name, user_id, ai, resigned FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
@@ -792,22 +791,22 @@ class MatchStore:
     # ------------------------------------------------------------------ maintenance
 
     async def named_log_games(self) -> list[int]:
-        """The ids of every game whose log names its players (Kokeshi's own path), lobbies and ended games included,
-        in order: those `to_seat_log` moves."""
+        """The ids of every game whose log names its players (stored by an older version), lobbies and ended games
+        included, in order: those `to_seat_log` moves."""
         return [r["id"] for r in await self._all("SELECT id FROM games WHERE log_seats = 0 ORDER BY id")]
 
     async def to_seat_log(self, game_id: int) -> bool:
-        """Move a game whose log names its players (Kokeshi's own path) to a log by seat number, so that it is played
-        on through the contract (`play_match`, `undo_match`); True when moved, False when its log already named seats
-        by number (nothing is written then).
+        """Move a game whose log names its players (stored by an older version) to a log by seat number, so that it
+        is played on through the contract (`play_match`, `undo_match`); True when moved, False when its log already
+        named seats by number (nothing is written then).
 
         In one commit, every log row's player becomes its seat's number (`_seating`: the seat of that name), in the
         packed log of a finished game or the `actions` rows of another, and `games.log_seats` becomes 1; nothing else
         of any row changes (not the version: the game reads the same through the contract, match, views, events and
-        results; the own path refuses it from then on). A lobby has no log: only its `log_seats` changes.
+        results). A lobby has no log: only its `log_seats` changes.
 
-        Refused, nothing written: BrokenGame for a game marked broken or whose log `verify` finds fault with (its own
-        path decides what becomes of it); GameNotFound for no such game."""
+        Refused, nothing written: BrokenGame for a game marked broken or whose log `verify` finds fault with (it stays
+        as it is, for a person to look at); GameNotFound for no such game."""
         async with self._game_lock(game_id):
             g = await self._one(
                 f"SELECT id, status, {_SEED}, rules, side, solo, snapshot, broken_reason, moves, log, created_at, "
@@ -831,8 +830,8 @@ class MatchStore:
                 rows = [(seq, str(_seat_of(p, names)), a, src, at, fl) for seq, p, a, src, at, fl in stored]
             async with self._tx() as db:
                 # The version and `log_seats = 0` checked in the same commit: a move another process made meanwhile
-                # on either path leaves this one undone (the own path checks `log_seats` as it writes, too).
-                # A started game of the own path was dealt with its players' names (the migration that added
+                # (by an older version of the bot, sharing the database) leaves this one undone.
+                # A started game with a log by name was dealt with its players' names (the migration that added
                 # `dealt_named` marked it so; this marks a row written without it, as a copy of an older one).
                 count = await self._run(
                     db,
@@ -909,7 +908,7 @@ def stored_options(module: GameModule, row: Row) -> dict[str, Any]:
 
 def _dealt(module: GameModule, row: Row, names: Sequence[str] | None) -> Match:
     """The game dealt from its row (options, seed, seats, rules): with its seat names when it was dealt with them
-    (their number is the seats', as Kokeshi's own path deals it)."""
+    (their number is the seats', as older versions of the bot dealt Kokeshi)."""
     options, seed = stored_options(module, row), int(row["seed"])
     if names is None:
         return module.deal(options, seed, row["players"], row["rules"])
@@ -947,6 +946,9 @@ def _replayed(
     for seq, player, action, *_ in rows:
         before = match.turn_key()
         seat = _seat_of(player, names)
-        events = tuple(match.apply(seat, action))
+        try:
+            events = tuple(match.apply(seat, action))
+        except Refusal as exc:  # the reason a game is marked broken names the move
+            raise ValueError(f"move {seq}, {action!r}: {exc}") from None
         held.decisions.append(MatchDecision(seq, seat, action, events, match.turn_key() != before or match.is_over))
     return held

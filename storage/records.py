@@ -126,14 +126,14 @@ class GameRecord:
     language: str | None = None  # the locale its thread and pictures speak, e.g. pt_BR; None: English
     game: str = DEFAULT_GAME  # the key of the game played
     settings: Mapping[str, Any] = field(default_factory=dict, hash=False)  # the lobby's settings, chosen at creation
-    # How its log names the seats (`games.log_seats`): True by number (the contract's path), False by the players'
-    # names (the default game's own path); None when not read, taken then from the game's key.
+    # How its log names the seats (`games.log_seats`): True by number, False by the players' names (a game stored
+    # by an older version of the bot); None when not read, taken then from the game's key.
     log_seats: bool | None = None
 
     @property
     def named_log(self) -> bool:
-        """Its log names its players: it is played on the default game's own path (`Store.apply`), not the
-        contract's (`MatchStore.play_match`)."""
+        """Its log names its players (stored by an older version of the bot): it is read as it is, and played on
+        once `MatchStore.to_seat_log` has moved it to a log by seat number."""
         return self.game == DEFAULT_GAME if self.log_seats is None else not self.log_seats
 
     @property

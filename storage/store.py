@@ -10,22 +10,18 @@ import logging
 import math
 import secrets
 import time
-from bisect import bisect_right
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, overload
+from typing import Any
 
-from games.kokeshi.engine import AUTOMA, RULES_VERSIONS, Event, Game, IllegalAction, new_game
 from kit.locks import KeyedLocks
 
 from .away import QUIET, TURN_TIMERS, AwayStore
 from .clock import ClockStore
 from .community import CommunityStore, found
 from .database import Database, Row, Transaction
-from .logs import ENDS_TURN, REVEALS, pack_log, unpack_log
+from .logs import pack_log, unpack_log
 from .matches import MatchStore, contract_module, lobby_settings
 from .notices import DIGEST, MUTED, NoticeStore
 from .ratings import CHALLENGE_SIDES, challenge_seed
@@ -38,13 +34,11 @@ from .records import (
     Glance,
     Result,
     Seat,
-    StaleVersion,
     StoreRefusal,
     ThreadPosts,
     Timer,
     TurnFacts,
     TurnPosts,
-    UndoRefused,
 )
 
 log = logging.getLogger(__name__)
@@ -52,63 +46,22 @@ log = logging.getLogger(__name__)
 # A person's settings that decide how their turn pings them (`Store.turn_facts`).
 PING_SETTINGS = ("notify", "language", QUIET, MUTED, DIGEST)
 NAME_LIMIT = 32
-# Games held in memory, the most recently used; each holds its log with the events (≈ 250 KiB at the end of a
-# 4-player game, with its kept states): a game evicted is replayed once when next loaded.
-_CACHE_SIZE = 256
-# States kept in memory per cached game: right after its last few finished turns (what its thread shows next: the
-# turns since the player to move last played, and the turns not yet recorded).
-_STATES_KEPT = 12
-# An action whose events include one of these ends a turn: undo never reaches back past it.
-_TURN_BOUNDARIES = frozenset({"turn_ended", "setup_done", "game_over"})
+# The name a solo game's results give its opponent that holds no seat (`GameModule.unseated`): no seat takes it.
+_UNSEATED = "automa"
 # The seed is kept as decimal text (128-bit seeds); games dealt before migration 0004 have only the INTEGER column.
 _SEED = "COALESCE(seed_text, CAST(seed AS TEXT)) AS seed"
 _STARTED = "(seed_text IS NOT NULL OR seed IS NOT NULL)"
-_FAR = 2**31 - 1  # past any action number; fits the 32-bit INTEGER of either backend
 _GAME_COLUMNS = (
     f"id, guild_id, channel_id, thread_id, host_id, status, players, side, solo, turn_timer, {_SEED}, version, "
     "moves, broken_reason, created_at, updated_at, finished_at, challenge, language, game, settings, log_seats"
 )
 
 
-# The records of Kokeshi's own path through the store: its log names players and holds the engine's events.
-@dataclass(frozen=True, slots=True)
-class LoggedAction:
-    """One action of a game's log, with the events it caused."""
-
-    seq: int
-    player: str
-    action: str
-    source: str
-    created_at: float
-    events: tuple[Event, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Applied:
-    """One action saved, with what the store computed on the way, so that nobody has to read or replay it again:
-    the game's record after the commit, the engine state (a private copy) and version, the action's events, the
-    game's whole log, the states right after its latest finished turns (by the seq of the action that ended each;
-    the current one under its own seq; read-only, shared with the store), and the results of a game it ended."""
-
-    record: GameRecord
-    game: Game
-    version: int
-    events: tuple[Event, ...]
-    # True when the commit also set the timers of the turn it leaves the game in (none for an AI seat or an end).
-    timers_set: bool
-    # The earliest of the timers that commit set, if it set any.
-    first_timer: float | None = None
-    log: tuple[LoggedAction, ...] = ()
-    states: Mapping[int, Game] = field(default_factory=dict)
-    results: tuple[Result, ...] = ()
-    # When the action began a person's turn: what its prompt says of the people at the table (`TurnFacts`).
-    facts: TurnFacts | None = None
-
-
 def clean_name(name: str, taken: Iterable[str] = ()) -> str:
-    """A player name the engine accepts: trimmed, at most 32 characters, unique among `taken`."""
+    """A seat's name: trimmed, at most 32 characters, unique among `taken`, never the name of an opponent that holds
+    no seat."""
     base = " ".join(str(name).split())[:NAME_LIMIT] or "Player"
-    if base == AUTOMA:
+    if base == _UNSEATED:
         base = "Automa player"
     taken = set(taken)
     candidate, n = base, 2
@@ -119,39 +72,8 @@ def clean_name(name: str, taken: Iterable[str] = ()) -> str:
     return candidate
 
 
-def flags_of(events: Sequence[Event]) -> int:
-    """The `actions.flags` bits of an action that caused these events."""
-    flags = ENDS_TURN if any(e.kind in _TURN_BOUNDARIES for e in events) else 0
-    return flags | (REVEALS if any(e.reveals for e in events) else 0)
-
-
 # What a timer row can be: a turn's reminders and deadline, or a thread to post again.
 TIMER_KINDS = (*TURN_TIMERS, "repost")
-
-
-@dataclass(slots=True)
-class _Kept:
-    """A game held in memory: its engine state at a version, every action of its log with the events it caused, and
-    the states right after its latest finished turns, so that neither its log nor those states need a replay."""
-
-    version: int
-    game: Game
-    entries: list[LoggedAction] = field(default_factory=list)
-    states: dict[int, Game] = field(default_factory=dict)
-
-    def add(self, entry: LoggedAction, after: Game) -> None:
-        self.entries.append(entry)
-        if flags_of(entry.events) & ENDS_TURN:
-            self.states[entry.seq] = after.clone()
-            while len(self.states) > _STATES_KEPT:
-                del self.states[min(self.states)]
-
-
-Play = Callable[[Game, str, str], Sequence[Event]]
-
-
-def _engine_play(game: Game, player: str, action: str) -> Sequence[Event]:
-    return game.apply(player, action)
 
 
 class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
@@ -171,8 +93,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         self._secret_setting = challenge_secret or None
         self._challenge_secret = b""
         self._game_locks: KeyedLocks[int] = KeyedLocks()  # changes to one game, in this process
-        self._cache: OrderedDict[int, _Kept] = OrderedDict()
-        self._init_matches()  # contract games held in memory (`MatchStore`)
+        self._init_matches()  # games held in memory (`MatchStore`)
 
     async def load_secret(self) -> None:
         """Read the key challenge seeds are derived from: the setting if given, else one made on first start."""
@@ -404,30 +325,27 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         ai_level: str | None = None,
         game: str = DEFAULT_GAME,
         settings: Mapping[str, Any] | None = None,
-        contract: bool | None = None,
     ) -> int:
         """A new lobby with the host in seat 0 and `ai_seats` AI players; returns the game id. `language` is the
         locale its thread speaks ("pt_BR"; None: English); `ai_level` the AI seats' level, kept on their seats;
         `game` the key of the game played, `settings` the lobby's other settings (JSON-safe values).
 
-        A contract game (`contract`; by default every game but the default game, which also has its own path) is
-        played through `start_match`/`play_match` (`games.get(game)`), its log by seat number: `players` is one of
-        its player counts (1 is solo), and its settings are checked and completed by the game (`bad_settings`,
-        `unknown_game`). A setting the games table also keeps in a column (`side`) is written there too, so the
-        columns read the same whichever path plays the game."""
-        if contract is None:
-            contract = game != DEFAULT_GAME
+        The game is played through `start_match`/`play_match` (`games.get(game)`), its log by seat number: `players`
+        is one of its player counts (1 is solo), and its settings are checked and completed by the game
+        (`bad_settings`, `unknown_game`); `side` is the game's setting of that name when `settings` leave it out. A
+        setting the games table also keeps in a column (`side`) is written there too, so that the column reads the
+        same as in games stored before settings were kept as JSON."""
         if solo:
             players, ai_seats = 1, 0
-        if contract:
-            counts = contract_module(game).players
-            if players not in counts:
-                raise StoreRefusal("bad_players")
-            solo = players == 1
-            settings = lobby_settings(game, settings)
-            side = str(settings.get("side", side))
-        elif not 1 <= players <= 4 or (not solo and players < 2):
+        module = contract_module(game)
+        if players not in module.players:
             raise StoreRefusal("bad_players")
+        solo = players == 1
+        given = dict(settings or {})
+        if any(s.key == "side" for s in module.settings):
+            given.setdefault("side", side)  # `side` chooses the game's setting of that name, unless `settings` do
+        settings = lobby_settings(game, given)
+        side = str(settings.get("side", side))
         if not 0 <= ai_seats < players:
             raise StoreRefusal("no_person_seat")
         if side not in ("basic", "advanced"):
@@ -454,9 +372,8 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                         challenge,
                         language,
                         game,
-                        json.dumps(dict(settings or {}), sort_keys=True, separators=(",", ":")),
-                        # The default game's own path logs its players by name; the contract's, by seat number.
-                        int(contract),
+                        json.dumps(settings, sort_keys=True, separators=(",", ":")),
+                        1,  # the log names its seats by number
                     ),
                 )
             )
@@ -540,30 +457,6 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         async with self._tx() as db:
             await self._run(db, "UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
 
-    async def start_game(self, game_id: int, seed: int) -> tuple[Game, int]:
-        """Deal the game for the seated players; returns the new engine game and the game version."""
-        async with self._game_lock(game_id), self._tx() as db:
-            record = await self.get_game(game_id)
-            if not record.named_log:
-                raise StoreRefusal("other_game", game_id=game_id, game=record.game)
-            if record.status != "lobby":
-                raise StoreRefusal("not_lobby")
-            if not record.solo and len(record.seats) < 2:
-                raise StoreRefusal("too_few")
-            names = [s.name for s in record.seats]
-            rules = await self._challenge_rules(db, record)
-            kept = {"rules": rules} if rules in RULES_VERSIONS else {}  # otherwise the current rules
-            game = new_game(names, seed=seed, side=record.side, solo=record.solo, **kept)
-            version = record.version + 1
-            await self._run(
-                db,
-                "UPDATE games SET status = 'active', seed = NULL, seed_text = ?, rules = ?, players = ?, version = ?, "
-                "moves = 0, snapshot = ?, updated_at = ?, dealt_named = 1 WHERE id = ?",
-                (str(seed), game.rules, len(names), version, game.to_json(), self._clock(), game_id),
-            )
-        self._remember(game_id, _Kept(version, game, [], {0: game.clone()}))
-        return game.clone(), version
-
     async def _challenge_rules(self, db: Transaction, record: GameRecord) -> int | None:
         """For a challenge game, the rules version its first attempt was dealt under: everyone plays the same deal,
         even the day a newer version of the rules ships. None for any other game, or a challenge's first attempt."""
@@ -589,7 +482,6 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         language: str | None = None,
         game: str = DEFAULT_GAME,
         settings: Mapping[str, Any] | None = None,
-        contract: bool | None = None,
     ) -> tuple[int, bool]:
         """A solo game on the challenge's seed and side (another game: its challenge's `settings`), not yet started;
         returns (game id, rated).
@@ -609,7 +501,6 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             language=language,
             game=game,
             settings=settings,
-            contract=contract,
         )
         async with self._tx() as db:
             earlier = found(
@@ -648,99 +539,23 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         self._forget(game_id)
         return await self.get_game(game_id)
 
-    # ------------------------------------------------------------------ engine state
+    # ------------------------------------------------------------------ games held in memory
 
     def _forget(self, game_id: int) -> None:
-        """Hold the game no longer, on either path: its next load reads it from the database."""
-        self._cache.pop(game_id, None)
+        """Hold the game no longer: its next load reads it from the database."""
         self._matches.pop(game_id, None)
-
-    def _remember(self, game_id: int, kept: _Kept) -> None:
-        self._cache[game_id] = kept
-        self._cache.move_to_end(game_id)
-        while len(self._cache) > _CACHE_SIZE:
-            self._cache.popitem(last=False)
 
     def held_version(self, game_id: int) -> int | None:
         """The version of the game as this process last saved or loaded it, if it is held in memory (no read)."""
-        # A Kokeshi game read through the contract too is held twice: the later version is the one last seen.
-        versions = [kept.version for kept in (self._cache.get(game_id), self._matches.get(game_id)) if kept is not None]
-        return max(versions, default=None)
-
-    @overload
-    async def load_game(self, game_id: int) -> tuple[Game, int]: ...
-
-    @overload
-    async def load_game(self, game_id: int, *, record: Literal[True]) -> tuple[Game | None, int, GameRecord]: ...
-
-    async def load_game(
-        self, game_id: int, *, record: bool = False
-    ) -> tuple[Game, int] | tuple[Game | None, int, GameRecord]:
-        """The game's engine state (a private copy) and its version; with `record`, its record as well, read at the
-        same moment (the state is None then unless the game is being played)."""
-        async with self._game_lock(game_id):
-            if record:
-                found_record = await self.get_game(game_id)
-                if found_record.status != "active":
-                    return None, found_record.version, found_record
-            kept = await self._load(game_id)
-        if record:
-            return kept.game.clone(), kept.version, found_record
-        return kept.game.clone(), kept.version
+        held = self._matches.get(game_id)
+        return None if held is None else held.version
 
     async def _waiting_users(self, game_id: int) -> tuple[int, ...]:
-        """The people (user ids) a game waits for, the caller holding its lock: Kokeshi's player to move, or every
-        person at a seat another game waits for (`MatchStore._match_waiting_users`); computer players are left
-        out."""
-        row = await self._one("SELECT game, log_seats FROM games WHERE id = ?", (game_id,))
-        if row is None:
+        """The people (user ids) a game waits for, the caller holding its lock: every person at a seat the game waits
+        for (`MatchStore._match_waiting_users`); computer players are left out."""
+        if await self._one("SELECT 1 FROM games WHERE id = ?", (game_id,)) is None:
             return ()
-        if row["game"] != DEFAULT_GAME or row["log_seats"]:
-            return await self._match_waiting_users(game_id)
-        prompt = (await self._load(game_id)).game.prompt
-        if prompt is None:
-            return ()
-        seat = await self._one("SELECT user_id, ai FROM seats WHERE game_id = ? AND name = ?", (game_id, prompt.player))
-        return () if seat is None or seat["ai"] or seat["user_id"] is None else (int(seat["user_id"]),)
-
-    async def _load(self, game_id: int) -> _Kept:
-        """The cached game, or the game rebuilt from its log; the snapshot is checked and repaired."""
-        row = await self._one(
-            f"SELECT status, {_SEED}, rules, side, solo, version, broken_reason, game, log_seats "
-            "FROM games WHERE id = ?",
-            (game_id,),
-        )
-        if row is None:
-            raise GameNotFound(f"there is no game {game_id}")
-        _kokeshi_only(game_id, row)
-        if row["status"] == "broken":
-            raise BrokenGame(game_id, row["broken_reason"] or "unknown")
-        if row["seed"] is None:
-            raise StoreRefusal("not_started")
-        cached = self._cache.get(game_id)
-        if cached is not None and cached.version == row["version"]:
-            self._cache.move_to_end(game_id)
-            return cached
-        row = found(
-            await self._one(
-                f"SELECT status, {_SEED}, rules, side, solo, version, snapshot, log, created_at "
-                "FROM games WHERE id = ?",
-                (game_id,),
-            )
-        )
-        names = [
-            r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
-        ]
-        packed = row["log"] is not None
-        rows = unpack_log(row["log"], row["created_at"]) if packed else await self._action_rows(game_id)
-        try:
-            kept = _rebuilt(names, row, rows)
-        except (IllegalAction, ValueError) as exc:
-            raise await self._broken(game_id, exc) from None
-        await self._mend_snapshot(game_id, packed, kept.game.to_json(), row["snapshot"])
-        kept.version = row["version"]
-        self._remember(game_id, kept)
-        return kept
+        return await self._match_waiting_users(game_id)
 
     async def _broken(self, game_id: int, exc: Exception) -> BrokenGame:
         """A game whose log no longer replays (`exc` says why): marked broken, unless the store is read-only; the
@@ -764,11 +579,11 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             async with self._tx() as db:
                 await self._run(db, "UPDATE games SET snapshot = ? WHERE id = ?", (rebuilt, game_id))
 
-    async def _action_rows(self, game_id: int, upto: int = _FAR) -> list[tuple[int, str, str, str, float, int]]:
+    async def _action_rows(self, game_id: int) -> list[tuple[int, str, str, str, float, int]]:
+        """(seq, player, action, source, created_at, flags) of every action of a game whose log is not packed."""
         rows = await self._all(
-            "SELECT seq, player, action, source, created_at, flags FROM actions WHERE game_id = ? AND seq <= ? "
-            "ORDER BY seq",
-            (game_id, upto),
+            "SELECT seq, player, action, source, created_at, flags FROM actions WHERE game_id = ? ORDER BY seq",
+            (game_id,),
         )
         return [tuple(r) for r in rows]
 
@@ -780,353 +595,6 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         if row["log"] is not None:
             return unpack_log(row["log"], row["created_at"])
         return await self._action_rows(game_id)
-
-    @overload
-    async def apply(
-        self,
-        game_id: int,
-        expected_version: int,
-        player: str,
-        action: str,
-        *,
-        source: str = ...,
-        timers: Sequence[tuple[str, float]] | None = ...,
-        play: Play = ...,
-        details: Literal[False] = ...,
-    ) -> list[Event]: ...
-
-    @overload
-    async def apply(
-        self,
-        game_id: int,
-        expected_version: int,
-        player: str,
-        action: str,
-        *,
-        source: str = ...,
-        timers: Sequence[tuple[str, float]] | None = ...,
-        play: Play = ...,
-        details: Literal[True],
-    ) -> Applied: ...
-
-    async def apply(
-        self,
-        game_id: int,
-        expected_version: int,
-        player: str,
-        action: str,
-        *,
-        source: str = "player",
-        timers: Sequence[tuple[str, float]] | None = None,
-        play: Play = _engine_play,
-        details: bool = False,
-    ) -> list[Event] | Applied:
-        """Apply one action atomically: check the version, run the engine, append to the log, commit.
-
-        With `timers` ((kind, due at) pairs), a move that ends a turn also replaces the game's timers in the same
-        commit: with these, set for the new version, when the next player is a person; with none otherwise.
-        Raises StaleVersion if the game moved on, IllegalAction if the engine refuses; nothing changes then.
-
-        `play` carries the action out on the game (the engine's own `apply` by default); it raises IllegalAction to
-        refuse and must then leave the game unchanged. Returns the action's events, or with `details` all the store
-        computed on the way (`Applied`): the record after the commit, the new state and version, whether the new
-        turn's timers were set, the log and the latest turns' states it holds, the results of a game it ended.
-        """
-        applied = await self._move(game_id, expected_version, player, action, source, timers, play)
-        return applied if details else list(applied.events)
-
-    async def _move(
-        self,
-        game_id: int,
-        expected_version: int,
-        player: str,
-        action: str,
-        source: str,
-        timers: Sequence[tuple[str, float]] | None,
-        play: Play,
-    ) -> Applied:
-        async with self._game_lock(game_id):
-            kept = await self._load(game_id)
-            version, game = kept.version, kept.game
-            if version != expected_version:
-                raise StaleVersion(game_id, expected_version, version)
-            record = await self.get_game(game_id)
-            if record.status != "active":
-                raise StoreRefusal("not_active")
-            # Until the commit succeeds the cached game may hold an unsaved move: take it out of the cache.
-            self._cache.pop(game_id, None)
-            try:
-                events = list(play(game, player, action))
-            except IllegalAction:
-                self._remember(game_id, kept)  # the engine left it unchanged
-                raise
-            now = self._clock()
-            seq = game.version
-            first_timer: float | None = None
-            async with self._tx() as db:
-                # `log_seats = 0`: a game moved meanwhile to a log by seat number (`to_seat_log`, which keeps its
-                # version) is no longer this path's to write.
-                count = await self._run(
-                    db,
-                    "UPDATE games SET version = version + 1, moves = ?, snapshot = ?, updated_at = ? "
-                    "WHERE id = ? AND version = ? AND log_seats = 0",
-                    (seq, game.to_json(), now, game_id, version),
-                )
-                if count != 1:
-                    current = found(await self._one("SELECT version FROM games WHERE id = ?", (game_id,)))
-                    raise StaleVersion(game_id, expected_version, current["version"])
-                flags = flags_of(events)
-                await self._run(
-                    db,
-                    "INSERT INTO actions (game_id, seq, player, action, source, created_at, flags) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, seq, player, action, source, now, flags),
-                )
-                if game.is_over:
-                    await self._finish(db, game_id, game, now)
-                elif flags & ENDS_TURN:
-                    if source == "timeout":
-                        # The expired turn counts in the commit of the move that ends it: a crash between the two
-                        # would lose it, and with it the opponents' choice after the third in a row.
-                        await self._run(
-                            db,
-                            "UPDATE seats SET expired = expired + 1 WHERE game_id = ? AND name = ?",
-                            (game_id, player),
-                        )
-                    if timers is not None:
-                        await self.clock_charge(db, game_id, player)  # a bank clock: the turn's time comes off
-                        prompt = game.prompt
-                        assert prompt is not None  # the game is not over
-                        first_timer = await self._replace_timers(db, game_id, version + 1, prompt.player, timers)
-            kept.version = version + 1
-            kept.add(LoggedAction(seq, player, action, source, now, tuple(events)), game)
-            results: list[Result] = []
-            facts: TurnFacts | None = None
-            mover = record.seat_named(game.prompt.player) if game.prompt is not None else None
-            if flags & ENDS_TURN and mover is not None and mover.user_id is not None and not mover.ai:
-                facts = await self.turn_facts(record, mover.name)
-            if game.is_over:
-                # The log is now kept packed, its times to the millisecond: the entries say what a read would.
-                created = record.created_at
-                kept.entries = [
-                    replace(e, created_at=created + round((e.created_at - created) * 1000) / 1000) for e in kept.entries
-                ]
-                results = await self.results(game_id)
-            self._remember(game_id, kept)
-            after = await self.get_game(game_id)
-            held = len(kept.entries) == game.version
-            return Applied(
-                after,
-                game.clone(),
-                version + 1,
-                tuple(events),
-                timers_set=game.is_over or (timers is not None and bool(flags & ENDS_TURN)),
-                first_timer=first_timer,
-                log=tuple(kept.entries) if held else (),
-                states={**kept.states, seq: kept.states.get(seq) or game.clone()} if held else {},
-                results=tuple(results),
-                facts=facts,
-            )
-
-    async def _replace_timers(
-        self, db: Transaction, game_id: int, version: int, player: str, timers: Sequence[tuple[str, float]]
-    ) -> float | None:
-        """The game's timers replaced by these, as the player's away period, bank and quiet hours move them (none
-        for an AI seat); the earliest of those set, None when none were."""
-        await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
-        seat = await self._one("SELECT ai, user_id FROM seats WHERE game_id = ? AND name = ?", (game_id, player))
-        if seat is None or seat["ai"] or not timers:
-            return None
-        # A player who is away gets the turn's whole time after they are back; quiet hours keep the deadline.
-        timers = await self.player_timers(
-            db, seat["user_id"], await self.clock_turn(db, game_id, seat["user_id"], timers)
-        )
-        if not timers:
-            return None
-        await self._run_many(
-            db,
-            "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?)",
-            [(game_id, kind, due_at, version) for kind, due_at in timers],
-        )
-        return min(due_at for _kind, due_at in timers)
-
-    async def set_turn_timers(
-        self, game_id: int, version: int, timers: Sequence[tuple[str, float]], *, user_id: int | None = None
-    ) -> bool:
-        """Replace the game's timers with these, set for `version`, in one commit; False if they already were.
-        Those of a turn of `user_id` are moved by the player's away period and quiet hours (`player_timers`)."""
-        current = await self.timers(game_id)
-        if (
-            current
-            and all(t.version == version for t in current)
-            and {t.kind for t in current} == {k for k, _ in timers}
-        ):
-            return False
-        async with self._tx() as db:
-            await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
-            await self._run_many(
-                db,
-                "INSERT INTO timers (game_id, kind, due_at, version) VALUES (?, ?, ?, ?)",
-                [
-                    (game_id, kind, due_at, version)
-                    for kind, due_at in await self.player_timers(
-                        db, user_id, await self.clock_turn(db, game_id, user_id, timers)
-                    )
-                ],
-            )
-        return True
-
-    async def _finish(self, db: Transaction, game_id: int, game: Game, now: float) -> None:
-        await self.database.lock_shared_totals(db)
-        seats = {
-            r["name"]: r
-            for r in await self._all(
-                "SELECT name, seat, user_id, ai, resigned FROM seats WHERE game_id = ?", (game_id,)
-            )
-        }
-        ranking = game.ranking()
-        # A resignation ranks last, whatever the score.
-        ranking = [n for n in ranking if not (n in seats and seats[n]["resigned"])] + [
-            n for n in ranking if n in seats and seats[n]["resigned"]
-        ]
-        scores = game.scores()
-        rows = []
-        for rank, name in enumerate(ranking, start=1):
-            s = scores[name]
-            seat = seats.get(name)
-            rows.append(
-                (
-                    game_id,
-                    seat["seat"] if seat else len(seats),
-                    name,
-                    seat["user_id"] if seat else None,
-                    int(seat["ai"]) if seat else 1,
-                    int(seat["resigned"]) if seat else 0,
-                    rank,
-                    s.total,
-                    score_details(s.to_dict()),
-                    now,
-                )
-            )
-        await self._run_many(
-            db,
-            "INSERT INTO results (game_id, seat, name, user_id, ai, resigned, rank, total, details, finished_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            rows,
-        )
-        await self._run(db, "UPDATE games SET status = 'finished', finished_at = ? WHERE id = ?", (now, game_id))
-        await self._run(db, "DELETE FROM timers WHERE game_id = ?", (game_id,))
-        info = found(
-            await self._one("SELECT guild_id, solo, challenge, created_at, game FROM games WHERE id = ?", (game_id,))
-        )
-        if not info["solo"]:
-            await self._rate_finished(db, game_id, info["guild_id"], now, info["game"])
-        if info["challenge"]:
-            await self._finish_attempt(db, game_id, now)
-        else:
-            await self._add_totals(db, info["guild_id"], bool(info["solo"]), rows, info["game"])
-        # The log is packed into the game's row: a finished game then takes a few KB, not one row per action.
-        actions = await self._action_rows(game_id)
-        # A person's own choices count towards their favourite; a timed-out seat's or the AI's do not.
-        chosen = [
-            (seats[player]["user_id"], action)
-            for _, player, action, source, _, _ in actions
-            if source == "player" and player in seats
-        ]
-        await self._add_favourites(db, info["guild_id"], chosen, info["game"])
-        await self._run(
-            db,
-            "UPDATE games SET log = ?, snapshot = NULL WHERE id = ?",
-            (pack_log(actions, info["created_at"]), game_id),
-        )
-        await self._run(db, "DELETE FROM actions WHERE game_id = ?", (game_id,))
-
-    async def undo(self, game_id: int, player: str) -> tuple[Game, int]:
-        """Take back `player`'s last action of their current turn, if it revealed nothing; returns the new state."""
-        async with self._game_lock(game_id):
-            kept = await self._load(game_id)
-            version, game = kept.version, kept.game
-            prompt = game.prompt
-            if prompt is None:
-                raise UndoRefused("undo_over")
-            if prompt.player != player:
-                raise UndoRefused("undo_not_your_turn", player=prompt.player)
-            last = await self._one(
-                "SELECT seq, player, source, flags FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                (game_id,),
-            )
-            if last is None or last["player"] != player:
-                raise UndoRefused("undo_nothing")
-            if last["source"] != "player":
-                raise UndoRefused("undo_timed_out")
-            if last["flags"] & ENDS_TURN:
-                raise UndoRefused("undo_nothing")
-            if last["flags"] & REVEALS:
-                raise UndoRefused("undo_drew")
-            seq = last["seq"]
-            previous = await self._replay(game_id, upto=seq - 1)
-            self._cache.pop(game_id, None)
-            async with self._tx() as db:
-                # Version-checked like apply: a move committed meanwhile (by any process) makes this undo stale.
-                count = await self._run(
-                    db,
-                    "UPDATE games SET version = version + 1, moves = moves - 1, snapshot = ?, updated_at = ? "
-                    "WHERE id = ? AND version = ? AND moves = ? AND log_seats = 0",
-                    (previous.to_json(), self._clock(), game_id, version, seq),
-                )
-                if count != 1:
-                    current = found(await self._one("SELECT version FROM games WHERE id = ?", (game_id,)))
-                    raise StaleVersion(game_id, version, current["version"])
-                await self._run(db, "DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
-            # The move taken back ended no turn: the kept log loses its last entry, the kept states stay.
-            entries = kept.entries[:-1] if kept.entries and kept.entries[-1].seq == seq else []
-            states = kept.states if entries or seq == 1 else {}
-            self._remember(game_id, _Kept(version + 1, previous, entries, states))
-        return previous.clone(), version + 1
-
-    async def _replay(self, game_id: int, upto: int | None = None) -> Game:
-        """The game rebuilt from its stored log (up to action `upto`)."""
-        row = found(await self._one(f"SELECT {_SEED}, rules, side, solo FROM games WHERE id = ?", (game_id,)))
-        names = [
-            r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
-        ]
-        rows = await self._action_rows(game_id, _FAR if upto is None else upto)
-        return _replayed(names, row, rows)
-
-    async def _kept(self, game_id: int) -> _Kept | None:
-        """The game as held in memory, its whole log included, loading it if need be; None when it cannot be
-        loaded (not started, broken, gone) or its log is not held."""
-        try:
-            async with self._game_lock(game_id):
-                kept = await self._load(game_id)
-        except (GameNotFound, BrokenGame, StoreRefusal):
-            return None
-        return kept if len(kept.entries) == kept.game.version else None
-
-    async def log(self, game_id: int, since: int = 0) -> list[LoggedAction]:
-        """The game's actions after `since`, each with the events a replay gives it (up to where it replays)."""
-        kept = await self._kept(game_id)
-        if kept is not None:
-            return kept.entries[bisect_right([e.seq for e in kept.entries], since) :]
-        row = await self._one(f"SELECT {_SEED}, rules, side, solo, game, log_seats FROM games WHERE id = ?", (game_id,))
-        if row is None:
-            raise GameNotFound(f"there is no game {game_id}")
-        _kokeshi_only(game_id, row)
-        if row["seed"] is None:
-            return []
-        names = [
-            r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
-        ]
-        game = _dealt(names, row)
-        found = []
-        for seq, player, action, source, created_at, _ in await self._log_rows(game_id):
-            try:
-                events = game.apply(player, action)
-            except IllegalAction:
-                break
-            if seq > since:
-                found.append(LoggedAction(seq, player, action, source, created_at, tuple(events)))
-        return found
 
     # ------------------------------------------------------------------ seats during play
 
@@ -1379,32 +847,6 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         rows = await self._all("SELECT status, COUNT(*) AS n FROM games GROUP BY status")
         return {r["status"]: int(r["n"]) for r in rows}
 
-    async def states_after(self, game_id: int, seqs: Iterable[int]) -> dict[int, Game]:
-        """The game as it stood right after each of these actions, 0 meaning before any (replayed once, unless the
-        game is held in memory with these states: the current one, or right after one of its last finished turns)."""
-        wanted = set(seqs)
-        kept = await self._kept(game_id)
-        if kept is not None:
-            held = {**kept.states, kept.game.version: kept.game}
-            if wanted <= held.keys():
-                return {seq: held[seq].clone() for seq in wanted}
-        row = await self._one(f"SELECT {_SEED}, rules, side, solo, game, log_seats FROM games WHERE id = ?", (game_id,))
-        if row is None:
-            raise GameNotFound(f"there is no game {game_id}")
-        _kokeshi_only(game_id, row)
-        names = [
-            r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
-        ]
-        game = _dealt(names, row)
-        found: dict[int, Game] = {0: game.clone()} if 0 in wanted else {}
-        for seq, player, action, *_ in await self._log_rows(game_id):
-            if not wanted - found.keys():
-                break
-            game.apply(player, action)
-            if seq in wanted:
-                found[seq] = game.clone()
-        return found
-
     # ------------------------------------------------------------------ message ids and settings
 
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
@@ -1523,10 +965,8 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                 problems.append((g["id"], f"marked broken: {g['broken_reason']}"))
                 continue
             try:
-                # A game of Kokeshi's own path is checked on its path, then read through the contract: the same
-                # moves to the same end, whichever path reads it.
-                problem = await self._verify_one(g) if g["game"] == DEFAULT_GAME and not g["log_seats"] else None
-                problem = problem or await self._verify_match(g)
+                # A game whose log names its players is replayed by its seating (`MatchStore._seating`).
+                problem = await self._verify_match(g)
             except Exception as exc:  # damaged pages can surface as any error: report it, check the rest
                 problem = f"cannot be read: {type(exc).__name__}: {exc}"
             if problem:
@@ -1552,38 +992,6 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                 )
         return problems
 
-    async def _verify_one(self, g: Row) -> str | None:
-        """What is wrong with a started Kokeshi game, or None."""
-        names = [
-            r["name"] for r in await self._all("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (g["id"],))
-        ]
-        packed = g["log"] is not None
-        rows = unpack_log(g["log"], g["created_at"]) if packed else await self._action_rows(g["id"])
-        if [r[0] for r in rows] != list(range(1, len(rows) + 1)) or len(rows) != g["moves"]:
-            return "the action log has gaps or disagrees with the move count"
-        if packed and g["status"] != "finished":
-            return "the log is packed but the game is not finished"
-        try:
-            game = _dealt(names, g)
-            for seq, player, action, _, _, flags in rows:
-                events = game.apply(player, action)
-                if not packed and flags != flags_of(events):
-                    return f"what is stored about move {seq} differs from a replay"
-        except (IllegalAction, ValueError) as exc:
-            return f"the log no longer replays: {exc}"
-        if not packed and game.to_json() != g["snapshot"]:
-            return "the snapshot differs from a replay of the log"
-        if (g["status"] == "finished") != game.is_over:
-            return "the status disagrees with the replayed game"
-        if g["status"] == "finished":
-            stored = {
-                r["name"]: {**json.loads(r["details"]), "total": r["total"]}
-                for r in await self._all("SELECT name, total, details FROM results WHERE game_id = ?", (g["id"],))
-            }
-            if stored != {name: score.to_dict() for name, score in game.scores().items()}:
-                return "the stored results differ from a replay"
-        return None
-
     async def compact(self) -> int:
         """Pack the logs of finished games stored before packing existed; returns how many were packed."""
         rows = await self._all("SELECT id FROM games WHERE status = 'finished' AND log IS NULL ORDER BY id")
@@ -1599,42 +1007,12 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                     (pack_log(actions, info["created_at"]), row["id"]),
                 )
                 await self._run(db, "DELETE FROM actions WHERE game_id = ?", (row["id"],))
-            self._cache.pop(row["id"], None)
+            self._forget(row["id"])
         return len(rows)
 
     async def backup(self, dest: str | Path) -> None:
         """A consistent copy of the whole database at `dest`, safe while the bot runs."""
         await self.database.backup(dest)
-
-
-def _kokeshi_only(game_id: int, row: Row) -> None:
-    """Refuse (`other_game`) a game this path does not play: another game, or the default game dealt through the
-    contract (its log by seat number); contract games are loaded with `load_match`."""
-    if row["game"] != DEFAULT_GAME or row["log_seats"]:
-        raise StoreRefusal("other_game", game_id=game_id, game=row["game"])
-
-
-def _dealt(names: Sequence[str], row: Row) -> Game:
-    """The stored game as dealt, from its row's seed, side and solo flag: every replay starts here."""
-    return new_game(names, seed=int(row["seed"]), side=row["side"], solo=bool(row["solo"]), rules=row["rules"])
-
-
-def _rebuilt(names: Sequence[str], row: Row, rows: Sequence[tuple[Any, ...]]) -> _Kept:
-    """The stored game dealt and replayed through these log rows, its log and latest turns' states kept."""
-    game = _dealt(names, row)
-    kept = _Kept(-1, game, [], {0: game.clone()})
-    for seq, player, action, source, created_at, *_ in rows:
-        events = game.apply(player, action)
-        kept.add(LoggedAction(seq, player, action, source, created_at, tuple(events)), game)
-    return kept
-
-
-def _replayed(names: Sequence[str], row: Row, rows: Sequence[tuple[Any, ...]]) -> Game:
-    """The stored game dealt and replayed through these log rows."""
-    game = _dealt(names, row)
-    for _, player, action, *_ in rows:
-        game.apply(player, action)
-    return game
 
 
 def _reach(r: Row) -> GameReach:
@@ -1662,8 +1040,3 @@ def _result(r: Row) -> Result:
         json.loads(r["details"]),
         r["finished_at"],
     )
-
-
-def score_details(items: Mapping[str, int]) -> str:
-    """A seat's score items, its total aside, as the JSON kept in `results.details`."""
-    return json.dumps({k: v for k, v in items.items() if k != "total"}, separators=(",", ":"))

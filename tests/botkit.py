@@ -236,11 +236,8 @@ async def prompt_message(w: World, game_id: int, thread):
 
 
 async def load_game(w: World, game_id: int):
-    """(the rules' state, version) of a game of Kokeshi, at its own table (its log by name) or at the platform's (its
-    log by seat: a copy of its engine then names its players as the table does, by their seats' names)."""
-    record = await w.store.get_game(game_id)
-    if record.named_log:
-        return await w.store.load_game(game_id)
+    """(the rules' state, version) of a game of Kokeshi: a copy of its engine that names its players as the table
+    does, by their seats' names."""
     match, version, record = await w.store.load_match(game_id)
     game = engine_game(match.engine.to_json())
     named = {match.name_of(s.seat): s.name for s in record.seats}
@@ -251,11 +248,6 @@ async def load_game(w: World, game_id: int):
 
 async def _seated(w: World, game_id: int):
     """The member whose decision the game waits for, the options offered, and the version."""
-    record = await w.store.get_game(game_id)
-    if record.named_log:
-        game, version = await w.store.load_game(game_id)
-        prompt = game.prompt
-        return w.member(prompt.player), [(o.id, "") for o in prompt.options], version
     match, version, record = await w.store.load_match(game_id)
     by_seat = {s.seat: s for s in record.seats}
     prompt = next(p for p in match.prompts() if not by_seat[p.seat].ai)

@@ -5,6 +5,7 @@ table is held to ("no change for players") and to post an old prompt in tests.""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import discord
 
@@ -18,7 +19,6 @@ from games.kokeshi import records, story, vocab
 from games.kokeshi.engine import Event, Game, Option, Prompt
 from games.kokeshi.engine.preview import Outcome, preview_all
 from i18n import _
-from storage import LoggedAction
 
 MAX_BUTTONS = 5
 MAX_SELECT = 25
@@ -164,10 +164,11 @@ def narrate(events: Iterable[Event], view: dict | None = None, *, limit: int = M
     return "\n".join(f"• {escape(line)}" for line in lines)
 
 
-def split_turns(entries: Sequence[LoggedAction]) -> tuple[list[list[LoggedAction]], list[LoggedAction]]:
-    """The finished turns among these logged actions, and the actions of the turn still going on."""
-    turns: list[list[LoggedAction]] = []
-    current: list[LoggedAction] = []
+def split_turns(entries: Sequence[Any]) -> tuple[list[list[Any]], list[Any]]:
+    """The finished turns among these logged actions (each with the engine `events` it caused), and the actions of
+    the turn still going on."""
+    turns: list[list[Any]] = []
+    current: list[Any] = []
     for entry in entries:
         current.append(entry)
         if any(e.kind in TURN_ENDS for e in entry.events):

@@ -248,15 +248,14 @@ def test_the_store_holds_a_database_and_storage_imports_run_one_way():
     assert sorted(name for name in graph if reaches(name, name, {name})) == []
 
 
-# The one module of the Discord layer that still imports a game package: `/kokeshi`, the commands Kokeshi's players
-# know by name, which answer through the platform's table but word a game's status in Kokeshi's words. Every other
-# module of `cogs/` (the platform's table, the commands of `/games`, the buttons Kokeshi's own table left in old
-# threads, the language and the limits) knows no game.
-COGS_WITH_A_GAME = {"cogs/kokeshi.py"}
+# The modules of the Discord layer that import a game package: none. Every module of `cogs/` (the platform's table,
+# the commands of `/games`, `/kokeshi`'s commands that Kokeshi's players know by name, the buttons Kokeshi's own table
+# left in old threads, the language and the limits) reaches a game only through the registry and the contract.
+COGS_WITH_A_GAME: set[str] = set()
 
 
 @pytest.mark.slow
-def test_only_the_kokeshi_commands_in_the_discord_layer_import_a_game():
+def test_no_module_of_the_discord_layer_imports_a_game_package():
     found = set()
     for path in sorted((ROOT / "cogs").glob("*.py")):
         modules = imported_modules(path)
@@ -296,12 +295,12 @@ def test_the_table_of_every_other_game_knows_no_game(name):
         assert "games" in found and "service" in found  # the graph is read, not empty
 
 
-# The store's modules that still reach a game package of their own (Kokeshi's path); the others ask the store which
-# people a game waits for, and know the games only through the contract and the registry.
-STORAGE_WITH_A_GAME = {"storage/store.py"}
+# The store's modules that reach a game package of their own: none. The store knows every game, Kokeshi included,
+# only through the registry and the contract (a match says whom it waits for, how it ends, what its log replays to).
+STORAGE_WITH_A_GAME: set[str] = set()
 
 
-def test_no_more_of_storage_imports_a_game_package_than_kokeshis_own_path():
+def test_no_storage_module_imports_a_game_package_beyond_the_registry_and_the_contract():
     contract = {"games", "games.base"}
     reaching = {
         str(path.relative_to(ROOT))
@@ -311,4 +310,4 @@ def test_no_more_of_storage_imports_a_game_package_than_kokeshis_own_path():
             for m in imported_modules(path)
         )
     }
-    assert "storage/away.py" not in reaching and reaching <= STORAGE_WITH_A_GAME, reaching
+    assert reaching == STORAGE_WITH_A_GAME, reaching

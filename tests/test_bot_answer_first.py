@@ -37,12 +37,13 @@ from tests.botkit import (
     new_lobby,
     open_game,
 )
+from tests.dbkit import named_log_game
 from tests.games import tiny
 from tests.own_table import prompt_view
 from tests.test_bot_match_end import finished_kohaku_daily
 from tests.test_bot_matches import finished_match, play_through
 from tests.test_bot_rematch import finished_table
-from tests.test_bot_replay import finished_in_store, played_in_store
+from tests.test_bot_replay import finished_in_store
 
 WRITE_SECONDS = 3.5
 CALL_SECONDS = 0.5
@@ -418,22 +419,15 @@ async def _rematch_button(w) -> Act:
 
 async def own_table_challenge(w, member):
     """A daily challenge at Kokeshi's own table, as `/kokeshi daily` made them before it moved to the platform's,
-    played to its end through the store, its final message posted (with its Share button, `kk:h:`): (record,
-    final)."""
-    store = w.store
-    game_id, _rated = await store.create_challenge(
-        kind="daily",
-        key=challenge_key("daily", discord.utils.utcnow()),
-        guild_id=w.guild.id,
-        channel_id=w.channel.id,
-        user_id=member.id,
-        name=member.user.name,
-    )
-    record = await store.get_game(game_id)
-    assert record.named_log and record.challenge
-    await store.start_game(game_id, store.challenge_seed(record.challenge))
-    await played_in_store(w, game_id, seed=2)
-    record = await store.get_game(game_id)
+    finished as that table left it (`dbkit.named_log_game`), its final message posted (with its Share button,
+    `kk:h:`): (record, final)."""
+    challenge = f"daily:{challenge_key('daily', discord.utils.utcnow())}"
+    game_id = named_log_game(
+        w.store.path, [member.user.name], seed=w.store.challenge_seed(challenge), moves=None, policy=2,
+        users=[member.id], guild_id=w.guild.id, channel_id=w.channel.id, challenge=challenge,
+    )  # fmt: skip
+    record = await w.store.get_game(game_id)
+    assert record.named_log and record.challenge and record.status == "finished"
     await own_table.post_final(w.bot.get_channel(w.channel.id), game_id, challenge=True)
     final = w.channel.history()[-1]
     assert f"kk:h:{game_id}" in [c.get("custom_id") for c in components(final)]

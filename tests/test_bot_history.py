@@ -15,7 +15,6 @@ from games.kokeshi.engine.data import ANIMAL_POINTS, ANIMALS
 from games.kokeshi.module import engine_event, named_view
 from games.kokeshi.narrate import describe
 from tests.botkit import open_game, play_to_end
-from tests.own_table import split_turns
 
 
 def records(thread, game_id: int) -> list:
@@ -32,23 +31,9 @@ def _unescape(text: str) -> str:
 
 async def _turns(world, game_id: int) -> list[tuple[str, list, dict, dict]]:
     """Every finished turn of the game as (who played it, its events, the table's view before it, after it), in the
-    engine's terms under the players' names, at either table."""
+    engine's terms under the players' names."""
     record = await world.store.get_game(game_id)
-    if record.named_log:
-        turns, unfinished = split_turns(await world.store.log(game_id))
-        assert not unfinished
-        seqs = [turns[0][0].seq - 1] + [turn[-1].seq for turn in turns]
-        states = await world.store.states_after(game_id, seqs)
-        return [
-            (
-                turn[0].player,
-                [e for entry in turn for e in entry.events],
-                states[seqs[i]].view(),
-                states[seqs[i + 1]].view(),
-            )
-            for i, turn in enumerate(turns)
-        ]
-    # At the platform's table: its log by seat, each decision with the events it caused (the automa's included).
+    # Its log by seat, each decision with the events it caused (the automa's included).
     decisions = await world.store.match_decisions(game_id)
     assert decisions and decisions[-1].ends_turn
     turns, current = [], []
@@ -90,10 +75,9 @@ async def _read_back(world, game_id: int, thread) -> dict[str, int]:
     """Check every record against the turn it tells; returns how many of each telling event were checked."""
     turns = await _turns(world, game_id)
     posted = records(thread, game_id)
-    if not (await world.store.get_game(game_id)).named_log:
-        # At the platform's table the last turn is told in the end's post, above the places.
-        *turns, (_player, last, _before, _after) = turns
-        _told_in_the_end(thread.history()[-1].content, game_id, last)
+    # The last turn is told in the end's post, above the places.
+    *turns, (_player, last, _before, _after) = turns
+    _told_in_the_end(thread.history()[-1].content, game_id, last)
     assert len(posted) == len(turns) > 10
     side = turns[-1][3]["side"]
     seen: dict[str, int] = {}

@@ -10,9 +10,9 @@ import games
 from cogs.limits import FILE_BYTES, FILES, MESSAGE, fit_files
 from cogs.match_looks import fit_log, narrated
 from games.base import Event
-from games.kokeshi.engine import RandomPolicy
 from storage import MatchDecision
 from tests.botkit import World, custom_ids, lobby_message
+from tests.dbkit import named_log_game
 from tests.games import tiny
 from tests.test_bot_language import locales  # noqa: F401  (the fixture giving each person a language)
 from tests.test_bot_match_since import bid
@@ -138,24 +138,23 @@ async def test_a_look_at_no_game_another_servers_a_lobby_or_an_ended_game_is_ref
 async def test_a_kokeshi_game_of_its_own_table_is_looked_at_by_its_seating(world):
     w = world
     aiko, botan = w.members[:2]
-    game_id = await w.store.create_game(
-        guild_id=w.guild.id, channel_id=w.channel.id, host_id=aiko.user.id, host_name="aiko", players=2
-    )
-    await w.store.add_seat(game_id, botan.user.id, "botan")
-    game, version = await w.store.start_game(game_id, 7)
-    policy = RandomPolicy(3)
-    for _ in range(12):  # played at `/kokeshi`'s own table: its log names the players
-        applied = await w.store.apply(game_id, version, game.prompt.player, policy.choose(game), details=True)
-        game, version = applied.game, applied.version
+    # Twelve decisions played at `/kokeshi`'s own table, as it wrote them: its log names the players.
+    game_id = named_log_game(
+        w.store.path, ["aiko", "botan"], seed=7, moves=12, policy=3, users=[aiko.user.id, botan.user.id],
+        guild_id=w.guild.id, channel_id=w.channel.id,
+    )  # fmt: skip
+    match, _version, record = await w.store.load_match(game_id)
+    assert record.named_log
+    mover = next(s.name for s in record.seats if s.seat == match.waiting()[0])
     before = await unchanged(w, game_id)
-    decider = {"aiko": aiko, "botan": botan}[game.prompt.player]
+    decider = {"aiko": aiko, "botan": botan}[mover]
     other = botan if decider is aiko else aiko
     # Without a game named, from the channel: her newest game here, Kokeshi's too.
     mine = reply(await decider.slash(w.channel, "games table"))
     assert mine.content.startswith(f"**The table of Kokeshi #{game_id}**") and "**Your turn:**" in mine.content
     assert mine.attachments and custom_ids(mine) == []
     theirs = reply(await other.slash(w.channel, "games table", game=game_id))
-    assert f"Waiting for: **{game.prompt.player}**" in theirs.content and theirs.attachments
+    assert f"Waiting for: **{mover}**" in theirs.content and theirs.attachments
     # The log: Kokeshi's narration of the moves its own table stored, under the players' names.
     told = reply(await other.slash(w.channel, "games log", game=game_id, count=50)).content
     names = ["aiko", "botan"]

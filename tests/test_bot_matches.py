@@ -399,7 +399,6 @@ async def finished_match(w: World, game: str, members, seed: int):
         players=len(members),
         solo=len(members) == 1,
         game=game,
-        contract=True,
     )
     for member in members[1:]:
         await w.store.add_seat(game_id, member.user.id, member.user.name)

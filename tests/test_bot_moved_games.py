@@ -16,58 +16,57 @@ from cogs.replay_items import replay_view
 from storage import TurnPosts
 from tests import own_table
 from tests.botkit import World, components, custom_ids, message_in, prompt_message, restart
+from tests.dbkit import named_log_game
 from tests.test_bot_matches import choose, lobby_message, play_through, reply
 
 
-async def own_table_lobby(w: World, players: int = 2, *, ai: int = 0) -> tuple[int, object]:
-    """A lobby of Kokeshi's own table, as `/kokeshi new` opened one before it opened them at the platform's: made
-    straight through the store (`contract=False`: its log by name), its message with the own table's `kk:l:` buttons
-    and its thread, as the own table posted them. (game id, the lobby)."""
+async def _posted(w: World, game_id: int) -> None:
+    """The lobby message of a game of Kokeshi's own table, with its `kk:l:` buttons, and its thread, as that table
+    posted them."""
     host = w.members[0]
-    game_id = await w.store.create_game(
-        guild_id=w.guild.id,
-        channel_id=w.channel.id,
-        host_id=host.user.id,
-        host_name=host.user.name,
-        players=players,
-        ai_seats=ai,
-        ai_level="normal" if ai else None,
-        language="en",
-        contract=False,
-    )
-    record = await w.store.get_game(game_id)
-    assert record.named_log
     channel = w.bot.get_channel(w.channel.id)
     posted = await channel.send(embed=discord.Embed(title=f"Kokeshi #{game_id}"), view=own_table.lobby_view(game_id))
     await w.store.set_message(game_id, "lobby", channel.id, posted.id)
     thread = await posted.create_thread(name=f"Kokeshi #{game_id} — {host.user.name}")
     await w.store.set_thread(game_id, thread.id)
+
+
+async def own_table_lobby(w: World, players: int = 2, *, ai: int = 0) -> tuple[int, object]:
+    """A lobby of Kokeshi's own table, as `/kokeshi new` opened one before it opened them at the platform's: its rows
+    as that version wrote them (`dbkit.named_log_game`: its log by name), its message with the own table's `kk:l:`
+    buttons and its thread, as the own table posted them. (game id, the lobby)."""
+    host = w.members[0]
+    robots = [f"AI {i + 1}" for i in range(ai)]
+    game_id = named_log_game(
+        w.store.path, [host.user.name, *robots], seed=0, dealt=False, players=players, users=[host.user.id],
+        ai=robots, ai_level="normal" if ai else None, guild_id=w.guild.id, channel_id=w.channel.id, language="en",
+    )  # fmt: skip
+    record = await w.store.get_game(game_id)
+    assert record.named_log
+    await _posted(w, game_id)
     return game_id, await lobby_message(w, game_id)
 
 
 async def own_table_game(
     w: World, players: int = 2, *, decisions: int = 0, rng: random.Random | None = None, to_end: bool = False
 ) -> tuple[int, object]:
-    """A game of Kokeshi's own table as an upgrade finds it: seated and dealt through the store's own path (its log
-    by the players' names), `decisions` (or, `to_end`, every decision) made there, and its live prompt posted in its
-    thread with the own table's buttons and menus (`tests.own_table`), or, once over, its final message with *Replay*
-    and *Rematch*. (game id, its thread.)"""
+    """A game of Kokeshi's own table as an upgrade finds it: seated, dealt and played as that version wrote it
+    (`dbkit.named_log_game`: its log by the players' names), `decisions` (or, `to_end`, every decision) made there,
+    and its live prompt posted in its thread with the own table's buttons and menus (`tests.own_table`), or, once
+    over, its final message with *Replay* and *Rematch*. (game id, its thread.)"""
     rng = rng or random.Random(0)
-    game_id, _lobby = await own_table_lobby(w, players)
-    for member in w.members[1:players]:
-        await w.store.add_seat(game_id, member.user.id, member.user.name)
-    await w.store.start_game(game_id, rng.randrange(10**9))
-    made = 0
-    while to_end or made < decisions:
-        game, version = await w.store.load_game(game_id)
-        if game.prompt is None:
-            break
-        await w.store.apply(game_id, version, game.prompt.player, rng.choice(game.legal_actions()))
-        made += 1
+    people = w.members[:players]
+    game_id = named_log_game(
+        w.store.path, [m.user.name for m in people], seed=rng.randrange(10**9), moves=None if to_end else decisions,
+        policy=rng.randrange(10**9), users=[m.user.id for m in people], guild_id=w.guild.id,
+        channel_id=w.channel.id, language="en",
+    )  # fmt: skip
+    await _posted(w, game_id)
     record = await w.store.get_game(game_id)
     assert record.named_log and record.status == ("finished" if to_end else "active")
     channel = w.bot.get_channel(record.thread_id)
-    game, version = await w.store.load_game(game_id)
+    match, version, _record = await w.store.load_match(game_id)
+    game = match.engine  # dealt with the players' names, as the own table dealt it
     if game.prompt is None:
         view = replay_view(game_id)
         view.add_item(RematchButton(game_id, "Rematch"))
@@ -77,7 +76,7 @@ async def own_table_game(
             f"{game.prompt.player} — your turn.", view=own_table.prompt_view(game_id, version, game.prompt, game)
         )
         key = f"{game.round_number}:{sum(game.turns)}:{game.prompt.player}"
-        posts = TurnPosts(game_id, made, version, key, version)
+        posts = TurnPosts(game_id, record.moves, version, key, version)
         await w.store.set_turn_posts(posts, prompt=(channel.id, posted.id))
     return game_id, next(t for t in w.channel.threads if t.id == record.thread_id)
 

@@ -15,7 +15,7 @@ from cogs.match_replay import split_turns
 from cogs.replay import MENU_NEAR, MENU_TURNS, menu_turns
 from games.kokeshi.engine import GreedyPolicy
 from games.kokeshi.pictures.replay import MAX_BYTES
-from tests.botkit import attachments, components, custom_ids, load_game, open_game, play_to_end, restart
+from tests.botkit import attachments, components, custom_ids, open_game, play_to_end, restart
 from tests.test_bot_language import locales  # noqa: F401  (the fixture giving each person a language)
 
 # The animation is drawn in a worker (a thread here) for several seconds while the bot waits on it.
@@ -39,21 +39,15 @@ async def finished_in_store(w, seed: int = 3) -> int:
 
 
 async def played_in_store(w, game_id: int, seed: int = 3) -> int:
-    """The game played to its end straight through the store, at Kokeshi's own table or at the platform's (its
-    seats' decisions by seat number; nothing is posted in its thread either way); its id."""
+    """The game played to its end straight through the store, its seats' decisions by seat number (nothing is
+    posted in its thread); its id."""
     policy = GreedyPolicy(seed)
-    if not (await w.store.get_game(game_id)).named_log:
-        match, version, _record = await w.store.load_match(game_id)
-        while not match.is_over:
-            (seat,) = match.waiting()
-            played = await w.store.play_match(game_id, version, seat, policy.choose(match.engine))
-            match, version = played.match, played.record.version
-        return game_id
-    while True:
-        game, version = await load_game(w, game_id)
-        if game.prompt is None:
-            return game_id
-        await w.store.apply(game_id, version, game.prompt.player, policy.choose(game))
+    match, version, _record = await w.store.load_match(game_id)
+    while not match.is_over:
+        (seat,) = match.waiting()
+        played = await w.store.play_match(game_id, version, seat, policy.choose(match.engine))
+        match, version = played.match, played.record.version
+    return game_id
 
 
 def now_shown(world, message) -> ResponseMessage:

@@ -411,12 +411,12 @@ async def test_the_guides_postgresql_restore_runs_as_written_and_never_writes_to
         assert step(lines[0]).returncode == 0  # pg_dump, while the bot runs
         later = await started(bot, seed=9)  # the bot goes on after the backup
         await play_moves(bot, backed_up[0], 3)
-        live_log = await bot.log(backed_up[0])
+        live_log = await bot.match_decisions(backed_up[0])
         for line in lines[1:4]:  # a new database, the restore into it, and verify: all while the bot runs
             done = step(line)
             assert done.returncode == 0, done.stderr
         assert "3 games checked, 0 with problems" in done.stdout
-        assert await bot.log(backed_up[0]) == live_log and (await bot.get_game(later)).status == "active"
+        assert await bot.match_decisions(backed_up[0]) == live_log and (await bot.get_game(later)).status == "active"
         switched = step(lines[4])
         assert switched.returncode != 0 and "is being accessed by other users" in switched.stderr
     finally:
@@ -427,7 +427,7 @@ async def test_the_guides_postgresql_restore_runs_as_written_and_never_writes_to
         restored = await open_store(live)
         try:
             assert [g.id for g in await restored.active_games()] == backed_up
-            assert len(await restored.log(backed_up[0])) == 6
+            assert len(await restored.match_decisions(backed_up[0])) == 6
             assert await restored.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Di", players=2) == 4
         finally:
             await restored.close()

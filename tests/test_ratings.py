@@ -32,7 +32,6 @@ async def finished_game(
         host_name=f"u{users[0]}",
         players=len(users) + ai,
         ai_seats=ai,
-        contract=True,
     )
     for uid in users[1:]:
         await store.add_seat(game_id, uid, f"u{uid}")
@@ -189,7 +188,6 @@ async def _play_challenge(store: Store, user: int, kind: str = "daily", key: str
         user_id=user,
         name=f"u{user}",
         settings=next(c.options for c in games.get("kokeshi").challenges if c.kind == kind),  # as the table asks
-        contract=True,
     )
     await store.start_match(game_id, store.challenge_seed(f"{kind}:{key}"))
     await play_out(store, game_id, user)
@@ -253,7 +251,7 @@ async def test_stats_sum_up_a_players_games(store):
 
 
 async def test_a_seat_handed_to_the_ai_after_time_outs_is_still_rated_for_its_owner(store):
-    game_id = await store.create_game(guild_id=1, channel_id=10, host_id=1, host_name="u1", players=3, contract=True)
+    game_id = await store.create_game(guild_id=1, channel_id=10, host_id=1, host_name="u1", players=3)
     await store.add_seat(game_id, 2, "u2")
     await store.add_seat(game_id, 3, "u3")
     await store.start_match(game_id, 12)
@@ -271,7 +269,7 @@ async def test_a_seat_handed_to_the_ai_after_time_outs_is_still_rated_for_its_ow
 async def test_a_players_games_end_finished_resigned_or_timed_out_and_a_cancelled_one_is_not_counted(store):
     await finished_game(store, [1, 2], seed=30)
     await finished_game(store, [1, 2, 3], seed=31, resign=(1,))
-    timed_out = await store.create_game(guild_id=1, channel_id=10, host_id=2, host_name="u2", players=2, contract=True)
+    timed_out = await store.create_game(guild_id=1, channel_id=10, host_id=2, host_name="u2", players=2)
     await store.add_seat(timed_out, 1, "u1")
     await store.start_match(timed_out, 32)
     await store.update_seat(timed_out, "u1", ai=True, expired=3)  # the AI took the seat once its turns ran out

@@ -3,9 +3,9 @@ seeds."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
+import random
 import sqlite3
 import subprocess
 import sys
@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
+import games
 from games.kokeshi.engine import CURRENT_RULES, RULES_VERSIONS, Game, RandomPolicy, load_game, new_game, replay
 from storage import migrations, open_store
 from tests.botkit import open_game
+from tests.dbkit import decide
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = json.loads((Path(__file__).with_name("fixtures") / "rules_v1_games.json").read_text(encoding="utf-8"))
@@ -293,9 +295,9 @@ async def test_a_database_from_before_rules_versions_migrates_loads_and_verifies
     try:
         assert await store.schema_version() == len(migrations()) >= 4
         assert await store.verify() == []
-        game, _ = await store.load_game(1)
-        assert game.rules == 1
-        assert hashlib.sha256(game.to_json().encode()).hexdigest() == spec["final_sha256"]
+        match, _version, _record = await store.load_match(1)
+        assert match.rules == 1
+        assert hashlib.sha256(match.to_json().encode()).hexdigest() == spec["final_sha256"]
         record = await store.get_game(1)
         assert record.seed == spec["seed"]
         assert await store.started_games() == 1
@@ -318,11 +320,10 @@ async def test_a_new_game_stores_its_128_bit_seed_and_rules_version_losslessly(t
     try:
         game_id = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2)
         await store.add_seat(game_id, 101, "Bo")
-        game, version = await store.start_game(game_id, seed)
-        policy = RandomPolicy(1)
+        await store.start_match(game_id, seed)
+        rng = random.Random(1)
         for _ in range(30):
-            game, version = await store.load_game(game_id)
-            await store.apply(game_id, version, game.prompt.player, policy.choose(game))
+            assert await decide(store, game_id, rng)
         assert (await store.get_game(game_id)).seed == seed
         assert await store.verify() == []
     finally:
@@ -333,7 +334,8 @@ async def test_a_new_game_stores_its_128_bit_seed_and_rules_version_losslessly(t
     assert row == (None, str(seed), CURRENT_RULES)
     reopened = await open_store(path)
     try:
-        game, _ = await reopened.load_game(game_id)
+        match, _version, _record = await reopened.load_match(game_id)
+        game = match.engine
         assert game.seed == seed and game.rules == CURRENT_RULES and game.version == 30
     finally:
         await reopened.close()
@@ -348,25 +350,27 @@ async def test_a_game_started_by_the_bot_gets_a_128_bit_seed_and_the_current_rul
     assert 64 < record.seed.bit_length() <= 128
 
 
-async def test_a_game_started_under_rules_3_keeps_them_in_the_store(tmp_path, monkeypatch):
+async def test_a_game_started_under_rules_3_keeps_them_in_the_store(tmp_path):
     """A game dealt before rules 4 (its row says rules 3) loads, plays on and verifies under rules 3: the table's
     idle count, no idle turns per player."""
-    import storage.store
-
-    dealt_before = functools.partial(new_game, rules=3)
-    monkeypatch.setattr(storage.store, "new_game", dealt_before)
     path = tmp_path / "three.sqlite3"
     store = await open_store(path)
     try:
         game_id = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2)
         await store.add_seat(game_id, 101, "Bo")
-        await store.start_game(game_id, 77)
-        monkeypatch.undo()  # the bot now deals rules 4; the stored game keeps its own version
-        policy = RandomPolicy(2)
+        await store.start_match(game_id, 77)
+        await store.close()
+        # As dealt before rules 4 shipped: its row says rules 3, its snapshot is the deal under them.
+        dealt = games.get("kokeshi").deal({"side": "basic"}, 77, 2, 3)
+        with sqlite3.connect(path) as db:
+            db.execute("UPDATE games SET rules = 3, snapshot = ? WHERE id = ?", (dealt.to_json(), game_id))
+        db.close()
+        store = await open_store(path)  # the bot now deals rules 4; the stored game keeps its own version
+        rng = random.Random(2)
         for _ in range(60):
-            game, version = await store.load_game(game_id)
-            await store.apply(game_id, version, game.prompt.player, policy.choose(game))
-        game, _ = await store.load_game(game_id)
+            assert await decide(store, game_id, rng)
+        match, _version, _record = await store.load_match(game_id)
+        game = match.engine
         saved = json.loads(game.to_json())
         assert game.rules == 3 and saved["rules"] == 3 and "idle" in saved and "idles" not in saved
         assert game.view()["idle"]["shared"] is True

@@ -3,30 +3,32 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 import subprocess
 import sys
 
 import pytest
 
-from games.kokeshi.engine import GreedyPolicy, IllegalAction, RandomPolicy, new_game
+import games
+from games.kokeshi.engine import GreedyPolicy, new_game
 from storage import (
     MIGRATIONS_PG,
     BrokenGame,
     GameNotFound,
     GameStateError,
+    MatchPlayed,
     StaleVersion,
     Store,
     StoreError,
     StoreRefusal,
-    UndoRefused,
     clean_name,
     migrations,
     open_store,
 )
 from storage.postgres import pg_migration, pg_migrations
 from storage.ratings import week_streak
-from tests.dbkit import Clock, fresh_pg_database, sql
+from tests.dbkit import Clock, decide, fresh_pg_database, sql
 from tests.pgserver import free_port
 
 
@@ -43,18 +45,17 @@ async def started(store: Store, players: int = 2, seed: int = 7, solo: bool = Fa
     )
     for i in range(1, 1 if solo else players):
         await store.add_seat(game_id, 100 + i, f"P{i}")
-    await store.start_game(game_id, seed)
+    await store.start_match(game_id, seed)
     return game_id
 
 
 async def play_moves(store: Store, game_id: int, count: int, seed: int = 1) -> int:
-    policy = RandomPolicy(seed)
+    """Up to `count` random decisions (fewer once the game is over); the game's version after them."""
+    rng = random.Random(seed)
     for _ in range(count):
-        game, version = await store.load_game(game_id)
-        if game.prompt is None:
+        if not await decide(store, game_id, rng):
             break
-        await store.apply(game_id, version, game.prompt.player, policy.choose(game))
-    return (await store.load_game(game_id))[1]
+    return (await store.load_match(game_id))[1]
 
 
 # ---------------------------------------------------------------- schema
@@ -167,8 +168,8 @@ async def test_a_game_keeps_its_key_and_settings(store):
         guild_id=5, channel_id=50, host_id=1, host_name="Ana", players=2, game="kohaku", settings={"min_finish": 80}
     )
     first, second = await store.get_game(plain), await store.get_game(other)
-    assert (first.game, dict(first.settings)) == ("kokeshi", {})
-    # A contract game's settings are completed with its own defaults; the platform's stay beside them.
+    # A game's settings are completed with its own defaults; the platform's stay beside them.
+    assert (first.game, dict(first.settings), first.log_seats) == ("kokeshi", {"side": "basic"}, True)
     assert (second.game, dict(second.settings)) == ("kohaku", {"min_finish": 80, "goals": False})
 
 
@@ -186,10 +187,10 @@ async def test_lobby_refuses_a_full_table_a_second_seat_and_a_leaving_host(store
     assert info.value.code == "host"
 
 
-async def test_starting_deals_the_engine_game_for_the_seated_names(store):
+async def test_starting_deals_the_game_for_the_seated_players(store):
     game_id = await started(store, players=3, seed=42)
-    game, version = await store.load_game(game_id)
-    assert game == new_game(["Ana", "P1", "P2"], seed=42)
+    match, version, _record = await store.load_match(game_id)
+    assert match.to_json() == games.get("kokeshi").deal({"side": "basic"}, 42, 3).to_json()
     record = await store.get_game(game_id)
     assert record.status == "active" and record.seed == 42 and record.version == version
     assert [g.id for g in await store.games_for_user(102)] == [game_id]
@@ -232,11 +233,11 @@ async def test_thread_messages_timers_and_settings_round_trip(store):
 
 async def test_seat_changes_round_trip_without_making_buttons_stale(store):
     game_id = await started(store)
-    _, version = await store.load_game(game_id)
+    _, version, _record = await store.load_match(game_id)
     await store.update_seat(game_id, "P1", ai=True, expired=3, resigned=True)
     seat = (await store.get_game(game_id)).seat_named("P1")
     assert (seat.ai, seat.expired, seat.resigned) == (True, 3, True)
-    assert (await store.load_game(game_id))[1] == version
+    assert (await store.load_match(game_id))[1] == version
     with pytest.raises(GameStateError):
         await store.update_seat(game_id, "Nobody", ai=True)
 
@@ -250,65 +251,40 @@ def test_player_names_are_trimmed_shortened_and_made_unique():
     assert clean_name("automa") != "automa" and clean_name("") == "Player"
 
 
-# ---------------------------------------------------------------- applying actions
+# ---------------------------------------------------------------- decisions
 
 
-async def test_apply_appends_the_action_and_its_events_and_bumps_the_version(store):
+async def test_a_decision_is_logged_with_its_events_and_moves_the_version_on(store):
     game_id = await started(store)
-    game, version = await store.load_game(game_id)
-    action = game.legal_actions()[0]
-    expected = game.clone().apply(game.prompt.player, action)
-    events = await store.apply(game_id, version, game.prompt.player, action)
-    assert [e.to_dict() for e in events] == [e.to_dict() for e in expected]
-    logged = await store.log(game_id)
-    assert [(a.seq, a.player, a.action, a.source) for a in logged] == [(1, game.prompt.player, action, "player")]
-    assert [e.to_dict() for e in logged[0].events] == [e.to_dict() for e in expected]
-    assert (await store.load_game(game_id))[1] == version + 1
+    match, version, _record = await store.load_match(game_id)
+    (seat,) = match.waiting()
+    action = match.legal_actions(seat)[0]
+    expected = games.get("kokeshi").load(match.to_json()).apply(seat, action)
+    played = await store.play_match(game_id, version, seat, action)
+    assert [e.to_dict() for e in played.outcome.events] == [e.to_dict() for e in expected]
+    assert [(seq, s, a, list(evs)) for seq, s, a, evs in await store.match_events(game_id)] == [
+        (1, seat, action, expected)
+    ]
+    assert (await store.load_match(game_id))[1] == played.record.version == version + 1
 
 
-async def test_a_stale_version_or_an_illegal_action_changes_nothing(store):
-    game_id = await started(store)
-    game, version = await store.load_game(game_id)
-    with pytest.raises(StaleVersion) as info:
-        await store.apply(game_id, version - 1, game.prompt.player, game.legal_actions()[0])
-    assert info.value.current == version
-    with pytest.raises(IllegalAction):
-        await store.apply(game_id, version, game.prompt.player, "advance:dragon")
-    with pytest.raises(IllegalAction) as info:
-        await store.apply(game_id, version, "Nobody", game.legal_actions()[0])
-    assert info.value.code == "unknown_player"
-    after, version_after = await store.load_game(game_id)
-    assert after == game and version_after == version and await store.log(game_id) == []
-
-
-async def test_two_applies_with_the_same_version_exactly_one_succeeds(store):
-    for seed in range(25):
-        game_id = await started(store, seed=seed)
-        game, version = await store.load_game(game_id)
-        player, action = game.prompt.player, game.legal_actions()[0]
-        outcomes = await asyncio.gather(
-            *(store.apply(game_id, version, player, action) for _ in range(4)), return_exceptions=True
-        )
-        assert sum(isinstance(o, list) for o in outcomes) == 1
-        assert all(isinstance(o, (list, StaleVersion)) for o in outcomes)
-        assert len(await store.log(game_id)) == 1
-
-
-async def test_two_connections_racing_on_one_game_apply_only_once(database):
+async def test_two_connections_racing_on_one_game_save_only_one_decision(database):
     a, b = await open_store(database), await open_store(database)
     try:
         for seed in range(10):
             game_id = await started(a, seed=seed)
-            game, version = await a.load_game(game_id)
-            await b.load_game(game_id)
-            player, action = game.prompt.player, game.legal_actions()[0]
+            match, version, _record = await a.load_match(game_id)
+            await b.load_match(game_id)
+            (seat,) = match.waiting()
+            action = match.legal_actions(seat)[0]
             outcomes = await asyncio.gather(
-                a.apply(game_id, version, player, action),
-                b.apply(game_id, version, player, action),
+                a.play_match(game_id, version, seat, action),
+                b.play_match(game_id, version, seat, action),
                 return_exceptions=True,
             )
-            assert sum(isinstance(o, list) for o in outcomes) == 1, outcomes
-            assert len(await a.log(game_id)) == 1
+            assert sum(isinstance(o, MatchPlayed) for o in outcomes) == 1, outcomes
+            assert all(isinstance(o, (MatchPlayed, StaleVersion)) for o in outcomes)
+            assert len(await a.match_events(game_id)) == 1
     finally:
         await a.close()
         await b.close()
@@ -319,135 +295,54 @@ async def test_two_connections_racing_on_one_game_apply_only_once(database):
 async def test_a_game_played_to_the_end_through_the_store_equals_the_engine_alone(store, players, solo, side):
     game_id = await started(store, players=players, solo=solo, side=side, seed=11)
     names = [s.name for s in (await store.get_game(game_id)).seats]
-    alone = new_game(names, seed=11, side=side, solo=solo)
-    policies = {n: GreedyPolicy(3) for n in names}
+    # The engine names the seats it was dealt for by number, the automa of a solo game by its own name.
+    seat_names = [f"seat{s + 1}" for s in range(len(names))]
+    alone = new_game(seat_names, seed=11, side=side, solo=solo)
+    policies = {n: GreedyPolicy(3) for n in seat_names}
     while alone.prompt is not None:
         player = alone.prompt.player
         action = policies[player].choose(alone)
         alone.apply(player, action)
-        _, version = await store.load_game(game_id)
-        await store.apply(game_id, version, player, action)
-    stored, _ = await store.load_game(game_id)
-    assert stored == alone and stored.is_over
-    record = await store.get_game(game_id)
+        _, version, _record = await store.load_match(game_id)
+        await store.play_match(game_id, version, seat_names.index(player), action)
+    stored, version, record = await store.load_match(game_id)
+    assert stored.to_json() == alone.to_json() and stored.is_over
     assert record.status == "finished" and record.finished_at is not None
     results = await store.results(game_id)
-    assert [r.name for r in results] == alone.ranking()
+    named = dict(zip(seat_names, names, strict=True))
+    assert [r.name for r in results] == [named.get(n, n) for n in alone.ranking()]
     assert [r.rank for r in results] == list(range(1, len(results) + 1))
     for r in results:
-        s = alone.scores()[r.name]
+        s = alone.scores()[seat_names[r.seat] if r.seat < len(names) else r.name]
         assert {"total": r.total, **r.details} == s.to_dict()
     with pytest.raises(GameStateError):
-        await store.apply(game_id, record.version, names[0], "advance:princess")
+        await store.play_match(game_id, version, 0, "advance:princess")
     assert await store.verify() == []
-
-
-@pytest.mark.slow
-async def test_a_resigned_seat_ranks_last(store):
-    for seed in range(6):
-        game_id = await started(store, players=3, seed=seed)
-        await store.update_seat(game_id, "Ana", ai=True, resigned=True)
-        await play_moves(store, game_id, 5000)
-        game, _ = await store.load_game(game_id)
-        results = await store.results(game_id)
-        assert [r.name for r in results] == [n for n in game.ranking() if n != "Ana"] + ["Ana"]
-        assert results[-1].resigned and results[-1].rank == 3
 
 
 # ---------------------------------------------------------------- undo
 
 
-async def _to_placement_without_reveal(store: Store, game_id: int) -> tuple[str, int]:
-    """Play until the current player is in the middle of a turn whose last action revealed nothing."""
-    policy = RandomPolicy(5)
-    for _ in range(500):
-        game, version = await store.load_game(game_id)
-        player = game.prompt.player
-        events = await store.apply(game_id, version, player, policy.choose(game))
-        game, version = await store.load_game(game_id)
-        boundary = any(e.kind in ("turn_ended", "setup_done") for e in events)
-        if game.prompt and game.prompt.player == player and not boundary and not any(e.reveals for e in events):
-            return player, version
-    raise AssertionError("no undoable position found")
-
-
-async def test_undo_takes_back_the_last_action_of_the_current_turn(store):
-    game_id = await started(store, seed=3)
-    player, version = await _to_placement_without_reveal(store, game_id)
-    log_before = await store.log(game_id)
-    names = [s.name for s in (await store.get_game(game_id)).seats]
-    expected = new_game(names, seed=3)
-    for a in log_before[:-1]:
-        expected.apply(a.player, a.action)
-    game, new_version = await store.undo(game_id, player)
-    assert game == expected and new_version == version + 1
-    assert len(await store.log(game_id)) == len(log_before) - 1
-    assert await store.verify() == []
-    with pytest.raises(StaleVersion):
-        await store.apply(game_id, version, player, game.legal_actions()[0])
-
-
 async def test_undo_never_takes_back_a_random_draw(store):
     game_id = await started(store, seed=3)
-    policy = RandomPolicy(8)
+    rng = random.Random(8)
     for _ in range(2000):
-        game, version = await store.load_game(game_id)
-        player = game.prompt.player
-        events = await store.apply(game_id, version, player, policy.choose(game))
-        game, _ = await store.load_game(game_id)
-        ends_turn = any(e.kind in ("turn_ended", "setup_done") for e in events)
-        if any(e.reveals for e in events) and game.prompt and game.prompt.player == player and not ends_turn:
+        match, version, _record = await store.load_match(game_id)
+        seat = match.waiting()[0]
+        played = await store.play_match(game_id, version, seat, rng.choice(match.legal_actions(seat)))
+        last = played.decisions[-1]
+        if any(e.reveals for e in last.events) and not last.ends_turn and seat in played.match.waiting():
             break
     else:
-        raise AssertionError("no move that revealed a tile and left the player to act")
-    moves = len(await store.log(game_id))
-    with pytest.raises(UndoRefused) as info:
-        await store.undo(game_id, player)
+        raise AssertionError("no decision that revealed a tile and left its seat to decide")
+    moves = len(played.decisions)
+    with pytest.raises(StoreRefusal) as info:
+        await store.undo_match(game_id, seat)
     assert info.value.code == "undo_drew"
-    assert len(await store.log(game_id)) == moves
+    assert len(await store.match_decisions(game_id)) == moves
 
 
-async def test_undo_is_refused_to_others_and_across_the_start_of_a_turn(store):
-    game_id = await started(store, seed=9)
-    game, version = await store.load_game(game_id)
-    first = game.prompt.player
-    second = next(n for n in game.players if n != first)
-    with pytest.raises(UndoRefused) as info:
-        await store.undo(game_id, first)
-    assert info.value.code == "undo_nothing"
-    with pytest.raises(UndoRefused) as info:
-        await store.undo(game_id, second)
-    assert info.value.code == "undo_not_your_turn" and info.value.params == {"player": first}
-    await store.apply(game_id, version, first, game.legal_actions()[0])  # first starting tile
-    game, version = await store.undo(game_id, first)  # allowed: same turn, nothing revealed
-    await store.apply(game_id, version, first, game.legal_actions()[0])
-    game, version = await store.load_game(game_id)
-    await store.apply(game_id, version, first, game.legal_actions()[0])  # second tile: setup done
-    game, _ = await store.load_game(game_id)
-    assert game.prompt.player == second
-    with pytest.raises(UndoRefused) as info:
-        await store.undo(game_id, first)
-    assert info.value.code == "undo_not_your_turn" and info.value.params == {"player": second}
-    with pytest.raises(UndoRefused) as info:
-        await store.undo(game_id, second)
-    assert info.value.code == "undo_nothing"
-
-
-# ---------------------------------------------------------------- repair and broken games
-
-
-async def test_a_wrong_snapshot_is_rebuilt_from_the_log_on_load(database):
-    store = await open_store(database)
-    game_id = await started(store)
-    await play_moves(store, game_id, 12)
-    good, _ = await store.load_game(game_id)
-    await store.close()
-    sql(database, "UPDATE games SET snapshot = '{}' WHERE id = ?", (game_id,))
-    store = await open_store(database)
-    assert [p for _, p in await store.verify()] == ["the snapshot differs from a replay of the log"]
-    loaded, _ = await store.load_game(game_id)
-    assert loaded == good and await store.verify() == []
-    await store.close()
+# ---------------------------------------------------------------- broken games
 
 
 async def test_a_game_whose_log_no_longer_replays_is_marked_broken_and_others_keep_working(database):
@@ -460,7 +355,7 @@ async def test_a_game_whose_log_no_longer_replays_is_marked_broken_and_others_ke
     store = await open_store(database)
     try:
         with pytest.raises(BrokenGame) as info:
-            await store.load_game(bad)
+            await store.load_match(bad)
         assert "no longer replays" in info.value.reason
         record = await store.get_game(bad)
         assert record.status == "broken" and "advance:dragon" in record.broken_reason
@@ -472,10 +367,10 @@ async def test_a_game_whose_log_no_longer_replays_is_marked_broken_and_others_ke
 
 async def test_loading_an_unknown_game_says_so(store):
     with pytest.raises(GameNotFound):
-        await store.load_game(12345)
+        await store.load_match(12345)
     lobby = await store.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Ana", players=2)
     with pytest.raises(GameStateError) as info:
-        await store.load_game(lobby)
+        await store.load_match(lobby)
     assert info.value.code == "not_started"
 
 
@@ -590,7 +485,7 @@ async def test_copy_command_moves_a_sqlite_database_into_postgresql_whole_and_ve
     games = [await store.get_game(g) for g in (finished, active, lobby)]
     board = await store.leaderboard("wins", 1)
     secret = await store.meta("challenge_secret")
-    game, version = await store.load_game(active)
+    match, version, _record = await store.load_match(active)
     await store.close()
     url = fresh_pg_database(pg_server, migrated=False)
     done = _cli("copy", str(path), url)
@@ -601,9 +496,11 @@ async def test_copy_command_moves_a_sqlite_database_into_postgresql_whole_and_ve
         assert [await copy.get_game(g) for g in (finished, active, lobby)] == games
         assert await copy.leaderboard("wins", 1) == board and await copy.meta("challenge_secret") == secret
         assert await copy.guild_setting(1, "channel") == "10" and len(await copy.timers(active)) == 1
-        assert await copy.load_game(active) == (game, version)
+        copied, copied_version, _record = await copy.load_match(active)
+        assert (copied.to_json(), copied_version) == (match.to_json(), version)
         assert (await copy.seat_choice(active, "Ana")).due_at == 4e9
-        await copy.apply(active, version, game.prompt.player, game.legal_actions()[0])
+        (seat,) = match.waiting()
+        await copy.play_match(active, version, seat, match.legal_actions(seat)[0])
         assert await copy.create_game(guild_id=1, channel_id=1, host_id=1, host_name="Di", players=2) == lobby + 1
     finally:
         await copy.close()
@@ -622,11 +519,11 @@ async def test_a_lobby_is_seated_in_the_order_asked_and_its_ai_seats_keep_their_
     # Names not at the table are passed over; the same order again changes nothing.
     again = await store.arrange_seats(game_id, ["Ana", "Nobody", "Bo", "AI 2", "AI 1"])
     assert again.seats == record.seats and again.version == record.version
-    game, _version = await store.start_game(game_id, 7)
-    assert sorted(game.players) == ["AI 1", "AI 2", "Ana", "Bo"]
-    # The deal is replayed in that order: the stored game loads the same.
-    store._cache.clear()
-    assert (await store.load_game(game_id))[0].to_json() == game.to_json()
+    match, _version = await store.start_match(game_id, 7)
+    assert match.seats == 4 and [s.name for s in (await store.get_game(game_id)).seats] == ["Ana", "Bo", "AI 2", "AI 1"]
+    # Nothing held: the stored game loads the same.
+    store._forget(game_id)
+    assert (await store.load_match(game_id))[0].to_json() == match.to_json()
     with pytest.raises(StoreRefusal):
         await store.arrange_seats(game_id, ["Bo", "Ana"])
 
@@ -646,10 +543,10 @@ def test_a_weekly_streak_counts_iso_weeks_in_a_row_across_a_new_year():
 async def test_away_moves_the_running_turn_timers_of_the_player_and_back_returns_the_unused_part(store):
     clock = store._clock
     game_id = await started(store)
-    game, version = await store.load_game(game_id)
-    mover = game.prompt.player
-    user_id = (await store.get_game(game_id)).seat_named(mover).user_id
-    await store.set_turn_timers(game_id, version, [("reminder_half", clock.now + 50), ("deadline", clock.now + 100)])
+    match, version, record = await store.load_match(game_id)
+    (mover,) = match.waiting()
+    user_id = record.seats[mover].user_id
+    await store.set_match_timers(game_id, version, [("reminder_half", clock.now + 50), ("deadline", clock.now + 100)])
     due = {t.kind: t.due_at for t in await store.timers(game_id)}
 
     change = await store.go_away(user_id, clock.now + 1000)
@@ -668,22 +565,6 @@ async def test_away_moves_the_running_turn_timers_of_the_player_and_back_returns
     assert await store.come_back(user_id) is None
     assert await store.away_used(user_id) == 400
     assert await store.verify() == []
-
-
-async def test_a_turn_starting_while_its_player_is_away_gets_its_timers_after_the_return(store):
-    clock = store._clock
-    game_id = await started(store)
-    record = await store.get_game(game_id)
-    game, version = await store.load_game(game_id)
-    waiting = next(s for s in record.seats if s.name != game.prompt.player)
-    await store.go_away(waiting.user_id, clock.now + 5000)
-    policy = RandomPolicy(3)
-    while game.prompt.player != waiting.name:
-        await store.apply(
-            game_id, version, game.prompt.player, policy.choose(game), timers=[("deadline", clock.now + 100)]
-        )
-        game, version = await store.load_game(game_id)
-    assert [(t.kind, t.due_at) for t in await store.timers(game_id)] == [("deadline", clock.now + 5100)]
 
 
 async def test_the_away_allowance_counts_the_last_365_days_and_verify_finds_a_bad_period(store):

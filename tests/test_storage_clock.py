@@ -4,9 +4,10 @@ counted."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from games.kokeshi.engine import RandomPolicy
 from storage import Store, open_store
 from storage.clock import BANKS
 from tests.dbkit import Clock, sql
@@ -29,26 +30,33 @@ def timers(store: Store) -> list[tuple[str, float]]:
 
 
 async def bank_game(store: Store) -> tuple[int, str, int]:
-    """A started 2-player game on the 1-hour bank whose first turn's timers are set: (game, player to move, user)."""
+    """A started 2-player game of Kokeshi on the 1-hour bank whose first turn's timers are set: (game, player to
+    move, user)."""
     game_id = await store.create_game(
         guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2, turn_timer=BANK.initial,
         settings={"clock": BANK.key},
     )  # fmt: skip
     await store.add_seat(game_id, 101, "Bo")
-    await store.start_game(game_id, 7)
-    game, version = await store.load_game(game_id)
-    seat = (await store.get_game(game_id)).seat_named(game.prompt.player)
-    await store.set_turn_timers(game_id, version, timers(store), user_id=seat.user_id)
+    match, version = await store.start_match(game_id, 7)
+    seat = (await store.get_game(game_id)).seats[match.waiting()[0]]
+    await store.set_match_timers(game_id, version, timers(store))
     return game_id, seat.name, seat.user_id
 
 
+async def to_move(store: Store, game_id: int) -> str | None:
+    """The name of the seat the game waits for, None once it is over."""
+    match, _version, record = await store.load_match(game_id)
+    return None if match.is_over else record.seats[match.waiting()[0]].name
+
+
 async def play_turn(store: Store, game_id: int, player: str) -> None:
-    policy = RandomPolicy(1)
-    while True:
-        game, version = await store.load_game(game_id)
-        if game.prompt is None or game.prompt.player != player:
-            return
-        await store.apply(game_id, version, player, policy.choose(game), timers=timers(store))
+    """Random decisions of `player` until the turn is someone else's, the next turn's timers set as a table sets
+    them."""
+    rng = random.Random(1)
+    while await to_move(store, game_id) == player:
+        match, version, _record = await store.load_match(game_id)
+        (seat,) = match.waiting()
+        await store.play_match(game_id, version, seat, rng.choice(match.legal_actions(seat)), timers=timers(store))
 
 
 async def deadline(store: Store, game_id: int) -> float:
@@ -73,8 +81,7 @@ async def test_quick_turns_fill_the_bank_up_to_its_cap_and_no_further(store):
     game_id, player, _user = await bank_game(store)
     seen = set()
     for _ in range(16):  # eight turns each: six fill it
-        game, _version = await store.load_game(game_id)
-        await play_turn(store, game_id, game.prompt.player)
+        await play_turn(store, game_id, await to_move(store, game_id))
         seen.add((await store.banks(game_id)).get(player))
     assert max(b for b in seen if b is not None) == BANK.cap
     assert all(b is None or BANK.initial <= b <= BANK.cap for b in seen)

@@ -30,7 +30,7 @@ async def main(path, seed):
     while True:
         while len(games) < 3:  # finished games are replaced, so a fast writer never runs out
             gid = await store.create_game(
-                guild_id=1, channel_id=1, host_id=1, host_name="Ana", players=2, contract=True
+                guild_id=1, channel_id=1, host_id=1, host_name="Ana", players=2
             )
             await store.add_seat(gid, 2, "Bo")
             await store.start_match(gid, rng.randrange(10**6))

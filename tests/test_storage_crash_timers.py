@@ -24,7 +24,6 @@ from typing import Any
 
 import pytest
 
-from games.kokeshi.engine import RandomPolicy
 from storage import Store, open_store
 from storage.away import QUIET, TURN_TIMERS
 from storage.clock import BANKS, FRACTIONS
@@ -61,8 +60,8 @@ async def snapshot(store: Store) -> dict[str, Any]:
         record = await store.get_game(game_id)
         turn = None
         if record.status == "active":
-            game, _version = await store.load_game(game_id)
-            seat = record.seat_named(game.prompt.player) if game.prompt else None
+            match, _version, _record = await store.load_match(game_id)
+            seat = None if match.is_over else record.seats[match.waiting()[0]]
             turn = seat.user_id if seat is not None and not seat.ai else None
         choices = {}
         for seat in record.seats:
@@ -98,7 +97,6 @@ class Writer:
     def __init__(self, store: Store, seed: int) -> None:
         self.store = store
         self.rng = random.Random(seed)
-        self.policy = RandomPolicy(seed)
         self.now = store._clock
         # One seat per table that often lets its time run out, so that third expiries in a row happen.
         self.sleepy = {table: self.rng.choice(table[:2]) for table in TABLES}
@@ -124,12 +122,8 @@ class Writer:
                 settings={"clock": bank} if bank else None,
             )  # fmt: skip
             await self.store.add_seat(game_id, guest, USERS[guest])
-            await self.store.start_game(game_id, self.rng.randrange(10**6))
-            game, version = await self.store.load_game(game_id)
-            seat = (await self.store.get_game(game_id)).seat_named(game.prompt.player)
-            await self.store.set_turn_timers(
-                game_id, version, turn_timers(self.now(), turn_timer), user_id=seat.user_id
-            )
+            _match, version = await self.store.start_match(game_id, self.rng.randrange(10**6))
+            await self.store.set_match_timers(game_id, version, turn_timers(self.now(), turn_timer))
             found[(host, guest, bank)] = game_id
         return found
 
@@ -147,31 +141,31 @@ class Writer:
         record = await self.store.get_game(game_id)
         if record.status != "active":
             return
-        game, version = await self.store.load_game(game_id)
-        seat = record.seat_named(game.prompt.player)
+        match, version, _record = await self.store.load_match(game_id)
+        (number,) = match.waiting()
+        seat = record.seats[number]
         timers = turn_timers(self.now(), record.turn_timer or 3600)
         sleepy = seat.user_id == self.sleepy[table]
         if seat.ai or self.rng.random() > (0.95 if sleepy else 0.1):
-            source = "ai" if seat.ai else "player"
-            action = self.policy.choose(game)
-            played = self.store.apply(game_id, version, seat.name, action, source=source, timers=timers)
-            await self.call("apply", played, game=game_id, source=source)
-            if not seat.ai and seat.expired:
-                await self.call("seat", self.store.update_seat(game_id, seat.name, expired=0), game=game_id)
+            # A person's own decision also ends their run of expired turns, in its commit.
+            source = "ai" if seat.ai else "button"
+            action = self.rng.choice(match.legal_actions(number))
+            played = self.store.play_match(game_id, version, number, action, source=source, timers=timers)
+            await self.call("play", played, game=game_id, source=source)
             return
         # The deadline passes (the bank runs out), then the AI plays the turn, as the timer would have it.
         deadline = next((t.due_at for t in await self.store.timers(game_id) if t.kind == "deadline"), self.now())
         await asyncio.sleep(min(max(0.0, deadline - self.now()) / SPEED, LONGEST_WAIT))
-        while game.prompt is not None and game.prompt.player == seat.name:
-            action = self.policy.choose(game)
-            played = self.store.apply(game_id, version, seat.name, action, source="timeout", timers=timers)
-            await self.call("apply", played, game=game_id, source="timeout")
-            game, version = await self.store.load_game(game_id)
-        # The store counted the expired turn with the move that ended it; the tables write the count again.
+        while not match.is_over and match.waiting() == (number,):
+            action = self.rng.choice(match.legal_actions(number))
+            played = self.store.play_match(game_id, version, number, action, source="timeout", timers=timers)
+            saved = await self.call("play", played, game=game_id, source="timeout")
+            match, version = saved.match, saved.record.version
+        # The store counted the expired turn with the decision that ended it; the tables write the count again.
         expired = seat.expired + 1
         await self.call("seat", self.store.update_seat(game_id, seat.name, expired=expired), game=game_id)
         asked = await self.store.seat_choice(game_id, seat.name)
-        if expired >= 3 and game.prompt is not None and (asked is None or not asked.open):
+        if expired >= 3 and not match.is_over and (asked is None or not asked.open):
             await self.call("choice", self.store.ask_choice(game_id, seat.name, self.now() + 86400), game=game_id)
 
     async def answer(self, table: tuple[int, int, str], game_id: int) -> None:
@@ -254,26 +248,30 @@ def check_whole(begun: dict[str, Any], before: dict[str, Any], after: dict[str, 
     if not changed:
         return
     op = begun["op"]
-    if op in ("apply", "seat", "choice", "cancel"):
+    if op in ("play", "seat", "choice", "cancel"):
         game = str(begun["game"])
         fields = {
-            "apply": {"status", "version", "turn", "timers", "banks", "seats"},
+            "play": {"status", "version", "turn", "timers", "banks", "seats"},
             "seat": {"seats", "turn"},
             "choice": {"choices"},
             "cancel": {"status", "version", "turn", "timers"},
         }[op]
         assert changed <= {("games", game, f) for f in fields}, (begun, changed)
         old, new = before["games"][game], after["games"][game]
-        if op in ("apply", "cancel"):
-            # The move (or the end) and everything it sets commit together: one version further, or nothing.
+        if op in ("play", "cancel"):
+            # The decision (or the end) and everything it sets commit together: one version further, or nothing.
             assert new["version"] == old["version"] + 1, (begun, old, new)
         if op == "cancel":
             assert new["status"] == "cancelled" and new["timers"] == {}, new
-        if op == "apply" and new["seats"] != old["seats"]:
-            # Only a time-out that ends the turn changes a seat: its expired turns, one more, in the same commit.
-            assert begun["source"] == "timeout" and new["version"] == old["version"] + 1, (begun, old, new)
-        if op == "apply" and new["timers"] != old["timers"]:
-            # A move that ends a turn sets the next turn's timers with it, all for the new version.
+        if op == "play" and new["seats"] != old["seats"]:
+            # A decision changes a seat's expired turns only in its own commit: one more for a time-out that ends
+            # the turn, none after a person's own decision.
+            for name, (ai, expired) in new["seats"].items():
+                was_ai, was = old["seats"][name]
+                counted = was + 1 if begun["source"] == "timeout" else 0
+                assert ai == was_ai and expired in (was, counted), (begun, old, new)
+        if op == "play" and new["timers"] != old["timers"]:
+            # A decision carries the turn's timers to the new version, or ends the turn and sets the next turn's.
             assert {t[1] for t in new["timers"].values()} <= {new["version"]}, new
         return
     user = str(begun["user"])
@@ -354,5 +352,5 @@ async def test_killing_the_writer_at_random_never_loses_or_half_writes_a_timer(d
         finally:
             await store.close()
     # Every kind of timer was written, several times over.
-    assert all(seen.get(op, 0) >= 2 for op in ("apply", "seat", "choice", "away", "back", "quiet", "digest")), seen
-    assert seen["apply"] >= 40, seen
+    assert all(seen.get(op, 0) >= 2 for op in ("play", "seat", "choice", "away", "back", "quiet", "digest")), seen
+    assert seen["play"] >= 40, seen

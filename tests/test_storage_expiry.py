@@ -20,7 +20,7 @@ async def store(database):
 
 
 async def started(store: Store) -> int:
-    game_id = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2, contract=True)
+    game_id = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2)
     await store.add_seat(game_id, 101, "Bo")
     await store.start_match(game_id, 11)
     return game_id

@@ -74,9 +74,7 @@ def test_the_favourite_is_the_most_counted_and_a_tie_goes_to_the_earlier_item():
 
 @pytest.mark.slow
 async def test_a_kokeshi_game_counts_what_each_person_advanced_in_its_world_and_server_scopes(store, database):
-    game_id = await store.create_game(
-        guild_id=GUILD, channel_id=10, host_id=1, host_name="Ana", players=2, contract=True
-    )
+    game_id = await store.create_game(guild_id=GUILD, channel_id=10, host_id=1, host_name="Ana", players=2)
     await store.add_seat(game_id, 2, "Bo")
     await store.start_match(game_id, 11)
     rng = random.Random(11)
@@ -103,9 +101,7 @@ async def test_a_kokeshi_game_counts_what_each_person_advanced_in_its_world_and_
         assert (await store.stats(uid, GUILD)).favourite == expected
         assert (await store.stats(uid, GUILD + 1)).favourite is None
     # A second game, solo, adds to the counts.
-    again = await store.create_game(
-        guild_id=GUILD, channel_id=10, host_id=1, host_name="Ana", players=1, solo=True, contract=True
-    )
+    again = await store.create_game(guild_id=GUILD, channel_id=10, host_id=1, host_name="Ana", players=1, solo=True)
     await store.start_match(again, 12)
     while True:
         match, version, _record = await store.load_match(again)

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from games.kokeshi.engine import GreedyPolicy, RandomPolicy, new_game
+from games.kokeshi.engine import GreedyPolicy, new_game
 from storage import Store, migrations, open_store, scope_of
 from storage.community import board_step
-from storage.store import flags_of, pack_log
-from tests.dbkit import build_at, sql
+from storage.logs import pack_log
+from tests.dbkit import build_at, named_log_flags, sql
 
 PREVIOUS = 9  # the schema before games were keyed
 NOW = 1_700_000_000.0
@@ -33,7 +33,7 @@ def _played(names: list[str], seed: int, moves: int | None = None) -> tuple[Any,
     while game.prompt is not None and (moves is None or len(log) < moves):
         player = game.prompt.player
         action = policy.choose(game)
-        log.append((player, action, flags_of(game.apply(player, action))))
+        log.append((player, action, named_log_flags(game.apply(player, action))))
     return game, log
 
 
@@ -145,9 +145,12 @@ async def test_a_database_of_the_previous_schema_migrates_and_keeps_its_games_le
         results = await store.results(FINISHED)
         assert [r.name for r in results] == done.ranking()
         assert all({"total": r.total, **r.details} == done.scores()[r.name].to_dict() for r in results)
-        # The game under way goes on.
-        game, version = await store.load_game(ACTIVE)
-        await store.apply(ACTIVE, version, game.prompt.player, RandomPolicy(1).choose(game))
+        # The game under way goes on, once its log names its seats by number.
+        assert await store.to_seat_log(ACTIVE)
+        match, version, _record = await store.load_match(ACTIVE)
+        (seat,) = match.waiting()
+        await store.play_match(ACTIVE, version, seat, match.legal_actions(seat)[0])
+        assert (await store.get_game(ACTIVE)).moves == 10
         assert await store.verify() == []
         # Ratings, boards, stats and challenges are Kokeshi's, as they were.
         assert [(r.user_id, r.mu) for r in await store.ratings(scope_of(None))] == [(1, 30.0), (2, 22.0)]
@@ -189,7 +192,6 @@ async def finished(store: Store, users: list[int], *, game: str, seed: int) -> i
     the store's contract path, as the platform's table plays every game."""
     game_id = await store.create_game(
         guild_id=1, channel_id=10, host_id=users[0], host_name=f"u{users[0]}", players=len(users), game=game,
-        contract=True,
     )  # fmt: skip
     for uid in users[1:]:
         await store.add_seat(game_id, uid, f"u{uid}")

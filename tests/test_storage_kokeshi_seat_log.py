@@ -1,6 +1,7 @@
-"""Kokeshi's games moved from its own path's log by name to the contract's log by seat number (`Store.to_seat_log`,
+"""Kokeshi's games stored by older versions with a log by name, moved to a log by seat number (`Store.to_seat_log`,
 `python -m storage seat-log`), on both backends: the contract reads them exactly as before, plays and undoes them on
-to their end leaving what the own path leaves for the same moves, and nothing else in the database changes."""
+to their end leaving the results an older version left for the same moves, and nothing else in the database
+changes."""
 
 from __future__ import annotations
 
@@ -12,10 +13,8 @@ import pytest
 from games.kokeshi.engine import CURRENT_RULES, RandomPolicy, new_game
 from storage import BrokenGame, Store, StoreRefusal, is_url, open_store
 from storage.logs import ENDS_TURN, REVEALS, unpack_log
-from storage.store import flags_of
-from tests.dbkit import Clock, on_backends, sql
-from tests.test_storage_kokeshi_contract import _facts, _forget_community
-from tests.test_storage_kokeshi_seating import SEED, SHAPES, _dealt, _played, _reopened
+from tests.dbkit import Clock, named_log_flags, named_log_game, on_backends, sql
+from tests.test_storage_kokeshi_seating import SEED, SHAPES, _log, _reopened, _replayed, _stored
 from tests.test_storage_operations import cli
 
 GUILD = 1
@@ -102,23 +101,21 @@ async def _seen(store: Store, game_id: int) -> dict[str, Any]:
     }
 
 
-def _unpacked(database: str, game_id: int, names: list[str], side: str, rules: int) -> None:
+def _unpacked(database: str, game_id: int, names: list[str]) -> None:
     """A finished game as stored before logs were packed: its actions rows, no packed log, its last snapshot."""
-    row = sql(database, "SELECT log, created_at FROM games WHERE id = ?", (game_id,))[0]
-    game = new_game(names, seed=SEED + len(names), side=side, solo=len(names) == 1, rules=rules)
-    for seq, player, action, source, at, _ in unpack_log(bytes(row[0]), row[1]):
+    game, logged, _states = _replayed(database, game_id, names, [])
+    for (seq, player, action, source, at, _), (*_, flags) in zip(_log(database, game_id), logged, strict=True):
         sql(
             database,
             "INSERT INTO actions (game_id, seq, player, action, source, created_at, flags) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game_id, seq, player, action, source, at, flags_of(game.apply(player, action))),
+            (game_id, seq, player, action, source, at, flags),
         )
     sql(database, "UPDATE games SET log = NULL, snapshot = ? WHERE id = ?", (game.to_json(), game_id))
 
 
 async def _move_and_read(store: Store, database: str, game_id: int, names: list[str]) -> Store:
-    """Move the game; the contract reads it exactly as before, warm and cold, and its own path no longer writes it.
-    Returns the store (reopened)."""
+    """Move the game; the contract reads it exactly as before, warm and cold. Returns the store (reopened)."""
     seen = await _seen(store, game_id)
     before = _everything(database)
     assert await store.to_seat_log(game_id) is True
@@ -131,27 +128,24 @@ async def _move_and_read(store: Store, database: str, game_id: int, names: list[
     assert await _seen(store, game_id) == seen  # cold, from the moved log alone
     assert _everything(database) == after  # and reading it wrote nothing
     record = await store.get_game(game_id)
-    assert record.log_seats and not record.named_log
-    with pytest.raises(StoreRefusal) as refused:
-        await store.load_game(game_id)
-    assert refused.value.code == "other_game"
+    assert record.log_seats and not record.named_log and game_id not in await store.named_log_games()
     return store
 
 
 async def _played_on(store: Store, database: str, moved: int, twin: int, names: list[str]) -> int:
-    """Play the moved game to its end through the contract, its twin (the same deal and moves, never moved) through
-    its own path with the same decisions; after each of the moved game's decisions that can be taken back, take it
-    back and make it again. Their facts match at the end; returns how many were taken back."""
-    policy = RandomPolicy(11)
-    match, version, _record = await store.load_match(moved)
-    _game, own_version = await store.load_game(twin)
+    """Play the moved game to its end through the contract with the decisions its twin's log holds (the same deal
+    and first decisions, played to its end by an older version), the engine following; after each decision that can
+    be taken back, take it back and make it again. The results are the twin's; returns how many were taken back."""
+    rows = _log(database, twin)
+    match, version, record = await store.load_match(moved)
+    replayed = _replayed(database, twin, names, [record.moves])[2][record.moves]
     undone = 0
-    theirs: dict[str, Any] = {}
-    while not match.is_over:
+    for _seq, player, action, *_ in rows[record.moves :]:
         (seat,) = match.waiting()
-        action = policy.choose(match.engine)
+        assert names[seat] == player
         played = await store.play_match(moved, version, seat, action)
         match, version = played.match, played.record.version
+        replayed.apply(player, action)
         if not match.is_over:
             try:
                 match, version = await store.undo_match(moved, seat)
@@ -162,16 +156,13 @@ async def _played_on(store: Store, database: str, moved: int, twin: int, names: 
                 played = await store.play_match(moved, version, seat, action)  # the same decision again
                 match, version = played.match, played.record.version
         else:
-            theirs = _facts(database, moved)
             assert played.results
-            _forget_community(database)  # the twin's end starts from the same totals and ratings
-        applied = await store.apply(twin, own_version, names[seat], action, details=True)
-        own_version = applied.version
-        assert applied.game.to_json() == match.to_json()
-    assert theirs == _facts(database, twin)
+        assert replayed.to_json() == match.to_json()
+    assert match.is_over
     assert [(r.seat, r.name, r.rank, r.total, r.details) for r in await store.results(moved)] == [
         (r.seat, r.name, r.rank, r.total, r.details) for r in await store.results(twin)
     ]
+    assert [(p, a) for _seq, p, a, *_ in _log(database, moved)] == [(str(names.index(p)), a) for _s, p, a, *_ in rows]
     assert await store.verify() == []
     return undone
 
@@ -193,13 +184,11 @@ async def test_a_kokeshi_game_moved_to_the_seat_log_reads_the_same_and_plays_on_
     seed = len(names) * 7 + rules
     store = await open_store(database, clock=Clock(tick=1.0))
     try:
-        store, moved = await _dealt(store, database, names, side, rules)
-        await _played(store, moved, moves, seed)
-        store, twin = await _dealt(store, database, names, side, rules)
-        await _played(store, twin, moves, seed)
+        moved = _stored(database, names, side, rules, moves, seed)
+        twin = _stored(database, names, side, rules, None, seed)  # the same deal and decisions, to its end
         if moves is None:
             # Finished: its packed log moved, and its twin's as stored before logs were packed, then packed.
-            _unpacked(database, twin, names, side, rules)
+            _unpacked(database, twin, names)
             store = await _reopened(store, database)
             store = await _move_and_read(store, database, moved, names)
             store = await _move_and_read(store, database, twin, names)
@@ -218,31 +207,24 @@ async def test_a_kokeshi_game_moved_to_the_seat_log_reads_the_same_and_plays_on_
         await store.close()
 
 
-async def test_a_decision_its_own_path_logged_is_taken_back_through_the_contract_after_the_move(database):
+async def test_a_decision_logged_by_name_is_taken_back_through_the_contract_after_the_move(database):
     names = ["Ana", "Bo"]
+    # Played until the last decision is one its player may take back (within the turn, nothing drawn).
+    game, policy, flags = new_game(names, seed=SEED + len(names)), RandomPolicy(3), []
+    while len(flags) <= 8 or flags[-1] & (ENDS_TURN | REVEALS):
+        flags.append(named_log_flags(game.apply(game.prompt.player, policy.choose(game))))
+    done = len(flags)
     store = await open_store(database, clock=Clock(tick=1.0))
     try:
-        store, moved = await _dealt(store, database, names, "basic", CURRENT_RULES)
-        store, twin = await _dealt(store, database, names, "basic", CURRENT_RULES)
-        policy = RandomPolicy(3)
-        # Played on both until the last decision is one its player may take back (within the turn, nothing drawn).
-        done = 0
-        while True:
-            done += 1
-            game, version = await store.load_game(moved)
-            action = policy.choose(game)
-            player = game.prompt.player
-            flags = flags_of((await store.apply(moved, version, player, action, details=True)).events)
-            _twin_game, twin_version = await store.load_game(twin)
-            await store.apply(twin, twin_version, player, action)
-            if done > 8 and not flags & (ENDS_TURN | REVEALS):
-                break
+        moved = _stored(database, names, "basic", CURRENT_RULES, done, seed=3)
+        rows = _log(database, moved)
+        player = rows[-1][1]
         store = await _move_and_read(store, database, moved, names)
-        seat = names.index(player)
-        match, version = await store.undo_match(moved, seat)
-        own, _version = await store.undo(twin, player)
-        assert match.to_json() == own.to_json()
-        assert own.version == done - 1
+        match, version = await store.undo_match(moved, names.index(player))
+        expected = new_game(names, seed=SEED + len(names))
+        for _seq, who, action, *_ in rows[:-1]:
+            expected.apply(who, action)
+        assert match.to_json() == expected.to_json() and expected.version == done - 1
         assert sql(database, "SELECT COUNT(*), MAX(seq) FROM actions WHERE game_id = ?", (moved,)) == [(done - 1,) * 2]
         assert await store.verify() == []
     finally:
@@ -252,10 +234,8 @@ async def test_a_decision_its_own_path_logged_is_taken_back_through_the_contract
 async def test_a_broken_game_is_refused_and_left_as_it_was(database):
     store = await open_store(database, clock=Clock(tick=1.0))
     try:
-        store, renamed = await _dealt(store, database, ["Ana", "Bo"], "basic", CURRENT_RULES)
-        await _played(store, renamed, 12, seed=3)
-        store, marked = await _dealt(store, database, ["Cy", "Di"], "advanced", CURRENT_RULES)
-        await _played(store, marked, 6, seed=4)
+        renamed = _stored(database, ["Ana", "Bo"], "basic", CURRENT_RULES, 12, seed=3)
+        marked = _stored(database, ["Cy", "Di"], "advanced", CURRENT_RULES, 6, seed=4)
         # A seat renamed behind the store's back: the log names someone who has no seat.
         sql(database, "UPDATE seats SET name = 'Zed' WHERE game_id = ? AND seat = 0", (renamed,))
         sql(database, "UPDATE games SET status = 'broken', broken_reason = 'damaged' WHERE id = ?", (marked,))
@@ -273,9 +253,7 @@ async def test_a_broken_game_is_refused_and_left_as_it_was(database):
 async def test_a_game_already_on_seats_is_left_unchanged(database):
     store = await open_store(database, clock=Clock(tick=1.0))
     try:
-        game_id = await store.create_game(
-            guild_id=GUILD, channel_id=10, host_id=100, host_name="Ana", players=2, contract=True
-        )
+        game_id = await store.create_game(guild_id=GUILD, channel_id=10, host_id=100, host_name="Ana", players=2)
         await store.add_seat(game_id, 101, "Bo")
         await store.start_match(game_id, SEED)
         before = _everything(database)
@@ -289,16 +267,13 @@ async def test_a_game_already_on_seats_is_left_unchanged(database):
 async def test_a_lobby_moves_and_the_platform_deals_it_on_its_side(database):
     store = await open_store(database, clock=Clock(tick=1.0))
     try:
-        game_id = await store.create_game(
-            guild_id=GUILD, channel_id=10, host_id=100, host_name="Ana", players=2, side="advanced"
-        )
-        await store.add_seat(game_id, 101, "Bo")
+        game_id = named_log_game(database, ["Ana", "Bo"], seed=SEED, side="advanced", dealt=False)
         assert await store.named_log_games() == [game_id]
+        with pytest.raises(StoreRefusal) as refused:
+            await store.start_match(game_id, SEED)
+        assert refused.value.code == "other_game"
         assert await store.to_seat_log(game_id) is True
         assert sql(database, "SELECT log_seats, settings FROM games WHERE id = ?", (game_id,)) == [(1, "{}")]
-        with pytest.raises(StoreRefusal) as refused:
-            await store.start_game(game_id, SEED)
-        assert refused.value.code == "other_game"
         match, _version = await store.start_match(game_id, SEED)
         assert match.to_json() == new_game(["seat1", "seat2"], seed=SEED, side="advanced").to_json()
         assert await store.named_log_games() == []
@@ -306,24 +281,22 @@ async def test_a_lobby_moves_and_the_platform_deals_it_on_its_side(database):
         await store.close()
 
 
-async def test_another_process_holding_the_game_by_name_no_longer_writes_it_by_name(database):
+async def test_another_process_holding_the_game_by_name_reads_it_again_by_seat_once_moved(database):
     store = await open_store(database, clock=Clock(tick=1.0))
     other = None
     try:
-        store, game_id = await _dealt(store, database, ["Ana", "Bo", "Cy"], "basic", CURRENT_RULES)
-        await _played(store, game_id, 9, seed=5)
+        game_id = _stored(database, ["Ana", "Bo", "Cy"], "basic", CURRENT_RULES, 9, seed=5)
         other = await open_store(database, clock=Clock(tick=1.0))
-        game, version = await other.load_game(game_id)  # held by name over there
-        _match, held, _record = await other.load_match(game_id)
-        assert await store.to_seat_log(game_id) is True
-        with pytest.raises(StoreRefusal) as refused:
-            await other.apply(game_id, version, game.prompt.player, RandomPolicy(1).choose(game))
-        assert refused.value.code == "other_game"
-        match, now, _record = await other.load_match(game_id)  # read again: now the contract's to write
-        assert now == held == version
+        match, held, _record = await other.load_match(game_id)  # held by name over there
         (seat,) = match.waiting()
+        with pytest.raises(StoreRefusal) as refused:
+            await other.play_match(game_id, held, seat, match.legal_actions(seat)[0])
+        assert refused.value.code == "other_game"
+        assert await store.to_seat_log(game_id) is True
+        match, now, _record = await other.load_match(game_id)  # read again: now the contract's to write
+        assert now == held
         played = await other.play_match(game_id, now, seat, match.legal_actions(seat)[0])
-        assert played.record.version == version + 1
+        assert played.record.version == held + 1
         assert sql(database, "SELECT player FROM actions WHERE game_id = ? AND seq = 10", (game_id,)) == [(str(seat),)]
         assert await store.verify() == []
     finally:
@@ -333,18 +306,15 @@ async def test_another_process_holding_the_game_by_name_no_longer_writes_it_by_n
 
 
 @pytest.mark.slow
-async def test_the_command_moves_every_game_of_the_own_path_or_one(database):
+async def test_the_command_moves_every_game_whose_log_names_its_players_or_one(database):
     store = await open_store(database, clock=Clock(tick=1.0))
     try:
-        store, active = await _dealt(store, database, ["Ana", "Bo"], "basic", CURRENT_RULES)
-        await _played(store, active, 10, seed=1)
-        store, finished = await _dealt(store, database, ["Solo"], "advanced", CURRENT_RULES)
-        await _played(store, finished, None, seed=2)
-        store, broken = await _dealt(store, database, ["Cy", "Di"], "basic", CURRENT_RULES)
-        await _played(store, broken, 4, seed=3)
+        active = _stored(database, ["Ana", "Bo"], "basic", CURRENT_RULES, 10, seed=1)
+        finished = _stored(database, ["Solo"], "advanced", CURRENT_RULES, None, seed=2)
+        broken = _stored(database, ["Cy", "Di"], "basic", CURRENT_RULES, 4, seed=3)
         sql(database, "UPDATE seats SET name = 'Zed' WHERE game_id = ? AND seat = 1", (broken,))
         contract = await store.create_game(
-            guild_id=GUILD, channel_id=10, host_id=100, host_name="Ana", players=1, solo=True, contract=True
+            guild_id=GUILD, channel_id=10, host_id=100, host_name="Ana", players=1, solo=True
         )
     finally:
         await store.close()

@@ -12,7 +12,6 @@ import pytest
 
 import games
 from games.base import Match
-from games.kokeshi.engine import RandomPolicy
 from service.play import Refused
 from storage import (
     ChallengeRecord,
@@ -25,7 +24,8 @@ from storage import (
     scope_of,
 )
 from storage.matches import MatchPlayed, seat_ranks
-from tests.dbkit import Clock, sql
+from tests import dbkit
+from tests.dbkit import Clock, named_log_game, sql
 
 GUILD = 1
 SEED = 0xC0FFEE_5EED_1234_ABCD_9876_0F0F_4242_7777
@@ -122,7 +122,7 @@ async def test_bids_is_dealt_played_to_the_end_and_reloaded_cold(store, database
     assert record.game == "bids" and record.players == 3 and not record.solo and record.settings == {}
     match, version = await store.start_match(game_id, SEED)
     assert version == (await store.get_game(game_id)).version == store.held_version(game_id) and match.seats == 3
-    # The seed is kept as start_game keeps it, and nowhere in the log.
+    # The seed is kept in the game's row, and nowhere in the log.
     assert sql(database, "SELECT seed_text, status, rules FROM games WHERE id = ?", (game_id,)) == [
         (str(SEED), "active", 1)
     ]
@@ -203,13 +203,8 @@ async def test_a_stale_or_refused_decision_writes_nothing(store, database, bids)
 async def test_kohaku_two_players_and_solo_end_with_results_ratings_and_boards_of_their_own(store, database):
     kokeshi = await store.create_game(guild_id=GUILD, channel_id=10, host_id=100, host_name="Ana", players=2)
     await store.add_seat(kokeshi, 101, "Bo")
-    await store.start_game(kokeshi, 3)
-    policy = RandomPolicy(2)
-    while True:
-        game, version = await store.load_game(kokeshi)
-        if game.prompt is None:
-            break
-        await store.apply(kokeshi, version, game.prompt.player, policy.choose(game))
+    await store.start_match(kokeshi, 3)
+    await dbkit.play_out(store, kokeshi, seed=2)
     kokeshi_results = await store.results(kokeshi)
     kokeshi_board = await store.leaderboard("wins", GUILD)
 
@@ -273,22 +268,12 @@ async def test_kohaku_two_players_and_solo_end_with_results_ratings_and_boards_o
         await other.close()
 
 
-async def test_each_path_refuses_the_other_games_and_the_contract_only_reads_kokeshis(store, bids):
-    kokeshi = await store.create_game(guild_id=GUILD, channel_id=10, host_id=100, host_name="Ana", players=2)
-    await store.add_seat(kokeshi, 101, "Bo")
-    await store.start_game(kokeshi, 3)
-    # Kokeshi's own games are read through the contract, by their seating; only their own path writes them.
+async def test_the_contract_only_reads_a_kokeshi_game_whose_log_names_its_players(store, database):
+    kokeshi = named_log_game(database, ["Ana", "Bo"], seed=3)
+    # Read by its seating; dealing, playing and undoing wait until it is moved to seat numbers (`to_seat_log`).
     assert (await store.load_match(kokeshi))[1] == (await store.get_game(kokeshi)).version
     assert await store.match_events(kokeshi) == []
-    game_id = await lobby(store, "bids", 2)
-    _, version = await store.start_match(game_id, SEED)
     for attempt in (
-        store.load_game(game_id),
-        store.load_game(game_id, record=True),
-        store.apply(game_id, version, "0", "bid:1"),
-        store.log(game_id),
-        store.states_after(game_id, [0]),
-        store.undo(game_id, "0"),
         store.play_match(kokeshi, 1, 0, "x"),
         store.undo_match(kokeshi, 0),
         store.start_match(kokeshi, 1),
@@ -296,15 +281,14 @@ async def test_each_path_refuses_the_other_games_and_the_contract_only_reads_kok
         with pytest.raises(StoreRefusal) as refused:
             await attempt
         assert refused.value.code == "other_game"
-    assert (await store.load_game(kokeshi))[1] == (await store.get_game(kokeshi)).version
+    assert (await store.load_match(kokeshi))[1] == (await store.get_game(kokeshi)).version
     assert await store.verify() == []
 
 
-async def test_a_persons_games_of_every_kind_at_a_glance(store, bids):
-    kokeshi = await store.create_game(guild_id=GUILD, channel_id=10, host_id=100, host_name="Ana", players=2)
-    await store.add_seat(kokeshi, 101, "Bo")
-    game, _version = await store.start_game(kokeshi, 3)
-    mover = {"Ana": 100, "Bo": 101}[game.prompt.player]
+async def test_a_persons_games_of_every_kind_at_a_glance(store, database, bids):
+    kokeshi = named_log_game(database, ["Ana", "Bo"], seed=3)  # stored by an older version: its log by name
+    dealt, _version, _record = await store.load_match(kokeshi)
+    mover = {0: 100, 1: 101}[dealt.waiting()[0]]
     table = await lobby(store, "bids", 2)
     match, version = await store.start_match(table, SEED)
     due = await store.set_match_deadline(table, version, 2_000_000.0)
@@ -464,11 +448,8 @@ async def test_a_players_stats_at_a_game_count_its_finished_games_items_ratings_
     day = dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC)
     kokeshi = await store.create_game(guild_id=GUILD, channel_id=10, host_id=500, host_name="Ana", players=2)
     await store.add_seat(kokeshi, 501, "Bo")
-    await store.start_game(kokeshi, 3)
-    policy = RandomPolicy(2)
-    while (found := await store.load_game(kokeshi))[0].prompt is not None:
-        game, version = found
-        await store.apply(kokeshi, version, game.prompt.player, policy.choose(game))
+    await store.start_match(kokeshi, 3)
+    await dbkit.play_out(store, kokeshi, seed=2)
     # Ana (500) plays two games of Bids and two of Kōhaku: a duel and the daily challenge (a solo game); she
     # starts this week's challenge and leaves it unfinished.
     rng = random.Random(12)
@@ -621,21 +602,21 @@ async def test_a_challenge_is_dealt_for_everyone_under_the_rules_of_its_first_at
 
 
 async def test_a_kokeshi_challenge_keeps_the_rules_of_its_first_attempt_too(store, database):
-    from games.kokeshi.engine import CURRENT_RULES, RULES_VERSIONS, new_game
-
-    older = RULES_VERSIONS[-2]
+    kokeshi = games.get("kokeshi")
+    older = kokeshi.rules_versions[-2]
     first, _ = await store.create_challenge(
         kind="daily", key="2026-11-21", guild_id=GUILD, channel_id=10, user_id=400, name="Ana"
     )
     seed = store.challenge_seed("daily:2026-11-21")
-    await store.start_game(first, seed)
+    await store.start_match(first, seed)
     record = await store.get_game(first)
-    dealt = new_game(["Ana"], seed=seed, side=record.side, solo=True, rules=older)
+    dealt = kokeshi.deal({"side": record.side}, seed, 1, older)
     sql(database, "UPDATE games SET rules = ?, snapshot = ? WHERE id = ?", (older, dealt.to_json(), first))
-    store._cache.clear()
+    store._matches.clear()
     second, _ = await store.create_challenge(
         kind="daily", key="2026-11-21", guild_id=GUILD, channel_id=10, user_id=401, name="Bia"
     )
-    game, _version = await store.start_game(second, seed)
-    assert game.rules == older != CURRENT_RULES
+    match, _version = await store.start_match(second, seed)
+    assert match.rules == older != kokeshi.current_rules
+    assert match.view(None) == dealt.view(None)
     assert await store.verify() == []

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 async def _two_player_game(store: Store, seed: int) -> int:
-    game_id = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2, contract=True)
+    game_id = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2)
     await store.add_seat(game_id, 101, "Bo")
     await store.start_match(game_id, seed)
     return game_id
@@ -74,7 +74,7 @@ async def test_no_log_level_writes_a_seed_a_snapshot_a_bag_or_the_challenge_secr
             game_id = await _two_player_game(store, seed)
             await _play(store, game_id)
             challenge, _ = await store.create_challenge(
-                kind="daily", key="2026-11-22", guild_id=1, channel_id=10, user_id=7, name="Cy", contract=True
+                kind="daily", key="2026-11-22", guild_id=1, channel_id=10, user_id=7, name="Cy"
             )
             challenge_seed = store.challenge_seed("daily:2026-11-22")
             await store.start_match(challenge, challenge_seed)

@@ -23,9 +23,9 @@ import pytest
 import games
 from games.kokeshi.engine import RandomPolicy, new_game
 from storage import Store, migrations, open_store
+from storage.logs import pack_log, unpack_log
 from storage.open import is_url
-from storage.store import flags_of, pack_log, unpack_log
-from tests.dbkit import decide, play_out, sql
+from tests.dbkit import decide, named_log_flags, named_log_game, play_out, sql
 
 _HELD_READ = 4242  # the advisory lock a held read waits on (PostgreSQL)
 
@@ -69,21 +69,16 @@ async def held_read(store: Store, database: str) -> AsyncIterator[asyncio.Task]:
 
 
 async def _own_game(store: Store, seed: int, players: int = 2, guild: int = 1, users: tuple[int, ...] = ()) -> int:
-    """A game of Kokeshi's own path (its log by the players' names), seated and dealt."""
+    """A game of Kokeshi as older versions stored it (its log by the players' names), seated and dealt."""
     users = users or tuple(100 + i for i in range(players))
-    game_id = await store.create_game(guild_id=guild, channel_id=10, host_id=users[0], host_name="Ana", players=players)
-    for i in range(1, players):
-        await store.add_seat(game_id, users[i], f"P{i}")
-    await store.start_game(game_id, seed)
-    return game_id
+    names = ["Ana", *(f"P{i}" for i in range(1, players))]
+    return named_log_game(store.path, names, seed=seed, users=list(users), guild_id=guild)
 
 
 async def _game(store: Store, seed: int, players: int = 2, guild: int = 1, users: tuple[int, ...] = ()) -> int:
     """A game of Kokeshi as the platform's table deals it (its log by seat number), seated and dealt."""
     users = users or tuple(100 + i for i in range(players))
-    game_id = await store.create_game(
-        guild_id=guild, channel_id=10, host_id=users[0], host_name="Ana", players=players, contract=True
-    )
+    game_id = await store.create_game(guild_id=guild, channel_id=10, host_id=users[0], host_name="Ana", players=players)
     for i in range(1, players):
         await store.add_seat(game_id, users[i], f"P{i}")
     await store.start_match(game_id, seed)
@@ -259,38 +254,36 @@ async def test_the_per_game_locks_are_dropped_once_nobody_needs_them(database):
         await store.close()
 
 
-async def test_a_move_that_ends_a_turn_sets_the_next_turns_timers_in_its_own_single_commit(tmp_path):
+async def test_a_decision_that_ends_a_turn_sets_the_next_turns_timers_in_its_own_single_commit(tmp_path):
     store = await open_store(tmp_path / "timers.sqlite3")
     statements: list[str] = []
-    try:
-        game_id = await _own_game(store, 12)
-        await store.database.writer.set_trace_callback(statements.append)
-        policy = RandomPolicy(8)
+    due = [("reminder_half", 5000.0), ("deadline", 9000.0)]
+
+    async def to_the_next_turn(rng: random.Random) -> int:
+        """Random decisions with a turn's timers until one ends the turn; the version that decision was made at."""
         for _ in range(200):
-            game, version = await store.load_game(game_id)
-            player = game.prompt.player
+            match, version, _record = await store.load_match(game_id)
+            (seat,) = match.waiting()
             statements.clear()
-            due = [("reminder_half", 5000.0), ("deadline", 9000.0)]
-            events = await store.apply(game_id, version, player, policy.choose(game), timers=due)
-            if any(e.kind == "turn_ended" for e in events):
-                break
+            played = await store.play_match(game_id, version, seat, rng.choice(match.legal_actions(seat)), timers=due)
+            if played.outcome.turn_changed:
+                return version
+        raise AssertionError("no turn ended")
+
+    try:
+        game_id = await _game(store, 12)
+        await store.database.writer.set_trace_callback(statements.append)
+        rng = random.Random(8)
+        version = await to_the_next_turn(rng)
         assert [s for s in statements if s.startswith(("COMMIT", "BEGIN"))] == ["BEGIN IMMEDIATE", "COMMIT"]
         timers = await store.timers(game_id)
         assert [(t.kind, t.due_at, t.version) for t in timers] == [(k, d, version + 1) for k, d in due]
-        # Writing the same timers again for this version commits nothing.
-        statements.clear()
-        assert not await store.set_turn_timers(game_id, version + 1, due)
-        assert not [s for s in statements if s.startswith("BEGIN")]
-        # A turn handed to an AI seat clears them in the same commit.
-        game, version = await store.load_game(game_id)
-        await store.update_seat(game_id, game.prompt.player, ai=True)
-        for _ in range(200):
-            game, version = await store.load_game(game_id)
-            events = await store.apply(game_id, version, game.prompt.player, policy.choose(game), timers=due)
-            if any(e.kind == "turn_ended" for e in events):
-                break
-        game, _ = await store.load_game(game_id)
-        seat = (await store.get_game(game_id)).seat_named(game.prompt.player)
+        # A turn handed to an AI seat gets none: the decision that begins it clears the last turn's.
+        match, version, record = await store.load_match(game_id)
+        await store.update_seat(game_id, record.seats[match.waiting()[0]].name, ai=True)
+        await to_the_next_turn(rng)
+        match, version, record = await store.load_match(game_id)
+        seat = record.seats[match.waiting()[0]]
         assert seat.ai or await store.timers(game_id) != []
         if seat.ai:
             assert await store.timers(game_id) == []
@@ -334,7 +327,7 @@ async def test_a_shard_process_sees_only_the_timers_of_games_in_its_guilds(datab
         games = {}
         for shard, guild in guilds.items():
             games[shard] = await _game(store, 40 + shard, guild=guild)
-            await store.set_turn_timers(games[shard], 1, [("deadline", 100.0 + shard)])
+            await store.set_match_timers(games[shard], 1, [("deadline", 100.0 + shard)])
         everything = await store.due_timers(1000.0)
         assert sorted(t.game_id for t in everything) == sorted(games.values())
         mine = await store.due_timers(1000.0, (4, (1, 3)))
@@ -361,7 +354,7 @@ async def test_a_database_of_the_previous_schema_migrates_with_its_events_folded
             seq += 1
             player, action = game.prompt.player, policy.choose(game)
             events = game.apply(player, action)
-            expected_flags[(game_id, seq)] = flags_of(events)
+            expected_flags[(game_id, seq)] = named_log_flags(events)
             db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, 'player', 5.0)", (game_id, seq, player, action))
             db.executemany(
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -403,14 +396,17 @@ async def test_a_database_of_the_previous_schema_migrates_with_its_events_folded
         await store.recount_board_steps()
         assert [tuple(r) for r in await store._all(steps)] == migrated and len(migrated) == 16
         assert (await store.stats(11)).favourite is not None
-        game, version = await store.load_game(2)  # the game in progress carries on
-        await store.apply(2, version, game.prompt.player, RandomPolicy(3).choose(game))
-        assert len(await store.log(1)) == (await store.get_game(1)).moves
+        # The game in progress carries on, once its log names its seats by number.
+        assert await store.to_seat_log(2)
+        match, version, _record = await store.load_match(2)
+        (seat,) = match.waiting()
+        await store.play_match(2, version, seat, RandomPolicy(3).choose(match.engine))
+        assert len(await store.match_decisions(1)) == (await store.get_game(1)).moves
         # Finished games of the old schema are packed on request, and still verify.
-        before = [(e.seq, e.player, e.action) for e in await store.log(1)]
+        before = [(d.seq, d.seat, d.action) for d in await store.match_decisions(1)]
         assert await store.compact() == 1 and await store.compact() == 0
         assert await store._all("SELECT 1 FROM actions WHERE game_id = 1") == []
-        assert [(e.seq, e.player, e.action) for e in await store.log(1)] == before
+        assert [(d.seq, d.seat, d.action) for d in await store.match_decisions(1)] == before
         assert await store.verify() == []
     finally:
         await store.close()

@@ -27,11 +27,10 @@ async def bank_game(store: Store) -> tuple[int, str]:
         settings={"clock": BANK.key},
     )  # fmt: skip
     await store.add_seat(game_id, 101, "Bo")
-    await store.start_game(game_id, 7)
-    game, version = await store.load_game(game_id)
-    seat = (await store.get_game(game_id)).seat_named(game.prompt.player)
+    match, version = await store.start_match(game_id, 7)
+    seat = (await store.get_game(game_id)).seats[match.waiting()[0]]
     timers = [(kind, store._clock() + part * 600) for kind, part in FRACTIONS.items()]
-    await store.set_turn_timers(game_id, version, timers, user_id=seat.user_id)
+    await store.set_match_timers(game_id, version, timers)
     return game_id, seat.name
 
 

@@ -413,6 +413,10 @@ class Kokeshi(GameModule):
     def question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
         return self.question_named(view, prompt, ())
 
+    def short_question(self, view: Mapping[str, Any], prompt: Prompt) -> str:
+        # As `/kokeshi status` has always said whom a game waits for: the question alone, in lower case.
+        return vocab.question(prompt.kind).lower()
+
     def stage(self, view: Mapping[str, Any]) -> str | None:
         return vocab.round_name(records.round_of(view))
 
@@ -469,6 +473,9 @@ class Kokeshi(GameModule):
         if not isinstance(automa, Mapping) or NOBODY not in ranking:
             return []
         return [(AUTOMA, ranking.index(NOBODY) + 1, {k: int(v) for k, v in automa.items()})]
+
+    def unseated_name(self, name: str) -> str:
+        return vocab.seat_name(name)
 
     def rules_text(self) -> str | None:
         return guide.rules_text()

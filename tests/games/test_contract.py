@@ -367,6 +367,7 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
                     words = [module.label(view, option) for option in prompt.options]
                     question = module.question(view, prompt)
                     named = module.question_named(view, prompt, names)
+                    short = module.short_question(match.view(None), prompt)
                     headings = [module.group_label(view, prompt, group) for group in groups]
                     lines = [(module.menu_label(view, o), module.option_detail(view, o)) for o in prompt.options]
                     symbols = [module.option_symbol(view, option) for option in prompt.options]
@@ -377,6 +378,7 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
                 assert len(set(ids)) == len(ids) >= 2 and all(0 < len(i) <= 40 for i in ids)
                 assert question and "{" not in question
                 assert named and "{" not in named and named.startswith(question.partition(" (")[0]), named
+                assert short and "{" not in short, short
                 # Every group a first menu lists is worded, each with words of its own.
                 assert all(h and len(h) <= 100 and "{" not in h for h in headings), headings
                 assert len(set(headings)) == len(headings), headings
@@ -412,11 +414,17 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
                 labels = [module.favourite_label(item) for item in module.favourite_items]
                 assert module.favourite_heading() and all(label and "{" not in label for label in labels), labels
                 assert len(set(labels)) == len(labels), labels
-    # What the final places leave out (a solo opponent's score), in words.
+    # What the final places leave out (a solo opponent's score), in words; and every player's total, each seat and
+    # each opponent without one named.
+    standing = record.match.standing()
     for locale in LOCALES:
         with using(locale):
-            notes = module.standing_notes(record.match.standing(), names)
+            notes = module.standing_notes(standing, names)
+            totals = module.totals(standing, names)
         assert all(note.strip() and "{" not in note for note in notes), notes
+        unseated = [int(score["total"]) for _name, _place, score in module.unseated(standing)]
+        assert sorted(total for _name, total in totals) == sorted([int(s["total"]) for s in standing.scores] + unseated)
+        assert set(names) <= {name for name, _total in totals} and all(name for name, _total in totals), totals
     # Every language the game says it speaks has every message it used, translated.
     assert {locale: sorted(missing[locale]) for locale in module.locales if locale != "en"} == {
         locale: [] for locale in module.locales if locale != "en"

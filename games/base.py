@@ -309,6 +309,7 @@ class GameModule(ABC):
     stat_keys: ClassVar[tuple[str, ...]] = ()  # the score details its stats add up, besides games and wins
     emoji: ClassVar[str] = ""  # a sign put before its name where a post names it (a share card's first line)
     favourite_items: ClassVar[tuple[str, ...]] = ()  # what `favourite_of` may name; the earlier wins a tie
+    unseated_names: ClassVar[tuple[str, ...]] = ()  # the names `unseated` gives; no seat may take one
     # The languages its words and pictures are complete in (gettext locale names); in any other, English shows.
     locales: ClassVar[tuple[str, ...]] = ("en",)
 

@@ -46,8 +46,6 @@ log = logging.getLogger(__name__)
 # A person's settings that decide how their turn pings them (`Store.turn_facts`).
 PING_SETTINGS = ("notify", "language", QUIET, MUTED, DIGEST)
 NAME_LIMIT = 32
-# The name a solo game's results give its opponent that holds no seat (`GameModule.unseated`): no seat takes it.
-_UNSEATED = "automa"
 # The seed is kept as decimal text (128-bit seeds); games dealt before migration 0004 have only the INTEGER column.
 _SEED = "COALESCE(seed_text, CAST(seed AS TEXT)) AS seed"
 _STARTED = "(seed_text IS NOT NULL OR seed IS NOT NULL)"
@@ -57,12 +55,12 @@ _GAME_COLUMNS = (
 )
 
 
-def clean_name(name: str, taken: Iterable[str] = ()) -> str:
-    """A seat's name: trimmed, at most 32 characters, unique among `taken`, never the name of an opponent that holds
-    no seat."""
+def clean_name(name: str, taken: Iterable[str] = (), unseated: Iterable[str] = ()) -> str:
+    """A seat's name: trimmed, at most 32 characters, unique among `taken`, never one of the game's `unseated`
+    names (`GameModule.unseated_names`: an opponent that holds no seat, such as Kokeshi's automa)."""
     base = " ".join(str(name).split())[:NAME_LIMIT] or "Player"
-    if base == _UNSEATED:
-        base = "Automa player"
+    if base in set(unseated):
+        base = f"{base.capitalize()} player"
     taken = set(taken)
     candidate, n = base, 2
     while candidate in taken:
@@ -378,7 +376,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
                 )
             )
             game_id = int(row[0])
-            names = [clean_name(host_name)]
+            names = [clean_name(host_name, unseated=module.unseated_names)]
             await self._run(
                 db,
                 "INSERT INTO seats (game_id, seat, name, user_id, ai) VALUES (?, 0, ?, ?, 0)",
@@ -405,7 +403,7 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
             if game.is_full:
                 raise StoreRefusal("full")
             seat = max(s.seat for s in game.seats) + 1
-            final = clean_name(name, [s.name for s in game.seats])
+            final = clean_name(name, [s.name for s in game.seats], contract_module(game.game).unseated_names)
             await self._run(
                 db,
                 "INSERT INTO seats (game_id, seat, name, user_id, ai) VALUES (?, ?, ?, ?, 0)",

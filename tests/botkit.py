@@ -21,7 +21,7 @@ from simcord.env import Env
 from simcord.results import to_discord_message
 
 import games
-import storage.store
+import storage
 from bot import create_bot
 from cogs.thinking import Thinker
 from games.kokeshi import module as kokeshi_module
@@ -353,11 +353,10 @@ __all__ = [
 
 class StoreCalls:
     """Counts, while a click is answered, what the bot asks of its store: calls of the store's public methods (the
-    outermost only: a method that calls another counts once), game loads (`load_game` for Kokeshi's own table,
-    `load_match` for the platform's), cold loads of a contract match (not held in the store's memory at its
-    version: read back from the game's row and log), SQL statements, write transactions, and full replays of a game
-    from its seed (every one starts by dealing the game again: Kokeshi's own `_dealt`, or a contract game's
-    `GameModule.deal`)."""
+    outermost only: a method that calls another counts once), game loads (`load_match`), cold loads of a match (not
+    held in the store's memory at its version: read back from the game's row and log), SQL statements, write
+    transactions, and full replays of a game from its seed (every one starts by dealing the game again:
+    `GameModule.deal`, or `deal_named` for a game whose log names its players)."""
 
     def __init__(self, store) -> None:
         self.counts: dict[str, int] = {}
@@ -398,14 +397,6 @@ class StoreCalls:
 
         store._tx = tx
         self._undo.append(lambda: delattr(store, "_tx"))
-        plain_dealt = storage.store._dealt
-
-        def dealt(*args, **kwargs):
-            self.counts["full replays"] = self.counts.get("full replays", 0) + 1
-            return plain_dealt(*args, **kwargs)
-
-        storage.store._dealt = dealt
-        self._undo.append(lambda: setattr(storage.store, "_dealt", plain_dealt))
         for module in games.all_games():
             self._count_deals(module)
         plain_held = store._held_match
@@ -441,7 +432,7 @@ class StoreCalls:
             self._undo.append(lambda name=name: delattr(module, name))
 
     def take(self) -> dict[str, int]:
-        loads = self.methods.get("load_game", 0) + self.methods.get("load_match", 0)
+        loads = self.methods.get("load_match", 0)
         counts = {**self.counts, "game loads": loads}
         self.counts.clear()
         self.methods.clear()

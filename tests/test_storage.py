@@ -248,7 +248,22 @@ def test_player_names_are_trimmed_shortened_and_made_unique():
     assert clean_name("Ana", ["Ana"]) == "Ana (2)"
     assert clean_name("Ana", ["Ana", "Ana (2)"]) == "Ana (3)"
     assert len(clean_name("y" * 40, ["y" * 32])) == 32
-    assert clean_name("automa") != "automa" and clean_name("") == "Player"
+    assert clean_name("automa", unseated=["automa"]) == "Automa player" and clean_name("automa") == "automa"
+    assert clean_name("") == "Player"
+
+
+async def test_no_seat_takes_the_name_a_game_gives_its_opponent_without_a_seat(store):
+    # Kokeshi's results name its solo opponent "automa": a player of that name is seated under another one.
+    solo = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="automa", players=1)
+    table = await store.create_game(guild_id=1, channel_id=10, host_id=100, host_name="Ana", players=2)
+    joined = await store.add_seat(table, 101, "automa")
+    assert [s.name for s in (await store.get_game(solo)).seats] == ["Automa player"]
+    assert [s.name for s in joined.seats] == ["Ana", "Automa player"]
+    # A game without such an opponent leaves the name be.
+    other = await store.create_game(
+        guild_id=1, channel_id=10, host_id=100, host_name="automa", players=2, game="kohaku"
+    )
+    assert [s.name for s in (await store.get_game(other)).seats] == ["automa"]
 
 
 # ---------------------------------------------------------------- decisions

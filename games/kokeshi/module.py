@@ -316,6 +316,7 @@ class Kokeshi(GameModule):
     locales = ("en", "pt_BR")
     stat_keys = ("in_play", "tracks", "quality", "animals", "leads", "adjacency", "total")
     favourite_items = KOKESHI  # the kokeshi a player chooses to advance most often
+    unseated_names = (AUTOMA,)
     # The match class it deals and loads: a module registered under another key deals matches of that key.
     match_type: ClassVar[type[KokeshiMatch]] = KokeshiMatch
 

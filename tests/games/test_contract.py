@@ -425,6 +425,8 @@ def test_every_option_question_and_event_is_worded_in_every_locale(table, monkey
         unseated = [int(score["total"]) for _name, _place, score in module.unseated(standing)]
         assert sorted(total for _name, total in totals) == sorted([int(s["total"]) for s in standing.scores] + unseated)
         assert set(names) <= {name for name, _total in totals} and all(name for name, _total in totals), totals
+    # No seat may take the name of an opponent without one: the game lists every such name.
+    assert {name for name, _place, _score in module.unseated(standing)} <= set(module.unseated_names)
     # Every language the game says it speaks has every message it used, translated.
     assert {locale: sorted(missing[locale]) for locale in module.locales if locale != "en"} == {
         locale: [] for locale in module.locales if locale != "en"

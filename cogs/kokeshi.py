@@ -14,7 +14,7 @@ import games
 import i18n
 import render
 from games.base import GameModule
-from i18n import N_, _, format_number
+from i18n import N_, _, format_points
 from storage import DEFAULT_GAME, GameNotFound, GameRecord, Seat
 
 from . import anywhere, common
@@ -525,11 +525,9 @@ class Kokeshi(commands.GroupCog, group_name="kokeshi", group_description="Play K
         if reach is not None and record.status == "active":
             lines.append(self.tables.reach.stuck_text(record, reach))
         for name, total in module.totals(match.standing(), names):
-            # A true minus, as every other score the bot writes ("−4 points", not "-4").
-            points = format_number(total).replace("-", "\u2212")
             lines.append(
                 i18n.ngettext("• {player}: {total} point", "• {player}: {total} points", total).format(
-                    player=escape(name), total=points
+                    player=escape(name), total=format_points(total)
                 )
             )
         return "\n".join(lines)

@@ -33,7 +33,7 @@ import discord
 
 import games
 from games.base import Event, GameModule, Match, Option, Prompt, Standing, Turn
-from i18n import _, format_number, ngettext
+from i18n import _, format_number, format_points, ngettext
 from kit.locks import KeyedLocks
 from service import Refused
 from storage import (
@@ -131,9 +131,7 @@ def places_text(module: GameModule, record: GameRecord, standing: Standing) -> s
     lines = []
     for s in order:
         total = int(standing.scores[s].get("total", 0))
-        # A true minus, as every other score the bot writes ("−4 points", not "-4").
-        shown = format_number(total).replace("-", "\u2212")
-        points = ngettext("{n} point", "{n} points", total).format(n=shown)
+        points = ngettext("{n} point", "{n} points", total).format(n=format_points(total))
         # Alone at the table, a place says nothing the game's own words (against its opponent) do not.
         place = "" if len(names) == 1 else f"{ranks[s]}. "
         line = f"{place}**{names[s]}** — {points}"

@@ -149,7 +149,7 @@ class Shares:
             if k != "total"
         )
         summary = " · ".join(
-            f"{module.stat_symbol(k) or module.stat_label(k)} {_signed(int(mine.details.get(k, 0)))}"
+            f"{module.stat_symbol(k) or module.stat_label(k)} {i18n.format_points(int(mine.details.get(k, 0)))}"
             for k in module.scored_keys(record.settings)
             if k != "total"
         )
@@ -157,7 +157,7 @@ class Shares:
         won = module.solo_win() if mine.rank == 1 else None
         if won:
             lines.append(won)
-        total = _signed(mine.total)
+        total = i18n.format_points(mine.total)
         score = ngettext("**{total}** point", "**{total}** points", mine.total).format(total=total)
         text = "\n".join(
             (
@@ -169,7 +169,7 @@ class Shares:
         )
         points = ngettext("point", "points", mine.total)
         picture = ShareCard(at.title, name, total, points, tuple(lines), named, game=module.name)
-        return _card(text, picture, named, mine.total, _signed)
+        return _card(text, picture, named, mine.total, i18n.format_points)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -195,11 +195,6 @@ def _card(
         items=", ".join(f"{item} {signed(v)}" for item, v in named),
     )
     return Card(shorten(text, MESSAGE), picture, alt)
-
-
-def _signed(value: int) -> str:
-    """Points in the current language's digits, with a real minus sign when negative."""
-    return "\u2212" + i18n.format_number(-value) if value < 0 else i18n.format_number(value)
 
 
 __all__ = ["SHARE_ITEMS", "Card", "ShareButton", "Shares"]

@@ -169,6 +169,11 @@ def format_number(value: float, locale: str | None = None, format: str | None = 
     return format_decimal(value, format=format, locale=_babel_locale(locale))
 
 
+def format_points(value: int, locale: str | None = None) -> str:
+    """A score as the locale writes numbers, with a true minus sign when negative ("−4", not "-4")."""
+    return "\u2212" + format_number(-value, locale) if value < 0 else format_number(value, locale)
+
+
 def format_percent(value: float, locale: str | None = None) -> str:
     """A fraction as a percentage, e.g. 0.25 → "25%"."""
     from babel.numbers import format_percent as babel_percent

@@ -175,9 +175,11 @@ def test_plurals_numbers_and_dates_follow_the_locale() -> None:
         assert i18n.ngettext("{count} game", "{count} games", 1) == "{count} partida"
         assert i18n.ngettext("{count} game", "{count} games", 2) == "{count} partidas"
         assert i18n.format_number(1234.5) == "1.234,5"
+        assert i18n.format_points(-1234) == "\u22121.234" and i18n.format_points(7) == "7"
         assert i18n.format_date(dt.date(2026, 11, 23)) == "23 de nov. de 2026"
         assert i18n.format_list(["Aiko", "Botan", "Chiyo"]) == "Aiko, Botan e Chiyo"
     assert i18n.format_number(1234.5) == "1,234.5"
+    assert i18n.format_points(-4) == "\u22124" and i18n.format_points(0) == "0"
     assert i18n.ngettext("{count} game", "{count} games", 1) == "{count} game"
 
 

@@ -39,7 +39,7 @@ from games.kokeshi.engine.data import (
     TRACK_SCORE,
     Atom,
 )
-from i18n import N_, _, format_number, ngettext, pgettext
+from i18n import N_, _, format_points, ngettext, pgettext
 
 # The names kept in `engine/components.toml`, marked here so that the catalog carries them.
 _NAMES = (
@@ -205,7 +205,7 @@ def signed(value: int) -> str:
 
 def number(value: int) -> str:
     """A count of points as the current language writes numbers ("1,234", "1.234"), with a real minus sign."""
-    return format_number(value) if value >= 0 else "\u2212" + format_number(-value)
+    return format_points(value)
 
 
 def effect(atom: Atom) -> str:

@@ -44,7 +44,7 @@ def in_quiet_hours(setting: str | None, at: float | None = None) -> bool:
 
 
 def muted_in(settings: Mapping[str, str], game_id: int) -> bool:
-    """Whether a person with these settings (`Store.turn_facts`) muted this game."""
+    """Whether a person with these settings (`Store.ping_settings`) muted this game."""
     return game_id in muted_setting(settings.get(MUTED, ""))
 
 

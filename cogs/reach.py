@@ -261,8 +261,8 @@ class Reach:
     ) -> None:
         """A DM to players who asked for one (not for a muted game, nor with the daily digest), in the language they
         asked in, silent in their quiet hours; closed DMs are fine, the thread mention is enough. `settings`: the
-        person's settings about pings (`Store.turn_facts`, `Store.ping_settings`). Any game: it is named by the
-        registry."""
+        person's settings about pings (`Store.ping_settings`, or the `TurnShown` a decision returns). Any game: it
+        is named by the registry."""
         if not turn_dm_in(settings, record.id) or record.guild_id is None:
             # A game played in the DM with the bot: its prompt is that DM already.
             return

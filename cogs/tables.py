@@ -24,7 +24,6 @@ from .digest import Digests
 from .limits import MESSAGE, shorten
 from .quiet import QuietHours
 from .reach import Reach
-from .speech import escape
 from .thinking import Thinker
 
 log = logging.getLogger(__name__)
@@ -58,7 +57,6 @@ _STORE_MESSAGES = {
     "not_started": N_("This game has not started yet."),
     "not_active": N_("This game is not being played."),
     "broken": N_("This game cannot be loaded any more, so it cannot continue."),
-    "undo_over": N_("The game is over."),
     "undo_nothing": N_("You have not made a move yet this turn."),
     "undo_timed_out": N_("That move was made for you when your time ran out; it cannot be undone."),
     "undo_drew": N_("Your last move drew a tile from the bag, so it cannot be taken back."),
@@ -71,10 +69,6 @@ _STORE_MESSAGES = {
 
 def refusal(exc: StoreRefusal) -> str:
     """The store's refusal in the current language, by its code."""
-    if exc.code == "undo_not_your_turn":
-        return _("Only the player whose turn it is can undo, and it is {player}'s turn.").format(
-            player=escape(str(exc.params["player"]))
-        )
     if exc.code in _STORE_MESSAGES:
         return _(_STORE_MESSAGES[exc.code])
     log.warning("a store refusal without words: %s", exc)

@@ -21,9 +21,7 @@ from .records import (
     StoreRefusal,
     ThreadPosts,
     Timer,
-    TurnFacts,
     TurnPosts,
-    UndoRefused,
 )
 from .sqlite import backup_file
 from .store import Store, clean_name
@@ -65,10 +63,8 @@ __all__ = [
     "Timer",
     "ThreadPosts",
     "Transaction",
-    "TurnFacts",
     "TurnPosts",
     "TurnShown",
-    "UndoRefused",
     "backup_file",
     "clean_name",
     "describe",

@@ -48,8 +48,6 @@ REFUSALS: tuple[str, ...] = (
     "not_started",
     "not_active",  # the game is not being played
     "broken",  # (game_id, reason): the game's log no longer replays
-    "undo_over",  # undo: the game is over
-    "undo_not_your_turn",  # undo: (player) whose turn it is
     "undo_nothing",  # undo: no move of yours this turn
     "undo_timed_out",  # undo: the move was made when the time ran out
     "undo_drew",  # undo: the move drew a tile from the bag
@@ -81,10 +79,6 @@ class BrokenGame(StoreRefusal):
         super().__init__("broken", game_id=game_id, reason=reason)
         self.game_id = game_id
         self.reason = reason
-
-
-class UndoRefused(StoreRefusal):
-    """Undo is not possible now; `code` says why (`undo_…`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,17 +190,6 @@ class ThreadPosts:
     prompt: tuple[int, int] | None = None  # (channel id, message id)
     refused: bool = False
     lobby: tuple[int, int] | None = None  # the game's lobby message, in the channel it was opened in
-
-
-@dataclass(frozen=True, slots=True)
-class TurnFacts:
-    """What a turn's prompt and its pings depend on besides the game, read at once: the settings of the person to
-    move about pings (`notify`, `language`, quiet hours, muted games, the daily digest), the away periods running now
-    of the people seated (by user id), and what is left in the bank of the seat to move (None without a bank)."""
-
-    settings: Mapping[str, str] = field(default_factory=dict)
-    aways: Mapping[int, Any] = field(default_factory=dict)  # storage.away.Away
-    bank_left: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

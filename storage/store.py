@@ -37,13 +37,12 @@ from .records import (
     StoreRefusal,
     ThreadPosts,
     Timer,
-    TurnFacts,
     TurnPosts,
 )
 
 log = logging.getLogger(__name__)
 
-# A person's settings that decide how their turn pings them (`Store.turn_facts`).
+# A person's settings that decide how their turn pings them (`Store.ping_settings`).
 PING_SETTINGS = ("notify", "language", QUIET, MUTED, DIGEST)
 NAME_LIMIT = 32
 # The seed is kept as decimal text (128-bit seeds); games dealt before migration 0004 have only the INTEGER column.
@@ -716,19 +715,6 @@ class Store(CommunityStore, AwayStore, NoticeStore, ClockStore, MatchStore):
         if r is None:
             return TurnPosts(game_id)
         return TurnPosts(game_id, r["recorded_seq"], r["shown_version"], r["turn_key"], r["turn_version"])
-
-    async def turn_facts(self, record: GameRecord, player: str) -> TurnFacts:
-        """What the prompt of `player`'s turn says of the people at the table, and how it pings them (`TurnFacts`)."""
-        seat = record.seat_named(player)
-        settings: dict[str, str] = {}
-        if seat is not None and seat.user_id is not None and not seat.ai:
-            settings = (await self._ping_settings([seat.user_id]))[seat.user_id]
-        people = [s.user_id for s in record.seats if s.user_id is not None and not s.ai]
-        return TurnFacts(
-            settings=settings,
-            aways=await self.aways(people) if people else {},
-            bank_left=await self.bank_left(record.id, player) if seat is not None and not seat.ai else None,
-        )
 
     async def thread_posts(self, game_id: int) -> ThreadPosts:
         """What the game's thread shows, in one read: how far it is posted, its live prompt, whether a run of

@@ -556,7 +556,7 @@ def test_every_store_refusal_is_worded_from_its_code_in_every_language():
     from cogs.tables import refusal
     from storage import MATCH_REFUSALS, REFUSALS, StoreRefusal
 
-    values = {"undo_not_your_turn": {"player": "automa"}, "broken": {"game_id": 7, "reason": "x"}}
+    values = {"broken": {"game_id": 7, "reason": "x"}}
     apology = "Sorry, something went wrong on my side. Nothing was lost; please try again."
     for locale in ("en", "pt_BR"):
         with i18n.using(locale):
@@ -565,10 +565,6 @@ def test_every_store_refusal_is_worded_from_its_code_in_every_language():
             assert i18n._(apology) not in said.values(), said
     assert len(set(said.values())) == len(said)  # each code its own sentence
     with i18n.using("en"):
-        assert refusal(StoreRefusal("undo_not_your_turn", player="Aiko")) == (
-            "Only the player whose turn it is can undo, and it is Aiko's turn."
-        )
-        assert refusal(StoreRefusal("undo_not_your_turn", player="automa")).endswith("it is automa's turn.")
         assert refusal(StoreRefusal("full")) == "This game is full."
         assert refusal(StoreRefusal("a_code_without_words")) == apology
 

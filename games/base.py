@@ -73,6 +73,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -250,6 +251,11 @@ class Match(ABC):
     def to_json(self) -> str:
         """The whole state as canonical JSON, seed included: `GameModule.load` gives an equal match. Private:
         it never leaves the server."""
+
+    def copy(self) -> Match:
+        """An independent copy, equal in `to_json`, seed and hidden state included (the store hands one out while it
+        keeps its own). The default copies deeply; a game with a faster copy of its state gives that."""
+        return deepcopy(self)
 
     @abstractmethod
     def determinized(self, seat: int | None, seed: int) -> Match:

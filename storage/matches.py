@@ -291,7 +291,7 @@ class MatchStore:
                 (str(seed), match.rules, seats, version, match.to_json(), self._clock(), game_id),
             )
         self._hold(game_id, _Held(version, match, module, []))
-        return module.load(match.to_json()), version
+        return match.copy(), version
 
     async def load_match(self, game_id: int) -> tuple[Match, int, GameRecord]:
         """A private copy of a started game's match, its store version and its record, read at the same moment. A
@@ -299,7 +299,7 @@ class MatchStore:
         async with self._game_lock(game_id):
             record = await self.get_game(game_id)
             held = await self._held_match(game_id)
-        return held.module.load(held.match.to_json()), held.version, record
+        return held.match.copy(), held.version, record
 
     async def play_match(
         self,
@@ -394,7 +394,7 @@ class MatchStore:
             results = await self.results(game_id) if over else []
             shown = None if over else await self._turn_shown(after, match, turn_timers, timers_set)
             decisions = tuple(held.decisions)
-        return MatchPlayed(after, held.module.load(match.to_json()), outcome, results, decisions, shown)
+        return MatchPlayed(after, match.copy(), outcome, results, decisions, shown)
 
     async def _next_turn_timers(
         self, db: Transaction, record: GameRecord, match: Match, version: int, plan: Sequence[tuple[str, float]]
@@ -480,7 +480,7 @@ class MatchStore:
                 await self._carry_turn_timers(db, game_id, held.version)
             rebuilt = _Held(held.version + 1, match, held.module, held.decisions[:-1], dealt=held.dealt)
             self._hold(game_id, rebuilt)
-        return held.module.load(match.to_json()), rebuilt.version
+        return match.copy(), rebuilt.version
 
     async def set_match_deadline(self, game_id: int, version: int, due_at: float, kind: str = "deadline") -> float:
         """Set one of a contract game's turn timers for `version` (created or moved), as `set_match_timers` does;

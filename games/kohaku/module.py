@@ -97,6 +97,9 @@ class KohakuMatch(Match):
     def to_json(self) -> str:
         return self.inner.to_json()
 
+    def copy(self) -> KohakuMatch:
+        return KohakuMatch(self.inner.clone())
+
     def determinized(self, seat: int | None, seed: int) -> KohakuMatch:
         return KohakuMatch(self.inner.determinized(seat, seed))
 

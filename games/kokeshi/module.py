@@ -177,6 +177,9 @@ class KokeshiMatch(Match):
     def to_json(self) -> str:
         return self.engine.to_json()
 
+    def copy(self) -> KokeshiMatch:
+        return type(self)(self.engine.clone())
+
     def determinized(self, seat: int | None, seed: int) -> KokeshiMatch:
         # Every seat sees the same: only the future draws are hidden, and the copy draws them from `seed`.
         return type(self)(self.engine.determinized(seed))

@@ -151,17 +151,22 @@ def test_a_match_loads_back_equal_at_every_step(table):
     record = played(table)
     match = table.deal()
     for seat, action in [*record.actions, (None, None)]:
-        copy = module.load(match.to_json())
-        assert copy.to_json() == match.to_json()
-        assert copy.prompts() == match.prompts()
-        assert copy.turn_key() == match.turn_key() and copy.version == match.version
-        assert copy.standing() == match.standing()
-        for s in (None, *range(match.seats)):
-            assert copy.view(s) == match.view(s)
+        # Loaded back, and copied as the store hands a match out: each an equal match of its own.
+        loaded, copied = module.load(match.to_json()), match.copy()
+        for copy in (loaded, copied):
+            assert copy.to_json() == match.to_json()
+            assert copy.prompts() == match.prompts()
+            assert copy.turn_key() == match.turn_key() and copy.version == match.version
+            assert copy.standing() == match.standing()
+            for s in (None, *range(match.seats)):
+                assert copy.view(s) == match.view(s)
         if seat is None:
             break
         before = match.version
-        assert [e.to_dict() for e in copy.apply(seat, action)] == [e.to_dict() for e in match.apply(seat, action)]
+        events = [e.to_dict() for e in match.apply(seat, action)]
+        assert [e.to_dict() for e in loaded.apply(seat, action)] == events
+        assert copied.to_json() != match.to_json() and copied.version == before  # untouched by the match's decision
+        assert [e.to_dict() for e in copied.apply(seat, action)] == events and copied.to_json() == match.to_json()
         assert match.version > before
     assert match.is_over and match.standing().over
 

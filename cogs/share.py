@@ -10,7 +10,6 @@ import asyncio
 import dataclasses
 import datetime as dt
 import logging
-from collections.abc import Callable
 
 import discord
 
@@ -169,7 +168,7 @@ class Shares:
         )
         points = ngettext("point", "points", mine.total)
         picture = ShareCard(at.title, name, total, points, tuple(lines), named, game=module.name)
-        return _card(text, picture, named, mine.total, i18n.format_points)
+        return _card(text, picture, named, mine.total)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -183,16 +182,14 @@ class Standing:
     streak: str
 
 
-def _card(
-    text: str, picture: ShareCard, named: tuple[tuple[str, int], ...], total: int, signed: Callable[[int], str]
-) -> Card:
+def _card(text: str, picture: ShareCard, named: tuple[tuple[str, int], ...], total: int) -> Card:
     """A card with its alt text: the picture's words read out."""
     alt = _("{player}, {challenge}: {total} ({lines}). By score item: {items}.").format(
         player=picture.player,
         challenge=picture.title,
         total=ngettext("{count} point", "{count} points", total).format(count=picture.total),
         lines=", ".join(picture.lines),
-        items=", ".join(f"{item} {signed(v)}" for item, v in named),
+        items=", ".join(f"{item} {i18n.format_points(v)}" for item, v in named),
     )
     return Card(shorten(text, MESSAGE), picture, alt)
 
